@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Liftboard",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "liftboard", targets: ["liftboard"]),
+        .library(name: "LiftboardCore", targets: ["LiftboardCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The pure engine: geometry, layouts, recognizers, reorder, Session. Imports nothing.
+        .target(name: "LiftboardCore"),
+        // JSON codec of the protocol, validation, limits, error codes.
+        .target(name: "LiftboardWire", dependencies: ["LiftboardCore"]),
+        // SQLite persistence of boards and commits.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "LiftboardStore", dependencies: ["LiftboardCore", "CSQLite"]),
+        // libwebsockets transport, static files, TLS, hub, HTTP API.
+        .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets",
+                       providers: [.apt(["libwebsockets-dev"])]),
+        .target(name: "LiftboardServer",
+                dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "CLibWebSockets"]),
+        .executableTarget(name: "liftboard", dependencies: [
+            "LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "LiftboardCoreTests", dependencies: ["LiftboardCore"]),
+        .testTarget(name: "LiftboardWireTests", dependencies: ["LiftboardCore", "LiftboardWire"],
+                    resources: [.copy("Golden")]),
+        .testTarget(name: "LiftboardStoreTests", dependencies: ["LiftboardCore", "LiftboardStore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

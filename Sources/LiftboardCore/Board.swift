@@ -1,0 +1,107 @@
+/// How a board lays its cells out.
+public enum LayoutKind: String, Sendable, Hashable {
+    case list
+    case grid
+}
+
+/// List geometry (contract §2). Defaults are the contract's.
+public struct ListMetrics: Hashable, Sendable {
+    public var rowHeight: Double = 56
+    public var headerHeight: Double = 32
+    public var spacing: Double = 1
+    public init(rowHeight: Double = 56, headerHeight: Double = 32, spacing: Double = 1) {
+        self.rowHeight = rowHeight; self.headerHeight = headerHeight; self.spacing = spacing
+    }
+}
+
+/// Grid geometry (contract §2). Defaults are the contract's.
+public struct GridMetrics: Hashable, Sendable {
+    public var itemWidth: Double = 120
+    public var itemHeight: Double = 120
+    public var spacing: Double = 8
+    public var headerHeight: Double = 32
+    public init(itemWidth: Double = 120, itemHeight: Double = 120, spacing: Double = 8, headerHeight: Double = 32) {
+        self.itemWidth = itemWidth; self.itemHeight = itemHeight; self.spacing = spacing; self.headerHeight = headerHeight
+    }
+}
+
+/// One cell's content. Identity is `id`, unique in the board.
+public struct Item: Hashable, Sendable {
+    public var id: String
+    public var label: String
+    public var color: String
+    /// Row height in a list; `nil` means the list's `rowHeight`. Ignored by grids.
+    public var height: Double?
+    /// `false` pins the item to its index in its section (contract §2).
+    public var movable: Bool
+    public init(id: String, label: String? = nil, color: String? = nil, height: Double? = nil, movable: Bool = true) {
+        self.id = id; self.label = label ?? id; self.color = color ?? ""; self.height = height; self.movable = movable
+    }
+}
+
+/// A section: a header and its items, in order.
+public struct Section: Hashable, Sendable {
+    public var id: String
+    public var title: String
+    public var items: [Item]
+    public init(id: String, title: String? = nil, items: [Item]) {
+        self.id = id; self.title = title ?? id; self.items = items
+    }
+}
+
+/// A board: its definition and its current order (the order of `sections[].items`) at `version`.
+public struct Board: Hashable, Sendable {
+    public var id: String
+    public var layout: LayoutKind
+    public var list: ListMetrics
+    public var grid: GridMetrics
+    public var sections: [Section]
+    /// 0 for a board file; each commit adds 1.
+    public var version: Int
+
+    public init(id: String, layout: LayoutKind = .list, list: ListMetrics = ListMetrics(),
+                grid: GridMetrics = GridMetrics(), sections: [Section], version: Int = 0) {
+        self.id = id; self.layout = layout; self.list = list; self.grid = grid
+        self.sections = sections; self.version = version
+    }
+
+    /// The palette that colours items with no `color`, by their position in the file.
+    public static let palette = ["#f4b400", "#4285f4", "#db4437", "#0f9d58", "#ab47bc",
+                                 "#00acc1", "#ff7043", "#9e9d24", "#5c6bc0", "#f06292"]
+
+    /// The current order, as a commit names it.
+    public var order: [SectionOrder] {
+        sections.map { SectionOrder(section: $0.id, items: $0.items.map(\.id)) }
+    }
+}
+
+/// Why a board was refused. Each case names the offending field as a path such as
+/// `sections[1].items[0].height`.
+public enum BoardError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A required field is absent.
+    case missing(field: String)
+    /// A field has the wrong JSON type.
+    case wrongType(field: String, expected: String)
+    /// A field's value is out of its range (non-finite, non-positive, empty...).
+    case invalid(field: String, reason: String)
+    /// An id is used twice (section ids in the board, item ids in the board).
+    case duplicateID(field: String, id: String)
+    /// `layout` is neither `list` nor `grid`.
+    case unknownLayout(field: String, value: String)
+
+    public var field: String {
+        switch self {
+        case .missing(let f), .wrongType(let f, _), .invalid(let f, _), .duplicateID(let f, _), .unknownLayout(let f, _): f
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .missing(let f): "\(f): missing"
+        case .wrongType(let f, let e): "\(f): expected \(e)"
+        case .invalid(let f, let r): "\(f): \(r)"
+        case .duplicateID(let f, let id): "\(f): duplicate id \"\(id)\""
+        case .unknownLayout(let f, let v): "\(f): unknown layout \"\(v)\" (expected \"list\" or \"grid\")"
+        }
+    }
+}

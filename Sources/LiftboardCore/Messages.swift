@@ -1,0 +1,237 @@
+// The protocol's vocabulary as values (contract §3 and §5). LiftboardWire turns them into JSON
+// and back; LiftboardCore only ever sees these types.
+
+/// The client's viewport in CSS pixels, and its device pixel ratio.
+public struct Viewport: Hashable, Sendable {
+    public var w: Double
+    public var h: Double
+    public var dpr: Double
+    public init(w: Double, h: Double, dpr: Double = 1) { self.w = w; self.h = h; self.dpr = dpr }
+}
+
+/// What kind of device a pointer is.
+public enum PointerKind: String, Sendable, Hashable {
+    case mouse, touch, pen
+}
+
+/// A `ping` id: the contract echoes it back unchanged, so it keeps its JSON type.
+public enum PingID: Hashable, Sendable {
+    case int(Int)
+    case string(String)
+}
+
+/// The first message of a session.
+public struct Hello: Hashable, Sendable {
+    public var v: Int
+    public var board: String
+    public var viewport: Viewport
+    public var config: SessionConfig
+    public init(v: Int = 1, board: String, viewport: Viewport, config: SessionConfig = SessionConfig()) {
+        self.v = v; self.board = board; self.viewport = viewport; self.config = config
+    }
+}
+
+/// A client message, decoded and validated (contract §3). Its time comes separately.
+public enum ClientEvent: Hashable, Sendable {
+    case hello(Hello)
+    case down(pointer: Int, at: Point, kind: PointerKind?)
+    case move(pointer: Int, at: Point)
+    case up(pointer: Int, at: Point)
+    case cancel(pointer: Int)
+    case wheel(dx: Double, dy: Double)
+    case resize(Viewport)
+    case key(String)
+    case ping(id: PingID)
+    /// Replay only: move the clock.
+    case advance
+    /// Replay only (and the hub, live): a commit made by another session on this board.
+    case external(Commit)
+}
+
+/// Where an item is: its section's id and its 0-based index there.
+public struct Place: Hashable, Sendable, CustomStringConvertible {
+    public var section: String
+    public var index: Int
+    public init(section: String, index: Int) { self.section = section; self.index = index }
+    public var description: String { "\(section)[\(index)]" }
+}
+
+/// One section's items in order, as a commit carries it.
+public struct SectionOrder: Hashable, Sendable {
+    public var section: String
+    public var items: [String]
+    public init(section: String, items: [String]) { self.section = section; self.items = items }
+}
+
+/// One item's move in a commit. `to.index` is the index after removal (UIKit's `moveItem(at:to:)`).
+public struct Move: Hashable, Sendable {
+    public var id: String
+    public var from: Place
+    public var to: Place
+    public init(id: String, from: Place, to: Place) { self.id = id; self.from = from; self.to = to }
+}
+
+/// A committed order: durable before it is sent; `order` is the truth, `moves` describe it.
+public struct Commit: Hashable, Sendable {
+    public var board: String
+    public var version: Int
+    public var by: String
+    public var moves: [Move]
+    public var order: [SectionOrder]
+    public init(board: String, version: Int, by: String, moves: [Move], order: [SectionOrder]) {
+        self.board = board; self.version = version; self.by = by; self.moves = moves; self.order = order
+    }
+}
+
+/// Animation curves the renderer knows.
+public enum Ease: String, Sendable, Hashable {
+    case linear, easeOut, easeInOut
+}
+
+/// A section's header and frame, in content coordinates.
+public struct SectionInfo: Hashable, Sendable {
+    public var id: String
+    public var title: String
+    public var frame: Rect
+    public init(id: String, title: String, frame: Rect) { self.id = id; self.title = title; self.frame = frame }
+}
+
+/// A cell as `layout` describes it: everything needed to draw it.
+public struct CellInfo: Hashable, Sendable {
+    public var id: String
+    public var label: String
+    public var color: String
+    public var section: String
+    public var index: Int
+    public var movable: Bool
+    public var frame: Rect
+    /// Hidden while its item is lifted (the snapshot stands for it).
+    public var hidden: Bool
+    public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect, hidden: Bool = false) {
+        self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
+        self.movable = movable; self.frame = frame; self.hidden = hidden
+    }
+}
+
+/// The whole picture: after `welcome`, after `resize`, and on resync.
+public struct LayoutMessage: Hashable, Sendable {
+    public var version: Int
+    public var content: Size
+    public var scroll: Point
+    public var sections: [SectionInfo]
+    public var cells: [CellInfo]
+    /// Snapshots of drags in flight (an extension: a resize during a drag keeps them).
+    public var snapshots: [SnapshotUpdate]
+    public init(version: Int, content: Size, scroll: Point, sections: [SectionInfo], cells: [CellInfo], snapshots: [SnapshotUpdate] = []) {
+        self.version = version; self.content = content; self.scroll = scroll
+        self.sections = sections; self.cells = cells; self.snapshots = snapshots
+    }
+}
+
+/// A cell's new target state in a `frame`. A cell that enters the window comes whole
+/// (`info` set); a cell already there comes with its new frame and visibility.
+public struct CellUpdate: Hashable, Sendable {
+    public var id: String
+    public var frame: Rect
+    public var alpha: Double
+    public var hidden: Bool
+    public var dur: Double
+    public var ease: Ease
+    /// Set when the cell enters the window or its section/index changed: label, color, section,
+    /// index, movable as in `layout`.
+    public var info: CellInfo?
+    public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
+        self.id = id; self.frame = frame; self.alpha = alpha; self.hidden = hidden; self.dur = dur; self.ease = ease; self.info = info
+    }
+}
+
+/// A lifted item's snapshot, in viewport coordinates. Keys with nothing to say are `nil` and
+/// left out on the wire: `center` animates over `moveDur`, the transform over `dur`.
+public struct SnapshotUpdate: Hashable, Sendable {
+    public var p: Int
+    public var id: String
+    public var center: Point?
+    public var size: Size?
+    public var moveDur: Double?
+    public var scale: Double?
+    public var rotation: Double?
+    public var alpha: Double?
+    public var dur: Double?
+    public var ease: Ease?
+    public var done: Bool
+    public init(p: Int, id: String, center: Point? = nil, size: Size? = nil, moveDur: Double? = nil,
+                scale: Double? = nil, rotation: Double? = nil, alpha: Double? = nil,
+                dur: Double? = nil, ease: Ease? = nil, done: Bool = false) {
+        self.p = p; self.id = id; self.center = center; self.size = size; self.moveDur = moveDur
+        self.scale = scale; self.rotation = rotation; self.alpha = alpha; self.dur = dur; self.ease = ease; self.done = done
+    }
+}
+
+/// What changed since the last frame. `nil` and empty members are left out on the wire.
+public struct FrameMessage: Hashable, Sendable {
+    public var seq: Int
+    public var ms: Double
+    /// The highest client `seq` handled before this frame; `nil` while the client sent none.
+    public var ack: Int?
+    public var scroll: Point?
+    /// Extension: when set, the renderer animates the scroll over this many ms (idle reset,
+    /// keyboard focus); absent, it jumps (following a finger, a wheel, deceleration ticks).
+    public var scrollDur: Double?
+    public var content: Size?
+    public var sections: [SectionInfo]?
+    public var cells: [CellUpdate]
+    public var gone: [String]
+    public var snapshots: [SnapshotUpdate]
+    public init(seq: Int, ms: Double, ack: Int? = nil, scroll: Point? = nil, scrollDur: Double? = nil, content: Size? = nil,
+                sections: [SectionInfo]? = nil, cells: [CellUpdate] = [], gone: [String] = [], snapshots: [SnapshotUpdate] = []) {
+        self.seq = seq; self.ms = ms; self.ack = ack; self.scroll = scroll; self.scrollDur = scrollDur; self.content = content
+        self.sections = sections; self.cells = cells; self.gone = gone; self.snapshots = snapshots
+    }
+}
+
+/// Why a message was refused (contract §5).
+public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
+    /// Not JSON, or not a JSON object.
+    case badJSON = "bad_json"
+    /// A wrong, missing or out-of-range field, or a message that makes no sense now.
+    case badMessage = "bad_message"
+    /// `t` names no message type.
+    case unknownType = "unknown_type"
+    /// The first message was not `hello`.
+    case noHello = "no_hello"
+    /// `hello.v` is not 1.
+    case version = "version"
+    /// Over 64 KiB.
+    case tooLarge = "too_large"
+    /// Over 1,000 messages a second.
+    case rateLimited = "rate_limited"
+    /// `hello.board` names no board.
+    case noBoard = "no_board"
+    /// The token is missing or wrong.
+    case unauthorized = "unauthorized"
+}
+
+/// Welcome: the session's id, its board and the config in force.
+public struct Welcome: Hashable, Sendable {
+    public var v: Int
+    public var session: String
+    public var board: String
+    public var config: SessionConfig
+    public init(v: Int = 1, session: String, board: String, config: SessionConfig) {
+        self.v = v; self.session = session; self.board = board; self.config = config
+    }
+}
+
+/// A server message (contract §5).
+public enum ServerEvent: Hashable, Sendable {
+    case welcome(Welcome)
+    case layout(LayoutMessage)
+    case frame(FrameMessage)
+    case lift(p: Int, id: String, from: Place)
+    case moved(p: Int, id: String, from: Place, to: Place)
+    case drop(p: Int, id: String, at: Place, cancelled: Bool)
+    case commit(Commit)
+    case announce(String)
+    case error(code: ErrorCode, message: String)
+    case pong(id: PingID, ms: Double)
+}

@@ -1,0 +1,25 @@
+/// How a drag rearranges the items between the lift place and the target.
+public enum ReorderMode: String, Sendable, Hashable {
+    /// The items between shift by one place (UICollectionView's interactive movement).
+    case insert
+    /// The dragged item and the target exchange places; the rest stay.
+    case swap
+}
+
+/// The values in force for one session (contract §3, `config`). Defaults are the contract's.
+public struct SessionConfig: Hashable, Sendable {
+    public var pressMs: Double = 500
+    public var allowableMovement: Double = 10
+    public var mode: ReorderMode = .insert
+    public var edgeScrollRange: Double = 60
+    public var edgeScrollSpeed: Double = 1200
+    public var liftScale: Double = 1.05
+    public var liftRotation: Double = 0.0873
+    public var liftAlpha: Double = 0.8
+    public var liftMs: Double = 300
+    public var shiftMs: Double = 250
+    public var dropMs: Double = 250
+    public var idleResetMs: Double = 0
+    public var reducedMotion: Bool = false
+    public init() {}
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+import LiftboardCore
+
+@main
+struct Liftboard: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "liftboard",
+        abstract: "Server-driven drag-to-reorder: serve boards, replay event streams, benchmark.",
+        subcommands: [])
+}
