@@ -182,10 +182,13 @@ public struct FrameMessage: Hashable, Sendable {
     public var cells: [CellUpdate]
     public var gone: [String]
     public var snapshots: [SnapshotUpdate]
+    /// Extension: the item the keyboard focus is on, when it changed (the renderer draws a ring).
+    public var focus: String?
     public init(seq: Int, ms: Double, ack: Int? = nil, scroll: Point? = nil, scrollDur: Double? = nil, content: Size? = nil,
-                sections: [SectionInfo]? = nil, cells: [CellUpdate] = [], gone: [String] = [], snapshots: [SnapshotUpdate] = []) {
+                sections: [SectionInfo]? = nil, cells: [CellUpdate] = [], gone: [String] = [], snapshots: [SnapshotUpdate] = [],
+                focus: String? = nil) {
         self.seq = seq; self.ms = ms; self.ack = ack; self.scroll = scroll; self.scrollDur = scrollDur; self.content = content
-        self.sections = sections; self.cells = cells; self.gone = gone; self.snapshots = snapshots
+        self.sections = sections; self.cells = cells; self.gone = gone; self.snapshots = snapshots; self.focus = focus
     }
 }
 

@@ -1,0 +1,370 @@
+/// What lies under a point in content coordinates.
+enum Region: Hashable, Sendable {
+    /// A cell (by item handle), the dragged item's own slot included.
+    case cell(Int)
+    /// A section's header (by section index).
+    case header(Int)
+    /// The drop slot of an empty section.
+    case slot(Int)
+    /// The blank end of a grid section's last row, after its last item.
+    case trailing(Int)
+    /// Spacing, or outside the content.
+    case none
+}
+
+/// The live arrangement of a board's items and its geometry, in content coordinates.
+///
+/// Items are addressed by an integer handle (their position in the board file), never by a
+/// stale index. `members[s]` is section `s`'s items in live order; `sectionOf` and `indexOf`
+/// invert it. Lists keep per-section prefix sums (`tops`) so that hit-testing and the target
+/// search are binary searches; grids are arithmetic.
+struct Arrangement: Sendable {
+    let kind: LayoutKind
+    let list: ListMetrics
+    let grid: GridMetrics
+
+    // Item attributes, by handle.
+    let ids: [String]
+    let labels: [String]
+    let colors: [String]
+    /// Row heights in a list (resolved against `rowHeight`); the item height in a grid.
+    let heights: [Double]
+    let movable: [Bool]
+    let handleOf: [String: Int]
+
+    // Sections, by index.
+    let sectionIDs: [String]
+    let titles: [String]
+    let sectionIndexOf: [String: Int]
+    /// How many pinned items each section holds (pinned items never change section).
+    let pinnedCount: [Int]
+
+    private(set) var members: [[Int]]
+    private(set) var sectionOf: [Int]
+    private(set) var indexOf: [Int]
+    /// List only: `tops[s][i]` is the y of item `i` of section `s` below the section's header.
+    private(set) var tops: [[Double]]
+    private(set) var sectionTop: [Double]
+    private(set) var sectionHeight: [Double]
+    private(set) var width: Double
+    private(set) var columns: Int
+
+    init(board: Board, width: Double) {
+        kind = board.layout
+        list = board.list
+        grid = board.grid
+        var ids: [String] = [], labels: [String] = [], colors: [String] = [], heights: [Double] = []
+        var movable: [Bool] = [], handleOf: [String: Int] = [:]
+        var members: [[Int]] = [], pinned: [Int] = []
+        var sectionIndexOf: [String: Int] = [:]
+        for (s, section) in board.sections.enumerated() {
+            sectionIndexOf[section.id] = s
+            var m: [Int] = []
+            var p = 0
+            for item in section.items {
+                let h = ids.count
+                handleOf[item.id] = h
+                ids.append(item.id)
+                labels.append(item.label)
+                colors.append(item.color.isEmpty ? Board.palette[h % Board.palette.count] : item.color)
+                heights.append(board.layout == .grid ? board.grid.itemHeight : (item.height ?? board.list.rowHeight))
+                movable.append(item.movable)
+                if !item.movable { p += 1 }
+                m.append(h)
+            }
+            members.append(m)
+            pinned.append(p)
+        }
+        self.ids = ids; self.labels = labels; self.colors = colors; self.heights = heights
+        self.movable = movable; self.handleOf = handleOf
+        sectionIDs = board.sections.map(\.id)
+        titles = board.sections.map(\.title)
+        self.sectionIndexOf = sectionIndexOf
+        pinnedCount = pinned
+        self.members = members
+        sectionOf = Array(repeating: 0, count: ids.count)
+        indexOf = Array(repeating: 0, count: ids.count)
+        tops = Array(repeating: [], count: members.count)
+        sectionTop = Array(repeating: 0, count: members.count)
+        sectionHeight = Array(repeating: 0, count: members.count)
+        self.width = width
+        columns = 1
+        relayout(width: width)
+    }
+
+    var itemCount: Int { ids.count }
+    var sectionCount: Int { members.count }
+    var headerHeight: Double { kind == .list ? list.headerHeight : grid.headerHeight }
+    var contentHeight: Double { sectionCount == 0 ? 0 : sectionTop[sectionCount - 1] + sectionHeight[sectionCount - 1] }
+
+    func place(of h: Int) -> Place { Place(section: sectionIDs[sectionOf[h]], index: indexOf[h]) }
+
+    /// The order as a commit names it.
+    var order: [SectionOrder] {
+        (0..<sectionCount).map { SectionOrder(section: sectionIDs[$0], items: members[$0].map { ids[$0] }) }
+    }
+
+    // MARK: Geometry
+
+    /// Recomputes everything that depends on the viewport width.
+    /// - Complexity: O(n).
+    mutating func relayout(width: Double) {
+        self.width = width
+        if kind == .grid {
+            let c = ((width + grid.spacing) / (grid.itemWidth + grid.spacing)).rounded(.down)
+            columns = max(1, c.isFinite && c < 1e9 ? Int(c) : 1)
+        }
+        for s in 0..<sectionCount { reindex(section: s, from: 0) }
+        restack(from: 0)
+    }
+
+    /// Recomputes `indexOf`, `sectionOf` and `tops` of section `s` from index `i` to `end`.
+    /// - Complexity: O(end - i).
+    private mutating func reindex(section s: Int, from i: Int, through end: Int? = nil) {
+        let m = members[s]
+        let last = min(end ?? (m.count - 1), m.count - 1)
+        if kind == .list {
+            // Entries before `i` stay valid; only the length follows the section's.
+            if tops[s].count > m.count { tops[s].removeLast(tops[s].count - m.count) }
+            if tops[s].count < m.count { tops[s].append(contentsOf: repeatElement(0, count: m.count - tops[s].count)) }
+        }
+        guard i <= last else { return }
+        var y = (i == 0 || kind == .grid) ? 0 : tops[s][i - 1] + heights[m[i - 1]] + list.spacing
+        for k in i...last {
+            let h = m[k]
+            sectionOf[h] = s
+            indexOf[h] = k
+            if kind == .list {
+                tops[s][k] = y
+                y += heights[h] + list.spacing
+            }
+        }
+    }
+
+    private func contentHeight(ofSection s: Int) -> Double {
+        let n = members[s].count
+        switch kind {
+        case .list:
+            return n == 0 ? list.rowHeight : tops[s][n - 1] + heights[members[s][n - 1]]
+        case .grid:
+            if n == 0 { return grid.itemHeight }
+            let rows = (n + columns - 1) / columns
+            return Double(rows) * (grid.itemHeight + grid.spacing) - grid.spacing
+        }
+    }
+
+    /// Recomputes section heights and tops from section `s` down.
+    /// - Complexity: O(sections).
+    private mutating func restack(from s: Int) {
+        var y = s == 0 ? 0 : sectionTop[s - 1] + sectionHeight[s - 1]
+        for k in s..<sectionCount {
+            sectionTop[k] = y
+            sectionHeight[k] = headerHeight + contentHeight(ofSection: k)
+            y += sectionHeight[k]
+        }
+    }
+
+    func sectionFrame(_ s: Int) -> Rect { Rect(x: 0, y: sectionTop[s], w: width, h: sectionHeight[s]) }
+    func headerFrame(_ s: Int) -> Rect { Rect(x: 0, y: sectionTop[s], w: width, h: headerHeight) }
+
+    /// The empty-section slot of section `s` (meaningful when it has no items).
+    func slotFrame(_ s: Int) -> Rect {
+        let y = sectionTop[s] + headerHeight
+        return kind == .list ? Rect(x: 0, y: y, w: width, h: list.rowHeight)
+            : Rect(x: 0, y: y, w: grid.itemWidth, h: grid.itemHeight)
+    }
+
+    /// The frame of the cell at index `i` of section `s` (for grids, also past the end).
+    func frame(section s: Int, index i: Int) -> Rect {
+        let y0 = sectionTop[s] + headerHeight
+        switch kind {
+        case .list:
+            let h = members[s][i]
+            return Rect(x: 0, y: y0 + tops[s][i], w: width, h: heights[h])
+        case .grid:
+            let col = i % columns, row = i / columns
+            return Rect(x: Double(col) * (grid.itemWidth + grid.spacing),
+                        y: y0 + Double(row) * (grid.itemHeight + grid.spacing),
+                        w: grid.itemWidth, h: grid.itemHeight)
+        }
+    }
+
+    func frame(of h: Int) -> Rect { frame(section: sectionOf[h], index: indexOf[h]) }
+
+    func sections() -> [SectionInfo] {
+        (0..<sectionCount).map { SectionInfo(id: sectionIDs[$0], title: titles[$0], frame: sectionFrame($0)) }
+    }
+
+    /// The section whose frame holds `y`, clamped to the first and last.
+    /// - Complexity: O(log sections).
+    func section(at y: Double) -> Int {
+        var lo = 0, hi = sectionCount - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if sectionTop[mid] <= y { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// The index of the last item of section `s` whose top is at or above `localY`, or -1.
+    /// - Complexity: O(log n).
+    private func lastRow(section s: Int, atOrAbove localY: Double) -> Int {
+        let t = tops[s]
+        var lo = 0, hi = t.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if t[mid] <= localY { lo = mid + 1 } else { hi = mid }
+        }
+        return lo - 1
+    }
+
+    /// What lies under `p` (content coordinates).
+    /// - Complexity: O(log n).
+    func region(at p: Point) -> Region {
+        guard sectionCount > 0, p.y >= 0, p.y < contentHeight, p.x >= 0, p.x < width else { return .none }
+        let s = section(at: p.y)
+        let ly = p.y - sectionTop[s] - headerHeight
+        if ly < 0 { return .header(s) }
+        let n = members[s].count
+        if n == 0 { return slotFrame(s).contains(p) ? .slot(s) : .none }
+        switch kind {
+        case .list:
+            let i = lastRow(section: s, atOrAbove: ly)
+            guard i >= 0, ly < tops[s][i] + heights[members[s][i]] else { return .none }
+            return .cell(members[s][i])
+        case .grid:
+            let pitchY = grid.itemHeight + grid.spacing, pitchX = grid.itemWidth + grid.spacing
+            let row = Int((ly / pitchY).rounded(.down)), col = Int((p.x / pitchX).rounded(.down))
+            let lastRow = (n - 1) / columns
+            if row == lastRow, row * columns + col >= n, col < columns { return .trailing(s) }
+            guard row <= lastRow, col < columns,
+                  ly - Double(row) * pitchY < grid.itemHeight,
+                  p.x - Double(col) * pitchX < grid.itemWidth else { return .none }
+            let i = row * columns + col
+            return i < n ? .cell(members[s][i]) : .trailing(s)
+        }
+    }
+
+    /// The handles of the cells that intersect `[y0, y1)`, in order.
+    /// - Complexity: O(log n + k) for k cells.
+    func cells(from y0: Double, to y1: Double) -> [Int] {
+        guard sectionCount > 0, y1 > y0 else { return [] }
+        var out: [Int] = []
+        var s = section(at: max(0, y0))
+        while s < sectionCount, sectionTop[s] < y1 {
+            let base = sectionTop[s] + headerHeight
+            let m = members[s]
+            if !m.isEmpty {
+                switch kind {
+                case .list:
+                    var i = max(0, lastRow(section: s, atOrAbove: y0 - base))
+                    while i < m.count, base + tops[s][i] < y1 {
+                        if base + tops[s][i] + heights[m[i]] > y0 { out.append(m[i]) }
+                        i += 1
+                    }
+                case .grid:
+                    let pitch = grid.itemHeight + grid.spacing
+                    let firstRow = max(0, Int(((y0 - base) / pitch).rounded(.down)))
+                    var i = firstRow * columns
+                    while i < m.count {
+                        let top = base + Double(i / columns) * pitch
+                        if top >= y1 { break }
+                        if top + grid.itemHeight > y0 { out.append(m[i]) }
+                        i += 1
+                    }
+                }
+            }
+            s += 1
+        }
+        return out
+    }
+
+    // MARK: Moves
+
+    /// Exchanges the items at indices `i` and `j` of section `s`, leaving every item between
+    /// them where it is (how a dragged item hops over pinned items).
+    /// - Complexity: O(|i - j|).
+    mutating func exchange(section s: Int, _ i: Int, _ j: Int) {
+        guard i != j else { return }
+        members[s].swapAt(i, j)
+        reindex(section: s, from: min(i, j), through: max(i, j))
+    }
+
+    /// Moves item `h` to index `j` of section `t` (the index after removal), then puts the
+    /// pinned items of the sections involved back at their homes. Returns where `h` ended up.
+    /// - Complexity: O(cells displaced) without pinned items; O(section) with them.
+    @discardableResult
+    mutating func move(_ h: Int, toSection t: Int, index j: Int, pinnedHome: [Int]) -> Place {
+        let s = sectionOf[h], i = indexOf[h]
+        if s == t {
+            let j = min(max(0, j), members[s].count - 1)
+            if i == j { return place(of: h) }
+            members[s].remove(at: i)
+            members[s].insert(h, at: j)
+            reindex(section: s, from: min(i, j), through: max(i, j))
+            if pinnedCount[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
+            return place(of: h)
+        }
+        members[s].remove(at: i)
+        let j = min(max(0, j), members[t].count)
+        members[t].insert(h, at: j)
+        reindex(section: s, from: i)
+        reindex(section: t, from: j)
+        if pinnedCount[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
+        if pinnedCount[t] > 0 { fixPinned(section: t, pinnedHome: pinnedHome) }
+        restack(from: min(s, t))
+        return place(of: h)
+    }
+
+    /// Puts the pinned items of section `s` at their home indices (clamped to the section, in
+    /// their order) and lets the movable items fill the other places in their relative order.
+    /// - Complexity: O(n) of the section.
+    mutating func fixPinned(section s: Int, pinnedHome: [Int]) {
+        let m = members[s]
+        let movable = self.movable
+        let pinned = m.filter { !movable[$0] }.sorted { pinnedHome[$0] < pinnedHome[$1] }
+        guard !pinned.isEmpty else { return }
+        let n = m.count, k = pinned.count
+        var slots = Array(repeating: -1, count: n)
+        for (j, p) in pinned.enumerated() { slots[min(pinnedHome[p], n - k + j)] = p }
+        var rest = m.filter { movable[$0] }.makeIterator()
+        for i in 0..<n where slots[i] < 0 { slots[i] = rest.next()! }
+        if slots != m {
+            members[s] = slots
+            reindex(section: s, from: 0)
+        }
+    }
+
+    /// Replaces the whole order (a commit, a rebuild). Items not named keep nothing: the order
+    /// must name every item exactly once (checked by the caller).
+    /// - Complexity: O(n).
+    mutating func setOrder(_ order: [[Int]]) {
+        members = order
+        for s in 0..<sectionCount { reindex(section: s, from: 0) }
+        restack(from: 0)
+    }
+
+    // MARK: Invariants
+
+    /// Every item is in exactly one place, the inverse maps agree, geometry is consistent.
+    func invariantViolations() -> [String] {
+        var v: [String] = []
+        var seen = Array(repeating: false, count: itemCount)
+        for s in 0..<sectionCount {
+            for (i, h) in members[s].enumerated() {
+                if seen[h] { v.append("item \(ids[h]) appears twice") }
+                seen[h] = true
+                if sectionOf[h] != s || indexOf[h] != i { v.append("item \(ids[h]) inverse map is stale") }
+                if kind == .list {
+                    let expected = i == 0 ? 0 : tops[s][i - 1] + heights[members[s][i - 1]] + list.spacing
+                    if tops[s][i] != expected { v.append("tops[\(s)][\(i)] is \(tops[s][i]), expected \(expected)") }
+                }
+            }
+            if kind == .list, tops[s].count != members[s].count { v.append("tops[\(s)] has the wrong length") }
+            let expectedTop = s == 0 ? 0 : sectionTop[s - 1] + sectionHeight[s - 1]
+            if sectionTop[s] != expectedTop { v.append("section \(sectionIDs[s]) top is stale") }
+        }
+        if let missing = seen.firstIndex(of: false) { v.append("item \(ids[missing]) is nowhere") }
+        return v
+    }
+}
