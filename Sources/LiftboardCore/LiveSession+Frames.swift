@@ -1,0 +1,128 @@
+/// What the client is told: whole layouts, and frames that name only what changed, only for
+/// the cells within one viewport's height of the visible area.
+extension LiveSession {
+    /// The content band whose cells the client is kept up to date on.
+    var window: (Double, Double) { (scrollY - viewport.h, scrollY + 2 * viewport.h) }
+
+    func cellInfo(_ h: Int) -> CellInfo {
+        CellInfo(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h], section: arr.sectionIDs[arr.sectionOf[h]],
+                 index: arr.indexOf[h], movable: arr.movable[h], frame: arr.frame(of: h), hidden: liftedBy[h] != nil)
+    }
+
+    func sentCell(_ h: Int) -> SentCell {
+        SentCell(frame: arr.frame(of: h), hidden: liftedBy[h] != nil, section: arr.sectionOf[h], index: arr.indexOf[h])
+    }
+
+    func snapshotState(_ d: Drag) -> SnapshotUpdate {
+        SnapshotUpdate(p: d.pointer, id: arr.ids[d.item], center: d.center, size: d.size, moveDur: 0,
+                       scale: config.liftScale, rotation: config.liftRotation, alpha: config.liftAlpha, dur: 0, ease: .easeOut)
+    }
+
+    /// The whole state; resets what the client is known to have.
+    mutating func makeLayout() -> ServerEvent {
+        let (y0, y1) = window
+        let handles = arr.cells(from: y0, to: y1)
+        sentOrder = handles
+        sentCells = [:]
+        sentCells.reserveCapacity(handles.count)
+        for h in handles { sentCells[h] = sentCell(h) }
+        sentScroll = scrollY
+        sentContent = Size(w: viewport.w, h: arr.contentHeight)
+        sentSections = arr.sections()
+        return .layout(LayoutMessage(version: version, content: sentContent, scroll: Point(x: 0, y: scrollY),
+                                     sections: sentSections, cells: handles.map(cellInfo),
+                                     snapshots: drags.map(snapshotState)))
+    }
+
+    /// Ends a step: its gesture events, then its frame, then commits, then announcements.
+    mutating func flushStep(at now: Double) -> [ServerEvent] {
+        var s = step
+        step = Step()
+        var out = s.errors
+        out += s.gestures
+        var f = FrameMessage(seq: frameSeq + 1, ms: now, ack: lastSeq)
+        var changed = false
+        if scrollY != sentScroll {
+            f.scroll = Point(x: 0, y: scrollY)
+            f.scrollDur = s.scrollDur
+            sentScroll = scrollY
+            s.cellsDirty = true
+            changed = true
+        }
+        if s.cellsDirty {
+            let content = Size(w: viewport.w, h: arr.contentHeight)
+            if content != sentContent { f.content = content; sentContent = content; changed = true }
+            let sections = arr.sections()
+            if sections != sentSections { f.sections = sections; sentSections = sections; changed = true }
+            diffCells(into: &f, shiftDur: s.shiftDur)
+            if !f.cells.isEmpty || !f.gone.isEmpty { changed = true }
+        }
+        if !s.snapshots.isEmpty {
+            f.snapshots = mergeSnapshots(s.snapshots)
+            changed = true
+        }
+        if focus != sentFocus, let fh = focus {
+            f.focus = arr.ids[fh]
+            sentFocus = focus
+            changed = true
+        }
+        if changed || s.forceFrame {
+            frameSeq += 1
+            out.append(.frame(f))
+        }
+        out += s.commits
+        out += s.announces
+        return out
+    }
+
+    /// Several updates of one snapshot in a step become one: later keys win.
+    func mergeSnapshots(_ list: [SnapshotUpdate]) -> [SnapshotUpdate] {
+        var out: [SnapshotUpdate] = []
+        for u in list {
+            if let k = out.firstIndex(where: { $0.p == u.p && $0.id == u.id }) {
+                var m = out[k]
+                if let v = u.center { m.center = v }
+                if let v = u.size { m.size = v }
+                if let v = u.moveDur { m.moveDur = v }
+                if let v = u.scale { m.scale = v }
+                if let v = u.rotation { m.rotation = v }
+                if let v = u.alpha { m.alpha = v }
+                if let v = u.dur { m.dur = v }
+                if let v = u.ease { m.ease = v }
+                m.done = m.done || u.done
+                out[k] = m
+            } else {
+                out.append(u)
+            }
+        }
+        return out
+    }
+
+    /// Cells that entered the window come whole; cells whose frame or visibility changed come
+    /// with their new state; cells that left are `gone`.
+    /// - Complexity: O(cells in the window).
+    mutating func diffCells(into f: inout FrameMessage, shiftDur: Double) {
+        let (y0, y1) = window
+        let handles = arr.cells(from: y0, to: y1)
+        var next: [Int: SentCell] = [:]
+        next.reserveCapacity(handles.count)
+        for h in handles {
+            let now = sentCell(h)
+            next[h] = now
+            if let was = sentCells[h] {
+                guard was != now else { continue }
+                let moved = was.frame != now.frame
+                let renamed = was.section != now.section || was.index != now.index
+                f.cells.append(CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden,
+                                          dur: moved ? shiftDur : 0, ease: .easeInOut,
+                                          info: renamed ? cellInfo(h) : nil))
+            } else {
+                f.cells.append(CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: 0,
+                                          ease: .easeInOut, info: cellInfo(h)))
+            }
+        }
+        for h in sentOrder where next[h] == nil { f.gone.append(arr.ids[h]) }
+        sentCells = next
+        sentOrder = handles
+    }
+}

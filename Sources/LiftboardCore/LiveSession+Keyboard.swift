@@ -1,0 +1,163 @@
+/// Keyboard reordering (pointer -1): focus, lift, move one place at a time, drop, cancel, with
+/// words for a screen reader at every step.
+extension LiveSession {
+    static let keyboardPointer = -1
+
+    func describe(_ h: Int) -> String {
+        let s = arr.sectionOf[h]
+        return "position \(arr.indexOf[h] + 1) of \(arr.members[s].count) in \(arr.titles[s])"
+    }
+
+    mutating func announce(_ text: String) { step.announces.append(.announce(text)) }
+
+    /// The items in reading order.
+    func flatNeighbour(of h: Int, by delta: Int) -> Int? {
+        var s = arr.sectionOf[h], i = arr.indexOf[h] + delta
+        while true {
+            if i >= 0 && i < arr.members[s].count { return arr.members[s][i] }
+            s += delta > 0 ? 1 : -1
+            guard s >= 0 && s < arr.sectionCount else { return nil }
+            i = delta > 0 ? 0 : arr.members[s].count - 1
+        }
+    }
+
+    mutating func handleKey(_ key: String, now: Double) {
+        guard keyboardStarted, let f = focus else {
+            keyboardStarted = true
+            focus = arr.members.first { !$0.isEmpty }?.first
+            if let f = focus {
+                scrollIntoView(f)
+                announce("\(arr.labels[f]), \(describe(f))\(arr.movable[f] ? "" : ", pinned"). Press Space to lift, arrow keys to move the focus.")
+            } else {
+                announce("The board is empty.")
+            }
+            return
+        }
+        if let d = dragIndex(Self.keyboardPointer) {
+            keyboardDragKey(key, drag: d, now: now)
+            return
+        }
+        switch key {
+        case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":
+            guard let next = focusTarget(from: f, key: key) else { return }
+            focus = next
+            scrollIntoView(next)
+            announce("\(arr.labels[next]), \(describe(next))\(arr.movable[next] ? "" : ", pinned").")
+        case " ", "Spacebar", "Enter":
+            guard arr.movable[f] else {
+                announce("\(arr.labels[f]) is pinned and cannot be moved.")
+                return
+            }
+            guard liftedBy[f] == nil else {
+                announce("\(arr.labels[f]) is being moved by another pointer.")
+                return
+            }
+            scrollIntoView(f)
+            lift(f, pointer: Self.keyboardPointer, at: viewportCenter(of: f), now: now)
+            announce("Lifted \(arr.labels[f]), \(describe(f)). Arrow keys move it, Space drops it, Escape cancels.")
+        default:
+            break
+        }
+    }
+
+    func focusTarget(from h: Int, key: String) -> Int? {
+        let s = arr.sectionOf[h], i = arr.indexOf[h]
+        if arr.kind == .list {
+            switch key {
+            case "ArrowUp": return flatNeighbour(of: h, by: -1)
+            case "ArrowDown": return flatNeighbour(of: h, by: 1)
+            default: return nil
+            }
+        }
+        let cols = arr.columns, n = arr.members[s].count
+        switch key {
+        case "ArrowLeft": return flatNeighbour(of: h, by: -1)
+        case "ArrowRight": return flatNeighbour(of: h, by: 1)
+        case "ArrowUp":
+            if i - cols >= 0 { return arr.members[s][i - cols] }
+            return flatNeighbour(of: arr.members[s][0], by: -1)
+        case "ArrowDown":
+            if i + cols < n { return arr.members[s][i + cols] }
+            if i / cols < (n - 1) / cols { return arr.members[s][n - 1] }
+            return flatNeighbour(of: arr.members[s][n - 1], by: 1)
+        default: return nil
+        }
+    }
+
+    mutating func keyboardDragKey(_ key: String, drag d: Int, now: Double) {
+        let h = drags[d].item
+        switch key {
+        case " ", "Spacebar", "Enter":
+            endDrag(d, cancelled: false, now: now)
+            focus = h
+            announce("Dropped \(arr.labels[h]), \(describe(h)).")
+        case "Escape":
+            endDrag(d, cancelled: true, now: now)
+            focus = h
+            announce("Cancelled. \(arr.labels[h]) is back at \(describe(h)).")
+        case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":
+            let before = arr.place(of: h)
+            keyboardStep(h, key: key)
+            let after = arr.place(of: h)
+            guard after != before else {
+                announce("\(arr.labels[h]) cannot move further.")
+                return
+            }
+            step.gestures.append(.moved(p: Self.keyboardPointer, id: arr.ids[h], from: before, to: after))
+            step.cellsDirty = true
+            step.shiftDur = dur(config.shiftMs)
+            scrollIntoView(h)
+            let c = viewportCenter(of: h)
+            drags[d].center = c
+            step.snapshots.append(SnapshotUpdate(p: Self.keyboardPointer, id: arr.ids[h], center: c,
+                                                 moveDur: dur(config.shiftMs), ease: .easeInOut))
+            announce("\(arr.labels[h]) moved to \(describe(h)).")
+        default:
+            break
+        }
+    }
+
+    /// One place in reading order (insert semantics, hopping over pinned items, across
+    /// sections); in a grid, Up and Down move by a row within the section.
+    mutating func keyboardStep(_ h: Int, key: String) {
+        let s = arr.sectionOf[h], i = arr.indexOf[h]
+        let forward: Bool
+        switch (arr.kind, key) {
+        case (.list, "ArrowDown"), (.grid, "ArrowRight"): forward = true
+        case (.list, "ArrowUp"), (.grid, "ArrowLeft"): forward = false
+        case (.grid, "ArrowDown"):
+            if i + arr.columns < arr.members[s].count {
+                arr.move(h, toSection: s, index: i + arr.columns, pinnedHome: pinnedHome)
+                return
+            }
+            forward = true
+        case (.grid, "ArrowUp"):
+            if i - arr.columns >= 0 {
+                arr.move(h, toSection: s, index: i - arr.columns, pinnedHome: pinnedHome)
+                return
+            }
+            forward = false
+        default: return
+        }
+        if forward {
+            if let j = nextMovable(section: s, after: i) { arr.exchange(section: s, i, j); return }
+            if s + 1 < arr.sectionCount { arr.move(h, toSection: s + 1, index: 0, pinnedHome: pinnedHome) }
+        } else {
+            if let j = prevMovable(section: s, before: i) { arr.exchange(section: s, i, j); return }
+            if s > 0 { arr.move(h, toSection: s - 1, index: arr.members[s - 1].count, pinnedHome: pinnedHome) }
+        }
+    }
+
+    /// Scrolls just enough to show item `h`'s cell, animated.
+    mutating func scrollIntoView(_ h: Int) {
+        let f = arr.frame(of: h)
+        var y = scrollY
+        if f.minY < y { y = f.minY } else if f.maxY > y + viewport.h { y = f.maxY - viewport.h }
+        y = clampScroll(y)
+        if y != scrollY {
+            scrollY = y
+            step.scrollDur = dur(config.shiftMs)
+            step.cellsDirty = true
+        }
+    }
+}

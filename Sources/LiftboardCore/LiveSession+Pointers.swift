@@ -1,0 +1,161 @@
+/// Pointer input: the long press, panning, and handing drags to the reorder engine.
+extension LiveSession {
+    func pointerIndex(_ p: Int) -> Int? { pointers.firstIndex { $0.id == p } }
+    func dragIndex(_ p: Int) -> Int? { drags.firstIndex { $0.pointer == p } }
+
+    mutating func pointerDown(_ p: Int, at: Point, kind: PointerKind?, now: Double) {
+        lastInput = now
+        guard pointerIndex(p) == nil else {
+            step.errors.append(.error(code: .badMessage, message: "down: pointer \(p) is already down"))
+            return
+        }
+        // A finger on a flung list stops it, as on iOS.
+        deceleration = nil
+        let recognizer = LongPressRecognizer(at: at, time: now, pressMs: config.pressMs,
+                                             allowableMovement: config.allowableMovement)
+        pointers.append(PointerState(id: p, kind: kind, recognizer: recognizer, position: at,
+                                     scrollAtDown: scrollY, samples: [(now, at.y)]))
+    }
+
+    mutating func pointerMove(_ p: Int, to at: Point, now: Double) {
+        guard let k = pointerIndex(p) else { return }  // a hovering mouse
+        lastInput = now
+        pointers[k].position = at
+        let state = pointers[k].recognizer.move(to: at)
+        switch pointers[k].phase {
+        case .pending:
+            if state == .failed {
+                pointers[k].phase = .panning
+                pan(k, now: now)
+            }
+        case .panning:
+            pan(k, now: now)
+        case .inert:
+            break
+        case .dragging:
+            guard let d = dragIndex(p) else { return }
+            followPointer(d, to: at, now: now)
+        }
+    }
+
+    mutating func pointerUp(_ p: Int, at: Point, now: Double) {
+        guard let k = pointerIndex(p) else { return }
+        lastInput = now
+        pointers[k].position = at
+        pointers[k].recognizer.up()
+        let pointer = pointers.remove(at: k)
+        switch pointer.phase {
+        case .pending, .inert:
+            break
+        case .panning:
+            var moved = pointer
+            moved.samples.append((now, at.y))
+            startDeceleration(from: moved, now: now)
+        case .dragging:
+            if let d = dragIndex(p) {
+                followPointer(d, to: at, now: now)
+                endDrag(d, cancelled: false, now: now)
+            }
+        }
+    }
+
+    mutating func pointerCancel(_ p: Int, now: Double) {
+        guard let k = pointerIndex(p) else { return }
+        lastInput = now
+        pointers[k].recognizer.cancel()
+        let pointer = pointers.remove(at: k)
+        if pointer.phase == .dragging, let d = dragIndex(p) {
+            endDrag(d, cancelled: true, now: now)
+        }
+    }
+
+    /// The long-press timer fired: lift the movable cell under the pointer, if any.
+    mutating func pressBegan(_ p: Int, now: Double) {
+        guard let k = pointerIndex(p), pointers[k].recognizer.fire(at: now) else { return }
+        let at = pointers[k].position
+        let content = Point(x: at.x, y: at.y + scrollY)
+        guard case .cell(let h) = arr.region(at: content), arr.movable[h], liftedBy[h] == nil else {
+            pointers[k].phase = .inert
+            return
+        }
+        pointers[k].phase = .dragging
+        lift(h, pointer: p, at: at, now: now)
+    }
+
+    /// The content follows the pointer's whole translation since `down`, clamped.
+    mutating func pan(_ k: Int, now: Double) {
+        let p = pointers[k]
+        pointers[k].samples.append((now, p.position.y))
+        pointers[k].samples.removeAll { now - $0.t > 100 }
+        scroll(to: p.scrollAtDown - (p.position.y - p.recognizer.origin.y), now: now)
+    }
+
+    /// Sets the scroll offset (clamped) and retargets every drag, whose content position moved.
+    mutating func scroll(to y: Double, now: Double) {
+        let clamped = clampScroll(y)
+        guard clamped != scrollY else { return }
+        scrollY = clamped
+        step.cellsDirty = true
+        for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
+    }
+
+    // MARK: Deceleration
+
+    /// 0.998 per ms over one tick, and the distance factor of one tick:
+    /// v(t) = v0 * 0.998^t, so one tick moves v * (0.998^tick - 1) / ln(0.998).
+    static let decayPerTick = 0.9671838174321288
+    static let distancePerTick = 16.391677717811596
+
+    mutating func startDeceleration(from pointer: PointerState, now: Double) {
+        let recent = pointer.samples.filter { now - $0.t <= 100 }
+        guard let first = recent.first, let last = recent.last, last.t > first.t else { return }
+        let velocity = -(last.y - first.y) / (last.t - first.t)  // content px/ms
+        guard abs(velocity) * 1000 >= 10 else { return }
+        if (velocity < 0 && scrollY <= 0) || (velocity > 0 && scrollY >= maxScroll) { return }
+        deceleration = Deceleration(velocity: velocity, nextTick: now + tickMs)
+    }
+
+    mutating func decelerationTick(now: Double) {
+        guard var d = deceleration else { return }
+        let target = scrollY + d.velocity * Self.distancePerTick
+        scroll(to: target, now: now)
+        d.velocity *= Self.decayPerTick
+        d.nextTick = now + tickMs
+        let atEnd = scrollY <= 0 || scrollY >= maxScroll
+        deceleration = (abs(d.velocity) * 1000 < 10 || atEnd) ? nil : d
+    }
+
+    // MARK: Edge auto-scroll
+
+    /// How fast (px/ms, signed) the content should scroll for a dragging pointer at `y`.
+    func edgeVelocity(atViewportY y: Double) -> Double {
+        let range = config.edgeScrollRange
+        guard range > 0, config.edgeScrollSpeed > 0 else { return 0 }
+        let perMs = config.edgeScrollSpeed / 1000
+        if y < range { return -perMs * min(range, range - y) / range }
+        if y > viewport.h - range { return perMs * min(range, y - (viewport.h - range)) / range }
+        return 0
+    }
+
+    /// Starts or stops a drag's auto-scroll as its pointer enters or leaves an edge band.
+    mutating func updateAutoScroll(_ d: Int, now: Double) {
+        guard drags[d].pointer >= 0, let k = pointerIndex(drags[d].pointer) else { return }
+        let v = edgeVelocity(atViewportY: pointers[k].position.y)
+        let blocked = (v < 0 && scrollY <= 0) || (v > 0 && scrollY >= maxScroll)
+        if v == 0 || blocked {
+            drags[d].autoScrollAt = nil
+        } else if drags[d].autoScrollAt == nil {
+            drags[d].autoScrollAt = now + tickMs
+        }
+    }
+
+    mutating func autoScrollTick(_ p: Int, now: Double) {
+        guard let d = dragIndex(p), let k = pointerIndex(p) else { return }
+        let v = edgeVelocity(atViewportY: pointers[k].position.y)
+        let before = scrollY
+        scroll(to: scrollY + v * tickMs, now: now)
+        guard let d2 = dragIndex(p) else { return }
+        drags[d2].autoScrollAt = (v == 0 || scrollY == before) ? nil : now + tickMs
+        _ = d
+    }
+}

@@ -1,0 +1,258 @@
+/// The interval of auto-scroll and deceleration ticks: 60 per second.
+let tickMs = 1000.0 / 60.0
+
+/// One pointer that is down.
+struct PointerState: Sendable {
+    enum Phase: Sendable {
+        /// The long press may still begin.
+        case pending
+        /// The press failed by moving: the pointer pans the content.
+        case panning
+        /// The press began over nothing movable: nothing happens until `up`.
+        case inert
+        /// The press began on a movable item: it is lifted.
+        case dragging
+    }
+    let id: Int
+    let kind: PointerKind?
+    var recognizer: LongPressRecognizer
+    var phase: Phase = .pending
+    var position: Point
+    let scrollAtDown: Double
+    /// Recent (time, y) samples for the pan's release velocity.
+    var samples: [(t: Double, y: Double)] = []
+}
+
+/// A lifted item following a pointer (or the keyboard, pointer -1).
+struct Drag: Sendable {
+    let pointer: Int
+    let item: Int
+    /// Snapshot center minus pointer position at the lift (viewport coordinates).
+    let grabOffset: Point
+    /// The snapshot's center (viewport coordinates).
+    var center: Point
+    let size: Size
+    /// Grid: the region under the center after the last retarget (edge-triggered entering).
+    var lastRegion: Region? = nil
+    /// Swap mode: the section the item was lifted from, the layout at the lift, and the item
+    /// it is exchanged with now.
+    var liftSection: Int
+    var swapBase: Arrangement? = nil
+    var swapTarget: Int? = nil
+    /// When the next auto-scroll tick is due, while the pointer is in an edge band.
+    var autoScrollAt: Double? = nil
+}
+
+/// A fling's deceleration after a pan (UIScrollView's normal rate).
+struct Deceleration: Sendable {
+    /// Content velocity in px/ms.
+    var velocity: Double
+    var nextTick: Double
+}
+
+/// The session after `hello`: everything the engine knows about one client.
+struct LiveSession: Sendable {
+    let sessionID: String
+    let boardID: String
+    let config: SessionConfig
+    var viewport: Viewport
+
+    // The model.
+    var arr: Arrangement
+    var base: [[Int]]
+    var version: Int
+    /// A pinned item's index in the committed order: where it stays while others move.
+    var pinnedHome: [Int]
+    var scrollY: Double = 0
+
+    // Gestures.
+    var pointers: [PointerState] = []
+    var drags: [Drag] = []
+    var liftedBy: [Int: Int] = [:]
+    var deceleration: Deceleration? = nil
+    var lastInput: Double
+    var focus: Int? = nil
+    var keyboardStarted = false
+
+    // What the client has been sent.
+    var frameSeq = 0
+    var lastSeq: Int? = nil
+    var sentScroll: Double = 0
+    var sentContent = Size.zero
+    var sentSections: [SectionInfo] = []
+    var sentCells: [Int: SentCell] = [:]
+    var sentOrder: [Int] = []
+    var sentFocus: Int? = nil
+
+    // The step being assembled (one input or one timer).
+    var step = Step()
+
+    struct SentCell: Sendable, Equatable {
+        var frame: Rect
+        var hidden: Bool
+        var section: Int
+        var index: Int
+    }
+
+    struct Step: Sendable {
+        var gestures: [ServerEvent] = []
+        var commits: [ServerEvent] = []
+        var announces: [ServerEvent] = []
+        var errors: [ServerEvent] = []
+        var snapshots: [SnapshotUpdate] = []
+        var cellsDirty = false
+        var shiftDur: Double = 0
+        var scrollDur: Double? = nil
+        var forceFrame = false
+    }
+
+    init(sessionID: String, board: Board, hello: Hello, at now: Double) {
+        self.sessionID = sessionID
+        boardID = board.id
+        config = hello.config
+        viewport = hello.viewport
+        arr = Arrangement(board: board, width: hello.viewport.w)
+        base = arr.members
+        version = board.version
+        pinnedHome = Array(repeating: 0, count: arr.itemCount)
+        lastInput = now
+        resetPinnedHomes()
+    }
+
+    var maxScroll: Double { max(0, arr.contentHeight - viewport.h) }
+    func clampScroll(_ y: Double) -> Double { min(max(0, y), maxScroll) }
+    func dur(_ ms: Double) -> Double { config.reducedMotion ? 0 : ms }
+
+    var baseOrder: [SectionOrder] {
+        base.enumerated().map { SectionOrder(section: arr.sectionIDs[$0.offset], items: $0.element.map { arr.ids[$0] }) }
+    }
+
+    mutating func resetPinnedHomes() {
+        for s in base.indices { for (i, h) in base[s].enumerated() where !arr.movable[h] { pinnedHome[h] = i } }
+    }
+
+    /// `welcome` and the first `layout`.
+    mutating func start(seq: Int?, at now: Double) -> [ServerEvent] {
+        lastSeq = seq
+        return [.welcome(Welcome(session: sessionID, board: boardID, config: config)), makeLayout()]
+    }
+
+    // MARK: Dispatch
+
+    mutating func handle(_ event: ClientEvent, seq: Int?, at now: Double) -> [ServerEvent] {
+        var out = fire(at: now)
+        if let seq { lastSeq = max(lastSeq ?? seq, seq) }
+        switch event {
+        case .hello:
+            step.errors.append(.error(code: .badMessage, message: "hello: the session has already started"))
+        case .down(let p, let at, let kind):
+            pointerDown(p, at: at, kind: kind, now: now)
+        case .move(let p, let at):
+            pointerMove(p, to: at, now: now)
+        case .up(let p, let at):
+            pointerUp(p, at: at, now: now)
+        case .cancel(let p):
+            pointerCancel(p, now: now)
+        case .wheel(_, let dy):
+            lastInput = now
+            deceleration = nil
+            scroll(to: scrollY + dy, now: now)
+        case .resize(let vp):
+            lastInput = now
+            viewport = vp
+            arr.relayout(width: vp.w)
+            scrollY = clampScroll(scrollY)
+            for k in drags.indices { drags[k].lastRegion = nil; drags[k].swapBase?.relayout(width: vp.w) }
+            out += flushStep(at: now)
+            out.append(makeLayout())
+            return out
+        case .key(let key):
+            lastInput = now
+            handleKey(key, now: now)
+        case .ping(let id):
+            step.gestures.append(.pong(id: id, ms: now))
+        case .advance:
+            break
+        case .external(let commit):
+            applyExternal(commit, now: now)
+        }
+        out += flushStep(at: now)
+        return out
+    }
+
+    /// Fires every timer due at or before `now`, earliest first, each as its own step.
+    mutating func fire(at now: Double) -> [ServerEvent] {
+        var out: [ServerEvent] = []
+        var guardCount = 0
+        while let (due, timer) = nextTimer(), due <= now, guardCount < 100_000 {
+            guardCount += 1
+            fireTimer(timer, at: due)
+            out += flushStep(at: due)
+        }
+        return out
+    }
+
+    enum Timer { case press(Int), autoScroll(Int), deceleration, idleReset }
+
+    /// The earliest pending timer; ties go to presses, then auto-scroll, deceleration, idle.
+    func nextTimer() -> (Double, Timer)? {
+        var best: (Double, Timer)? = nil
+        func consider(_ t: Double?, _ timer: Timer) {
+            guard let t else { return }
+            if best == nil || t < best!.0 { best = (t, timer) }
+        }
+        for p in pointers { consider(p.recognizer.deadline, .press(p.id)) }
+        for d in drags { consider(d.autoScrollAt, .autoScroll(d.pointer)) }
+        consider(deceleration?.nextTick, .deceleration)
+        consider(idleResetDeadline, .idleReset)
+        return best
+    }
+
+    var nextDeadline: Double? { nextTimer()?.0 }
+
+    var idleResetDeadline: Double? {
+        guard config.idleResetMs > 0, pointers.isEmpty, drags.isEmpty, deceleration == nil, scrollY != 0 else { return nil }
+        return lastInput + config.idleResetMs
+    }
+
+    mutating func fireTimer(_ timer: Timer, at now: Double) {
+        switch timer {
+        case .press(let p): pressBegan(p, now: now)
+        case .autoScroll(let p): autoScrollTick(p, now: now)
+        case .deceleration: decelerationTick(now: now)
+        case .idleReset:
+            lastInput = now
+            if scrollY != 0 {
+                scrollY = 0
+                step.scrollDur = dur(500)
+                step.cellsDirty = true
+            }
+        }
+    }
+
+    // MARK: Invariants
+
+    func invariantViolations() -> [String] {
+        var v = arr.invariantViolations()
+        if scrollY < 0 || scrollY > maxScroll + 1e-9 { v.append("scroll \(scrollY) outside [0, \(maxScroll)]") }
+        for d in drags where liftedBy[d.item] != d.pointer { v.append("drag of \(arr.ids[d.item]) not in liftedBy") }
+        if liftedBy.count != drags.count { v.append("liftedBy has \(liftedBy.count) entries for \(drags.count) drags") }
+        for d in drags where d.pointer >= 0 && !pointers.contains(where: { $0.id == d.pointer && $0.phase == .dragging }) {
+            v.append("drag of pointer \(d.pointer) has no dragging pointer")
+        }
+        // The committed order names every item once.
+        var seen = Set<Int>()
+        for s in base { for h in s { if !seen.insert(h).inserted { v.append("base names \(arr.ids[h]) twice") } } }
+        if seen.count != arr.itemCount { v.append("base names \(seen.count) of \(arr.itemCount) items") }
+        // Pinned items sit at their homes, clamped, in the live order.
+        for s in 0..<arr.sectionCount where arr.pinnedCount[s] > 0 {
+            let m = arr.members[s]
+            let pinned = m.filter { !arr.movable[$0] }.sorted { pinnedHome[$0] < pinnedHome[$1] }
+            for (j, p) in pinned.enumerated() {
+                let want = min(pinnedHome[p], m.count - pinned.count + j)
+                if arr.indexOf[p] != want { v.append("pinned \(arr.ids[p]) at \(arr.indexOf[p]), home \(want)") }
+            }
+        }
+        return v
+    }
+}
