@@ -36,6 +36,8 @@ extension LiveSession {
 
     /// Ends a step: its gesture events, then its frame, then commits, then announcements.
     mutating func flushStep(at now: Double) -> [ServerEvent] {
+        // A move can shorten the content under the scroll offset.
+        if scrollY > maxScroll { scrollY = maxScroll }
         var s = step
         step = Step()
         var out = s.errors

@@ -145,6 +145,8 @@ extension LiveSession {
         if v == 0 || blocked {
             drags[d].autoScrollAt = nil
         } else if drags[d].autoScrollAt == nil {
+            // One drag scrolls at a time: two fingers in opposite bands would fight forever.
+            for other in drags.indices where other != d { drags[other].autoScrollAt = nil }
             drags[d].autoScrollAt = now + tickMs
         }
     }

@@ -169,15 +169,20 @@ extension LiveSession {
             default: break
             }
             guard target != drags[d].swapTarget else { return }
-            if let old = drags[d].swapTarget { arr.exchange(section: ls, arr.indexOf[h], arr.indexOf[old]) }
-            if let new = target { arr.exchange(section: ls, arr.indexOf[h], arr.indexOf[new]) }
-            drags[d].swapTarget = target
+            // Another drag may have taken an item out of this section meanwhile.
+            if let old = drags[d].swapTarget, arr.sectionOf[old] == ls { arr.exchange(section: ls, arr.indexOf[h], arr.indexOf[old]) }
+            if let new = target, arr.sectionOf[new] == ls {
+                arr.exchange(section: ls, arr.indexOf[h], arr.indexOf[new])
+                drags[d].swapTarget = new
+            } else {
+                drags[d].swapTarget = nil
+            }
             return
         }
-        if let old = drags[d].swapTarget, arr.sectionOf[h] == ls {
+        if let old = drags[d].swapTarget, arr.sectionOf[h] == ls, arr.sectionOf[old] == ls {
             arr.exchange(section: ls, arr.indexOf[h], arr.indexOf[old])
-            drags[d].swapTarget = nil
         }
+        drags[d].swapTarget = nil
         if arr.kind == .list { retargetList(h, centerY: c.y) } else { retargetGrid(d, center: c) }
     }
 
@@ -260,6 +265,8 @@ extension LiveSession {
         base = newOrder
         version += 1
         resetPinnedHomes()
+        // Other drags in flight may have displaced pinned items of the new order.
+        for s in 0..<arr.sectionCount where arr.pinnedCount[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
         let commit = Commit(board: boardID, version: version, by: sessionID, moves: moves, order: baseOrder)
         step.commits.append(.commit(commit))
     }

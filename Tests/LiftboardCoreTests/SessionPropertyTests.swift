@@ -1,0 +1,146 @@
+import Testing
+@testable import LiftboardCore
+
+/// A small, seeded generator (SplitMix64): the same seed gives the same stream everywhere.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+enum RandomStreams {
+    static func board(_ rng: inout SplitMix64) -> Board {
+        let kind: LayoutKind = Bool.random(using: &rng) ? .list : .grid
+        var n = 0
+        let sections = (0..<Int.random(in: 1...4, using: &rng)).map { s in
+            Section(id: "s\(s)", items: (0..<Int.random(in: 0...8, using: &rng)).map { _ in
+                defer { n += 1 }
+                return Item(id: "i\(n)", height: Bool.random(using: &rng) ? Double(Int.random(in: 20...140, using: &rng)) : nil,
+                            movable: Int.random(in: 0..<6, using: &rng) != 0)
+            })
+        }
+        return Board(id: "r", layout: kind, sections: sections)
+    }
+
+    static func config(_ rng: inout SplitMix64) -> SessionConfig {
+        var c = SessionConfig()
+        c.mode = Bool.random(using: &rng) ? .insert : .swap
+        c.pressMs = [0, 100, 500].randomElement(using: &rng)!
+        c.reducedMotion = Int.random(in: 0..<4, using: &rng) == 0
+        c.idleResetMs = Bool.random(using: &rng) ? 0 : 2000
+        return c
+    }
+
+    static func events(_ rng: inout SplitMix64, board: Board, count: Int) -> [(ClientEvent, Double)] {
+        var t = 0.0
+        var down: Set<Int> = []
+        var out: [(ClientEvent, Double)] = []
+        var version = 0
+        let keys = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "Escape", "Tab"]
+        func point() -> Point { Point(x: Double.random(in: -20...420, using: &rng), y: Double.random(in: -20...620, using: &rng)) }
+        for _ in 0..<count {
+            t += [0, 1, 16, 100, 700].randomElement(using: &rng)!
+            let p = Int.random(in: 0...2, using: &rng)
+            switch Int.random(in: 0..<20, using: &rng) {
+            case 0..<3:
+                if !down.contains(p) { down.insert(p); out.append((.down(pointer: p, at: point(), kind: .touch), t)) }
+            case 3..<11:
+                out.append((.move(pointer: p, at: point()), t))
+            case 11..<13:
+                down.remove(p); out.append((.up(pointer: p, at: point()), t))
+            case 13:
+                down.remove(p); out.append((.cancel(pointer: p), t))
+            case 14:
+                out.append((.wheel(dx: 0, dy: Double.random(in: -300...300, using: &rng)), t))
+            case 15:
+                out.append((.resize(Viewport(w: Double.random(in: 100...900, using: &rng), h: Double.random(in: 100...900, using: &rng))), t))
+            case 16, 17:
+                out.append((.key(keys.randomElement(using: &rng)!), t))
+            case 18:
+                var order = board.sections.map { SectionOrder(section: $0.id, items: $0.items.map(\.id)) }
+                var all = order.flatMap(\.items)
+                all.shuffle(using: &rng)
+                for k in order.indices {
+                    let n = order[k].items.count
+                    order[k].items = Array(all.prefix(n)); all.removeFirst(n)
+                }
+                version += Int.random(in: 1...3, using: &rng)
+                out.append((.external(Commit(board: board.id, version: version, by: "other", moves: [], order: order)), t))
+            default:
+                out.append((.ping(id: .int(Int.random(in: 0...9, using: &rng))), t))
+            }
+        }
+        return out
+    }
+
+    /// Runs a stream to quiescence, checking the invariants after every step.
+    static func run(board: Board, config: SessionConfig, events: [(ClientEvent, Double)],
+                    violations: inout [String]) -> [ServerEvent] {
+        var s = Session(id: "prop")
+        var out = s.handle(.hello(Hello(board: board.id, viewport: Viewport(w: 400, h: 600), config: config)), at: 0) { _ in board }
+        for (e, t) in events {
+            out += s.handle(e, at: t) { _ in board }
+            let v = s.invariantViolations()
+            if !v.isEmpty { violations.append("after \(e) at \(t): \(v)"); break }
+        }
+        var guardCount = 0
+        while let d = s.nextDeadline, guardCount < 100_000 { out += s.fire(at: d); guardCount += 1 }
+        if guardCount >= 100_000 { violations.append("timers never settle") }
+        return out
+    }
+}
+
+@Suite struct SessionPropertyTests {
+    static let trace = false
+    @Test func thousandsOfRandomStreamsKeepEveryInvariantAndReplayByteIdentically() {
+        var failures: [String] = []
+        for seed in 0..<2000 as Range<UInt64> {
+            if Self.trace { print("seed", seed) }
+            var rng = SplitMix64(seed: seed)
+            let board = RandomStreams.board(&rng)
+            let config = RandomStreams.config(&rng)
+            let events = RandomStreams.events(&rng, board: board, count: 60)
+            var violations: [String] = []
+            let a = RandomStreams.run(board: board, config: config, events: events, violations: &violations)
+            let b = RandomStreams.run(board: board, config: config, events: events, violations: &violations)
+            if a != b { failures.append("seed \(seed): two runs differ") }
+            failures += violations.map { "seed \(seed): \($0)" }
+            failures += Self.protocolViolations(a, board: board).map { "seed \(seed): \($0)" }
+            if failures.count > 5 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+
+    /// What the contract promises about any output: contiguous frame seqs, commits that name
+    /// every item once with versions that only grow, drops only for lifted items.
+    static func protocolViolations(_ out: [ServerEvent], board: Board) -> [String] {
+        var v: [String] = []
+        var seq = 0, version = 0
+        var lifted: Set<String> = []
+        let allItems = Set(board.sections.flatMap { $0.items.map(\.id) })
+        for e in out {
+            switch e {
+            case .frame(let f):
+                if f.seq != seq + 1 { v.append("frame seq \(f.seq) after \(seq)") }
+                seq = f.seq
+            case .commit(let c):
+                if c.version <= version { v.append("commit version \(c.version) after \(version)") }
+                version = c.version
+                let items = c.order.flatMap(\.items)
+                if Set(items) != allItems || items.count != allItems.count { v.append("commit order is not a permutation") }
+            case .lift(_, let id, _):
+                if !lifted.insert(id).inserted { v.append("\(id) lifted twice") }
+            case .drop(_, let id, _, _):
+                if lifted.remove(id) == nil { v.append("\(id) dropped but not lifted") }
+            default: break
+            }
+        }
+        return v
+    }
+}
