@@ -82,3 +82,28 @@ import Testing
         }
     }
 }
+
+@Suite struct BoardCommitTests {
+    @Test func applyingACommitReordersItemsAcrossSectionsAndSetsTheVersion() {
+        let b = Fixtures.listBoard()
+        let c = Commit(board: "demo", version: 3, by: "s", moves: [],
+                       order: [SectionOrder(section: "done", items: ["a"]), SectionOrder(section: "todo", items: ["d", "c", "b"]),
+                               SectionOrder(section: "doing", items: ["e"])])
+        let after = b.applying(c)
+        #expect(after?.version == 3)
+        #expect(after?.sections.map(\.id) == ["done", "todo", "doing"])
+        #expect(after?.sections[1].items.map(\.id) == ["d", "c", "b"])
+        #expect(after?.sections[1].items[1].movable == false)
+    }
+
+    @Test func aCommitThatLosesOrDuplicatesAnItemIsRefused() {
+        let b = Fixtures.listBoard()
+        let missing = Commit(board: "demo", version: 1, by: "s", moves: [],
+                             order: [SectionOrder(section: "todo", items: ["a", "b", "c"]), SectionOrder(section: "doing", items: ["e"]),
+                                     SectionOrder(section: "done", items: [])])
+        #expect(b.applying(missing) == nil)
+        var twice = missing
+        twice.order[0].items = ["a", "b", "c", "d", "a"]
+        #expect(b.applying(twice) == nil)
+    }
+}
