@@ -49,6 +49,11 @@ public struct Session: Sendable {
         return live!.handle(event, seq: seq, at: now)
     }
 
+    /// `handle` for a session that has started (every event but `hello`).
+    public mutating func handle(_ event: ClientEvent, seq: Int? = nil, at now: Double) -> [ServerEvent] {
+        handle(event, seq: seq, at: now, boards: { _ in nil })
+    }
+
     public mutating func fire(at now: Double) -> [ServerEvent] {
         guard live != nil else { return [] }
         return live!.fire(at: now)
