@@ -26,25 +26,4 @@ public enum Wire {
     /// Messages over this many bytes are refused with `too_large`.
     public static let maxMessageBytes = 65_536
 
-    /// Decodes and validates one client message.
-    public static func decodeClient(_ bytes: some Collection<UInt8>) -> Result<ClientMessage, WireError> {
-        .failure(WireError(code: .badJSON, message: "not implemented yet"))
-    }
-
-    /// Encodes one server message as one line of JSON (no newline). `line` is added to
-    /// `error` messages in a replay.
-    public static func encode(_ event: ServerEvent, line: Int? = nil) -> [UInt8] {
-        []
-    }
-
-    /// Decodes and validates a board file (contract §2).
-    public static func decodeBoard(_ bytes: some Collection<UInt8>) throws(BoardError) -> Board {
-        throw .missing(field: "id")
-    }
-
-    /// Encodes a board as `GET /api/boards/{id}` returns it: the board file's fields plus
-    /// `version` and `order`.
-    public static func encodeBoard(_ board: Board) -> [UInt8] {
-        []
-    }
 }

@@ -1,0 +1,79 @@
+import LiftboardCore
+
+/// Typed, range-checked access to a JSON object's members, failing with `bad_message` errors
+/// that name the field (`move.x: expected a number`).
+struct Fields {
+    let object: JSONValue
+    /// The path prefix for messages, such as `move` or `hello.config`.
+    let path: String
+
+    func fail(_ key: String, _ reason: String) -> WireError {
+        WireError(code: .badMessage, message: "\(path).\(key): \(reason)")
+    }
+
+    func has(_ key: String) -> Bool { object[key] != nil }
+
+    func number(_ key: String, in range: ClosedRange<Double>) throws(WireError) -> Double {
+        guard let v = object[key] else { throw fail(key, "missing") }
+        guard case .number(let d) = v else { throw fail(key, "expected a number, got \(v.typeName)") }
+        guard d.isFinite else { throw fail(key, "must be finite") }
+        guard range.contains(d) else { throw fail(key, "out of range [\(fmt(range.lowerBound)), \(fmt(range.upperBound))]") }
+        return d
+    }
+
+    func optionalNumber(_ key: String, in range: ClosedRange<Double>) throws(WireError) -> Double? {
+        guard has(key) else { return nil }
+        return try number(key, in: range)
+    }
+
+    /// A number above `lower` (exclusive) and at most `upper`.
+    func number(_ key: String, above lower: Double, upTo upper: Double) throws(WireError) -> Double {
+        let d = try number(key, in: lower...upper)
+        guard d > lower else { throw fail(key, "must be greater than \(fmt(lower))") }
+        return d
+    }
+
+    func int(_ key: String, in range: ClosedRange<Int>) throws(WireError) -> Int {
+        let d = try number(key, in: Double(range.lowerBound)...Double(range.upperBound))
+        guard d == d.rounded() else { throw fail(key, "expected an integer") }
+        return Int(d)
+    }
+
+    func optionalInt(_ key: String, in range: ClosedRange<Int>) throws(WireError) -> Int? {
+        guard has(key) else { return nil }
+        return try int(key, in: range)
+    }
+
+    func string(_ key: String, maxLength: Int, allowEmpty: Bool = false) throws(WireError) -> String {
+        guard let v = object[key] else { throw fail(key, "missing") }
+        guard case .string(let s) = v else { throw fail(key, "expected a string, got \(v.typeName)") }
+        guard allowEmpty || !s.isEmpty else { throw fail(key, "must not be empty") }
+        guard s.utf8.count <= maxLength else { throw fail(key, "longer than \(maxLength) bytes") }
+        return s
+    }
+
+    func bool(_ key: String) throws(WireError) -> Bool {
+        guard let v = object[key] else { throw fail(key, "missing") }
+        guard case .bool(let b) = v else { throw fail(key, "expected true or false, got \(v.typeName)") }
+        return b
+    }
+
+    func object(_ key: String) throws(WireError) -> Fields {
+        guard let v = object[key] else { throw fail(key, "missing") }
+        guard case .object = v else { throw fail(key, "expected an object, got \(v.typeName)") }
+        return Fields(object: v, path: "\(path).\(key)")
+    }
+
+    func array(_ key: String, max: Int) throws(WireError) -> [JSONValue] {
+        guard let v = object[key] else { throw fail(key, "missing") }
+        guard case .array(let a) = v else { throw fail(key, "expected an array, got \(v.typeName)") }
+        guard a.count <= max else { throw fail(key, "more than \(max) entries") }
+        return a
+    }
+}
+
+/// A compact number for messages: `10000000`, not `1e+07`.
+func fmt(_ d: Double) -> String {
+    if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
+    return String(d)
+}

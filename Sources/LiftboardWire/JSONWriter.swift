@@ -1,0 +1,99 @@
+/// Appends JSON to a byte buffer in one canonical form, so that the same values always give
+/// the same bytes: members in the order written, numbers as `JSONWriter.number` says.
+public struct JSONWriter {
+    public var bytes: [UInt8]
+    /// Per open container: whether nothing has been written in it yet.
+    private var first: [Bool] = []
+    /// A member name was just written: its value needs no separator.
+    private var afterKey = false
+
+    public init(into bytes: [UInt8] = []) {
+        self.bytes = bytes
+        self.bytes.reserveCapacity(256)
+    }
+
+    private mutating func valueStart() {
+        if afterKey { afterKey = false; return }
+        if let f = first.last {
+            if !f { bytes.append(UInt8(ascii: ",")) }
+            first[first.count - 1] = false
+        }
+    }
+
+    public mutating func beginObject() { valueStart(); bytes.append(UInt8(ascii: "{")); first.append(true) }
+    public mutating func endObject() { first.removeLast(); bytes.append(UInt8(ascii: "}")) }
+    public mutating func beginArray() { valueStart(); bytes.append(UInt8(ascii: "[")); first.append(true) }
+    public mutating func endArray() { first.removeLast(); bytes.append(UInt8(ascii: "]")) }
+
+    /// Starts a member: the value written next belongs to it.
+    public mutating func key(_ k: StaticString) {
+        valueStart()
+        bytes.append(UInt8(ascii: "\""))
+        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    public mutating func string(_ s: String) {
+        valueStart()
+        bytes.append(UInt8(ascii: "\""))
+        for c in s.utf8 {
+            switch c {
+            case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(c)
+            case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(c)
+            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
+            default: bytes.append(c)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func bool(_ b: Bool) {
+        valueStart()
+        bytes.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
+    }
+
+    public mutating func null() {
+        valueStart()
+        bytes.append(contentsOf: Array("null".utf8))
+    }
+
+    public mutating func int(_ v: Int) {
+        valueStart()
+        appendInt(v)
+    }
+
+    private mutating func appendInt(_ v: Int) {
+        if v == 0 { bytes.append(0x30); return }
+        var n = v.magnitude
+        if v < 0 { bytes.append(UInt8(ascii: "-")) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            while n > 0 { d[count] = UInt8(n % 10) + 0x30; n /= 10; count += 1 }
+        }
+        withUnsafeBytes(of: &digits) { d in
+            for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(d[k]) }
+        }
+    }
+
+    /// Integral values under 10^15 print as integers (`56`, not `56.0`); others are rounded to
+    /// four decimals and printed in their shortest form; `-0` prints `0`; non-finite values
+    /// (which validation never lets in) print `0`.
+    public mutating func number(_ x: Double) {
+        valueStart()
+        guard x.isFinite else { bytes.append(0x30); return }
+        if x == x.rounded(), abs(x) < 1e15 { appendInt(Int(x)); return }
+        let r = (x * 10_000).rounded() / 10_000
+        if r == r.rounded(), abs(r) < 1e15 { appendInt(Int(r)); return }
+        bytes.append(contentsOf: Array(r.description.utf8))
+    }
+}

@@ -1,0 +1,68 @@
+import LiftboardCore
+
+/// Runs a replay stream (contract §6) through a `Session` on the stream's own clock, with no
+/// sockets and no files: the same board and stream give the same bytes.
+public struct Replay {
+    /// The fixed session id of every replay, so that outputs are reproducible.
+    public static let sessionID = "replay"
+    /// Timers fired after the last line before the replay gives up (a bug, not a stream).
+    public static let maxSettleSteps = 1_000_000
+
+    public enum Outcome: Equatable, Sendable {
+        /// The stream was read to its end and time ran until nothing was pending.
+        case finished
+        /// Timers were still pending after `maxSettleSteps` firings.
+        case neverSettled
+    }
+
+    /// Runs `stream` (UTF-8 JSON lines) against `board`, appending one JSON line per server
+    /// message to `output`.
+    public static func run(board: Board, stream: [UInt8], output: inout [UInt8]) -> Outcome {
+        var session = Session(id: sessionID)
+        var current = board
+        var clock = 0.0
+        func emit(_ events: [ServerEvent], line: Int?) {
+            for e in events {
+                if case .commit(let c) = e, let next = current.applying(c) { current = next }
+                Wire.encode(e, line: line, into: &output)
+                output.append(0x0A)
+            }
+        }
+        var lineNumber = 0
+        var start = stream.startIndex
+        while start < stream.endIndex {
+            var end = start
+            while end < stream.endIndex, stream[end] != 0x0A { end += 1 }
+            lineNumber += 1
+            var slice = stream[start..<end]
+            start = end < stream.endIndex ? end + 1 : end
+            if slice.last == 0x0D { slice = slice.dropLast() }
+            let trimmed = slice.drop { $0 == 0x20 || $0 == 0x09 }
+            if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
+            let message: ClientMessage
+            switch Wire.decodeClient(slice) {
+            case .failure(let e):
+                emit([.error(code: e.code, message: e.message)], line: lineNumber)
+                continue
+            case .success(let m):
+                message = m
+            }
+            let ms = message.ms ?? clock
+            guard ms >= clock else {
+                emit([.error(code: .badMessage, message: "ms \(fmt(ms)) goes back in time (the clock is at \(fmt(clock)))")], line: lineNumber)
+                continue
+            }
+            clock = ms
+            let b = current
+            let out = session.handle(message.event, seq: message.seq, at: clock) { $0 == b.id ? b : nil }
+            emit(out, line: lineNumber)
+        }
+        var steps = 0
+        while let d = session.nextDeadline {
+            steps += 1
+            if steps > maxSettleSteps { return .neverSettled }
+            emit(session.fire(at: d), line: nil)
+        }
+        return .finished
+    }
+}

@@ -1,0 +1,158 @@
+import LiftboardCore
+
+extension Wire {
+    /// Decodes and validates a board file (contract §2): typed errors name the field.
+    public static func decodeBoard(_ bytes: some Collection<UInt8>) throws(BoardError) -> Board {
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes) } catch {
+            throw .invalid(field: "(file)", reason: error.description)
+        }
+        return try decodeBoard(value)
+    }
+
+    public static func decodeBoard(_ v: JSONValue) throws(BoardError) -> Board {
+        guard case .object = v else { throw .wrongType(field: "(file)", expected: "an object") }
+        let id = try nonEmptyString(v, "id", path: "id")
+        var layout = LayoutKind.list
+        if let l = v["layout"] {
+            guard case .string(let s) = l else { throw .wrongType(field: "layout", expected: "a string") }
+            guard let k = LayoutKind(rawValue: s) else { throw .unknownLayout(field: "layout", value: s) }
+            layout = k
+        }
+        var list = ListMetrics()
+        if let l = v["list"] {
+            guard case .object = l else { throw .wrongType(field: "list", expected: "an object") }
+            list.rowHeight = try positive(l, "rowHeight", path: "list.rowHeight") ?? list.rowHeight
+            list.headerHeight = try nonNegative(l, "headerHeight", path: "list.headerHeight") ?? list.headerHeight
+            list.spacing = try nonNegative(l, "spacing", path: "list.spacing") ?? list.spacing
+        }
+        var grid = GridMetrics()
+        if let g = v["grid"] {
+            guard case .object = g else { throw .wrongType(field: "grid", expected: "an object") }
+            grid.itemWidth = try positive(g, "itemWidth", path: "grid.itemWidth") ?? grid.itemWidth
+            grid.itemHeight = try positive(g, "itemHeight", path: "grid.itemHeight") ?? grid.itemHeight
+            grid.spacing = try nonNegative(g, "spacing", path: "grid.spacing") ?? grid.spacing
+            grid.headerHeight = try nonNegative(g, "headerHeight", path: "grid.headerHeight") ?? grid.headerHeight
+        }
+        var version = 0
+        if let ver = v["version"] {
+            guard case .number(let d) = ver, d.isFinite, d == d.rounded(), d >= 0, d <= Double(Int32.max) else {
+                throw .invalid(field: "version", reason: "expected a non-negative integer")
+            }
+            version = Int(d)
+        }
+        guard let sv = v["sections"] else { throw .missing(field: "sections") }
+        guard case .array(let rawSections) = sv else { throw .wrongType(field: "sections", expected: "an array") }
+        var sections: [Section] = []
+        var sectionIDs = Set<String>(), itemIDs = Set<String>()
+        var position = 0
+        for (s, raw) in rawSections.enumerated() {
+            let path = "sections[\(s)]"
+            guard case .object = raw else { throw .wrongType(field: path, expected: "an object") }
+            let sid = try nonEmptyString(raw, "id", path: "\(path).id")
+            guard sectionIDs.insert(sid).inserted else { throw .duplicateID(field: "\(path).id", id: sid) }
+            let title = try optionalString(raw, "title", path: "\(path).title") ?? sid
+            var items: [Item] = []
+            if let iv = raw["items"] {
+                guard case .array(let rawItems) = iv else { throw .wrongType(field: "\(path).items", expected: "an array") }
+                for (k, ri) in rawItems.enumerated() {
+                    let ip = "\(path).items[\(k)]"
+                    guard case .object = ri else { throw .wrongType(field: ip, expected: "an object") }
+                    let iid = try nonEmptyString(ri, "id", path: "\(ip).id")
+                    guard itemIDs.insert(iid).inserted else { throw .duplicateID(field: "\(ip).id", id: iid) }
+                    let label = try optionalString(ri, "label", path: "\(ip).label") ?? iid
+                    let color = try optionalString(ri, "color", path: "\(ip).color") ?? Board.palette[position % Board.palette.count]
+                    let height = try positive(ri, "height", path: "\(ip).height")
+                    var movable = true
+                    if let m = ri["movable"] {
+                        guard case .bool(let b) = m else { throw .wrongType(field: "\(ip).movable", expected: "true or false") }
+                        movable = b
+                    }
+                    items.append(Item(id: iid, label: label, color: color, height: height, movable: movable))
+                    position += 1
+                }
+            }
+            sections.append(Section(id: sid, title: title, items: items))
+        }
+        return Board(id: id, layout: layout, list: list, grid: grid, sections: sections, version: version)
+    }
+
+    private static func nonEmptyString(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> String {
+        guard let x = v[key] else { throw .missing(field: path) }
+        guard case .string(let s) = x else { throw .wrongType(field: path, expected: "a string") }
+        guard !s.isEmpty else { throw .invalid(field: path, reason: "must not be empty") }
+        return s
+    }
+
+    private static func optionalString(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> String? {
+        guard let x = v[key] else { return nil }
+        guard case .string(let s) = x else { throw .wrongType(field: path, expected: "a string") }
+        return s
+    }
+
+    private static func positive(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> Double? {
+        guard let x = v[key] else { return nil }
+        guard case .number(let d) = x else { throw .wrongType(field: path, expected: "a number") }
+        guard d.isFinite, d > 0, d <= 1e6 else { throw .invalid(field: path, reason: "must be finite and greater than 0 (at most 1000000)") }
+        return d
+    }
+
+    private static func nonNegative(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> Double? {
+        guard let x = v[key] else { return nil }
+        guard case .number(let d) = x else { throw .wrongType(field: path, expected: "a number") }
+        guard d.isFinite, d >= 0, d <= 1e6 else { throw .invalid(field: path, reason: "must be finite and at least 0 (at most 1000000)") }
+        return d
+    }
+
+    /// Encodes a board as `GET /api/boards/{id}` returns it: the board file's fields plus
+    /// `version` and `order`. `decodeBoard(encodeBoard(b)) == b`.
+    public static func encodeBoard(_ b: Board) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("id"); w.string(b.id)
+        w.key("layout"); w.string(b.layout.rawValue)
+        w.key("list"); w.beginObject()
+        w.key("rowHeight"); w.number(b.list.rowHeight)
+        w.key("headerHeight"); w.number(b.list.headerHeight)
+        w.key("spacing"); w.number(b.list.spacing)
+        w.endObject()
+        w.key("grid"); w.beginObject()
+        w.key("itemWidth"); w.number(b.grid.itemWidth)
+        w.key("itemHeight"); w.number(b.grid.itemHeight)
+        w.key("spacing"); w.number(b.grid.spacing)
+        w.key("headerHeight"); w.number(b.grid.headerHeight)
+        w.endObject()
+        w.key("version"); w.int(b.version)
+        w.key("sections"); w.beginArray()
+        for s in b.sections {
+            w.beginObject()
+            w.key("id"); w.string(s.id)
+            w.key("title"); w.string(s.title)
+            w.key("items"); w.beginArray()
+            for i in s.items {
+                w.beginObject()
+                w.key("id"); w.string(i.id)
+                w.key("label"); w.string(i.label)
+                w.key("color"); w.string(i.color)
+                if let h = i.height { w.key("height"); w.number(h) }
+                w.key("movable"); w.bool(i.movable)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.key("order"); w.beginArray()
+        for s in b.sections {
+            w.beginObject()
+            w.key("section"); w.string(s.id)
+            w.key("items"); w.beginArray()
+            for i in s.items { w.string(i.id) }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return w.bytes
+    }
+}

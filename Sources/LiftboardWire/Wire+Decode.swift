@@ -1,0 +1,150 @@
+import LiftboardCore
+
+extension Wire {
+    static let coordinateRange = -1e7...1e7
+    static let msRange = 0.0...1e13
+    static let pointerRange = 0...Int(Int32.max)
+    static let seqRange = 0...(1 << 53)
+
+    /// Decodes and validates one client message. Validation comes before meaning: a wrong,
+    /// missing or out-of-range field is `bad_message` whatever it refers to.
+    public static func decodeClient(_ bytes: some Collection<UInt8>) -> Result<ClientMessage, WireError> {
+        guard bytes.count <= maxMessageBytes else {
+            return .failure(WireError(code: .tooLarge, message: "message of \(bytes.count) bytes is over the \(maxMessageBytes)-byte limit"))
+        }
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes) } catch {
+            return .failure(WireError(code: .badJSON, message: error.description))
+        }
+        do { return .success(try decodeClient(value)) } catch {
+            return .failure(error)
+        }
+    }
+
+    public static func decodeClient(_ value: JSONValue) throws(WireError) -> ClientMessage {
+        guard case .object = value else {
+            throw WireError(code: .badJSON, message: "a message must be a JSON object, got \(value.typeName)")
+        }
+        guard let tv = value["t"] else { throw WireError(code: .badMessage, message: "t: missing") }
+        guard case .string(let t) = tv else { throw WireError(code: .badMessage, message: "t: expected a string, got \(tv.typeName)") }
+        let f = Fields(object: value, path: t.utf8.count <= 32 ? t : "message")
+        let seq = try f.optionalInt("seq", in: seqRange)
+        let event: ClientEvent
+        var ms: Double? = nil
+        switch t {
+        case "hello":
+            ms = try f.optionalNumber("ms", in: msRange)
+            event = .hello(try hello(f))
+        case "down":
+            let kind: PointerKind?
+            if f.has("kind") {
+                let k = try f.string("kind", maxLength: 16)
+                guard let pk = PointerKind(rawValue: k) else { throw f.fail("kind", "expected mouse, touch or pen") }
+                kind = pk
+            } else {
+                kind = nil
+            }
+            event = .down(pointer: try f.int("p", in: pointerRange), at: try point(f), kind: kind)
+        case "move":
+            event = .move(pointer: try f.int("p", in: pointerRange), at: try point(f))
+        case "up":
+            event = .up(pointer: try f.int("p", in: pointerRange), at: try point(f))
+        case "cancel":
+            event = .cancel(pointer: try f.int("p", in: pointerRange))
+        case "wheel":
+            event = .wheel(dx: try f.number("dx", in: coordinateRange), dy: try f.number("dy", in: coordinateRange))
+        case "resize":
+            event = .resize(try viewport(f))
+        case "key":
+            event = .key(try f.string("key", maxLength: 32))
+        case "ping":
+            guard let id = f.object["id"] else { throw f.fail("id", "missing") }
+            switch id {
+            case .string(let s) where s.utf8.count <= 256: event = .ping(id: .string(s))
+            case .number(let d) where d.isFinite && d == d.rounded() && abs(d) <= 9e15: event = .ping(id: .int(Int(d)))
+            default: throw f.fail("id", "expected an integer or a string of at most 256 bytes")
+            }
+        case "advance":
+            event = .advance
+        case "external":
+            let c = try f.object("commit")
+            event = .external(try commit(c))
+        default:
+            throw WireError(code: .unknownType, message: "unknown message type \"\(t.utf8.count <= 64 ? t : String(t.prefix(64)) + "…")\"")
+        }
+        if case .hello = event {} else { ms = try f.number("ms", in: msRange) }
+        return ClientMessage(event: event, seq: seq, ms: ms)
+    }
+
+    static func point(_ f: Fields) throws(WireError) -> Point {
+        Point(x: try f.number("x", in: coordinateRange), y: try f.number("y", in: coordinateRange))
+    }
+
+    static func viewport(_ f: Fields) throws(WireError) -> Viewport {
+        Viewport(w: try f.number("w", in: 1...1e5), h: try f.number("h", in: 1...1e5),
+                 dpr: try f.number("dpr", above: 0, upTo: 16))
+    }
+
+    static func hello(_ f: Fields) throws(WireError) -> Hello {
+        let v = try f.int("v", in: Int(Int32.min)...Int(Int32.max))
+        let board = try f.string("board", maxLength: 256)
+        let vp = try viewport(try f.object("viewport"))
+        var config = SessionConfig()
+        if f.has("config") {
+            let c = try f.object("config")
+            if let x = try c.optionalNumber("pressMs", in: 0...1e4) { config.pressMs = x }
+            if let x = try c.optionalNumber("allowableMovement", in: 0...1e4) { config.allowableMovement = x }
+            if c.has("mode") {
+                guard let m = ReorderMode(rawValue: try c.string("mode", maxLength: 16)) else {
+                    throw c.fail("mode", "expected \"insert\" or \"swap\"")
+                }
+                config.mode = m
+            }
+            if let x = try c.optionalNumber("edgeScrollRange", in: 0...1e4) { config.edgeScrollRange = x }
+            if let x = try c.optionalNumber("edgeScrollSpeed", in: 0...1e5) { config.edgeScrollSpeed = x }
+            if c.has("liftScale") { config.liftScale = try c.number("liftScale", above: 0, upTo: 10) }
+            if let x = try c.optionalNumber("liftRotation", in: -3.2...3.2) { config.liftRotation = x }
+            if let x = try c.optionalNumber("liftAlpha", in: 0...1) { config.liftAlpha = x }
+            if let x = try c.optionalNumber("liftMs", in: 0...1e4) { config.liftMs = x }
+            if let x = try c.optionalNumber("shiftMs", in: 0...1e4) { config.shiftMs = x }
+            if let x = try c.optionalNumber("dropMs", in: 0...1e4) { config.dropMs = x }
+            if let x = try c.optionalNumber("idleResetMs", in: 0...1e9) { config.idleResetMs = x }
+            if c.has("reducedMotion") { config.reducedMotion = try c.bool("reducedMotion") }
+        }
+        return Hello(v: v, board: board, viewport: vp, config: config)
+    }
+
+    static func place(_ v: JSONValue, path: String) throws(WireError) -> Place {
+        guard case .object = v else { throw WireError(code: .badMessage, message: "\(path): expected an object") }
+        let f = Fields(object: v, path: path)
+        return Place(section: try f.string("section", maxLength: 256), index: try f.int("index", in: 0...10_000_000))
+    }
+
+    /// A `commit` message's body (as `external` carries it).
+    static func commit(_ f: Fields) throws(WireError) -> Commit {
+        let board = try f.string("board", maxLength: 256)
+        let version = try f.int("version", in: 1...Int(Int32.max))
+        let by = try f.string("by", maxLength: 256, allowEmpty: true)
+        var moves: [Move] = []
+        for (k, m) in try f.array("moves", max: 100_000).enumerated() {
+            guard case .object = m else { throw f.fail("moves[\(k)]", "expected an object") }
+            let mf = Fields(object: m, path: "\(f.path).moves[\(k)]")
+            guard let from = mf.object["from"] else { throw mf.fail("from", "missing") }
+            guard let to = mf.object["to"] else { throw mf.fail("to", "missing") }
+            moves.append(Move(id: try mf.string("id", maxLength: 256),
+                              from: try place(from, path: "\(mf.path).from"), to: try place(to, path: "\(mf.path).to")))
+        }
+        var order: [SectionOrder] = []
+        for (k, s) in try f.array("order", max: 100_000).enumerated() {
+            guard case .object = s else { throw f.fail("order[\(k)]", "expected an object") }
+            let sf = Fields(object: s, path: "\(f.path).order[\(k)]")
+            var items: [String] = []
+            for (j, item) in try sf.array("items", max: 1_000_000).enumerated() {
+                guard case .string(let id) = item else { throw sf.fail("items[\(j)]", "expected a string") }
+                items.append(id)
+            }
+            order.append(SectionOrder(section: try sf.string("section", maxLength: 256), items: items))
+        }
+        return Commit(board: board, version: version, by: by, moves: moves, order: order)
+    }
+}

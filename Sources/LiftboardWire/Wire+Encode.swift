@@ -1,0 +1,229 @@
+import LiftboardCore
+
+extension Wire {
+    /// Encodes one server message as one line of JSON (no newline). `line` is added to
+    /// `error` messages in a replay.
+    public static func encode(_ event: ServerEvent, line: Int? = nil) -> [UInt8] {
+        var out: [UInt8] = []
+        encode(event, line: line, into: &out)
+        return out
+    }
+
+    /// Appends one server message to `out`: the server's hot path reuses one buffer.
+    public static func encode(_ event: ServerEvent, line: Int? = nil, into out: inout [UInt8]) {
+        var w = JSONWriter(into: out)
+        out = []
+        w.beginObject()
+        switch event {
+        case .welcome(let m):
+            w.key("t"); w.string("welcome")
+            w.key("v"); w.int(m.v)
+            w.key("session"); w.string(m.session)
+            w.key("board"); w.string(m.board)
+            w.key("config"); config(m.config, &w)
+        case .layout(let m):
+            w.key("t"); w.string("layout")
+            w.key("version"); w.int(m.version)
+            w.key("content"); size(m.content, &w)
+            w.key("scroll"); point(m.scroll, &w)
+            w.key("sections"); sections(m.sections, &w)
+            w.key("cells"); w.beginArray()
+            for c in m.cells { cellInfo(c, &w, open: true) }
+            w.endArray()
+            if !m.snapshots.isEmpty {
+                w.key("snapshots"); w.beginArray()
+                for s in m.snapshots { snapshot(s, &w) }
+                w.endArray()
+            }
+        case .frame(let f):
+            frame(f, &w)
+        case .lift(let p, let id, let from):
+            w.key("t"); w.string("lift")
+            w.key("p"); w.int(p)
+            w.key("id"); w.string(id)
+            w.key("from"); place(from, &w)
+        case .moved(let p, let id, let from, let to):
+            w.key("t"); w.string("moved")
+            w.key("p"); w.int(p)
+            w.key("id"); w.string(id)
+            w.key("from"); place(from, &w)
+            w.key("to"); place(to, &w)
+        case .drop(let p, let id, let at, let cancelled):
+            w.key("t"); w.string("drop")
+            w.key("p"); w.int(p)
+            w.key("id"); w.string(id)
+            w.key("at"); place(at, &w)
+            w.key("cancelled"); w.bool(cancelled)
+        case .commit(let c):
+            w.key("t"); w.string("commit")
+            commitBody(c, &w)
+        case .announce(let text):
+            w.key("t"); w.string("announce")
+            w.key("text"); w.string(text)
+        case .error(let code, let message):
+            w.key("t"); w.string("error")
+            w.key("code"); w.string(code.rawValue)
+            w.key("message"); w.string(message)
+            if let line { w.key("line"); w.int(line) }
+        case .pong(let id, let ms):
+            w.key("t"); w.string("pong")
+            w.key("id")
+            switch id {
+            case .int(let i): w.int(i)
+            case .string(let s): w.string(s)
+            }
+            w.key("ms"); w.number(ms)
+        }
+        w.endObject()
+        out = w.bytes
+    }
+
+    /// A commit's members after `t` (also what `external` carries as `commit`).
+    static func commitBody(_ c: Commit, _ w: inout JSONWriter) {
+        w.key("board"); w.string(c.board)
+        w.key("version"); w.int(c.version)
+        w.key("by"); w.string(c.by)
+        w.key("moves"); w.beginArray()
+        for m in c.moves {
+            w.beginObject()
+            w.key("id"); w.string(m.id)
+            w.key("from"); place(m.from, &w)
+            w.key("to"); place(m.to, &w)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("order"); w.beginArray()
+        for s in c.order {
+            w.beginObject()
+            w.key("section"); w.string(s.section)
+            w.key("items"); w.beginArray()
+            for i in s.items { w.string(i) }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+    }
+
+    static func frame(_ f: FrameMessage, _ w: inout JSONWriter) {
+        w.key("t"); w.string("frame")
+        w.key("seq"); w.int(f.seq)
+        w.key("ms"); w.number(f.ms)
+        if let ack = f.ack { w.key("ack"); w.int(ack) }
+        if let s = f.scroll { w.key("scroll"); point(s, &w) }
+        if let d = f.scrollDur { w.key("scrollDur"); w.number(d) }
+        if let c = f.content { w.key("content"); size(c, &w) }
+        if let s = f.sections { w.key("sections"); sections(s, &w) }
+        if !f.cells.isEmpty {
+            w.key("cells"); w.beginArray()
+            for c in f.cells {
+                w.beginObject()
+                w.key("id"); w.string(c.id)
+                w.key("frame"); rect(c.frame, &w)
+                w.key("alpha"); w.number(c.alpha)
+                w.key("hidden"); w.bool(c.hidden)
+                w.key("dur"); w.number(c.dur)
+                w.key("ease"); w.string(c.ease.rawValue)
+                if let i = c.info {
+                    w.key("label"); w.string(i.label)
+                    w.key("color"); w.string(i.color)
+                    w.key("section"); w.string(i.section)
+                    w.key("index"); w.int(i.index)
+                    w.key("movable"); w.bool(i.movable)
+                }
+                w.endObject()
+            }
+            w.endArray()
+        }
+        if !f.gone.isEmpty {
+            w.key("gone"); w.beginArray()
+            for g in f.gone { w.string(g) }
+            w.endArray()
+        }
+        if !f.snapshots.isEmpty {
+            w.key("snapshots"); w.beginArray()
+            for s in f.snapshots { snapshot(s, &w) }
+            w.endArray()
+        }
+        if let focus = f.focus { w.key("focus"); w.string(focus) }
+    }
+
+    static func snapshot(_ s: SnapshotUpdate, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("p"); w.int(s.p)
+        w.key("id"); w.string(s.id)
+        if let c = s.center { w.key("center"); point(c, &w) }
+        if let z = s.size { w.key("size"); size(z, &w) }
+        if let v = s.moveDur { w.key("moveDur"); w.number(v) }
+        if let v = s.scale { w.key("scale"); w.number(v) }
+        if let v = s.rotation { w.key("rotation"); w.number(v) }
+        if let v = s.alpha { w.key("alpha"); w.number(v) }
+        if let v = s.dur { w.key("dur"); w.number(v) }
+        if let v = s.ease { w.key("ease"); w.string(v.rawValue) }
+        w.key("done"); w.bool(s.done)
+        w.endObject()
+    }
+
+    static func cellInfo(_ c: CellInfo, _ w: inout JSONWriter, open: Bool) {
+        w.beginObject()
+        w.key("id"); w.string(c.id)
+        w.key("label"); w.string(c.label)
+        w.key("color"); w.string(c.color)
+        w.key("section"); w.string(c.section)
+        w.key("index"); w.int(c.index)
+        w.key("movable"); w.bool(c.movable)
+        w.key("frame"); rect(c.frame, &w)
+        if c.hidden { w.key("hidden"); w.bool(true) }
+        w.endObject()
+    }
+
+    static func sections(_ list: [SectionInfo], _ w: inout JSONWriter) {
+        w.beginArray()
+        for s in list {
+            w.beginObject()
+            w.key("id"); w.string(s.id)
+            w.key("title"); w.string(s.title)
+            w.key("frame"); rect(s.frame, &w)
+            w.endObject()
+        }
+        w.endArray()
+    }
+
+    static func config(_ c: SessionConfig, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("pressMs"); w.number(c.pressMs)
+        w.key("allowableMovement"); w.number(c.allowableMovement)
+        w.key("mode"); w.string(c.mode.rawValue)
+        w.key("edgeScrollRange"); w.number(c.edgeScrollRange)
+        w.key("edgeScrollSpeed"); w.number(c.edgeScrollSpeed)
+        w.key("liftScale"); w.number(c.liftScale)
+        w.key("liftRotation"); w.number(c.liftRotation)
+        w.key("liftAlpha"); w.number(c.liftAlpha)
+        w.key("liftMs"); w.number(c.liftMs)
+        w.key("shiftMs"); w.number(c.shiftMs)
+        w.key("dropMs"); w.number(c.dropMs)
+        w.key("idleResetMs"); w.number(c.idleResetMs)
+        w.key("reducedMotion"); w.bool(c.reducedMotion)
+        w.endObject()
+    }
+
+    static func place(_ p: Place, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("section"); w.string(p.section)
+        w.key("index"); w.int(p.index)
+        w.endObject()
+    }
+
+    static func point(_ p: Point, _ w: inout JSONWriter) {
+        w.beginObject(); w.key("x"); w.number(p.x); w.key("y"); w.number(p.y); w.endObject()
+    }
+
+    static func size(_ s: Size, _ w: inout JSONWriter) {
+        w.beginObject(); w.key("w"); w.number(s.w); w.key("h"); w.number(s.h); w.endObject()
+    }
+
+    static func rect(_ r: Rect, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("x"); w.number(r.x); w.key("y"); w.number(r.y); w.key("w"); w.number(r.w); w.key("h"); w.number(r.h)
+        w.endObject()
+    }
+}
