@@ -74,6 +74,6 @@ struct Fields {
 
 /// A compact number for messages: `10000000`, not `1e+07`.
 func fmt(_ d: Double) -> String {
-    if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
+    if d == d.rounded(), abs(d) < 9e18 { return String(Int(d)) }
     return String(d)
 }
