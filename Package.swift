@@ -31,7 +31,7 @@ let package = Package(
         ]),
         .testTarget(name: "LiftboardCoreTests", dependencies: ["LiftboardCore"]),
         .testTarget(name: "LiftboardWireTests", dependencies: ["LiftboardCore", "LiftboardWire"],
-                    resources: [.copy("Golden")]),
+                    exclude: ["Golden"]),
         .testTarget(name: "LiftboardStoreTests", dependencies: ["LiftboardCore", "LiftboardStore"]),
     ],
     swiftLanguageModes: [.v6]
