@@ -1,3 +1,67 @@
+#ifndef CLIBWEBSOCKETS_SHIM_H
+#define CLIBWEBSOCKETS_SHIM_H
 #include <libwebsockets.h>
-// Macros Swift cannot import are re-exported here as constants.
+#include <stdlib.h>
+#include <string.h>
+
+// What Swift cannot import from libwebsockets.h (macros, multi-bit masks, variadic logging),
+// plus a few helpers that keep pointer arithmetic on lws buffers on the C side.
+
 static const size_t CLWS_PRE = LWS_PRE;
+static const uint64_t CLWS_CONTEXT_OPTIONS = LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
+    LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | LWS_SERVER_OPTION_VALIDATE_UTF8;
+static const uint64_t CLWS_VHOST_TLS_OPTIONS = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+static const uint64_t CLWS_CLIENT_CONTEXT_OPTIONS = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+
+static inline void clws_log_emit(int level, const char *line) { _lws_log(level, "%s\n", line); }
+
+/// A timer whose callback can find its owner: `sul` must come first.
+typedef struct clws_timer {
+    lws_sorted_usec_list_t sul;
+    void *owner;
+} clws_timer;
+
+static inline clws_timer *clws_timer_new(void *owner) {
+    clws_timer *t = (clws_timer *)calloc(1, sizeof(clws_timer));
+    if (t) t->owner = owner;
+    return t;
+}
+
+static inline void *clws_timer_owner(lws_sorted_usec_list_t *sul) { return ((clws_timer *)sul)->owner; }
+
+/// Writes a complete HTTP response (status, content type, extra headers given as
+/// NUL-separated "name:" / "value" pairs, then the body) and completes the transaction.
+/// Returns nonzero when the connection should close.
+static inline int clws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
+                                    const char *const *header_names, const char *const *header_values,
+                                    int header_count, const unsigned char *body, size_t body_len) {
+    unsigned char headers[LWS_PRE + 4096];
+    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
+    if (lws_add_http_common_headers(wsi, status, content_type, (lws_filepos_t)body_len, &p, end)) return 1;
+    for (int i = 0; i < header_count; i++) {
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)header_names[i],
+                                        (const unsigned char *)header_values[i],
+                                        (int)strlen(header_values[i]), &p, end)) return 1;
+    }
+    if (lws_finalize_write_http_header(wsi, start, &p, end)) return 1;
+    if (body_len > 0) {
+        unsigned char *b = (unsigned char *)malloc(LWS_PRE + body_len);
+        if (!b) return 1;
+        memcpy(b + LWS_PRE, body, body_len);
+        int n = lws_write(wsi, b + LWS_PRE, body_len, LWS_WRITE_HTTP_FINAL);
+        free(b);
+        if (n < 0) return 1;
+    }
+    return lws_http_transaction_completed(wsi) ? 1 : 0;
+}
+
+/// One WebSocket message from a buffer with LWS_PRE bytes of room before `payload`.
+static inline int clws_write_text(struct lws *wsi, unsigned char *payload, size_t len) {
+    return lws_write(wsi, payload, len, LWS_WRITE_TEXT);
+}
+
+static inline int clws_write_opcode(struct lws *wsi, unsigned char *payload, size_t len, int binary) {
+    return lws_write(wsi, payload, len, binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
+}
+
+#endif

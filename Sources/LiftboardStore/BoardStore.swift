@@ -1,0 +1,177 @@
+import LiftboardCore
+
+/// A committed order with when it was made, as the store keeps it in its history.
+public struct CommitRecord: Hashable, Sendable {
+    public var commit: Commit
+    /// Wall-clock time of the commit, in ms since the Unix epoch.
+    public var at: Double
+    public init(commit: Commit, at: Double) { self.commit = commit; self.at = at }
+}
+
+/// Boards and every committed order, durable in SQLite (WAL, synchronous=FULL): when
+/// `apply` returns, the commits survive a killed process and a power cut.
+///
+/// Board files seed the store once; afterwards the store is the truth. Use from one thread at
+/// a time (the server's store thread).
+public final class BoardStore {
+    /// The schema this build writes; older databases migrate forward on open.
+    public static let schemaVersion = 2
+    private let db: SQLiteDatabase
+
+    public init(path: String) throws(StoreError) {
+        db = try SQLiteDatabase(path: path)
+        try db.execute("PRAGMA journal_mode=WAL")
+        try db.execute("PRAGMA synchronous=FULL")
+        try db.execute("PRAGMA foreign_keys=ON")
+        try migrate()
+    }
+
+    /// Each step takes the schema from version `index` to `index + 1`.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE boards (id TEXT PRIMARY KEY, layout TEXT NOT NULL, version INTEGER NOT NULL,
+          row_height REAL NOT NULL, list_header REAL NOT NULL, list_spacing REAL NOT NULL,
+          item_width REAL NOT NULL, item_height REAL NOT NULL, grid_spacing REAL NOT NULL, grid_header REAL NOT NULL);
+        CREATE TABLE sections (board TEXT NOT NULL REFERENCES boards(id), id TEXT NOT NULL, position INTEGER NOT NULL,
+          title TEXT NOT NULL, PRIMARY KEY (board, id));
+        CREATE TABLE items (board TEXT NOT NULL REFERENCES boards(id), id TEXT NOT NULL, section TEXT NOT NULL,
+          position INTEGER NOT NULL, label TEXT NOT NULL, color TEXT NOT NULL, height REAL, movable INTEGER NOT NULL,
+          PRIMARY KEY (board, id));
+        CREATE TABLE commits (board TEXT NOT NULL REFERENCES boards(id), version INTEGER NOT NULL, by TEXT NOT NULL,
+          at REAL NOT NULL, PRIMARY KEY (board, version));
+        """,
+        // v2: the moves of each commit, for undo later.
+        """
+        CREATE TABLE moves (board TEXT NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL, item TEXT NOT NULL,
+          from_section TEXT NOT NULL, from_index INTEGER NOT NULL, to_section TEXT NOT NULL, to_index INTEGER NOT NULL,
+          PRIMARY KEY (board, version, seq), FOREIGN KEY (board, version) REFERENCES commits(board, version));
+        """,
+    ]
+
+    /// The database's schema version (`PRAGMA user_version`).
+    public func userVersion() throws(StoreError) -> Int {
+        let s = try db.prepare("PRAGMA user_version")
+        return try s.step() ? s.int(0) : 0
+    }
+
+    private func migrate() throws(StoreError) {
+        let current = try userVersion()
+        guard current <= Self.schemaVersion else { throw .newerSchema(found: current, supported: Self.schemaVersion) }
+        for v in current..<Self.schemaVersion {
+            try db.transaction { () throws(StoreError) in
+                try db.execute(Self.migrations[v])
+                try db.execute("PRAGMA user_version = \(v + 1)")
+            }
+        }
+    }
+
+    /// Inserts `board` unless the store has it already, and returns the store's board: after
+    /// the first seed, a board file edited later never overwrites committed orders.
+    /// - Complexity: O(n) in the board's items.
+    @discardableResult
+    public func seed(_ board: Board) throws(StoreError) -> Board {
+        if let existing = try self.board(id: board.id) { return existing }
+        try db.transaction { () throws(StoreError) in
+            try db.prepare("INSERT INTO boards VALUES (?,?,?,?,?,?,?,?,?,?)").run([
+                .text(board.id), .text(board.layout.rawValue), .int(board.version),
+                .double(board.list.rowHeight), .double(board.list.headerHeight), .double(board.list.spacing),
+                .double(board.grid.itemWidth), .double(board.grid.itemHeight), .double(board.grid.spacing), .double(board.grid.headerHeight),
+            ])
+            let section = try db.prepare("INSERT INTO sections VALUES (?,?,?,?)")
+            let item = try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?)")
+            for (s, sec) in board.sections.enumerated() {
+                try section.run([.text(board.id), .text(sec.id), .int(s), .text(sec.title)])
+                for (i, it) in sec.items.enumerated() {
+                    try item.run([.text(board.id), .text(it.id), .text(sec.id), .int(i), .text(it.label), .text(it.color),
+                                  it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0)])
+                }
+            }
+        }
+        return board
+    }
+
+    /// Every board with its current order and version, by id.
+    public func boards() throws(StoreError) -> [Board] {
+        let s = try db.prepare("SELECT id FROM boards ORDER BY id")
+        var ids: [String] = []
+        while try s.step() { ids.append(s.text(0)) }
+        var out: [Board] = []
+        for id in ids { if let b = try board(id: id) { out.append(b) } }
+        return out
+    }
+
+    /// - Complexity: O(n log n) in the board's items.
+    public func board(id: String) throws(StoreError) -> Board? {
+        let b = try db.prepare("SELECT layout, version, row_height, list_header, list_spacing, item_width, item_height, grid_spacing, grid_header FROM boards WHERE id = ?")
+        b.bind([.text(id)])
+        guard try b.step() else { return nil }
+        var board = Board(id: id, layout: LayoutKind(rawValue: b.text(0)) ?? .list,
+                          list: ListMetrics(rowHeight: b.double(2), headerHeight: b.double(3), spacing: b.double(4)),
+                          grid: GridMetrics(itemWidth: b.double(5), itemHeight: b.double(6), spacing: b.double(7), headerHeight: b.double(8)),
+                          sections: [], version: b.int(1))
+        let s = try db.prepare("SELECT id, title FROM sections WHERE board = ? ORDER BY position")
+        s.bind([.text(id)])
+        var index: [String: Int] = [:]
+        while try s.step() {
+            index[s.text(0)] = board.sections.count
+            board.sections.append(Section(id: s.text(0), title: s.text(1), items: []))
+        }
+        let i = try db.prepare("SELECT id, section, label, color, height, movable FROM items WHERE board = ? ORDER BY section, position")
+        i.bind([.text(id)])
+        while try i.step() {
+            guard let k = index[i.text(1)] else { continue }
+            board.sections[k].items.append(Item(id: i.text(0), label: i.text(2), color: i.text(3),
+                                                height: i.isNull(4) ? nil : i.double(4), movable: i.int(5) != 0))
+        }
+        return board
+    }
+
+    /// Writes a batch of commits in one transaction (group commit): every commit's version must
+    /// follow the board's, else nothing of the batch is written.
+    /// - Complexity: O(items of the sections each commit names).
+    public func apply(_ records: [CommitRecord]) throws(StoreError) {
+        try db.transaction { () throws(StoreError) in
+            let version = try db.prepare("SELECT version FROM boards WHERE id = ?")
+            let setVersion = try db.prepare("UPDATE boards SET version = ? WHERE id = ?")
+            let place = try db.prepare("UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?")
+            let history = try db.prepare("INSERT INTO commits VALUES (?,?,?,?)")
+            let move = try db.prepare("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?)")
+            for r in records {
+                let c = r.commit
+                version.bind([.text(c.board)])
+                guard try version.step() else { throw .unknownBoard(c.board) }
+                let stored = version.int(0)
+                guard c.version == stored + 1 else { throw .staleVersion(board: c.board, expected: stored + 1, got: c.version) }
+                for so in c.order {
+                    for (k, item) in so.items.enumerated() { try place.run([.text(so.section), .int(k), .text(c.board), .text(item)]) }
+                }
+                try setVersion.run([.int(c.version), .text(c.board)])
+                try history.run([.text(c.board), .int(c.version), .text(c.by), .double(r.at)])
+                for (k, m) in c.moves.enumerated() {
+                    try move.run([.text(c.board), .int(c.version), .int(k), .text(m.id), .text(m.from.section), .int(m.from.index),
+                                  .text(m.to.section), .int(m.to.index)])
+                }
+            }
+        }
+    }
+
+    /// The history of a board's commits, oldest first (orders are not kept, only moves).
+    public func history(board: String) throws(StoreError) -> [CommitRecord] {
+        let s = try db.prepare("SELECT version, by, at FROM commits WHERE board = ? ORDER BY version")
+        s.bind([.text(board)])
+        var out: [CommitRecord] = []
+        while try s.step() {
+            out.append(CommitRecord(commit: Commit(board: board, version: s.int(0), by: s.text(1), moves: [], order: []), at: s.double(2)))
+        }
+        let m = try db.prepare("SELECT version, item, from_section, from_index, to_section, to_index FROM moves WHERE board = ? ORDER BY version, seq")
+        m.bind([.text(board)])
+        var byVersion: [Int: Int] = [:]
+        for (k, r) in out.enumerated() { byVersion[r.commit.version] = k }
+        while try m.step() {
+            guard let k = byVersion[m.int(0)] else { continue }
+            out[k].commit.moves.append(Move(id: m.text(1), from: Place(section: m.text(2), index: m.int(3)),
+                                            to: Place(section: m.text(4), index: m.int(5))))
+        }
+        return out
+    }
+}

@@ -1,0 +1,133 @@
+import CSQLite
+
+/// Why the store failed. Each case carries SQLite's own words.
+public enum StoreError: Error, CustomStringConvertible, Sendable {
+    /// The database file could not be opened or created.
+    case open(path: String, message: String)
+    /// A statement failed to prepare or run.
+    case sqlite(code: Int32, message: String, sql: String)
+    /// The database was written by a newer Liftboard (its schema version is unknown here).
+    case newerSchema(found: Int, supported: Int)
+    /// A commit's version is not the board's version + 1: someone else wrote first.
+    case staleVersion(board: String, expected: Int, got: Int)
+    /// A commit names a board the store does not have.
+    case unknownBoard(String)
+
+    public var description: String {
+        switch self {
+        case .open(let path, let m): "cannot open database \(path): \(m)"
+        case .sqlite(let code, let m, let sql): "sqlite error \(code): \(m) (in \(sql.prefix(60)))"
+        case .newerSchema(let found, let supported): "the database has schema version \(found); this build knows up to \(supported)"
+        case .staleVersion(let b, let e, let g): "board \(b): commit version \(g), expected \(e)"
+        case .unknownBoard(let b): "no board \(b) in the store"
+        }
+    }
+}
+
+/// A thin owner of one SQLite connection, used from one thread at a time.
+final class SQLiteDatabase {
+    private(set) var handle: OpaquePointer?
+
+    init(path: String) throws(StoreError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(db)
+            throw .open(path: path, message: message)
+        }
+        handle = db
+        sqlite3_busy_timeout(db, 5000)
+    }
+
+    deinit { sqlite3_close(handle) }
+
+    func error(_ rc: Int32, _ sql: String) -> StoreError {
+        .sqlite(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    func execute(_ sql: String) throws(StoreError) {
+        var err: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &err)
+        if rc != SQLITE_OK {
+            let m = err.map { String(cString: $0) } ?? ""
+            sqlite3_free(err)
+            throw .sqlite(code: rc, message: m, sql: sql)
+        }
+    }
+
+    func prepare(_ sql: String) throws(StoreError) -> Statement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc, sql) }
+        return Statement(db: self, stmt: stmt, sql: sql)
+    }
+
+    /// Runs `body` in one transaction: all of it is written, or none.
+    func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let v = try body()
+            try execute("COMMIT")
+            return v
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// A prepared statement: bind by position (from 1), step, read columns (from 0).
+final class Statement {
+    let db: SQLiteDatabase
+    let stmt: OpaquePointer
+    let sql: String
+
+    init(db: SQLiteDatabase, stmt: OpaquePointer, sql: String) { self.db = db; self.stmt = stmt; self.sql = sql }
+    deinit { sqlite3_finalize(stmt) }
+
+    @discardableResult
+    func bind(_ values: [SQLValue]) -> Statement {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+        for (k, v) in values.enumerated() {
+            let i = Int32(k + 1)
+            switch v {
+            case .int(let x): sqlite3_bind_int64(stmt, i, Int64(x))
+            case .double(let x): sqlite3_bind_double(stmt, i, x)
+            case .text(let s): sqlite3_bind_text(stmt, i, s, -1, csqlite_transient())
+            case .null: sqlite3_bind_null(stmt, i)
+            }
+        }
+        return self
+    }
+
+    /// Steps once: `true` while a row is available.
+    func step() throws(StoreError) -> Bool {
+        let rc = sqlite3_step(stmt)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        throw db.error(rc, sql)
+    }
+
+    func run(_ values: [SQLValue] = []) throws(StoreError) {
+        bind(values)
+        while try step() {}
+    }
+
+    func int(_ col: Int32) -> Int { Int(sqlite3_column_int64(stmt, col)) }
+    func double(_ col: Int32) -> Double { sqlite3_column_double(stmt, col) }
+    func isNull(_ col: Int32) -> Bool { sqlite3_column_type(stmt, col) == SQLITE_NULL }
+    func text(_ col: Int32) -> String {
+        guard let p = sqlite3_column_text(stmt, col) else { return "" }
+        return String(cString: p)
+    }
+}
+
+enum SQLValue {
+    case int(Int)
+    case double(Double)
+    case text(String)
+    case null
+}

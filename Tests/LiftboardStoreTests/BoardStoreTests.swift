@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import LiftboardCore
+@testable import LiftboardStore
+
+func tempPath() -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("liftboard-store-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir.appendingPathComponent("store.sqlite").path
+}
+
+let demo = Board(id: "demo", sections: [
+    Section(id: "todo", title: "To do", items: [Item(id: "a", label: "A", color: "#111"), Item(id: "b", label: "B", color: "#222", height: 96),
+                                               Item(id: "c", label: "C", color: "#333", movable: false)]),
+    Section(id: "done", title: "Done", items: []),
+])
+
+func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
+    CommitRecord(commit: Commit(board: "demo", version: version, by: "s\(version)",
+                                moves: [Move(id: "a", from: Place(section: "todo", index: 0), to: Place(section: "done", index: 0))],
+                                order: [SectionOrder(section: "todo", items: todo), SectionOrder(section: "done", items: done)]),
+                 at: 1_700_000_000_000 + Double(version))
+}
+
+@Suite struct BoardStoreTests {
+    @Test func aSeededBoardReadsBackTheSame() throws {
+        let store = try BoardStore(path: tempPath())
+        try store.seed(demo)
+        #expect(try store.board(id: "demo") == demo)
+        #expect(try store.boards().map(\.id) == ["demo"])
+        #expect(try store.board(id: "nope") == nil)
+    }
+
+    @Test func commitsChangeTheOrderAndVersionAndSurviveReopening() throws {
+        let path = tempPath()
+        do {
+            let store = try BoardStore(path: path)
+            try store.seed(demo)
+            try store.apply([commit(1, todo: ["b", "c"], done: ["a"]), commit(2, todo: ["c", "b"], done: ["a"])])
+        }
+        let reopened = try BoardStore(path: path)
+        let b = try #require(try reopened.board(id: "demo"))
+        #expect(b.version == 2)
+        #expect(b.order == [SectionOrder(section: "todo", items: ["c", "b"]), SectionOrder(section: "done", items: ["a"])])
+        #expect(b.sections[0].items[0].movable == false && b.sections[0].items[1].height == 96)
+        let history = try reopened.history(board: "demo")
+        #expect(history.map(\.commit.version) == [1, 2] && history[0].commit.by == "s1")
+        #expect(history[1].commit.moves.first?.to == Place(section: "done", index: 0))
+    }
+
+    @Test func aStaleVersionIsRefusedAndNothingOfTheBatchIsWritten() throws {
+        let store = try BoardStore(path: tempPath())
+        try store.seed(demo)
+        #expect(throws: StoreError.self) {
+            try store.apply([commit(1, todo: ["b", "c"], done: ["a"]), commit(3, todo: ["a", "b", "c"], done: [])])
+        }
+        #expect(try store.board(id: "demo") == demo)
+        #expect(try store.history(board: "demo").isEmpty)
+    }
+
+    @Test func seedingAgainKeepsTheCommittedOrder() throws {
+        let store = try BoardStore(path: tempPath())
+        try store.seed(demo)
+        try store.apply([commit(1, todo: ["b", "c"], done: ["a"])])
+        let again = try store.seed(demo)
+        #expect(again.version == 1 && again.sections[1].items.map(\.id) == ["a"])
+    }
+
+    @Test func anOldSchemaMigratesForwardAndANewerOneIsRefused() throws {
+        let path = tempPath()
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try db.execute(BoardStore.migrations[0])
+            try db.execute("PRAGMA user_version = 1")
+        }
+        let store = try BoardStore(path: path)
+        #expect(try store.userVersion() == BoardStore.schemaVersion)
+        try store.seed(demo)
+        try store.apply([commit(1, todo: ["b", "c"], done: ["a"])])
+        let newer = tempPath()
+        do {
+            let db = try SQLiteDatabase(path: newer)
+            try db.execute("PRAGMA user_version = 99")
+        }
+        #expect(throws: StoreError.self) { try BoardStore(path: newer) }
+    }
+
+    @Test func theWriterReportsEveryCommitDurableInOrder() throws {
+        let path = tempPath()
+        let store = try BoardStore(path: path)
+        try store.seed(demo)
+        let seen = Locked<[Int]>([])
+        let writer = CommitWriter(store: store, onDurable: { cs in seen.update { $0 += cs.map(\.version) } },
+                                  onFailure: { _, e in Issue.record("\(e)") })
+        for v in 1...50 { writer.enqueue(commit(v, todo: v % 2 == 0 ? ["c", "b"] : ["b", "c"], done: ["a"])) }
+        writer.close()
+        #expect(seen.value == Array(1...50))
+        #expect(writer.transactions <= 50 && writer.written == 50)
+        #expect(try BoardStore(path: path).board(id: "demo")?.version == 50)
+    }
+}
+
+/// A value shared with the writer's thread in tests.
+final class Locked<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var v: T
+    init(_ v: T) { self.v = v }
+    var value: T { lock.lock(); defer { lock.unlock() }; return v }
+    func update(_ f: (inout T) -> Void) { lock.lock(); f(&v); lock.unlock() }
+}

@@ -1,3 +1,0 @@
-import Testing
-
-@Test func packageBuilds() { #expect(Bool(true)) }
