@@ -82,17 +82,7 @@ extension LiveSession {
         var out: [SnapshotUpdate] = []
         for u in list {
             if let k = out.firstIndex(where: { $0.p == u.p && $0.id == u.id }) {
-                var m = out[k]
-                if let v = u.center { m.center = v }
-                if let v = u.size { m.size = v }
-                if let v = u.moveDur { m.moveDur = v }
-                if let v = u.scale { m.scale = v }
-                if let v = u.rotation { m.rotation = v }
-                if let v = u.alpha { m.alpha = v }
-                if let v = u.dur { m.dur = v }
-                if let v = u.ease { m.ease = v }
-                m.done = m.done || u.done
-                out[k] = m
+                out[k] = out[k].merging(u)
             } else {
                 out.append(u)
             }

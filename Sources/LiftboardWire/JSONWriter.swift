@@ -35,6 +35,13 @@ public struct JSONWriter {
         afterKey = true
     }
 
+    /// A member name that is not a literal (re-serializing parsed objects).
+    public mutating func dynamicKey(_ k: String) {
+        string(k)
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
     public mutating func string(_ s: String) {
         valueStart()
         bytes.append(UInt8(ascii: "\""))
@@ -95,5 +102,25 @@ public struct JSONWriter {
         let r = (x * 10_000).rounded() / 10_000
         if r == r.rounded(), abs(r) < 1e15 { appendInt(Int(r)); return }
         bytes.append(contentsOf: Array(r.description.utf8))
+    }
+}
+
+extension JSONWriter {
+    /// Writes any parsed value back (members in their order).
+    public mutating func value(_ v: JSONValue) {
+        switch v {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let n): number(n)
+        case .string(let s): string(s)
+        case .array(let a):
+            beginArray()
+            for x in a { value(x) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for (k, x) in members { dynamicKey(k); value(x) }
+            endObject()
+        }
     }
 }

@@ -79,7 +79,7 @@ extension Wire {
     }
 
     /// A commit's members after `t` (also what `external` carries as `commit`).
-    static func commitBody(_ c: Commit, _ w: inout JSONWriter) {
+    public static func commitBody(_ c: Commit, _ w: inout JSONWriter) {
         w.key("board"); w.string(c.board)
         w.key("version"); w.int(c.version)
         w.key("by"); w.string(c.by)

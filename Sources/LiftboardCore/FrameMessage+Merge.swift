@@ -1,0 +1,57 @@
+extension FrameMessage {
+    /// This frame followed by `next`, as one frame: what a reader that fell behind needs to
+    /// reach the same picture. Later values win; a cell that left and came back is whole.
+    /// - Complexity: O(cells + snapshots).
+    public func merged(with next: FrameMessage) -> FrameMessage {
+        var m = self
+        m.seq = next.seq
+        m.ms = next.ms
+        m.ack = next.ack ?? ack
+        if let s = next.scroll { m.scroll = s; m.scrollDur = next.scrollDur }
+        if let c = next.content { m.content = c }
+        if let s = next.sections { m.sections = s }
+        if let f = next.focus { m.focus = f }
+        var index: [String: Int] = [:]
+        for (k, c) in m.cells.enumerated() { index[c.id] = k }
+        let nextGone = Set(next.gone)
+        for c in next.cells {
+            if let k = index[c.id] {
+                var merged = c
+                if merged.info == nil { merged.info = m.cells[k].info }
+                m.cells[k] = merged
+            } else {
+                index[c.id] = m.cells.count
+                m.cells.append(c)
+            }
+        }
+        let cameBack = Set(next.cells.filter { $0.info != nil }.map(\.id))
+        m.gone = m.gone.filter { !cameBack.contains($0) }
+        m.cells.removeAll { nextGone.contains($0.id) }
+        for g in next.gone where !m.gone.contains(g) { m.gone.append(g) }
+        for u in next.snapshots {
+            if let k = m.snapshots.firstIndex(where: { $0.p == u.p && $0.id == u.id }) {
+                m.snapshots[k] = m.snapshots[k].merging(u)
+            } else {
+                m.snapshots.append(u)
+            }
+        }
+        return m
+    }
+}
+
+extension SnapshotUpdate {
+    /// This update followed by `u`: `u`'s keys win, `done` sticks.
+    public func merging(_ u: SnapshotUpdate) -> SnapshotUpdate {
+        var s = self
+        if let v = u.center { s.center = v }
+        if let v = u.size { s.size = v }
+        if let v = u.moveDur { s.moveDur = v }
+        if let v = u.scale { s.scale = v }
+        if let v = u.rotation { s.rotation = v }
+        if let v = u.alpha { s.alpha = v }
+        if let v = u.dur { s.dur = v }
+        if let v = u.ease { s.ease = v }
+        s.done = s.done || u.done
+        return s
+    }
+}

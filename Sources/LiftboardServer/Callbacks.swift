@@ -1,0 +1,99 @@
+import CLibWebSockets
+import Foundation
+import LiftboardCore
+
+/// The server that owns the context a connection belongs to.
+func serverOf(_ wsi: OpaquePointer) -> Server {
+    Unmanaged<Server>.fromOpaque(lws_context_user(lws_get_context(wsi))).takeUnretainedValue()
+}
+
+/// A request header, if present.
+func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+    let n = lws_hdr_total_length(wsi, token)
+    guard n > 0, n < 8192 else { return nil }
+    var buf = [CChar](repeating: 0, count: Int(n) + 1)
+    guard lws_hdr_copy(wsi, &buf, Int32(n) + 1, token) >= 0 else { return nil }
+    return String(cString: buf)
+}
+
+/// A query parameter's value (`?name=value`), if present.
+func queryValue(_ wsi: OpaquePointer, _ name: String) -> String? {
+    var buf = [CChar](repeating: 0, count: 1024)
+    guard let p = lws_get_urlarg_by_name(wsi, name + "=", &buf, Int32(buf.count)) else { return nil }
+    return String(cString: p)
+}
+
+/// protocols[0]: plain HTTP (static files, the API), the upgrade's origin check, and the
+/// store thread's wake-ups.
+func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                  _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+    guard let wsi else { return 0 }
+    switch reason {
+    case LWS_CALLBACK_HTTP:
+        let path = input.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: len), as: UTF8.self) } ?? "/"
+        return serverOf(wsi).handleHTTP(wsi, path: path)
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        let server = serverOf(wsi)
+        if !server.originAllowed(wsi) {
+            server.log(.warn, "refusal", session: nil, "origin \(header(wsi, WSI_TOKEN_ORIGIN) ?? "?") not allowed")
+            lws_return_http_status(wsi, 403, nil)
+            return 1
+        }
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if lws_context_user(lws_get_context(wsi)) != nil { serverOf(wsi).drainDurableReports() }
+    default:
+        break
+    }
+    return lws_callback_http_dummy(wsi, reason, user, input, len)
+}
+
+/// protocols[1] (`liftboard.v1`) and [2] (`liftboard.echo`).
+func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+    guard let wsi else { return 0 }
+    func connection() -> Connection? {
+        guard let user, let raw = user.load(as: UnsafeMutableRawPointer?.self) else { return nil }
+        return Unmanaged<Connection>.fromOpaque(raw).takeUnretainedValue()
+    }
+    switch reason {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        let server = serverOf(wsi)
+        if server.connections.count >= server.config.maxSessions {
+            server.log(.warn, "refusal", session: nil, "max sessions (\(server.config.maxSessions)) reached")
+            return 1
+        }
+        let path = header(wsi, WSI_TOKEN_GET_URI) ?? "/"
+        let isEcho = lws_get_protocol(wsi)?.pointee.id == 2
+        let expected = isEcho ? "/echo" : "/ws"
+        if path != expected {
+            server.log(.warn, "refusal", session: nil, "WebSocket on \(path): expected \(expected)")
+            return 1
+        }
+    case LWS_CALLBACK_ESTABLISHED:
+        let server = serverOf(wsi)
+        let mode: Connection.Mode = lws_get_protocol(wsi)?.pointee.id == 2 ? .echo : .liftboard
+        let c = Connection(id: server.makeSessionID(), wsi: wsi, mode: mode, server: server)
+        user?.storeBytes(of: Unmanaged.passRetained(c).toOpaque(), as: UnsafeMutableRawPointer?.self)
+        server.connections[ObjectIdentifier(c)] = c
+        server.log(.info, "connect", session: c.id, mode == .echo ? "echo" : "liftboard.v1")
+    case LWS_CALLBACK_RECEIVE:
+        guard let c = connection(), let input else { return 0 }
+        c.receive(UnsafeRawBufferPointer(start: input, count: len), final: lws_is_final_fragment(wsi) != 0,
+                  binary: lws_frame_is_binary(wsi) != 0)
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        guard let c = connection() else { return 0 }
+        return c.writeable()
+    case LWS_CALLBACK_CLOSED:
+        guard let c = connection() else { return 0 }
+        let server = c.server
+        c.hub?.leave(c)
+        if let t = c.timer { lws_sul_cancel(&t.pointee.sul) }
+        server.connections[ObjectIdentifier(c)] = nil
+        server.log(.info, "disconnect", session: c.id, c.session.isDragging ? "mid-drag: nothing committed" : "")
+        user?.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
+        Unmanaged<Connection>.fromOpaque(Unmanaged.passUnretained(c).toOpaque()).release()
+    default:
+        break
+    }
+    return 0
+}

@@ -1,0 +1,297 @@
+import CLibWebSockets
+import Foundation
+import LiftboardCore
+import LiftboardWire
+
+/// One WebSocket connection on the service thread: its `Session`, its outgoing queue, its
+/// timer and its limits. Only the server's callbacks touch it.
+final class Connection {
+    enum Mode { case liftboard, echo }
+
+    /// An outgoing message, held until the commit it follows is durable.
+    struct Outgoing {
+        var event: ServerEvent?
+        /// Raw bytes (echo), sent as they came.
+        var raw: [UInt8]?
+        var binary = false
+        /// (board version) that must be durable before this goes out; 0 for none.
+        var barrier: Int
+        var queuedAt: Double
+        var size: Int
+    }
+
+    let id: String
+    let wsi: OpaquePointer
+    let mode: Mode
+    unowned let server: Server
+    var session: Session
+    var hub: Hub?
+    var outgoing: [Outgoing] = []
+    var outgoingHead = 0
+    var pendingBytes = 0
+    var frameSeqOut = 0
+    var rx: [UInt8] = []
+    var rxTooLarge = false
+    var closing: (code: Int32, reason: String)? = nil
+    var timer: UnsafeMutablePointer<clws_timer>?
+    var recorder: Recorder?
+    // Rate limiting: messages in the current one-second window, and windows over the limit in a row.
+    var windowStart = 0.0
+    var windowCount = 0
+    var windowsOver = 0
+    var warnedThisWindow = false
+
+    init(id: String, wsi: OpaquePointer, mode: Mode, server: Server) {
+        self.id = id
+        self.wsi = wsi
+        self.mode = mode
+        self.server = server
+        session = Session(id: id)
+    }
+
+    deinit {
+        if let timer {
+            lws_sul_cancel(&timer.pointee.sul)
+            free(timer)
+        }
+    }
+
+    // MARK: Receiving
+
+    /// One fragment of a message arrived.
+    func receive(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool) {
+        let limit = mode == .echo ? Limits.maxEchoMessageBytes : Limits.maxMessageBytes
+        if rx.count + bytes.count > limit {
+            rxTooLarge = true
+        } else if !rxTooLarge {
+            rx.append(contentsOf: bytes)
+        }
+        guard final else { return }
+        defer { rx.removeAll(keepingCapacity: rx.capacity <= 1 << 16); rxTooLarge = false }
+        if mode == .echo {
+            guard !rxTooLarge else { return close(1009, "message too large") }
+            queue(Outgoing(event: nil, raw: rx, binary: binary, barrier: 0, queuedAt: server.now, size: rx.count))
+            return
+        }
+        if rxTooLarge {
+            send(.error(code: .tooLarge, message: "messages are limited to \(Limits.maxMessageBytes) bytes"))
+            server.log(.warn, "refusal", session: id, "message over \(Limits.maxMessageBytes) bytes")
+            return close(1009, "message too large")
+        }
+        guard admit() else { return }
+        let now = server.now
+        switch Wire.decodeClient(rx) {
+        case .failure(let e):
+            send(.error(code: e.code, message: e.message))
+        case .success(let m):
+            switch m.event {
+            case .advance, .external:
+                send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"))
+                return
+            default: break
+            }
+            if case .hello(let h) = m.event, session.boardID == nil {
+                if let token = server.config.token, !server.tokenAccepted(wsi: wsi, expected: token) {
+                    send(.error(code: .unauthorized, message: "a valid token is required"))
+                    return close(4401, "unauthorized")
+                }
+                handleHello(m, hello: h, now: now)
+                return
+            }
+            recorder?.record(rx, ms: now)
+            deliver(session.handle(m.event, seq: m.seq, at: now), now: now)
+        }
+    }
+
+    /// Counts a message against the rate limit; false when it must be dropped.
+    private func admit() -> Bool {
+        let now = server.now
+        if now - windowStart >= 1000 {
+            windowsOver = windowCount > Limits.messagesPerSecond ? windowsOver + 1 : 0
+            windowStart = now
+            windowCount = 0
+            warnedThisWindow = false
+        }
+        windowCount += 1
+        guard windowCount > Limits.messagesPerSecond else { return true }
+        if windowsOver + 1 >= Limits.sustainedSeconds {
+            send(.error(code: .rateLimited, message: "over \(Limits.messagesPerSecond) messages a second, sustained"))
+            server.log(.warn, "refusal", session: id, "rate limited, closing")
+            close(1008, "rate limited")
+        } else if !warnedThisWindow {
+            warnedThisWindow = true
+            send(.error(code: .rateLimited, message: "over \(Limits.messagesPerSecond) messages a second: dropping"))
+        }
+        return false
+    }
+
+    private func handleHello(_ m: ClientMessage, hello: Hello, now: Double) {
+        let hub = server.hubs[hello.board]
+        let out = session.handle(m.event, seq: m.seq, at: now) { id in hub?.board.id == id ? hub?.board : nil }
+        if session.boardID != nil, let hub {
+            self.hub = hub
+            hub.join(self)
+            if let dir = server.config.recordDir {
+                recorder = Recorder(dir: dir, session: id, board: hub.board, hello: rx, ms: now, log: server.log)
+            }
+            server.log(.info, "hello", session: id, "board \(hub.board.id) v\(hub.board.version)")
+        }
+        deliver(out, now: now)
+        for e in out {
+            if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) {
+                close(1008, code.rawValue)
+            }
+        }
+    }
+
+    // MARK: Timers
+
+    func fireTimer() {
+        let now = server.now
+        guard let d = session.nextDeadline, d <= now else { return schedule() }
+        recorder?.recordAdvance(ms: now)
+        deliver(session.fire(at: now), now: now)
+    }
+
+    func schedule() {
+        guard let d = session.nextDeadline else {
+            if let timer { lws_sul_cancel(&timer.pointee.sul) }
+            return
+        }
+        if timer == nil { timer = clws_timer_new(Unmanaged.passUnretained(self).toOpaque()) }
+        let us = max(0, (d - server.now) * 1000)
+        lws_sul_schedule(server.context, 0, &timer!.pointee.sul, connectionTimerFired, lws_usec_t(us.rounded(.up)))
+    }
+
+    // MARK: Sending
+
+    /// Hands the session's outputs to the hub (commits) and queues them for the client.
+    func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0) {
+        var barrier = initial
+        for e in events {
+            if case .commit(let c) = e, c.by == id {
+                barrier = hub?.commit(c, from: self) ?? 0
+            } else if case .commit(let c) = e {
+                barrier = max(barrier, c.version)
+            }
+            queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0))
+        }
+        schedule()
+    }
+
+    func send(_ e: ServerEvent) {
+        queue(Outgoing(event: e, raw: nil, barrier: 0, queuedAt: server.now, size: 0))
+    }
+
+    func queue(_ o: Outgoing) {
+        var o = o
+        if o.size == 0, let e = o.event { o.size = e.estimatedSize }
+        // Frames waiting behind each other merge: the client gets the latest state.
+        if case .frame(let f)? = o.event, outgoing.count > outgoingHead, case .frame(let g)? = outgoing[outgoing.count - 1].event,
+           outgoing[outgoing.count - 1].barrier == o.barrier {
+            outgoing[outgoing.count - 1].event = .frame(g.merged(with: f))
+        } else {
+            outgoing.append(o)
+            pendingBytes += o.size
+        }
+        if pendingBytes > Limits.maxPendingBytes || server.now - outgoing[outgoingHead].queuedAt > Limits.maxPendingMs {
+            server.log(.warn, "refusal", session: id, "slow reader: \(pendingBytes) bytes pending")
+            outgoing.removeAll()
+            outgoingHead = 0
+            pendingBytes = 0
+            return close(1008, "too far behind")
+        }
+        lws_callback_on_writable(wsi)
+    }
+
+    /// Asks for the connection to close with `code` once the callback can.
+    func close(_ code: Int32, _ reason: String) {
+        guard closing == nil else { return }
+        closing = (code, reason)
+        lws_callback_on_writable(wsi)
+    }
+
+    /// SERVER_WRITEABLE: one lws_write, then ask again if more is ready. Returns -1 to close.
+    func writeable() -> Int32 {
+        let durable = hub?.durableVersion ?? Int.max
+        if outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
+            var o = outgoing[outgoingHead]
+            outgoingHead += 1
+            pendingBytes -= o.size
+            if outgoingHead > 64, outgoingHead * 2 > outgoing.count {
+                outgoing.removeFirst(outgoingHead)
+                outgoingHead = 0
+            }
+            var bytes: [UInt8]
+            if let raw = o.raw {
+                bytes = raw
+            } else {
+                if case .frame(var f)? = o.event {
+                    frameSeqOut += 1
+                    f.seq = frameSeqOut
+                    o.event = .frame(f)
+                }
+                bytes = Wire.encode(o.event!)
+            }
+            let n = bytes.count
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: CLWS_PRE + n)
+            defer { buffer.deallocate() }
+            bytes.withUnsafeBufferPointer { (buffer + CLWS_PRE).update(from: $0.baseAddress!, count: n) }
+            if clws_write_opcode(wsi, buffer + CLWS_PRE, n, o.binary ? 1 : 0) < n { return -1 }
+            if outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
+                lws_callback_on_writable(wsi)
+                return 0
+            }
+        }
+        if let closing, outgoingHead >= outgoing.count {
+            var reason = Array(closing.reason.utf8.prefix(120))
+            reason.withUnsafeMutableBufferPointer { lws_close_reason(wsi, lws_close_status(rawValue: UInt32(closing.code)), $0.baseAddress, $0.count) }
+            return -1
+        }
+        if closing != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// The hub applied a commit made by another session on this board.
+    func external(_ c: Commit) {
+        let now = server.now
+        recorder?.recordExternal(c, ms: now)
+        deliver(session.handle(.external(c), at: now), now: now, barrier: c.version)
+    }
+}
+
+/// The lws timer callback: finds the connection from the timer and fires its session.
+func connectionTimerFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let owner = clws_timer_owner(sul) else { return }
+    Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue().fireTimer()
+}
+
+extension ClientEvent {
+    var typeName: String {
+        switch self {
+        case .hello: "hello"
+        case .down: "down"
+        case .move: "move"
+        case .up: "up"
+        case .cancel: "cancel"
+        case .wheel: "wheel"
+        case .resize: "resize"
+        case .key: "key"
+        case .ping: "ping"
+        case .advance: "advance"
+        case .external: "external"
+        }
+    }
+}
+
+extension ServerEvent {
+    /// About how many bytes the message takes on the wire, for the slow-reader limit.
+    var estimatedSize: Int {
+        switch self {
+        case .layout(let l): 200 + l.cells.count * 170
+        case .frame(let f): 80 + f.cells.count * 170 + f.snapshots.count * 100 + f.gone.count * 12
+        case .commit(let c): 100 + c.order.reduce(0) { $0 + 30 + $1.items.count * 10 }
+        default: 120
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import CLibWebSockets
+import Foundation
+import LiftboardCore
+import LiftboardWire
+
+/// Static files from Public/, `/healthz` and the boards API.
+extension Server {
+    static let mimeTypes: [String: String] = [
+        "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
+        "css": "text/css; charset=utf-8", "json": "application/json", "map": "application/json",
+        "png": "image/png", "svg": "image/svg+xml", "ico": "image/x-icon", "webp": "image/webp", "jpg": "image/jpeg",
+        "wasm": "application/wasm", "txt": "text/plain; charset=utf-8", "woff2": "font/woff2", "webmanifest": "application/manifest+json",
+    ]
+
+    var securityHeaders: [(String, String)] {
+        var h = [("x-content-type-options:", "nosniff"), ("referrer-policy:", "no-referrer"),
+                 ("content-security-policy:", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+                    + "style-src 'self'; script-src 'self'; frame-ancestors \(config.allowFraming ? "*" : "'none'")")]
+        if !config.allowFraming { h.append(("x-frame-options:", "DENY")) }
+        return h
+    }
+
+    func handleHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
+        if lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0 {
+            return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served"}"#)
+        }
+        if path == "/healthz" {
+            return respondJSON(wsi, 200, #"{"ok":true,"sessions":\#(connections.count),"boards":\#(hubs.count)}"#)
+        }
+        if path == "/api" || path.hasPrefix("/api/") {
+            if let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
+                log(.warn, "refusal", session: nil, "\(path): missing or wrong token")
+                return respondJSON(wsi, 401, #"{"error":"unauthorized","message":"a valid token is required"}"#)
+            }
+            if path == "/api/boards" {
+                var w = JSONWriter()
+                w.beginObject(); w.key("boards"); w.beginArray()
+                for id in hubs.keys.sorted() {
+                    w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.board.version); w.endObject()
+                }
+                w.endArray(); w.endObject()
+                return respond(wsi, 200, "application/json", w.bytes)
+            }
+            if path.hasPrefix("/api/boards/"), let hub = hubs[String(path.dropFirst("/api/boards/".count))] {
+                return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.board))
+            }
+            return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such resource"}"#)
+        }
+        return serveStatic(wsi, path: path)
+    }
+
+    /// A file under Public/, never anything outside it.
+    func serveStatic(_ wsi: OpaquePointer, path: String) -> Int32 {
+        let decoded = path.removingPercentEncoding ?? path
+        let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
+        if segments.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\0") }) {
+            return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such file"}"#)
+        }
+        var candidate = URL(fileURLWithPath: publicRootPath)
+        for s in segments { candidate.appendPathComponent(String(s)) }
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), isDir.boolValue {
+            candidate.appendPathComponent("index.html")
+        }
+        let resolved = candidate.resolvingSymlinksInPath().path
+        guard resolved == publicRootPath || resolved.hasPrefix(publicRootPath + "/"),
+              FileManager.default.isReadableFile(atPath: resolved) else {
+            return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such file"}"#)
+        }
+        let ext = (resolved as NSString).pathExtension.lowercased()
+        let mime = Self.mimeTypes[ext] ?? "application/octet-stream"
+        let extra = securityHeaders.map { "\($0.0) \($0.1)\r\n" }.joined() + "cache-control: no-cache\r\n"
+        let n = extra.withCString { lws_serve_http_file(wsi, resolved, mime, $0, Int32(strlen($0))) }
+        if n < 0 || (n > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
+        return 0
+    }
+
+    var publicRootPath: String {
+        URL(fileURLWithPath: config.publicDir).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    func respondJSON(_ wsi: OpaquePointer, _ status: UInt32, _ body: String) -> Int32 {
+        respond(wsi, status, "application/json", Array(body.utf8))
+    }
+
+    func respond(_ wsi: OpaquePointer, _ status: UInt32, _ contentType: String, _ body: [UInt8]) -> Int32 {
+        let headers = securityHeaders + [("cache-control:", "no-store")]
+        let names = headers.map { strdup($0.0) }, values = headers.map { strdup($0.1) }
+        defer { names.forEach { free($0) }; values.forEach { free($0) } }
+        let rc = names.map { UnsafePointer<CChar>($0) }.withUnsafeBufferPointer { np in
+            values.map { UnsafePointer<CChar>($0) }.withUnsafeBufferPointer { vp in
+                body.withUnsafeBufferPointer { bp in
+                    clws_http_respond(wsi, status, contentType, np.baseAddress, vp.baseAddress, Int32(headers.count),
+                                      bp.baseAddress, bp.count)
+                }
+            }
+        }
+        return rc != 0 ? -1 : 0
+    }
+
+    /// Same host as the page, an `--allow-origin`, or no Origin at all (a non-browser client).
+    func originAllowed(_ wsi: OpaquePointer) -> Bool {
+        guard let origin = header(wsi, WSI_TOKEN_ORIGIN) else { return true }
+        if config.allowOrigins.contains(origin) { return true }
+        guard let host = header(wsi, WSI_TOKEN_HOST) else { return false }
+        return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+}

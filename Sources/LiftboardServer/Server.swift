@@ -1,0 +1,246 @@
+import CLibWebSockets
+import Dispatch
+import Foundation
+import LiftboardCore
+import LiftboardStore
+import LiftboardWire
+
+/// Why the server did not start.
+public enum ServerError: Error, CustomStringConvertible {
+    /// The store could not be opened or seeded.
+    case store(StoreError)
+    /// libwebsockets refused the context or the listening socket.
+    case listen(String)
+
+    public var description: String {
+        switch self {
+        case .store(let e): "store: \(e)"
+        case .listen(let m): m
+        }
+    }
+}
+
+/// `liftboard serve`: one libwebsockets service thread that owns every connection, hub and
+/// timer; one store thread that makes commits durable.
+public final class Server {
+    let config: ServerConfig
+    private(set) var context: OpaquePointer?
+    var hubs: [String: Hub] = [:]
+    var connections: [ObjectIdentifier: Connection] = [:]
+    var writer: CommitWriter?
+    private let started = DispatchTime.now().uptimeNanoseconds
+    private var nextSessionNumber = 0
+    private var allocations = CAllocations()
+    private var signalSources: [DispatchSourceSignal] = []
+    /// Durable versions reported by the store thread, drained on the service thread.
+    let durableReports = DurableReports()
+    private let stopFlag = StopFlag()
+    private let publicRoot: String
+
+    public init(config: ServerConfig) {
+        self.config = config
+        publicRoot = URL(fileURLWithPath: config.publicDir).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// Milliseconds since the server started, to the microsecond (so that recordings replay
+    /// with the very same times).
+    var now: Double {
+        let ns = DispatchTime.now().uptimeNanoseconds - started
+        return Double(ns / 1000) / 1000
+    }
+
+    // MARK: Logging
+
+    func log(_ level: LogLevel, _ event: String, session: String?, _ detail: String) {
+        guard level <= config.logLevel else { return }
+        var line = "liftboard \(level.name) \(event)"
+        if let session { line += " session=\(session)" }
+        line += " \(detail)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    // MARK: Start and stop
+
+    /// Opens the store, seeds the boards, listens; returns the port actually bound.
+    public func start() throws(ServerError) -> Int {
+        let store: BoardStore
+        do {
+            try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
+        } catch {
+            throw .listen("cannot create data directory \(config.dataDir): \(error)")
+        }
+        do {
+            store = try BoardStore(path: config.dataDir + "/liftboard.sqlite")
+            for b in config.boards { try store.seed(b) }
+            for b in try store.boards() { hubs[b.id] = Hub(board: b, server: self) }
+        } catch {
+            throw .store(error)
+        }
+        let reports = durableReports
+        let contextBox = ContextBox()
+        writer = CommitWriter(store: store, onDurable: { commits in
+            for c in commits { reports.add(board: c.board, version: c.version) }
+            contextBox.wake()
+        }, onFailure: { commits, error in
+            FileHandle.standardError.write(Data("liftboard error store: \(error) (\(commits.count) commits not written)\n".utf8))
+        })
+
+        lws_set_log_level(Int32(LLL_ERR | LLL_WARN), nil)
+        var info = lws_context_creation_info()
+        info.options = CLWS_CONTEXT_OPTIONS
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.port = Int32(CONTEXT_PORT_NO_LISTEN)
+        guard let ctx = lws_create_context(&info) else { throw .listen("libwebsockets: cannot create a context") }
+        context = ctx
+        contextBox.set(ctx)
+
+        var vh = lws_context_creation_info()
+        vh.port = Int32(config.port)
+        vh.iface = allocations.string(config.host)
+        vh.protocols = UnsafePointer(allocations.protocols(echo: config.echo))
+        vh.vhost_name = allocations.string("liftboard")
+        vh.retry_and_idle_policy = UnsafePointer(allocations.retryPolicy(pingAfter: 30, hangUpAfter: 45))
+        vh.keepalive_timeout = 5
+        vh.timeout_secs = 10
+        vh.options = 0
+        if let cert = config.tlsCert, let key = config.tlsKey {
+            vh.options |= CLWS_VHOST_TLS_OPTIONS
+            vh.ssl_cert_filepath = allocations.string(cert)
+            vh.ssl_private_key_filepath = allocations.string(key)
+            vh.alpn = allocations.string("http/1.1")
+        }
+        guard let vhost = lws_create_vhost(ctx, &vh) else {
+            throw .listen("cannot listen on \(config.host):\(config.port)")
+        }
+        let port = Int(lws_get_vhost_listen_port(vhost))
+        log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(config.host):\(port)/ boards=\(hubs.keys.sorted().joined(separator: ","))")
+        return port
+    }
+
+    /// Services until SIGINT or SIGTERM, then closes every session with 1001 and finishes
+    /// the store's writes.
+    public func run() {
+        installSignalHandlers()
+        while !stopFlag.isSet {
+            if lws_service(context, 0) < 0 { break }
+        }
+        log(.info, "shutdown", session: nil, "closing \(connections.count) sessions")
+        for c in connections.values { c.close(1001, "server shutting down") }
+        let deadline = now + 1000
+        while !connections.isEmpty && now < deadline { lws_service(context, 0) }
+        for c in connections.values { if let t = c.timer { lws_sul_cancel(&t.pointee.sul) } }
+        writer?.close()
+        lws_context_destroy(context)
+        context = nil
+        log(.info, "stopped", session: nil, "bye")
+    }
+
+    /// Asks `run()` to stop, from any thread.
+    public func stop() {
+        stopFlag.set()
+        if let context { lws_cancel_service(context) }
+    }
+
+    private func installSignalHandlers() {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            let stopFlag = self.stopFlag
+            let box = ContextBox()
+            if let context { box.set(context) }
+            source.setEventHandler { @Sendable in
+                stopFlag.set()
+                box.wake()
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    // MARK: Connections
+
+    func makeSessionID() -> String {
+        nextSessionNumber += 1
+        return "s\(nextSessionNumber)"
+    }
+
+    /// The store thread made commits durable: release the messages that waited for them.
+    func drainDurableReports() {
+        for (board, version) in durableReports.take() { hubs[board]?.durable(version) }
+    }
+
+    func tokenAccepted(wsi: OpaquePointer, expected: String) -> Bool {
+        if let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), auth == "Bearer \(expected)" { return true }
+        return queryValue(wsi, "token") == expected
+    }
+}
+
+extension Connection {
+    func requestWrite() { lws_callback_on_writable(wsi) }
+}
+
+/// Versions made durable, handed from the store thread to the service thread.
+final class DurableReports: @unchecked Sendable {
+    // @unchecked: `pending` is guarded by `lock`.
+    private let lock = NSLock()
+    private var pending: [String: Int] = [:]
+    func add(board: String, version: Int) {
+        lock.lock(); pending[board] = max(pending[board] ?? 0, version); lock.unlock()
+    }
+    func take() -> [(String, Int)] {
+        lock.lock(); defer { lock.unlock() }
+        let out = pending.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        pending.removeAll()
+        return out
+    }
+}
+
+/// A flag set from a signal handler's queue and read by the service loop.
+final class StopFlag: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+/// The context pointer for other threads, whose only permitted call is lws_cancel_service.
+final class ContextBox: @unchecked Sendable {
+    // @unchecked: guarded by `lock`; lws_cancel_service is the one thread-safe lws call.
+    private let lock = NSLock()
+    private var ctx: OpaquePointer?
+    func set(_ c: OpaquePointer) { lock.lock(); ctx = c; lock.unlock() }
+    func wake() { lock.lock(); if let ctx { lws_cancel_service(ctx) }; lock.unlock() }
+}
+
+/// C strings and arrays handed to lws must live as long as the context.
+struct CAllocations {
+    private var strings: [UnsafeMutablePointer<CChar>] = []
+
+    mutating func string(_ s: String) -> UnsafePointer<CChar> {
+        let p = strdup(s)!
+        strings.append(p)
+        return UnsafePointer(p)
+    }
+
+    mutating func protocols(echo: Bool) -> UnsafeMutablePointer<lws_protocols> {
+        let p = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 4)
+        let ptrSize = MemoryLayout<UnsafeMutableRawPointer>.size
+        p[0] = lws_protocols(name: string("http"), callback: httpCallback, per_session_data_size: 0,
+                             rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0)
+        p[1] = lws_protocols(name: string("liftboard.v1"), callback: wsCallback, per_session_data_size: ptrSize,
+                             rx_buffer_size: 65_536, id: 1, user: nil, tx_packet_size: 0)
+        p[2] = echo ? lws_protocols(name: string("liftboard.echo"), callback: wsCallback, per_session_data_size: ptrSize,
+                                    rx_buffer_size: 65_536, id: 2, user: nil, tx_packet_size: 0)
+                    : lws_protocols()
+        p[3] = lws_protocols()
+        return p
+    }
+
+    mutating func retryPolicy(pingAfter: UInt16, hangUpAfter: UInt16) -> UnsafeMutablePointer<lws_retry_bo_t> {
+        let p = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+        p.pointee = lws_retry_bo_t(retry_ms_table: nil, retry_ms_table_count: 0, conceal_count: 0,
+                                   secs_since_valid_ping: pingAfter, secs_since_valid_hangup: hangUpAfter, jitter_percent: 0)
+        return p
+    }
+}

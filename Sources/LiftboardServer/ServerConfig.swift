@@ -1,0 +1,45 @@
+import LiftboardCore
+
+/// Everything `liftboard serve` was told.
+public struct ServerConfig: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port; the `listen` log line says which.
+    public var port = 8080
+    public var publicDir: String
+    /// Boards to seed the store with (board files, or the built-in demo).
+    public var boards: [Board]
+    public var dataDir = ".liftboard"
+    public var tlsCert: String? = nil
+    public var tlsKey: String? = nil
+    public var allowOrigins: [String] = []
+    public var token: String? = nil
+    public var maxSessions = 4096
+    public var recordDir: String? = nil
+    public var echo = false
+    public var allowFraming = false
+    public var logLevel: LogLevel = .info
+
+    public init(publicDir: String, boards: [Board]) {
+        self.publicDir = publicDir
+        self.boards = boards
+    }
+}
+
+/// How much the server says on stderr.
+public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
+    case error = 0, warn, info, debug
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
+    public var name: String { ["error", "warn", "info", "debug"][rawValue] }
+}
+
+/// The limits of the `liftboard.v1` protocol on a live connection.
+enum Limits {
+    static let maxMessageBytes = 65_536
+    static let maxEchoMessageBytes = 16 * 1024 * 1024
+    static let messagesPerSecond = 1000
+    /// Seconds over the rate in a row before the connection is closed (1008).
+    static let sustainedSeconds = 3
+    /// A reader this far behind is closed.
+    static let maxPendingBytes = 1 << 20
+    static let maxPendingMs = 5000.0
+}

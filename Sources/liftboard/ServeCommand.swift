@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import LiftboardCore
+import LiftboardServer
+import LiftboardWire
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the page, the boards API and WebSocket sessions (libwebsockets).")
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on (0: any free port; the listen log line says which).") var port = 8080
+    @Option(name: .customLong("public"), help: "Folder of static files (default: the package's Public/).") var publicDir: String?
+    @Option(help: "Folder of board JSON files, one board per file (default: the built-in demo board).") var boards: String?
+    @Option(help: "Folder for the SQLite store.") var data = ".liftboard"
+    @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve https and wss.") var tlsCert: String?
+    @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.") var tlsKey: String?
+    @Option(name: .customLong("allow-origin"), help: "A page origin allowed to open WebSockets (repeatable).") var allowOrigin: [String] = []
+    @Option(help: "Require this token on the API and WebSockets (Bearer header or ?token=).") var token: String?
+    @Option(name: .customLong("max-sessions"), help: "Most WebSocket sessions at once.") var maxSessions = 4096
+    @Option(help: "Record every session as a replay stream into this folder.") var record: String?
+    @Option(name: .customLong("log-level"), help: "error, warn, info or debug.") var logLevel = "info"
+    @Flag(help: "Also serve the raw echo protocol liftboard.echo on /echo (diagnostics, benchmarks).") var echo = false
+    @Flag(name: .customLong("allow-framing"), help: "Let other sites embed the page in a frame.") var allowFraming = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard maxSessions > 0 else { throw ValidationError("--max-sessions must be positive") }
+        guard LogLevel.allCases.contains(where: { $0.name == logLevel }) else {
+            throw ValidationError("--log-level must be one of error, warn, info, debug")
+        }
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+    }
+
+    func run() throws {
+        let publicPath = publicDir ?? Self.defaultPublic()
+        guard FileManager.default.fileExists(atPath: publicPath + "/index.html") else {
+            fail("no index.html in \(publicPath) (use --public DIR)")
+        }
+        var boardList = [DemoBoard.board]
+        if let dir = boards {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { fail("cannot read board folder \(dir)") }
+            boardList = []
+            for name in names.sorted() where name.hasSuffix(".json") {
+                let path = dir + "/" + name
+                guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read board file \(path)") }
+                do { boardList.append(try Wire.decodeBoard([UInt8](data))) } catch { fail("invalid board \(path): \(error)") }
+            }
+            guard !boardList.isEmpty else { fail("no board files (*.json) in \(dir)") }
+        }
+        for path in [tlsCert, tlsKey].compactMap({ $0 }) where !FileManager.default.isReadableFile(atPath: path) {
+            fail("cannot read \(path)")
+        }
+        var config = ServerConfig(publicDir: publicPath, boards: boardList)
+        config.host = host
+        config.port = port
+        config.dataDir = data
+        config.tlsCert = tlsCert
+        config.tlsKey = tlsKey
+        config.allowOrigins = allowOrigin
+        config.token = token
+        config.maxSessions = maxSessions
+        config.recordDir = record
+        config.echo = echo
+        config.allowFraming = allowFraming
+        config.logLevel = LogLevel.allCases.first { $0.name == logLevel } ?? .info
+        let server = Server(config: config)
+        do { _ = try server.start() } catch { fail("\(error)") }
+        server.run()
+    }
+
+    /// Public/ beside the package the binary was built in, else in the working directory.
+    static func defaultPublic() -> String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            if FileManager.default.fileExists(atPath: dir.appendingPathComponent("Public/index.html").path) {
+                return dir.appendingPathComponent("Public").path
+            }
+            dir = dir.deletingLastPathComponent()
+        }
+        return FileManager.default.currentDirectoryPath + "/Public"
+    }
+}
+
+/// A clear message on stderr and exit status 2, before anything listens.
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("liftboard serve: \(message)\n".utf8))
+    exit(2)
+}
