@@ -73,6 +73,7 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         let server = serverOf(wsi)
         let mode: Connection.Mode = lws_get_protocol(wsi)?.pointee.id == 2 ? .echo : .liftboard
         let c = Connection(id: server.makeSessionID(), wsi: wsi, mode: mode, server: server)
+        if let token = server.config.token, mode == .liftboard { c.authorized = server.tokenAccepted(wsi: wsi, expected: token) }
         user?.storeBytes(of: Unmanaged.passRetained(c).toOpaque(), as: UnsafeMutableRawPointer?.self)
         server.connections[ObjectIdentifier(c)] = c
         server.log(.info, "connect", session: c.id, mode == .echo ? "echo" : "liftboard.v1")

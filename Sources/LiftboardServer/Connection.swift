@@ -40,6 +40,8 @@ final class Connection {
     var windowCount = 0
     var windowsOver = 0
     var warnedThisWindow = false
+    /// Whether the upgrade request carried the token (headers are gone after the handshake).
+    var authorized = true
 
     init(id: String, wsi: OpaquePointer, mode: Mode, server: Server) {
         self.id = id
@@ -91,7 +93,7 @@ final class Connection {
             default: break
             }
             if case .hello(let h) = m.event, session.boardID == nil {
-                if let token = server.config.token, !server.tokenAccepted(wsi: wsi, expected: token) {
+                if !authorized {
                     send(.error(code: .unauthorized, message: "a valid token is required"))
                     return close(4401, "unauthorized")
                 }
@@ -137,11 +139,6 @@ final class Connection {
             server.log(.info, "hello", session: id, "board \(hub.board.id) v\(hub.board.version)")
         }
         deliver(out, now: now)
-        for e in out {
-            if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) {
-                close(1008, code.rawValue)
-            }
-        }
     }
 
     // MARK: Timers
@@ -175,6 +172,11 @@ final class Connection {
                 barrier = max(barrier, c.version)
             }
             queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0))
+            // These end the session (contract §5): the error goes out, then the close.
+            if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) {
+                server.log(.warn, "refusal", session: id, code.rawValue)
+                close(1008, code.rawValue)
+            }
         }
         schedule()
     }

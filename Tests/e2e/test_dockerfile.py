@@ -1,0 +1,31 @@
+"""Docker cannot run here: check that the Dockerfile names what exists and builds as CI builds."""
+import re
+import subprocess
+
+from conftest import ROOT
+
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+
+
+def test_the_build_step_is_the_release_build_the_test_script_runs():
+    cmd = "swift build -c release --static-swift-stdlib --product liftboard"
+    assert cmd in DOCKERFILE
+    assert cmd in (ROOT / "scripts" / "test").read_text()
+
+
+def test_every_copied_path_exists():
+    for src in re.findall(r"^COPY (?!--from)(\S+)", DOCKERFILE, re.M):
+        assert (ROOT / src).exists(), src
+
+
+def test_runtime_packages_exist_in_debian_bookworm():
+    for pkg in ["libwebsockets17", "libssl3", "libsqlite3-0"]:
+        assert pkg in DOCKERFILE
+        out = subprocess.run(["apt-cache", "policy", pkg], capture_output=True, text=True, timeout=30).stdout
+        assert "Candidate:" in out and "(none)" not in out, pkg
+
+
+def test_it_runs_as_a_non_root_user_with_a_volume_and_a_healthcheck():
+    assert re.search(r"^USER (?!root)\w+", DOCKERFILE, re.M)
+    assert "VOLUME" in DOCKERFILE and "HEALTHCHECK" in DOCKERFILE and "/healthz" in DOCKERFILE
+    assert '"--host", "0.0.0.0"' in DOCKERFILE
