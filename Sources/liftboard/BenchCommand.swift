@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import LiftboardCore
+import LiftboardWire
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Benchmarks that print numbers (build with -c release).",
+        subcommands: [BenchEngine.self])
+}
+
+/// Drives synthetic drags through `Session` on list and grid boards of growing size.
+struct BenchEngine: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "engine",
+        abstract: "Cost of a pointer move through Session, of its JSON, and bytes per frame, by board size.")
+
+    @Flag(help: "Print one JSON object instead of a table.") var json = false
+    @Flag(help: "Small boards and few moves: a smoke run for CI (its numbers mean little).") var quick = false
+
+    struct Row: Codable {
+        var layout: String
+        var cells: Int
+        var sessionP50Ns: Double
+        var sessionP99Ns: Double
+        var sessionReorderP50Ns: Double
+        var sessionReorderP99Ns: Double
+        var decodeP50Ns: Double
+        var encodeP50Ns: Double
+        var foundationDecodeP50Ns: Double
+        var bytesPerFrameStill: Double
+        var bytesPerFrameReorder: Double
+        var reordersPerMove: Double
+    }
+
+    func run() throws {
+        let sizes = quick ? [1_000, 5_000] : [1_000, 10_000, 100_000]
+        let moves = quick ? 2_000 : 20_000
+        var rows: [Row] = []
+        for kind in [LayoutKind.list, .grid] {
+            for n in sizes { rows.append(Self.measure(kind: kind, cells: n, moves: moves)) }
+        }
+        if json {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys]
+            let out = ["rows": rows]
+            FileHandle.standardOutput.write(try enc.encode(out) + Data("\n".utf8))
+            return
+        }
+        print("layout  cells    move p50  move p99  reorder p50  reorder p99  decode p50  encode p50  Foundation decode  bytes/frame still  bytes/frame reorder")
+        for r in rows {
+            print(String(format: "%-6@ %7d %8.0fns %8.0fns %10.0fns %10.0fns %9.0fns %9.0fns %16.0fns %18.0f %20.0f",
+                         r.layout as NSString, r.cells, r.sessionP50Ns, r.sessionP99Ns, r.sessionReorderP50Ns, r.sessionReorderP99Ns,
+                         r.decodeP50Ns, r.encodeP50Ns, r.foundationDecodeP50Ns, r.bytesPerFrameStill, r.bytesPerFrameReorder))
+        }
+        let small = rows.filter { $0.cells == sizes.first! }, large = rows.filter { $0.cells == sizes.last! }
+        for (s, l) in zip(small, large) {
+            print(String(format: "%@: move p50 at %d cells / at %d cells = %.2fx", s.layout, l.cells, s.cells, l.sessionP50Ns / s.sessionP50Ns))
+        }
+    }
+
+    static func board(kind: LayoutKind, cells: Int) -> Board {
+        let perSection = cells / 10
+        return Board(id: "bench", layout: kind, sections: (0..<10).map { s in
+            Section(id: "s\(s)", items: (0..<perSection).map { i in
+                Item(id: "i\(s)-\(i)", label: "Item \(s)-\(i)", height: kind == .list && i % 3 == 0 ? 80 : nil)
+            })
+        })
+    }
+
+    static func nowNs() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    static func percentile(_ xs: [UInt64], _ p: Double) -> Double {
+        let s = xs.sorted()
+        return s.isEmpty ? 0 : Double(s[min(s.count - 1, Int(Double(s.count) * p))])
+    }
+
+    static func measure(kind: LayoutKind, cells: Int, moves: Int) -> Row {
+        let b = board(kind: kind, cells: cells)
+        var session = Session(id: "bench")
+        _ = session.handle(.hello(Hello(board: b.id, viewport: Viewport(w: 400, h: 800))), at: 0) { _ in b }
+        let start = Point(x: 60, y: 92)
+        _ = session.handle(.down(pointer: 1, at: start, kind: .touch), at: 0)
+        _ = session.fire(at: 600)
+        var t = 600.0
+        // Still: the finger trembles within its own cell: no reorder.
+        var still: [UInt64] = [], stillBytes = 0, stillFrames = 0
+        var decode: [UInt64] = [], encode: [UInt64] = [], foundation: [UInt64] = []
+        var buffer: [UInt8] = []
+        for k in 0..<moves {
+            t += 1
+            let p = Point(x: start.x + Double(k % 7) - 3, y: start.y + Double(k % 11) - 5)
+            let line = Array(#"{"t":"move","p":1,"x":\#(p.x),"y":\#(p.y),"ms":\#(t),"seq":\#(k)}"#.utf8)
+            let d0 = nowNs()
+            let decoded = Wire.decodeClient(line)
+            let d1 = nowNs()
+            decode.append(d1 - d0)
+            if k % 4 == 0 {
+                let f0 = nowNs()
+                _ = try? JSONSerialization.jsonObject(with: Data(line))
+                foundation.append(nowNs() - f0)
+            }
+            guard case .success(let m) = decoded else { continue }
+            let s0 = nowNs()
+            let out = session.handle(m.event, seq: m.seq, at: t)
+            still.append(nowNs() - s0)
+            for e in out {
+                buffer.removeAll(keepingCapacity: true)
+                let e0 = nowNs()
+                Wire.encode(e, into: &buffer)
+                encode.append(nowNs() - e0)
+                if case .frame = e { stillBytes += buffer.count; stillFrames += 1 }
+            }
+        }
+        // Reorder: the finger sweeps up and down across the viewport, passing cells.
+        var sweep: [UInt64] = [], sweepBytes = 0, sweepFrames = 0, reorders = 0
+        var y = start.y, dy = 7.0
+        for k in 0..<moves {
+            t += 1
+            y += dy
+            if y > 700 || y < 60 { dy = -dy }
+            let x = kind == .grid ? 60 + Double((k / 40) % 3) * 128 : start.x
+            let s0 = nowNs()
+            let out = session.handle(.move(pointer: 1, at: Point(x: x, y: y)), at: t)
+            sweep.append(nowNs() - s0)
+            for e in out {
+                if case .moved = e { reorders += 1 }
+                if case .frame = e {
+                    buffer.removeAll(keepingCapacity: true)
+                    Wire.encode(e, into: &buffer)
+                    sweepBytes += buffer.count
+                    sweepFrames += 1
+                }
+            }
+        }
+        return Row(layout: kind.rawValue, cells: cells,
+                   sessionP50Ns: percentile(still, 0.5), sessionP99Ns: percentile(still, 0.99),
+                   sessionReorderP50Ns: percentile(sweep, 0.5), sessionReorderP99Ns: percentile(sweep, 0.99),
+                   decodeP50Ns: percentile(decode, 0.5), encodeP50Ns: percentile(encode, 0.5),
+                   foundationDecodeP50Ns: percentile(foundation, 0.5),
+                   bytesPerFrameStill: Double(stillBytes) / Double(max(1, stillFrames)),
+                   bytesPerFrameReorder: Double(sweepBytes) / Double(max(1, sweepFrames)),
+                   reordersPerMove: Double(reorders) / Double(moves))
+    }
+}
