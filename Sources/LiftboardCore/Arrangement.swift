@@ -192,7 +192,10 @@ struct Arrangement: Sendable {
     func frame(of h: Int) -> Rect { frame(section: sectionOf[h], index: indexOf[h]) }
 
     func sections() -> [SectionInfo] {
-        (0..<sectionCount).map { SectionInfo(id: sectionIDs[$0], title: titles[$0], frame: sectionFrame($0)) }
+        (0..<sectionCount).map {
+            SectionInfo(id: sectionIDs[$0], title: titles[$0], frame: sectionFrame($0), header: headerHeight,
+                        slot: members[$0].isEmpty ? slotFrame($0) : nil)
+        }
     }
 
     /// The section whose frame holds `y`, clamped to the first and last.

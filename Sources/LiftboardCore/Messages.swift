@@ -93,7 +93,13 @@ public struct SectionInfo: Hashable, Sendable {
     public var id: String
     public var title: String
     public var frame: Rect
-    public init(id: String, title: String, frame: Rect) { self.id = id; self.title = title; self.frame = frame }
+    /// Extension: the header's height (the top of `frame`), so the page can draw the title.
+    public var header: Double
+    /// Extension: the drop slot, present while the section is empty.
+    public var slot: Rect?
+    public init(id: String, title: String, frame: Rect, header: Double = 0, slot: Rect? = nil) {
+        self.id = id; self.title = title; self.frame = frame; self.header = header; self.slot = slot
+    }
 }
 
 /// A cell as `layout` describes it: everything needed to draw it.

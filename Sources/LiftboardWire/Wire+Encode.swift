@@ -183,6 +183,8 @@ extension Wire {
             w.key("id"); w.string(s.id)
             w.key("title"); w.string(s.title)
             w.key("frame"); rect(s.frame, &w)
+            w.key("header"); w.number(s.header)
+            if let slot = s.slot { w.key("slot"); rect(slot, &w) }
             w.endObject()
         }
         w.endArray()
