@@ -20,8 +20,12 @@ class RunningServer:
         self.port = None
 
     def start(self, timeout=15):
+        """Starts the server; a restart listens on the port of the first start."""
         self.lines = []
-        self.proc = subprocess.Popen(self.args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        args = list(self.args)
+        if self.port:
+            args[args.index("--port") + 1] = str(self.port)
+        self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         threading.Thread(target=self._read, daemon=True).start()
         end = time.time() + timeout
         while time.time() < end:

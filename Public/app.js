@@ -1,0 +1,150 @@
+// The page: forwards input, applies what the server says to the scene, draws it.
+import { FORWARDED_KEYS, backoffMs, helloMessage, pageOptions, socketURL } from "./client.js";
+import { applyMessage, createScene, settle } from "./scene.js";
+import { draw } from "./renderer.js";
+
+const options = pageOptions(location.search);
+const canvas = document.getElementById("board");
+const statusEl = document.getElementById("status");
+const live = document.getElementById("live");
+const notice = document.getElementById("kiosk-notice");
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+const state = {
+  scene: createScene(), socket: null, open: false, attempts: 0, seq: 0, sent: 0, received: 0,
+  announcements: [], commits: 0, drawMs: [], session: null,
+};
+window.__liftboard = state;  // read-only hook for tests and debugging
+if (options.kiosk) document.body.classList.add("kiosk");
+
+function setStatus(s, text) {
+  statusEl.dataset.state = s;
+  statusEl.textContent = text;
+  notice.hidden = !(options.kiosk && s !== "open");
+}
+
+function viewport() {
+  const r = canvas.getBoundingClientRect();
+  return { w: Math.max(1, Math.round(r.width)), h: Math.max(1, Math.round(r.height)), dpr: window.devicePixelRatio || 1 };
+}
+
+function send(msg) {
+  if (!state.open) return;
+  msg.seq = ++state.seq;
+  if (msg.ms === undefined) msg.ms = performance.now();
+  state.socket.send(JSON.stringify(msg));
+  state.sent++;
+}
+
+function connect() {
+  setStatus("connecting", state.attempts ? "reconnecting…" : "connecting…");
+  const ws = new WebSocket(socketURL(location, options.token), "liftboard.v1");
+  state.socket = ws;
+  ws.onopen = () => {
+    state.open = true;
+    state.attempts = 0;
+    setStatus("open", "connected");
+    const hello = helloMessage(options, viewport(), reducedMotion);
+    ws.send(JSON.stringify(hello));
+  };
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    state.received++;
+    if (applyMessage(state.scene, msg, performance.now())) wake();
+    else if (msg.t === "announce") { live.textContent = msg.text; state.announcements.push(msg.text); }
+    else if (msg.t === "commit") state.commits++;
+    else if (msg.t === "welcome") state.session = msg.session;
+    else if (msg.t === "error") console.warn("liftboard:", msg.code, msg.message);
+  };
+  ws.onclose = () => {
+    state.open = false;
+    setStatus("closed", "reconnecting…");
+    setTimeout(connect, backoffMs(state.attempts++));
+  };
+  ws.onerror = () => {};  // onclose follows and reconnects
+}
+
+// --- Drawing: at the display's refresh rate while something moves, not at all when idle.
+let scheduled = false;
+function frame(now) {
+  scheduled = false;
+  const dpr = window.devicePixelRatio || 1;
+  const r = canvas.getBoundingClientRect();
+  const w = Math.round(r.width * dpr), h = Math.round(r.height * dpr);
+  if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+  const moving = settle(state.scene, now);
+  state.drawMs.push(draw(canvas, state.scene, now, dpr));
+  if (state.drawMs.length > 600) state.drawMs.splice(0, 300);
+  if (moving) wake();
+}
+function wake() {
+  if (!scheduled) { scheduled = true; requestAnimationFrame(frame); }
+}
+
+// --- Input: every pointer, with capture; the page never decides anything.
+function point(ev) {
+  const r = canvas.getBoundingClientRect();
+  return { x: ev.clientX - r.left, y: ev.clientY - r.top };
+}
+canvas.addEventListener("pointerdown", (ev) => {
+  canvas.setPointerCapture(ev.pointerId);
+  canvas.focus({ preventScroll: true });
+  send({ t: "down", p: ev.pointerId, ...point(ev), kind: ev.pointerType || "mouse" });
+  ev.preventDefault();
+});
+canvas.addEventListener("pointermove", (ev) => {
+  if (!canvas.hasPointerCapture(ev.pointerId)) return;  // hovering: the server would ignore it anyway
+  send({ t: "move", p: ev.pointerId, ...point(ev) });
+});
+canvas.addEventListener("pointerup", (ev) => send({ t: "up", p: ev.pointerId, ...point(ev) }));
+canvas.addEventListener("pointercancel", (ev) => send({ t: "cancel", p: ev.pointerId }));
+canvas.addEventListener("contextmenu", (ev) => ev.preventDefault());
+canvas.addEventListener("wheel", (ev) => {
+  const unit = ev.deltaMode === 1 ? 16 : ev.deltaMode === 2 ? canvas.clientHeight : 1;
+  send({ t: "wheel", dx: ev.deltaX * unit, dy: ev.deltaY * unit });
+  ev.preventDefault();
+}, { passive: false });
+canvas.addEventListener("keydown", (ev) => {
+  if (ev.key === "Tab" && !state.keyboardStarted) { state.keyboardStarted = true; send({ t: "key", key: "Tab" }); return; }
+  if (!FORWARDED_KEYS.has(ev.key)) return;
+  state.keyboardStarted = true;
+  send({ t: "key", key: ev.key });
+  ev.preventDefault();
+});
+canvas.addEventListener("focus", () => {
+  if (!state.keyboardStarted && state.open) { state.keyboardStarted = true; send({ t: "key", key: "Tab" }); }
+});
+for (const type of ["gesturestart", "gesturechange", "selectstart", "dragstart"]) {
+  document.addEventListener(type, (ev) => ev.preventDefault());
+}
+
+// --- Resizes: size or devicePixelRatio.
+let lastViewport = null;
+function resized() {
+  const vp = viewport();
+  if (lastViewport && vp.w === lastViewport.w && vp.h === lastViewport.h && vp.dpr === lastViewport.dpr) return;
+  const first = lastViewport === null;
+  lastViewport = vp;
+  if (!first) send({ t: "resize", ...vp });
+  wake();
+}
+new ResizeObserver(resized).observe(canvas);
+function watchDpr() {
+  matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener("change", () => { resized(); watchDpr(); }, { once: true });
+}
+watchDpr();
+
+// --- Kiosk: the cursor hides after a few idle seconds.
+if (options.kiosk) {
+  let idleTimer = null;
+  const active = () => {
+    document.body.classList.remove("idle");
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => document.body.classList.add("idle"), 3000);
+  };
+  for (const type of ["pointermove", "pointerdown", "keydown"]) document.addEventListener(type, active);
+  active();
+}
+
+resized();
+connect();

@@ -1,0 +1,36 @@
+// Pure helpers of the page's connection: messages it sends, where it connects, how long it waits.
+
+/** Options from the page's own URL: board, kiosk mode, idle reset, token. */
+export function pageOptions(search) {
+  const q = new URLSearchParams(search);
+  const kiosk = q.get("kiosk") === "1";
+  const idle = Number(q.get("idle"));
+  return {
+    board: q.get("board") || "demo",
+    kiosk,
+    idleResetMs: kiosk ? (Number.isFinite(idle) && idle > 0 ? idle : 60000) : 0,
+    token: q.get("token"),
+  };
+}
+
+/** The WebSocket URL for a page served at `location`. */
+export function socketURL(location, token) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+}
+
+export function helloMessage(options, viewport, reducedMotion) {
+  const config = {};
+  if (options.idleResetMs > 0) config.idleResetMs = options.idleResetMs;
+  if (reducedMotion) config.reducedMotion = true;
+  return { t: "hello", v: 1, board: options.board, viewport, config, ms: 0 };
+}
+
+/** Exponential backoff with jitter: 0.5 s, 1 s, 2 s … capped at 10 s, each ±50 %. */
+export function backoffMs(attempt, random = Math.random) {
+  const base = Math.min(10000, 500 * 2 ** Math.min(attempt, 5));
+  return Math.round(base * (0.5 + random()));
+}
+
+/** Keys the page forwards (and keeps from scrolling or activating the page). */
+export const FORWARDED_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "Escape"]);

@@ -1,0 +1,95 @@
+// Draws a scene on a canvas. The only place that applies devicePixelRatio; no layout math:
+// every rectangle comes from the scene, which came from the server.
+import { valueAt } from "./easing.js";
+
+function roundRect(ctx, x, y, w, h, r) {
+  const rr = Math.min(r, w / 2, h / 2);
+  ctx.beginPath();
+  ctx.moveTo(x + rr, y);
+  ctx.arcTo(x + w, y, x + w, y + h, rr);
+  ctx.arcTo(x + w, y + h, x, y + h, rr);
+  ctx.arcTo(x, y + h, x, y, rr);
+  ctx.arcTo(x, y, x + w, y, rr);
+  ctx.closePath();
+}
+
+function ellipsize(ctx, text, width) {
+  if (ctx.measureText(text).width <= width) return text;
+  let lo = 0, hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(text.slice(0, mid) + "…").width <= width) lo = mid; else hi = mid - 1;
+  }
+  return text.slice(0, lo) + "…";
+}
+
+function drawCell(ctx, f, color, label, focused) {
+  roundRect(ctx, f.x + 6, f.y + 2, f.w - 12, f.h - 4, 10);
+  ctx.fillStyle = color || "#888";
+  ctx.fill();
+  ctx.fillStyle = "#fff";
+  ctx.font = "600 16px system-ui, sans-serif";
+  ctx.textBaseline = "middle";
+  ctx.fillText(ellipsize(ctx, label || "", f.w - 40), f.x + 20, f.y + f.h / 2);
+  if (focused) {
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "#1a73e8";
+    roundRect(ctx, f.x + 3, f.y, f.w - 6, f.h, 12);
+    ctx.stroke();
+  }
+}
+
+/** Draws `scene` at time `now` into `canvas` (CSS size w x h, at `dpr`). Returns ms spent. */
+export function draw(canvas, scene, now, dpr) {
+  const t0 = performance.now();
+  const ctx = canvas.getContext("2d");
+  const w = canvas.width / dpr, h = canvas.height / dpr;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.fillStyle = "#f5f5f7";
+  ctx.fillRect(0, 0, w, h);
+  const scroll = valueAt(scene.scroll, now);
+  ctx.save();
+  ctx.translate(0, -scroll);
+  for (const s of scene.sections) {
+    const f = s.frame;
+    if (f.y + f.h < scroll || f.y > scroll + h) continue;
+    ctx.fillStyle = "#6e6e73";
+    ctx.font = "700 13px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+    ctx.fillText((s.title || "").toUpperCase(), 16, f.y + (s.header || 32) / 2);
+    if (s.slot) {
+      ctx.setLineDash([6, 4]);
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = "#b0b0b5";
+      roundRect(ctx, s.slot.x + 6, s.slot.y + 2, s.slot.w - 12, s.slot.h - 4, 10);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+  }
+  for (const c of scene.cells.values()) {
+    if (c.hidden) continue;
+    const f = valueAt(c.frame, now);
+    if (f.y + f.h < scroll || f.y > scroll + h) continue;
+    ctx.globalAlpha = c.alpha ?? 1;
+    drawCell(ctx, f, c.color, c.label, scene.focus === c.id);
+    ctx.globalAlpha = 1;
+  }
+  ctx.restore();
+  // Snapshots float above the scrolled content, in viewport coordinates, with a soft shadow.
+  for (const s of scene.snapshots.values()) {
+    const cell = scene.cells.get(s.id);
+    const c = valueAt(s.center, now);
+    ctx.save();
+    ctx.globalAlpha = valueAt(s.alpha, now);
+    ctx.translate(c.x, c.y);
+    ctx.rotate(valueAt(s.rotation, now));
+    const k = valueAt(s.scale, now);
+    ctx.scale(k, k);
+    ctx.shadowColor = "rgba(0,0,0,0.28)";
+    ctx.shadowBlur = 18;
+    ctx.shadowOffsetY = 6;
+    drawCell(ctx, { x: -s.size.w / 2, y: -s.size.h / 2, w: s.size.w, h: s.size.h }, cell?.color, cell?.label, false);
+    ctx.restore();
+  }
+  return performance.now() - t0;
+}

@@ -1,0 +1,126 @@
+// The scene model: what the server said the picture should be, with animations in flight.
+// The renderer reads it; the tests check it without a canvas. No layout math, no order
+// decisions: every value here came from a `layout` or a `frame`.
+import { animation, isRunning, retarget, valueAt } from "./easing.js";
+
+export function createScene() {
+  return {
+    version: 0,
+    content: { w: 0, h: 0 },
+    scroll: animation(0, 0, 0, 0),
+    sections: [],
+    cells: new Map(),      // id -> {id, label, color, section, index, movable, frame (anim), hidden, alpha, showAt}
+    snapshots: new Map(),  // "p:id" -> {p, id, center (anim), size, scale, rotation, alpha (anims), done, endsAt}
+    focus: null,
+    seq: 0,
+    ack: null,
+  };
+}
+
+function cellFrom(info, now) {
+  return {
+    id: info.id, label: info.label, color: info.color, section: info.section, index: info.index,
+    movable: info.movable, frame: animation(info.frame, info.frame, now, 0), hidden: !!info.hidden,
+    alpha: 1, showAt: null,
+  };
+}
+
+function snapshotFrom(s, now, scene) {
+  // A new snapshot starts from its cell as drawn: scale 1, rotation 0, alpha 1.
+  const cell = scene.cells.get(s.id);
+  const scroll = valueAt(scene.scroll, now);
+  let start = s.center;
+  if (cell) {
+    const f = valueAt(cell.frame, now);
+    start = { x: f.x + f.w / 2, y: f.y + f.h / 2 - scroll };
+  }
+  return {
+    p: s.p, id: s.id, size: s.size || (cell ? { w: cell.frame.to.w, h: cell.frame.to.h } : { w: 0, h: 0 }),
+    center: animation(start || { x: 0, y: 0 }, start || { x: 0, y: 0 }, now, 0),
+    scale: animation(1, 1, now, 0), rotation: animation(0, 0, now, 0), alpha: animation(1, 1, now, 0),
+    done: false, endsAt: 0,
+  };
+}
+
+function applySnapshot(scene, s, now) {
+  const key = `${s.p}:${s.id}`;
+  let snap = scene.snapshots.get(key);
+  if (!snap || snap.done) { snap = snapshotFrom(s, now, scene); scene.snapshots.set(key, snap); }
+  if (s.size) snap.size = s.size;
+  if (s.center) snap.center = retarget(snap.center, s.center, now, s.moveDur || 0, s.ease || "linear");
+  const dur = s.dur || 0;
+  for (const k of ["scale", "rotation", "alpha"]) {
+    if (s[k] !== undefined) snap[k] = retarget(snap[k], s[k], now, dur, s.ease || "easeOut");
+  }
+  if (s.done) {
+    snap.done = true;
+    snap.endsAt = Math.max(now + (s.moveDur || 0), now + dur);
+    const cell = scene.cells.get(s.id);
+    if (cell) cell.showAt = snap.endsAt;  // the cell shows again when the snapshot lands
+  }
+}
+
+/** Replaces the whole picture. */
+export function applyLayout(scene, msg, now) {
+  scene.version = msg.version;
+  scene.content = msg.content;
+  scene.scroll = animation(msg.scroll.y, msg.scroll.y, now, 0);
+  scene.sections = msg.sections;
+  scene.cells = new Map();
+  for (const c of msg.cells) scene.cells.set(c.id, cellFrom(c, now));
+  scene.snapshots = new Map();
+  for (const s of msg.snapshots || []) applySnapshot(scene, s, now);
+  return scene;
+}
+
+/** Applies what changed. */
+export function applyFrame(scene, msg, now) {
+  scene.seq = msg.seq;
+  if (msg.ack !== undefined) scene.ack = msg.ack;
+  if (msg.scroll) scene.scroll = retarget(scene.scroll, msg.scroll.y, now, msg.scrollDur || 0, "easeInOut");
+  if (msg.content) scene.content = msg.content;
+  if (msg.sections) scene.sections = msg.sections;
+  for (const g of msg.gone || []) scene.cells.delete(g);
+  for (const u of msg.cells || []) {
+    let cell = scene.cells.get(u.id);
+    if (!cell) {
+      if (u.label === undefined) continue;  // an update for a cell we never had: wait for it whole
+      cell = cellFrom({ ...u, hidden: u.hidden }, now);
+      scene.cells.set(u.id, cell);
+    } else {
+      cell.frame = retarget(cell.frame, u.frame, now, u.dur, u.ease);
+      if (u.label !== undefined) Object.assign(cell, { label: u.label, color: u.color, section: u.section, index: u.index, movable: u.movable });
+    }
+    if (u.hidden) { cell.hidden = true; cell.showAt = null; }
+    else if (cell.hidden && cell.showAt === null) {
+      const landing = [...scene.snapshots.values()].find((s) => s.id === u.id && s.done);
+      if (landing) cell.showAt = landing.endsAt; else cell.hidden = false;
+    }
+    cell.alpha = u.alpha ?? 1;
+  }
+  for (const s of msg.snapshots || []) applySnapshot(scene, s, now);
+  if (msg.focus !== undefined) scene.focus = msg.focus;
+  return scene;
+}
+
+/** Ends what has landed: done snapshots go, their cells show. Returns whether anything moves. */
+export function settle(scene, now) {
+  let moving = isRunning(scene.scroll, now);
+  for (const [key, s] of scene.snapshots) {
+    if (s.done && now >= s.endsAt) { scene.snapshots.delete(key); continue; }
+    moving = moving || s.done || isRunning(s.center, now) || isRunning(s.scale, now) || isRunning(s.rotation, now) || isRunning(s.alpha, now);
+  }
+  for (const c of scene.cells.values()) {
+    if (c.showAt !== null && now >= c.showAt) { c.hidden = false; c.showAt = null; }
+    if (c.showAt !== null) moving = true;
+    moving = moving || isRunning(c.frame, now);
+  }
+  return moving;
+}
+
+/** Applies any server message that changes the picture; returns whether it did. */
+export function applyMessage(scene, msg, now) {
+  if (msg.t === "layout") { applyLayout(scene, msg, now); return true; }
+  if (msg.t === "frame") { applyFrame(scene, msg, now); return true; }
+  return false;
+}

@@ -1,0 +1,63 @@
+"""Helpers to drive the page as a person would and to read its state."""
+import time
+
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.actions import interaction
+
+
+def wait_for(fn, timeout=10.0, interval=0.05):
+    end = time.time() + timeout
+    last = None
+    while time.time() < end:
+        last = fn()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out waiting; last value {last!r}")
+
+
+def scene_cells(driver):
+    """The cells the page has been told about: id -> frame, section, index, hidden."""
+    return driver.execute_script("""
+        const s = window.__liftboard && window.__liftboard.scene;
+        if (!s) return null;
+        const out = {};
+        for (const c of s.cells.values()) out[c.id] = {frame: c.frame.to, section: c.section, index: c.index, hidden: c.hidden};
+        return out;""")
+
+
+def open_board(driver, server, query=""):
+    driver.get(server.http + "/" + query)
+    wait_for(lambda: (scene_cells(driver) or {}).get("milk"))
+    return canvas_origin(driver)
+
+
+def canvas_origin(driver):
+    r = driver.execute_script("const r = document.getElementById('board').getBoundingClientRect(); return [r.left, r.top];")
+    return r[0], r[1]
+
+
+def cell_center(driver, item):
+    f = scene_cells(driver)[item]["frame"]
+    scroll = driver.execute_script("return window.__liftboard.scene.scroll.to")
+    x0, y0 = canvas_origin(driver)
+    return x0 + f["x"] + f["w"] / 2, y0 + f["y"] + f["h"] / 2 - scroll
+
+
+def long_press_drag(driver, start, end, kind="touch", hold=0.8, steps=12, pause=0.03):
+    """Pointer down, hold, move in steps, up: WebDriver pointer actions of the given kind."""
+    kinds = {"touch": interaction.POINTER_TOUCH, "mouse": interaction.POINTER_MOUSE, "pen": interaction.POINTER_PEN}
+    pointer = PointerInput(kinds[kind], kind)
+    ab = ActionBuilder(driver, mouse=pointer)
+    ab.pointer_action.move_to_location(int(start[0]), int(start[1]))
+    ab.pointer_action.pointer_down()
+    ab.pointer_action.pause(hold)
+    for k in range(1, steps + 1):
+        x = start[0] + (end[0] - start[0]) * k / steps
+        y = start[1] + (end[1] - start[1]) * k / steps
+        ab.pointer_action.move_to_location(int(x), int(y))
+        ab.pointer_action.pause(pause)
+    ab.pointer_action.pause(0.1)
+    ab.pointer_action.pointer_up()
+    ab.perform()

@@ -1,0 +1,113 @@
+"""The page in a real headless Chromium against the real `liftboard serve`, driven the way a
+person drives it: WebDriver pointer actions (touch, mouse), keys, window sizes."""
+import json
+import time
+
+import pytest
+
+from conftest import make_driver
+from pages import canvas_origin, cell_center, long_press_drag, open_board, scene_cells, wait_for
+
+
+def todo(server):
+    return server.board()["order"][0]["items"]
+
+
+def test_the_page_loads_with_no_console_errors(live_server, browser):
+    open_board(browser, live_server)
+    time.sleep(0.3)
+    severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert severe == []
+    assert browser.execute_script("return document.getElementById('status').dataset.state") == "open"
+
+
+def test_a_touch_long_press_and_drag_commits_the_expected_order(live_server, browser):
+    open_board(browser, live_server)
+    start = cell_center(browser, "milk")
+    end = (start[0], cell_center(browser, "mum")[1] + 10)
+    long_press_drag(browser, start, end, kind="touch")
+    wait_for(lambda: todo(live_server)[:2] == ["mum", "milk"])
+    assert live_server.board()["version"] == 1
+
+
+def test_a_mouse_drag_commits_too(live_server, browser):
+    open_board(browser, live_server)
+    start = cell_center(browser, "plants")
+    end = (start[0], cell_center(browser, "bike")[1] + 5)
+    long_press_drag(browser, start, end, kind="mouse")
+    wait_for(lambda: todo(live_server)[3:6] == ["tax", "bike", "plants"])
+
+
+def test_a_quick_tap_lifts_nothing(live_server, browser):
+    open_board(browser, live_server)
+    start = cell_center(browser, "milk")
+    long_press_drag(browser, start, start, kind="touch", hold=0.1, steps=1)
+    time.sleep(0.8)
+    assert live_server.board()["version"] == 0
+    assert browser.execute_script("return window.__liftboard.scene.snapshots.size") == 0
+
+
+def test_keyboard_reordering_commits_and_its_announcements_reach_the_live_region(live_server, browser):
+    from selenium.webdriver.common.keys import Keys
+    open_board(browser, live_server)
+    canvas = browser.find_element("id", "board")
+    canvas.click()  # a click focuses; the first key focuses the first item
+    wait_for(lambda: browser.execute_script("return window.__liftboard.scene.focus") == "milk")
+    for key in [Keys.ARROW_DOWN, Keys.SPACE, Keys.ARROW_UP, Keys.ENTER]:
+        canvas.send_keys(key)
+        time.sleep(0.15)
+    wait_for(lambda: todo(live_server)[:2] == ["mum", "milk"])
+    text = browser.find_element("id", "live").get_attribute("textContent")
+    assert text.startswith("Dropped Call mum")
+    assert browser.find_element("id", "live").get_attribute("aria-live") == "assertive"
+
+
+def test_a_drag_in_one_window_animates_in_the_other(live_server, browser):
+    other = make_driver()
+    try:
+        open_board(browser, live_server)
+        open_board(other, live_server)
+        before = scene_cells(other)["milk"]["frame"]["y"]
+        start = cell_center(browser, "milk")
+        long_press_drag(browser, start, (start[0], cell_center(browser, "mum")[1] + 10))
+        wait_for(lambda: scene_cells(other)["milk"]["frame"]["y"] > before)
+        assert other.execute_script("return window.__liftboard.commits") >= 1
+    finally:
+        other.quit()
+
+
+def test_resizing_the_window_relayouts(live_server, browser):
+    open_board(browser, live_server)
+    width = scene_cells(browser)["milk"]["frame"]["w"]
+    browser.set_window_size(900, 760)
+    wait_for(lambda: scene_cells(browser)["milk"]["frame"]["w"] > width)
+
+
+def test_after_a_server_restart_the_page_reconnects_and_shows_the_committed_order(live_server, browser):
+    open_board(browser, live_server)
+    start = cell_center(browser, "milk")
+    long_press_drag(browser, start, (start[0], cell_center(browser, "mum")[1] + 10))
+    wait_for(lambda: todo(live_server)[:2] == ["mum", "milk"])
+    live_server.stop()
+    wait_for(lambda: browser.execute_script("return document.getElementById('status').dataset.state") == "closed")
+    live_server.start()
+    # The page keeps its port: restart on the same one.
+    wait_for(lambda: browser.execute_script("return document.getElementById('status').dataset.state") == "open", timeout=20)
+    cells = wait_for(lambda: scene_cells(browser))
+    assert cells["mum"]["index"] == 0 and cells["milk"]["index"] == 1
+
+
+def test_pixels_in_a_screenshot_show_the_cells_where_the_layout_says(live_server, browser, tmp_path):
+    from PIL import Image
+    open_board(browser, live_server)
+    time.sleep(0.3)
+    shot = tmp_path / "page.png"
+    browser.save_screenshot(str(shot))
+    img = Image.open(shot).convert("RGB")
+    x0, y0 = canvas_origin(browser)
+    colors = {c["id"]: c["color"] for c in live_server.board()["sections"][0]["items"]}
+    for item in ["milk", "mum", "plants"]:
+        f = scene_cells(browser)[item]["frame"]
+        px = img.getpixel((int(x0 + f["x"] + f["w"] - 30), int(y0 + f["y"] + f["h"] / 2)))
+        want = tuple(int(colors[item][i:i + 2], 16) for i in (1, 3, 5))
+        assert all(abs(a - b) <= 12 for a, b in zip(px, want)), (item, px, want)
