@@ -81,6 +81,8 @@ export function applyFrame(scene, msg, now) {
   if (msg.content) scene.content = msg.content;
   if (msg.sections) scene.sections = msg.sections;
   for (const g of msg.gone || []) scene.cells.delete(g);
+  // Snapshots first: a landing snapshot keeps its cell hidden until it lands.
+  for (const s of msg.snapshots || []) applySnapshot(scene, s, now);
   for (const u of msg.cells || []) {
     let cell = scene.cells.get(u.id);
     if (!cell) {
@@ -92,13 +94,9 @@ export function applyFrame(scene, msg, now) {
       if (u.label !== undefined) Object.assign(cell, { label: u.label, color: u.color, section: u.section, index: u.index, movable: u.movable });
     }
     if (u.hidden) { cell.hidden = true; cell.showAt = null; }
-    else if (cell.hidden && cell.showAt === null) {
-      const landing = [...scene.snapshots.values()].find((s) => s.id === u.id && s.done);
-      if (landing) cell.showAt = landing.endsAt; else cell.hidden = false;
-    }
+    else if (cell.hidden && cell.showAt === null) cell.hidden = false;
     cell.alpha = u.alpha ?? 1;
   }
-  for (const s of msg.snapshots || []) applySnapshot(scene, s, now);
   if (msg.focus !== undefined) scene.focus = msg.focus;
   return scene;
 }

@@ -1,0 +1,29 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { backoffMs, helloMessage, pageOptions, socketURL } from "../../Public/client.js";
+
+test("the page's URL picks the board, kiosk mode, idle reset and token", () => {
+  assert.deepEqual(pageOptions(""), { board: "demo", kiosk: false, idleResetMs: 0, token: null });
+  assert.deepEqual(pageOptions("?board=b2&kiosk=1&idle=5000&token=t"), { board: "b2", kiosk: true, idleResetMs: 5000, token: "t" });
+  assert.equal(pageOptions("?kiosk=1").idleResetMs, 60000);
+});
+
+test("the socket follows the page's scheme and passes the token on", () => {
+  assert.equal(socketURL({ protocol: "http:", host: "h:8080" }, null), "ws://h:8080/ws");
+  assert.equal(socketURL({ protocol: "https:", host: "h" }, "a b"), "wss://h/ws?token=a%20b");
+});
+
+test("hello asks for reduced motion and idle reset only when wanted", () => {
+  const vp = { w: 390, h: 844, dpr: 3 };
+  assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 0 }, vp, false).config, {});
+  assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 60000 }, vp, true).config, { idleResetMs: 60000, reducedMotion: true });
+  assert.equal(helloMessage({ board: "x", idleResetMs: 0 }, vp, false).v, 1);
+});
+
+test("reconnects back off exponentially with jitter, capped at 10 s", () => {
+  assert.equal(backoffMs(0, () => 0.5), 500);
+  assert.equal(backoffMs(3, () => 0.5), 4000);
+  assert.equal(backoffMs(20, () => 0.5), 10000);
+  assert.equal(backoffMs(1, () => 0), 500);
+  assert.equal(backoffMs(1, () => 1), 1500);
+});

@@ -1,0 +1,86 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyMessage, createScene, settle } from "../../Public/scene.js";
+import { valueAt } from "../../Public/easing.js";
+
+const layout = {
+  t: "layout", version: 0, content: { w: 400, h: 475 }, scroll: { x: 0, y: 0 },
+  sections: [{ id: "todo", title: "To do", frame: { x: 0, y: 0, w: 400, h: 299 }, header: 32 }],
+  cells: [
+    { id: "a", label: "A", color: "#f4b400", section: "todo", index: 0, movable: true, frame: { x: 0, y: 32, w: 400, h: 56 } },
+    { id: "b", label: "B", color: "#4285f4", section: "todo", index: 1, movable: true, frame: { x: 0, y: 89, w: 400, h: 96 } },
+  ],
+};
+
+function scene() {
+  const s = createScene();
+  applyMessage(s, layout, 0);
+  return s;
+}
+
+test("a layout replaces the whole picture", () => {
+  const s = scene();
+  assert.deepEqual([...s.cells.keys()], ["a", "b"]);
+  assert.equal(s.cells.get("b").frame.to.h, 96);
+  assert.equal(settle(s, 0), false);
+});
+
+test("a lift hides the cell and starts the snapshot from the cell as drawn", () => {
+  const s = scene();
+  applyMessage(s, { t: "frame", seq: 1, ms: 600,
+    cells: [{ id: "a", frame: { x: 0, y: 32, w: 400, h: 56 }, alpha: 1, hidden: true, dur: 0, ease: "easeInOut" }],
+    snapshots: [{ p: 1, id: "a", center: { x: 200, y: 60 }, size: { w: 400, h: 56 }, moveDur: 0, scale: 1.05, rotation: 0.0873, alpha: 0.8, dur: 300, ease: "easeOut", done: false }] }, 1000);
+  const snap = s.snapshots.get("1:a");
+  assert.equal(s.cells.get("a").hidden, true);
+  assert.equal(valueAt(snap.scale, 1000), 1);
+  assert.equal(valueAt(snap.scale, 1300), 1.05);
+  assert.ok(valueAt(snap.scale, 1150) > 1 && valueAt(snap.scale, 1150) < 1.05);
+  // Following the finger does not cut the lift animation short.
+  applyMessage(s, { t: "frame", seq: 2, ms: 700, snapshots: [{ p: 1, id: "a", center: { x: 200, y: 90 }, moveDur: 0, done: false }] }, 1100);
+  assert.deepEqual(valueAt(s.snapshots.get("1:a").center, 1100), { x: 200, y: 90 });
+  assert.ok(valueAt(s.snapshots.get("1:a").scale, 1150) < 1.05);
+  assert.equal(settle(s, 1150), true);
+});
+
+test("cells shift over their duration from where they are shown", () => {
+  const s = scene();
+  applyMessage(s, { t: "frame", seq: 1, ms: 0, cells: [{ id: "b", frame: { x: 0, y: 32, w: 400, h: 96 }, alpha: 1, hidden: false, dur: 250, ease: "linear" }] }, 0);
+  assert.equal(valueAt(s.cells.get("b").frame, 125).y, 60.5);
+  assert.equal(valueAt(s.cells.get("b").frame, 250).y, 32);
+});
+
+test("a done snapshot lands, then goes, and its cell shows again at that moment", () => {
+  const s = scene();
+  applyMessage(s, { t: "frame", seq: 1, ms: 0,
+    cells: [{ id: "a", frame: { x: 0, y: 32, w: 400, h: 56 }, alpha: 1, hidden: true, dur: 0, ease: "easeInOut" }],
+    snapshots: [{ p: 1, id: "a", center: { x: 200, y: 60 }, size: { w: 400, h: 56 }, moveDur: 0, scale: 1.05, dur: 300, ease: "easeOut", done: false }] }, 0);
+  applyMessage(s, { t: "frame", seq: 2, ms: 0,
+    cells: [{ id: "a", frame: { x: 0, y: 129, w: 400, h: 56 }, alpha: 1, hidden: false, dur: 0, ease: "easeInOut" }],
+    snapshots: [{ p: 1, id: "a", center: { x: 200, y: 157 }, moveDur: 250, scale: 1, rotation: 0, alpha: 1, dur: 250, ease: "easeOut", done: true }] }, 1000);
+  assert.equal(s.cells.get("a").hidden, true);
+  settle(s, 1100);
+  assert.equal(s.snapshots.size, 1);
+  assert.equal(s.cells.get("a").hidden, true);
+  settle(s, 1250);
+  assert.equal(s.snapshots.size, 0);
+  assert.equal(s.cells.get("a").hidden, false);
+  assert.equal(settle(s, 1300), false);
+});
+
+test("gone cells leave, entering cells come whole, and scrolls animate only with scrollDur", () => {
+  const s = scene();
+  applyMessage(s, { t: "frame", seq: 1, ms: 0, scroll: { x: 0, y: 500 }, gone: ["a"],
+    cells: [{ id: "z", frame: { x: 0, y: 900, w: 400, h: 56 }, alpha: 1, hidden: false, dur: 0, ease: "easeInOut", label: "Z", color: "#000", section: "todo", index: 9, movable: true }] }, 0);
+  assert.equal(s.cells.has("a"), false);
+  assert.equal(s.cells.get("z").label, "Z");
+  assert.equal(valueAt(s.scroll, 0), 500);
+  applyMessage(s, { t: "frame", seq: 2, ms: 0, scroll: { x: 0, y: 0 }, scrollDur: 500 }, 100);
+  assert.equal(valueAt(s.scroll, 100), 500);
+  assert.equal(valueAt(s.scroll, 600), 0);
+});
+
+test("messages that are not pictures are left alone", () => {
+  const s = scene();
+  assert.equal(applyMessage(s, { t: "announce", text: "hi" }, 0), false);
+  assert.equal(applyMessage(s, { t: "commit" }, 0), false);
+});
