@@ -112,7 +112,11 @@ canvas.addEventListener("keydown", (ev) => {
   ev.preventDefault();
 });
 canvas.addEventListener("focus", () => {
-  if (!state.keyboardStarted && state.open) { state.keyboardStarted = true; send({ t: "key", key: "Tab" }); }
+  // Tabbing in (not a pointer) starts keyboard reordering: the server focuses the first item.
+  if (!state.keyboardStarted && state.open && canvas.matches(":focus-visible")) {
+    state.keyboardStarted = true;
+    send({ t: "key", key: "Tab" });
+  }
 });
 for (const type of ["gesturestart", "gesturechange", "selectstart", "dragstart"]) {
   document.addEventListener(type, (ev) => ev.preventDefault());

@@ -51,7 +51,10 @@ def test_keyboard_reordering_commits_and_its_announcements_reach_the_live_region
     from selenium.webdriver.common.keys import Keys
     open_board(browser, live_server)
     canvas = browser.find_element("id", "board")
-    canvas.click()  # a click focuses; the first key focuses the first item
+    canvas.click()  # a click gives the canvas focus but starts no keyboard mode
+    time.sleep(0.2)
+    assert browser.execute_script("return window.__liftboard.scene.focus") is None
+    canvas.send_keys(Keys.ARROW_DOWN)  # the first key focuses the first item
     wait_for(lambda: browser.execute_script("return window.__liftboard.scene.focus") == "milk")
     for key in [Keys.ARROW_DOWN, Keys.SPACE, Keys.ARROW_UP, Keys.ENTER]:
         canvas.send_keys(key)
