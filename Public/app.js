@@ -86,7 +86,9 @@ function point(ev) {
   const r = canvas.getBoundingClientRect();
   return { x: ev.clientX - r.left, y: ev.clientY - r.top };
 }
+let lastPointerDown = -Infinity;
 canvas.addEventListener("pointerdown", (ev) => {
+  lastPointerDown = performance.now();
   canvas.setPointerCapture(ev.pointerId);
   canvas.focus({ preventScroll: true });
   send({ t: "down", p: ev.pointerId, ...point(ev), kind: ev.pointerType || "mouse" });
@@ -113,7 +115,7 @@ canvas.addEventListener("keydown", (ev) => {
 });
 canvas.addEventListener("focus", () => {
   // Tabbing in (not a pointer) starts keyboard reordering: the server focuses the first item.
-  if (!state.keyboardStarted && state.open && canvas.matches(":focus-visible")) {
+  if (!state.keyboardStarted && state.open && performance.now() - lastPointerDown > 500) {
     state.keyboardStarted = true;
     send({ t: "key", key: "Tab" });
   }
