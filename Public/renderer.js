@@ -13,7 +13,20 @@ function roundRect(ctx, x, y, w, h, r) {
   ctx.closePath();
 }
 
+// Measuring text is the costliest part of a frame: remember each label's fitted form per width.
+const fitted = new Map();
 function ellipsize(ctx, text, width) {
+  const key = `${Math.round(width)}|${text}`;
+  let out = fitted.get(key);
+  if (out === undefined) {
+    out = fit(ctx, text, width);
+    if (fitted.size > 5000) fitted.clear();
+    fitted.set(key, out);
+  }
+  return out;
+}
+
+function fit(ctx, text, width) {
   if (ctx.measureText(text).width <= width) return text;
   let lo = 0, hi = text.length;
   while (lo < hi) {
