@@ -25,8 +25,10 @@ let package = Package(
                        providers: [.apt(["libwebsockets-dev"])]),
         .target(name: "LiftboardServer",
                 dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "CLibWebSockets"]),
+        // The load generator: libwebsockets clients driving real sessions.
+        .target(name: "LiftboardLoad", dependencies: ["LiftboardCore", "LiftboardWire", "CLibWebSockets"]),
         .executableTarget(name: "liftboard", dependencies: [
-            "LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer",
+            "LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer", "LiftboardLoad",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "LiftboardCoreTests", dependencies: ["LiftboardCore"]),

@@ -1,0 +1,192 @@
+import CLibWebSockets
+import Foundation
+import LiftboardCore
+import LiftboardWire
+
+/// One simulated person: connects, says hello, then loops long-press drags.
+final class LoadClient {
+    enum Phase { case connecting, awaitingLayout, idle, pressing, moving(Int), releasing, closed }
+
+    let index: Int
+    let board: String
+    unowned let generator: LoadGenerator
+    var wsi: OpaquePointer?
+    var phase = Phase.connecting
+    /// Messages to write, one per WRITEABLE, with the seq of the timed ones.
+    var outbox: [(bytes: [UInt8], timed: Int?)] = []
+    var seq = 0
+    /// Moves sent and not yet acknowledged: (seq, send time in ns), in order.
+    var pending: [(seq: Int, at: UInt64)] = []
+    var session: String?
+    var timer: UnsafeMutablePointer<clws_timer>?
+    static let pressMs = 500.0
+    static let movesPerDrag = 30
+
+    init(index: Int, board: String, generator: LoadGenerator) {
+        self.index = index
+        self.board = board
+        self.generator = generator
+        timer = clws_timer_new(Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        if let timer { lws_sul_cancel(&timer.pointee.sul); free(timer) }
+    }
+
+    func connect() {
+        var info = lws_client_connect_info()
+        info.context = generator.context
+        info.address = generator.cString(generator.config.host)
+        info.port = Int32(generator.config.port)
+        info.path = generator.cString(generator.config.echo ? "/echo" : generator.config.path)
+        info.host = info.address
+        info.protocol = generator.cString(generator.config.echo ? "liftboard.echo" : "liftboard.v1")
+        info.userdata = Unmanaged.passUnretained(self).toOpaque()
+        wsi = lws_client_connect_via_info(&info)
+    }
+
+    func after(ms: Double) {
+        guard let timer else { return }
+        lws_sul_schedule(generator.context, 0, &timer.pointee.sul, loadClientTimerFired, lws_usec_t(max(0, ms * 1000)))
+    }
+
+    func send(_ object: [(String, JSONValue)], timed: Bool = false) {
+        seq += 1
+        var members = object
+        members.append(("seq", .number(Double(seq))))
+        members.append(("ms", .number(Double(generator.nowNs / 1000) / 1000)))
+        var w = JSONWriter()
+        w.value(.object(members))
+        outbox.append((w.bytes, timed ? seq : nil))
+        if timed { pending.append((seq, 0)) }
+        if let wsi { lws_callback_on_writable(wsi) }
+    }
+
+    // MARK: The drag loop
+
+    func established() {
+        generator.connected += 1
+        phase = .awaitingLayout
+        send([("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
+              ("viewport", .object([("w", .number(LoadBoards.viewport.w)), ("h", .number(LoadBoards.viewport.h)), ("dpr", .number(1))]))])
+        if generator.config.echo { phase = .idle; after(ms: Double(index % 17)) }
+    }
+
+    /// Row r's center, as the server lays the load board out (header 32, rows 56 + 1).
+    func rowY(_ r: Double) -> Double { 60 + 57 * r }
+
+    func tick() {
+        let pointer: (String, JSONValue) = ("p", .number(1))
+        switch phase {
+        case .idle:
+            send([("t", .string("down")), pointer, ("x", .number(100)), ("y", .number(rowY(0))), ("kind", .string("touch"))])
+            phase = .pressing
+            after(ms: Self.pressMs + 40)
+        case .pressing:
+            phase = .moving(1)
+            tick()
+        case .moving(let k):
+            // Down 20 rows, then back up 10: every move passes one neighbour, and the drop commits.
+            let r = k <= 20 ? Double(k) : Double(40 - k)
+            send([("t", .string("move")), pointer, ("x", .number(100)), ("y", .number(rowY(r)))], timed: true)
+            if k < Self.movesPerDrag {
+                phase = .moving(k + 1)
+                after(ms: 1000 / generator.config.rate)
+            } else {
+                phase = .releasing
+                after(ms: 1000 / generator.config.rate)
+            }
+        case .releasing:
+            send([("t", .string("up")), pointer, ("x", .number(100)), ("y", .number(rowY(10)))])
+            phase = .idle
+            after(ms: 100)
+        case .connecting, .awaitingLayout, .closed:
+            break
+        }
+    }
+
+    // MARK: Traffic
+
+    func writeable() -> Int32 {
+        guard !outbox.isEmpty else { return 0 }
+        let (bytes, timed) = outbox.removeFirst()
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: CLWS_PRE + bytes.count)
+        defer { buffer.deallocate() }
+        bytes.withUnsafeBufferPointer { (buffer + CLWS_PRE).update(from: $0.baseAddress!, count: bytes.count) }
+        let now = generator.nowNs
+        // The clock of a timed move starts when it goes on the wire.
+        if let timed, let k = pending.lastIndex(where: { $0.seq == timed }) { pending[k].at = now }
+        if clws_write_text(wsi, buffer + CLWS_PRE, bytes.count) < bytes.count { return -1 }
+        generator.sent += 1
+        if !outbox.isEmpty, let wsi { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        generator.received += 1
+        guard let msg = try? JSONParser.parse(bytes) else { generator.errors += 1; return }
+        guard case .string(let t)? = msg["t"] else { return }
+        if generator.config.echo {
+            if t == "move", case .number(let s)? = msg["seq"] { acknowledge(upTo: Int(s)) }
+            return
+        }
+        switch t {
+        case "welcome":
+            if case .string(let s)? = msg["session"] { session = s }
+        case "layout":
+            if case .awaitingLayout = phase {
+                generator.laidOut += 1
+                phase = .idle
+                if !generator.config.idle { after(ms: Double(index % 17)) }
+            }
+        case "frame":
+            if case .number(let a)? = msg["ack"] { acknowledge(upTo: Int(a)) }
+        case "commit":
+            if case .string(let by)? = msg["by"], by == session { generator.commits += 1 }
+        case "error":
+            generator.errors += 1
+        default:
+            break
+        }
+    }
+
+    func acknowledge(upTo ack: Int) {
+        let now = generator.nowNs
+        var n = 0
+        while n < pending.count, pending[n].seq <= ack, pending[n].at > 0 {
+            generator.latenciesNs.append(now - pending[n].at)
+            n += 1
+        }
+        pending.removeFirst(n)
+    }
+}
+
+func loadClientTimerFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let owner = clws_timer_owner(sul) else { return }
+    Unmanaged<LoadClient>.fromOpaque(owner).takeUnretainedValue().tick()
+}
+
+func loadClientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                        _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+    guard let user else { return 0 }
+    let client = Unmanaged<LoadClient>.fromOpaque(user).takeUnretainedValue()
+    switch reason {
+    case LWS_CALLBACK_CLIENT_ESTABLISHED:
+        client.wsi = wsi
+        client.established()
+    case LWS_CALLBACK_CLIENT_RECEIVE:
+        if let input { client.receive(UnsafeRawBufferPointer(start: input, count: len)) }
+    case LWS_CALLBACK_CLIENT_WRITEABLE:
+        return client.writeable()
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+        client.generator.errors += 1
+        client.phase = .closed
+        client.wsi = nil
+    case LWS_CALLBACK_CLIENT_CLOSED:
+        client.phase = .closed
+        client.wsi = nil
+    default:
+        break
+    }
+    return 0
+}

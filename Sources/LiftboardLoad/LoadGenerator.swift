@@ -1,0 +1,173 @@
+import CLibWebSockets
+import Foundation
+import LiftboardCore
+import LiftboardWire
+
+/// What a load run is told.
+public struct LoadConfig: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var path = "/ws"
+    public var sessions = 1
+    /// Pointer moves per second per session.
+    public var rate = 60.0
+    public var seconds = 5.0
+    /// One board for everyone; `nil`: session k uses board `load-k` (see `LoadBoards`).
+    public var board: String? = nil
+    /// Send the same messages to `liftboard.echo` and time the echo instead.
+    public var echo = false
+    /// Sessions say hello and then stay still (to measure what an idle session costs).
+    public var idle = false
+    /// Sampled once every session is connected and idle (resident KiB of the server).
+    public var serverPid: Int32? = nil
+    public init() {}
+}
+
+/// What a load run measured.
+public struct LoadReport: Codable, Sendable {
+    public var mode: String
+    public var sessions: Int
+    public var connected: Int
+    public var rate: Double
+    public var seconds: Double
+    public var sent: Int
+    public var received: Int
+    public var moves: Int
+    public var p50us: Double
+    public var p99us: Double
+    public var p999us: Double
+    public var commits: Int
+    public var errors: Int
+    public var serverCPUSeconds: Double?
+    public var serverPeakMemoryKiB: Int?
+    public var serverResidentBeforeKiB: Int?
+    public var serverResidentIdleKiB: Int?
+}
+
+/// Boards the server is given for a load run: one per session, so that the run measures
+/// sessions rather than one board's commit rate.
+public enum LoadBoards {
+    public static let rows = 40
+
+    public static func board(id: String) -> Board {
+        Board(id: id, sections: [Section(id: "all", title: "All", items: (0..<rows).map { Item(id: "r\($0)", label: "Row \($0)") })])
+    }
+
+    /// The viewport every load session claims: tall enough that 30 row-sized moves never reach
+    /// an auto-scroll band.
+    public static let viewport = Viewport(w: 400, h: 2600, dpr: 1)
+}
+
+/// Many libwebsockets client connections on one service thread, each looping long-press drags
+/// (down, wait the long press, 30 moves of one row each at `rate`, up) and timing every move
+/// until the frame that acknowledges it (`seq`/`ack`), or until its echo.
+public final class LoadGenerator {
+    let config: LoadConfig
+    var context: OpaquePointer?
+    var clients: [LoadClient] = []
+    var latenciesNs: [UInt64] = []
+    var sent = 0, received = 0, commits = 0, errors = 0, connected = 0, laidOut = 0
+    let started = DispatchTime.now().uptimeNanoseconds
+    private var protocols: UnsafeMutablePointer<lws_protocols>?
+    private var strings: [UnsafeMutablePointer<CChar>] = []
+
+    public init(config: LoadConfig) {
+        self.config = config
+    }
+
+    var nowNs: UInt64 { DispatchTime.now().uptimeNanoseconds - started }
+
+    func cString(_ s: String) -> UnsafePointer<CChar> {
+        let p = strdup(s)!
+        strings.append(p)
+        return UnsafePointer(p)
+    }
+
+    public func run() throws -> LoadReport {
+        raiseFileLimit()
+        protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
+        protocols![0] = lws_protocols(name: cString(config.echo ? "liftboard.echo" : "liftboard.v1"), callback: loadClientCallback,
+                                      per_session_data_size: 0, rx_buffer_size: 65_536, id: 0, user: nil, tx_packet_size: 0)
+        protocols![1] = lws_protocols()
+        lws_set_log_level(Int32(LLL_ERR), nil)
+        var info = lws_context_creation_info()
+        info.port = Int32(CONTEXT_PORT_NO_LISTEN)
+        info.protocols = UnsafePointer(protocols)
+        info.options = CLWS_CLIENT_CONTEXT_OPTIONS
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.fd_limit_per_thread = UInt32(config.sessions * 2 + 64)
+        guard let ctx = lws_create_context(&info) else { throw LoadError.context }
+        context = ctx
+        defer { lws_context_destroy(ctx); context = nil; for s in strings { free(s) } }
+        for k in 0..<config.sessions {
+            let board = config.board ?? "load-\(k + 1)"
+            let client = LoadClient(index: k, board: board, generator: self)
+            clients.append(client)
+            client.connect()
+        }
+        let before = config.serverPid.flatMap(ProcessStats.residentKiB)
+        let end = UInt64((config.seconds + 1.5) * 1e9)
+        var idleSample: Int? = nil
+        while nowNs < end {
+            if lws_service(ctx, 0) < 0 { break }
+            if config.idle, idleSample == nil, let pid = config.serverPid, laidOut == config.sessions {
+                idleSample = ProcessStats.residentKiB(pid: pid)
+            }
+        }
+        var r = report()
+        r.serverResidentBeforeKiB = before
+        r.serverResidentIdleKiB = idleSample
+        return r
+    }
+
+    func report() -> LoadReport {
+        let sorted = latenciesNs.sorted()
+        func pct(_ p: Double) -> Double {
+            sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1000
+        }
+        return LoadReport(mode: config.echo ? "echo" : "protocol", sessions: config.sessions, connected: connected, rate: config.rate,
+                          seconds: config.seconds, sent: sent, received: received, moves: sorted.count,
+                          p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, errors: errors,
+                          serverCPUSeconds: nil, serverPeakMemoryKiB: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil)
+    }
+
+    private func raiseFileLimit() {
+        var lim = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &lim) == 0, lim.rlim_cur < lim.rlim_max {
+            lim.rlim_cur = lim.rlim_max
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &lim)
+        }
+    }
+}
+
+public enum LoadError: Error, CustomStringConvertible {
+    case context
+    public var description: String { "libwebsockets: cannot create a client context" }
+}
+
+/// Reads a server process's CPU time and peak memory from /proc.
+public enum ProcessStats {
+    public static func cpuSeconds(pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let u = Double(fields[11]), let s = Double(fields[12]) else { return nil }
+        return (u + s) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    public static func peakMemoryKiB(pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        }
+        return nil
+    }
+
+    public static func residentKiB(pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import LiftboardCore
+import LiftboardLoad
+import LiftboardWire
+
+struct LoadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Load generator: many WebSocket sessions looping long-press drags; latency per move until its acknowledging frame.",
+        discussion: """
+            Without --board, session k uses board `load-k`: give the server those boards with \
+            `liftboard load --write-boards DIR --sessions N` and `liftboard serve --boards DIR`.
+            """)
+
+    @Option(help: "The server's WebSocket URL.") var url = "ws://127.0.0.1:8080/ws"
+    @Option(help: "Concurrent sessions.") var sessions = 1
+    @Option(help: "Pointer moves per second per session.") var rate = 60.0
+    @Option(help: "How long to run.") var seconds = 5.0
+    @Option(help: "Put every session on this board (default: a board of its own each).") var board: String?
+    @Flag(name: .customLong("shared-board"), help: "Put every session on the board `load-1`.") var sharedBoard = false
+    @Flag(help: "Time the server's liftboard.echo instead (the raw-transport baseline).") var echo = false
+    @Flag(help: "Print one JSON object.") var json = false
+    @Flag(help: "Sessions say hello and stay still (what an idle session costs the server, with --server-pid).") var idle = false
+    @Option(name: .customLong("server-pid"), help: "Report this process's CPU seconds and peak memory.") var serverPid: Int32?
+    @Option(name: .customLong("write-boards"), help: "Write the boards load-1 … load-N (N = --sessions) into DIR and exit.") var writeBoards: String?
+
+    func validate() throws {
+        guard sessions >= 1 && sessions <= 20_000 else { throw ValidationError("--sessions must be 1 to 20000") }
+        guard rate > 0 && rate <= 1000 else { throw ValidationError("--rate must be in (0, 1000]") }
+        guard seconds > 0 && seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") }
+        guard writeBoards != nil || URL(string: url)?.port != nil else { throw ValidationError("--url needs a host and a port: ws://HOST:PORT/ws") }
+    }
+
+    func run() throws {
+        if let dir = writeBoards {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            for k in 1...sessions {
+                try Data(Wire.encodeBoard(LoadBoards.board(id: "load-\(k)"))).write(to: URL(fileURLWithPath: "\(dir)/load-\(k).json"))
+            }
+            return
+        }
+        let u = URL(string: url)!
+        var config = LoadConfig()
+        config.host = u.host ?? "127.0.0.1"
+        config.port = u.port ?? 8080
+        config.path = u.path.isEmpty ? "/ws" : u.path
+        config.sessions = sessions
+        config.rate = rate
+        config.seconds = seconds
+        config.board = sharedBoard ? "load-1" : board
+        config.echo = echo
+        config.idle = idle
+        config.serverPid = serverPid
+        let cpuBefore = serverPid.flatMap(ProcessStats.cpuSeconds)
+        var report = try LoadGenerator(config: config).run()
+        if let pid = serverPid {
+            if let b = cpuBefore, let a = ProcessStats.cpuSeconds(pid: pid) { report.serverCPUSeconds = a - b }
+            report.serverPeakMemoryKiB = ProcessStats.peakMemoryKiB(pid: pid)
+        }
+        if json {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys]
+            FileHandle.standardOutput.write(try enc.encode(report) + Data("\n".utf8))
+        } else {
+            print("mode      sessions  rate  sent      received  moves     p50      p99      p99.9    commits  errors")
+            print(String(format: "%-9@ %8d %5.0f %-9d %-9d %-9d %6.0fus %6.0fus %7.0fus %8d %7d",
+                         report.mode as NSString, report.sessions, report.rate, report.sent, report.received, report.moves,
+                         report.p50us, report.p99us, report.p999us, report.commits, report.errors))
+            if let c = report.serverCPUSeconds { print(String(format: "server CPU %.2f s", c)) }
+            if let m = report.serverPeakMemoryKiB { print("server peak memory \(m) KiB") }
+            if let a = report.serverResidentBeforeKiB, let b = report.serverResidentIdleKiB {
+                print(String(format: "server resident memory %d KiB before, %d KiB with %d idle sessions: %.1f KiB per session",
+                             a, b, sessions, Double(b - a) / Double(sessions)))
+            }
+        }
+        if report.connected < sessions { throw ExitCode(1) }
+    }
+}
