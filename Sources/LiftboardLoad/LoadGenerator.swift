@@ -76,6 +76,12 @@ public final class LoadGenerator {
     }
 
     var nowNs: UInt64 { DispatchTime.now().uptimeNanoseconds - started }
+    var ticker: UnsafeMutablePointer<clws_timer>?
+
+    func heartbeat() {
+        guard let ticker else { return }
+        lws_sul_schedule(context, 0, &ticker.pointee.sul, loadHeartbeat, 100_000)
+    }
 
     func cString(_ s: String) -> UnsafePointer<CChar> {
         let p = strdup(s)!
@@ -105,6 +111,10 @@ public final class LoadGenerator {
             clients.append(client)
             client.connect()
         }
+        // A heartbeat, so that the service loop wakes up to check the time even when idle.
+        ticker = clws_timer_new(Unmanaged.passUnretained(self).toOpaque())
+        defer { if let t = ticker { lws_sul_cancel(&t.pointee.sul); free(t) } }
+        heartbeat()
         let before = config.serverPid.flatMap(ProcessStats.residentKiB)
         let end = UInt64((config.seconds + 1.5) * 1e9)
         var idleSample: Int? = nil
@@ -170,4 +180,9 @@ public enum ProcessStats {
         }
         return nil
     }
+}
+
+func loadHeartbeat(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let owner = clws_timer_owner(sul) else { return }
+    Unmanaged<LoadGenerator>.fromOpaque(owner).takeUnretainedValue().heartbeat()
 }
