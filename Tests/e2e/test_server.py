@@ -327,3 +327,48 @@ def test_invalid_boards_and_bad_flags_fail_before_listening(tmp_path, liftboard)
     r = subprocess.run([liftboard, "serve", "--port", "0", "--tls-cert", str(tmp_path / "none.pem"), "--tls-key", "x",
                         "--data", str(tmp_path / "d")], capture_output=True, text=True, timeout=10)
     assert r.returncode == 2 and "cannot read" in r.stderr
+
+
+def test_a_flood_is_rate_limited_and_a_sustained_one_is_closed(server):
+    async def go():
+        async with connect(server) as ws:
+            await ws.send(json.dumps(HELLO))
+            await recv_until(ws, lambda m: m["t"] == "layout")
+            ping = json.dumps({"t": "ping", "id": 1, "ms": 0})
+            limited = False
+            closed_code = None
+            start = time.monotonic()
+            try:
+                while time.monotonic() - start < 8:
+                    for _ in range(200):
+                        await ws.send(ping)
+                    while True:
+                        try:
+                            m = json.loads(await asyncio.wait_for(ws.recv(), 0.001))
+                        except asyncio.TimeoutError:
+                            break
+                        limited = limited or (m["t"] == "error" and m["code"] == "rate_limited")
+                    await asyncio.sleep(0.05)
+            except websockets.ConnectionClosed as e:
+                closed_code = e.rcvd.code if e.rcvd else None
+            assert limited
+            assert closed_code == 1008
+    run(go())
+    assert any("rate limited" in l for l in server.lines)
+
+
+def test_max_sessions_refuses_one_too_many(tmp_path):
+    s = RunningServer("--max-sessions", "2", data_dir=tmp_path / "data").start()
+    try:
+        async def go():
+            async with websockets.connect(s.ws, subprotocols=["liftboard.v1"]) as a, \
+                       websockets.connect(s.ws, subprotocols=["liftboard.v1"]) as b:
+                with pytest.raises((websockets.InvalidStatus, websockets.InvalidHandshake, ConnectionError, EOFError, OSError)):
+                    async with websockets.connect(s.ws, subprotocols=["liftboard.v1"], open_timeout=3):
+                        pass
+                await a.send(json.dumps(HELLO))
+                assert (await recv_until(a, lambda m: m["t"] == "layout"))[-1]["t"] == "layout"
+        run(go())
+        assert any("max sessions" in l for l in s.lines)
+    finally:
+        s.stop()
