@@ -53,7 +53,7 @@ function connect() {
     if (applyMessage(state.scene, msg, performance.now())) wake();
     else if (msg.t === "announce") { live.textContent = msg.text; state.announcements.push(msg.text); }
     else if (msg.t === "commit") state.commits++;
-    else if (msg.t === "welcome") state.session = msg.session;
+    else if (msg.t === "welcome") { state.session = msg.session; state.config = msg.config; }
     else if (msg.t === "error") console.warn("liftboard:", msg.code, msg.message);
   };
   ws.onclose = () => {

@@ -213,37 +213,44 @@ final class Connection {
         lws_callback_on_writable(wsi)
     }
 
-    /// SERVER_WRITEABLE: one lws_write, then ask again if more is ready. Returns -1 to close.
+    /// The send buffer, reused: LWS_PRE bytes of room, then the message.
+    private var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE + 4096)
+
+    /// SERVER_WRITEABLE: writes what is ready, while the socket takes it without blocking (a
+    /// `moved` and its `frame` then leave together), and asks again for the rest. lws buffers a
+    /// partial write itself, and `lws_send_pipe_choked` reports that buffer, so no second write
+    /// ever lands on a truncated one. Returns -1 to close.
     func writeable() -> Int32 {
         let durable = hub?.durableVersion ?? Int.max
-        if outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
+        var written = 0
+        while outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
+            if written > 0 && (written >= 16 || lws_send_pipe_choked(wsi) != 0) { break }
             var o = outgoing[outgoingHead]
             outgoingHead += 1
             pendingBytes -= o.size
-            if outgoingHead > 64, outgoingHead * 2 > outgoing.count {
-                outgoing.removeFirst(outgoingHead)
-                outgoingHead = 0
-            }
-            var bytes: [UInt8]
+            sendBuffer.removeSubrange(CLWS_PRE...)
             if let raw = o.raw {
-                bytes = raw
+                sendBuffer.append(contentsOf: raw)
             } else {
                 if case .frame(var f)? = o.event {
                     frameSeqOut += 1
                     f.seq = frameSeqOut
                     o.event = .frame(f)
                 }
-                bytes = Wire.encode(o.event!)
+                Wire.encode(o.event!, into: &sendBuffer)
             }
-            let n = bytes.count
-            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: CLWS_PRE + n)
-            defer { buffer.deallocate() }
-            bytes.withUnsafeBufferPointer { (buffer + CLWS_PRE).update(from: $0.baseAddress!, count: n) }
-            if clws_write_opcode(wsi, buffer + CLWS_PRE, n, o.binary ? 1 : 0) < n { return -1 }
-            if outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
-                lws_callback_on_writable(wsi)
-                return 0
-            }
+            let n = sendBuffer.count - CLWS_PRE
+            let rc = sendBuffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, o.binary ? 1 : 0) }
+            if rc < n { return -1 }
+            written += 1
+        }
+        if outgoingHead > 64, outgoingHead * 2 > outgoing.count {
+            outgoing.removeFirst(outgoingHead)
+            outgoingHead = 0
+        }
+        if outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
+            lws_callback_on_writable(wsi)
+            return 0
         }
         if let closing, outgoingHead >= outgoing.count {
             var reason = Array(closing.reason.utf8.prefix(120))

@@ -114,3 +114,12 @@ def test_pixels_in_a_screenshot_show_the_cells_where_the_layout_says(live_server
         px = img.getpixel((int(x0 + f["x"] + f["w"] - 30), int(y0 + f["y"] + f["h"] / 2)))
         want = tuple(int(colors[item][i:i + 2], 16) for i in (1, 3, 5))
         assert all(abs(a - b) <= 12 for a, b in zip(px, want)), (item, px, want)
+
+
+def test_kiosk_mode_hides_the_chrome_asks_for_an_idle_reset_and_hides_an_idle_cursor(live_server, browser):
+    open_board(browser, live_server, "?kiosk=1&idle=4000")
+    assert browser.execute_script("return getComputedStyle(document.getElementById('chrome')).display") == "none"
+    assert browser.execute_script("return window.__liftboard.config.idleResetMs") == 4000
+    wait_for(lambda: browser.execute_script("return document.body.classList.contains('idle')"), timeout=6)
+    assert browser.execute_script("return getComputedStyle(document.getElementById('board')).cursor") == "none"
+    assert browser.execute_script("return document.getElementById('kiosk-notice').hidden") is True
