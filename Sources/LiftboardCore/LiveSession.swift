@@ -144,7 +144,7 @@ struct LiveSession: Sendable {
         if let seq { lastSeq = max(lastSeq ?? seq, seq) }
         switch event {
         case .hello:
-            step.errors.append(.error(code: .badMessage, message: "hello: the session has already started"))
+            break  // `Session` answers a second hello before it gets here
         case .down(let p, let at, let kind):
             pointerDown(p, at: at, kind: kind, now: now)
         case .move(let p, let at):

@@ -13,7 +13,7 @@ func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
     guard n > 0, n < 8192 else { return nil }
     var buf = [CChar](repeating: 0, count: Int(n) + 1)
     guard lws_hdr_copy(wsi, &buf, Int32(n) + 1, token) >= 0 else { return nil }
-    return String(cString: buf)
+    return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// A query parameter's value (`?name=value`), if present.
@@ -56,6 +56,9 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         return Unmanaged<Connection>.fromOpaque(raw).takeUnretainedValue()
     }
     switch reason {
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE, LWS_CALLBACK_HTTP:
+        // The vhost's default protocol is this one, so the HTTP phase of an upgrade lands here.
+        return httpCallback(wsi, reason, user, input, len)
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         let server = serverOf(wsi)
         if server.connections.count >= server.config.maxSessions {
@@ -63,7 +66,7 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
             return 1
         }
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? "/"
-        let isEcho = lws_get_protocol(wsi)?.pointee.id == 2
+        let isEcho = lws_get_protocol(wsi)?.pointee.id == 2 || (server.config.echo && path == "/echo")
         let expected = isEcho ? "/echo" : "/ws"
         if path != expected {
             server.log(.warn, "refusal", session: nil, "WebSocket on \(path): expected \(expected)")
@@ -71,7 +74,8 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         }
     case LWS_CALLBACK_ESTABLISHED:
         let server = serverOf(wsi)
-        let mode: Connection.Mode = lws_get_protocol(wsi)?.pointee.id == 2 ? .echo : .liftboard
+        let echoPath = server.config.echo && header(wsi, WSI_TOKEN_GET_URI) == "/echo"
+        let mode: Connection.Mode = lws_get_protocol(wsi)?.pointee.id == 2 || echoPath ? .echo : .liftboard
         let c = Connection(id: server.makeSessionID(), wsi: wsi, mode: mode, server: server)
         if let token = server.config.token, mode == .liftboard { c.authorized = server.tokenAccepted(wsi: wsi, expected: token) }
         user?.storeBytes(of: Unmanaged.passRetained(c).toOpaque(), as: UnsafeMutableRawPointer?.self)

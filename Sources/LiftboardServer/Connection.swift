@@ -117,6 +117,10 @@ final class Connection {
         windowCount += 1
         guard windowCount > Limits.messagesPerSecond else { return true }
         if windowsOver + 1 >= Limits.sustainedSeconds {
+            // What is still queued for a flooding client is of no use to anyone.
+            outgoing.removeAll()
+            outgoingHead = 0
+            pendingBytes = 0
             send(.error(code: .rateLimited, message: "over \(Limits.messagesPerSecond) messages a second, sustained"))
             server.log(.warn, "refusal", session: id, "rate limited, closing")
             close(1008, "rate limited")
@@ -196,7 +200,8 @@ final class Connection {
             outgoing.append(o)
             pendingBytes += o.size
         }
-        if pendingBytes > Limits.maxPendingBytes || server.now - outgoing[outgoingHead].queuedAt > Limits.maxPendingMs {
+        let maxPending = mode == .echo ? 4 * Limits.maxEchoMessageBytes : Limits.maxPendingBytes
+        if pendingBytes > maxPending || server.now - outgoing[outgoingHead].queuedAt > Limits.maxPendingMs {
             server.log(.warn, "refusal", session: id, "slow reader: \(pendingBytes) bytes pending")
             outgoing.removeAll()
             outgoingHead = 0
@@ -253,6 +258,11 @@ final class Connection {
             return 0
         }
         if let closing, outgoingHead >= outgoing.count {
+            // The close frame must not overtake a partial write lws still holds.
+            if lws_send_pipe_choked(wsi) != 0 {
+                lws_callback_on_writable(wsi)
+                return 0
+            }
             var reason = Array(closing.reason.utf8.prefix(120))
             reason.withUnsafeMutableBufferPointer { lws_close_reason(wsi, lws_close_status(rawValue: UInt32(closing.code)), $0.baseAddress, $0.count) }
             return -1

@@ -39,8 +39,6 @@ final class Hub {
     func durable(_ version: Int) {
         guard version > durableVersion else { return }
         durableVersion = version
-        for c in connections { lws_wake(c) }
+        for c in connections { c.requestWrite() }
     }
-
-    private func lws_wake(_ c: Connection) { c.requestWrite() }
 }

@@ -56,14 +56,14 @@ extension Server {
         if segments.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\0") }) {
             return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such file"}"#)
         }
-        var candidate = URL(fileURLWithPath: publicRootPath)
+        var candidate = URL(fileURLWithPath: publicRoot)
         for s in segments { candidate.appendPathComponent(String(s)) }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), isDir.boolValue {
             candidate.appendPathComponent("index.html")
         }
         let resolved = candidate.resolvingSymlinksInPath().path
-        guard resolved == publicRootPath || resolved.hasPrefix(publicRootPath + "/"),
+        guard resolved == publicRoot || resolved.hasPrefix(publicRoot + "/"),
               FileManager.default.isReadableFile(atPath: resolved) else {
             return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such file"}"#)
         }
@@ -73,10 +73,6 @@ extension Server {
         let n = extra.withCString { lws_serve_http_file(wsi, resolved, mime, $0, Int32(strlen($0))) }
         if n < 0 || (n > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
         return 0
-    }
-
-    var publicRootPath: String {
-        URL(fileURLWithPath: config.publicDir).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     func respondJSON(_ wsi: OpaquePointer, _ status: UInt32, _ body: String) -> Int32 {

@@ -35,7 +35,8 @@ public final class Server {
     /// Durable versions reported by the store thread, drained on the service thread.
     let durableReports = DurableReports()
     private let stopFlag = StopFlag()
-    private let publicRoot: String
+    /// Public/, resolved once: every static path must stay under it.
+    let publicRoot: String
 
     public init(config: ServerConfig) {
         self.config = config
@@ -98,6 +99,9 @@ public final class Server {
         vh.port = Int32(config.port)
         vh.iface = allocations.string(config.host)
         vh.protocols = UnsafePointer(allocations.protocols(echo: config.echo))
+        // A client naming no subprotocol is bound to liftboard.v1's callback, which routes it
+        // by path (/ws: a session; /echo with --echo: the echo).
+        vh.pvo = UnsafePointer(allocations.defaultProtocol("liftboard.v1"))
         vh.vhost_name = allocations.string("liftboard")
         vh.retry_and_idle_policy = UnsafePointer(allocations.retryPolicy(pingAfter: 30, hangUpAfter: 45))
         vh.keepalive_timeout = 5
@@ -235,6 +239,14 @@ struct CAllocations {
                     : lws_protocols()
         p[3] = lws_protocols()
         return p
+    }
+
+    mutating func defaultProtocol(_ name: String) -> UnsafeMutablePointer<lws_protocol_vhost_options> {
+        let option = UnsafeMutablePointer<lws_protocol_vhost_options>.allocate(capacity: 1)
+        option.pointee = lws_protocol_vhost_options(next: nil, options: nil, name: string("default"), value: string(""))
+        let proto = UnsafeMutablePointer<lws_protocol_vhost_options>.allocate(capacity: 1)
+        proto.pointee = lws_protocol_vhost_options(next: nil, options: UnsafePointer(option), name: string(name), value: string(""))
+        return proto
     }
 
     mutating func retryPolicy(pingAfter: UInt16, hangUpAfter: UInt16) -> UnsafeMutablePointer<lws_retry_bo_t> {
