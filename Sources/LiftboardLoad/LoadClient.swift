@@ -20,7 +20,6 @@ final class LoadClient {
     var session: String?
     var timer: UnsafeMutablePointer<clws_timer>?
     static let pressMs = 500.0
-    static let movesPerDrag = 30
 
     init(index: Int, board: String, generator: LoadGenerator) {
         self.index = index
@@ -86,10 +85,11 @@ final class LoadClient {
             phase = .moving(1)
             tick()
         case .moving(let k):
-            // Down 20 rows, then back up 10: every move passes one neighbour, and the drop commits.
-            let r = k <= 20 ? Double(k) : Double(40 - k)
+            // Down 20 rows and back, over and over: every move passes one neighbour; 30 moves end
+            // 10 rows down, so the drop commits.
+            let r = Double(20 - abs(20 - k % 40))
             send([("t", .string("move")), pointer, ("x", .number(100)), ("y", .number(rowY(r)))], timed: true)
-            if k < Self.movesPerDrag {
+            if k < generator.config.movesPerDrag {
                 phase = .moving(k + 1)
                 after(ms: 1000 / generator.config.rate)
             } else {

@@ -16,6 +16,8 @@ public struct LoadConfig: Sendable {
     public var board: String? = nil
     /// Send the same messages to `liftboard.echo` and time the echo instead.
     public var echo = false
+    /// Pointer moves per drag (each passes one row).
+    public var movesPerDrag = 30
     /// Sessions say hello and then stay still (to measure what an idle session costs).
     public var idle = false
     /// Sampled once every session is connected and idle (resident KiB of the server).
@@ -30,6 +32,8 @@ public struct LoadReport: Codable, Sendable {
     public var connected: Int
     public var rate: Double
     public var seconds: Double
+    /// How long the run lasted, connecting and draining included.
+    public var elapsedSeconds: Double
     public var sent: Int
     public var received: Int
     public var moves: Int
@@ -136,7 +140,7 @@ public final class LoadGenerator {
             sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1000
         }
         return LoadReport(mode: config.echo ? "echo" : "protocol", sessions: config.sessions, connected: connected, rate: config.rate,
-                          seconds: config.seconds, sent: sent, received: received, moves: sorted.count,
+                          seconds: config.seconds, elapsedSeconds: Double(nowNs) / 1e9, sent: sent, received: received, moves: sorted.count,
                           p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, errors: errors,
                           serverCPUSeconds: nil, serverPeakMemoryKiB: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil)
     }

@@ -142,16 +142,7 @@ extension Wire {
             w.endObject()
         }
         w.endArray()
-        w.key("order"); w.beginArray()
-        for s in b.sections {
-            w.beginObject()
-            w.key("section"); w.string(s.id)
-            w.key("items"); w.beginArray()
-            for i in s.items { w.string(i.id) }
-            w.endArray()
-            w.endObject()
-        }
-        w.endArray()
+        w.key("order"); order(b.order, &w)
         w.endObject()
         return w.bytes
     }

@@ -92,8 +92,13 @@ extension Wire {
             w.endObject()
         }
         w.endArray()
-        w.key("order"); w.beginArray()
-        for s in c.order {
+        w.key("order"); order(c.order, &w)
+    }
+
+    /// An order, as commits and `GET /api/boards/{id}` carry it.
+    static func order(_ order: [SectionOrder], _ w: inout JSONWriter) {
+        w.beginArray()
+        for s in order {
             w.beginObject()
             w.key("section"); w.string(s.section)
             w.key("items"); w.beginArray()

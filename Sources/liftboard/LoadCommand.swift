@@ -17,6 +17,7 @@ struct LoadCommand: ParsableCommand {
     @Option(help: "Concurrent sessions.") var sessions = 1
     @Option(help: "Pointer moves per second per session.") var rate = 60.0
     @Option(help: "How long to run.") var seconds = 5.0
+    @Option(help: "Pointer moves per drag (each passes one row).") var moves = 30
     @Option(help: "Put every session on this board (default: a board of its own each).") var board: String?
     @Flag(name: .customLong("shared-board"), help: "Put every session on the board `load-1`.") var sharedBoard = false
     @Flag(help: "Time the server's liftboard.echo instead (the raw-transport baseline).") var echo = false
@@ -29,6 +30,7 @@ struct LoadCommand: ParsableCommand {
         guard sessions >= 1 && sessions <= 20_000 else { throw ValidationError("--sessions must be 1 to 20000") }
         guard rate > 0 && rate <= 1000 else { throw ValidationError("--rate must be in (0, 1000]") }
         guard seconds > 0 && seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") }
+        guard moves >= 1 && moves <= 1_000_000 else { throw ValidationError("--moves must be 1 to 1000000") }
         guard writeBoards != nil || URL(string: url)?.port != nil else { throw ValidationError("--url needs a host and a port: ws://HOST:PORT/ws") }
     }
 
@@ -51,6 +53,7 @@ struct LoadCommand: ParsableCommand {
         config.board = sharedBoard ? "load-1" : board
         config.echo = echo
         config.idle = idle
+        config.movesPerDrag = moves
         config.serverPid = serverPid
         let cpuBefore = serverPid.flatMap(ProcessStats.cpuSeconds)
         var report = try LoadGenerator(config: config).run()

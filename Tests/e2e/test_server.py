@@ -225,18 +225,21 @@ def test_sigterm_exits_cleanly_and_closes_sessions_with_1001(server):
     assert time.monotonic() - start < 4
 
 
+async def commit_one_drag(url):
+    """Hello, then a real-time drag of milk below mum: the messages up to the commit."""
+    async with websockets.connect(url, subprotocols=["liftboard.v1"]) as ws:
+        await ws.send(json.dumps(HELLO))
+        await recv_until(ws, lambda m: m["t"] == "layout")
+        await long_press_drag(ws, 50, MILK_Y, MUM_MID + 5)
+        got = await recv_until(ws, lambda m: m["t"] == "commit")
+        assert got[-1]["t"] == "commit"
+        return got
+
+
 def test_commits_survive_kill_9_and_restart(tmp_path):
     s = RunningServer(data_dir=tmp_path / "data").start()
     try:
-        async def go():
-            async with websockets.connect(s.ws, subprotocols=["liftboard.v1"]) as ws:
-                await ws.send(json.dumps(HELLO))
-                await recv_until(ws, lambda m: m["t"] == "layout")
-                await long_press_drag(ws, 50, MILK_Y, MUM_MID + 5)
-                got = await recv_until(ws, lambda m: m["t"] == "commit")
-                assert got[-1]["t"] == "commit"
-                return got[-1]["order"]
-        order = run(go())
+        order = run(commit_one_drag(s.ws))[-1]["order"]
         s.stop(sig=signal.SIGKILL)
         s.start()
         board = s.board()
@@ -295,14 +298,7 @@ def test_a_recorded_session_replays_to_the_same_commits(tmp_path, liftboard):
     rec = tmp_path / "rec"
     s = RunningServer("--record", str(rec), data_dir=tmp_path / "data").start()
     try:
-        async def go():
-            async with websockets.connect(s.ws, subprotocols=["liftboard.v1"]) as ws:
-                await ws.send(json.dumps(HELLO))
-                await recv_until(ws, lambda m: m["t"] == "layout")
-                await long_press_drag(ws, 50, MILK_Y, MUM_MID + 5)
-                live = await recv_until(ws, lambda m: m["t"] == "commit")
-                return [m for m in live if m["t"] == "commit"]
-        live_commits = run(go())
+        live_commits = [m for m in run(commit_one_drag(s.ws)) if m["t"] == "commit"]
     finally:
         s.stop()
     streams = list(rec.glob("*.jsonl"))
