@@ -78,6 +78,11 @@ final class LoadClient {
         let pointer: (String, JSONValue) = ("p", .number(1))
         switch phase {
         case .idle:
+            // No new drag after the run's time: the ones in flight finish and their commits drain.
+            if generator.nowNs >= UInt64(generator.config.seconds * 1e9) {
+                phase = .closed
+                return
+            }
             send([("t", .string("down")), pointer, ("x", .number(100)), ("y", .number(rowY(0))), ("kind", .string("touch"))])
             phase = .pressing
             after(ms: Self.pressMs + 40)
@@ -98,6 +103,7 @@ final class LoadClient {
             }
         case .releasing:
             send([("t", .string("up")), pointer, ("x", .number(100)), ("y", .number(rowY(10)))])
+            generator.drops += 1
             phase = .idle
             after(ms: 100)
         case .connecting, .awaitingLayout, .closed:

@@ -41,6 +41,8 @@ public struct LoadReport: Codable, Sendable {
     public var p99us: Double
     public var p999us: Double
     public var commits: Int
+    /// Drags released (each moves its item ten rows, so each must commit).
+    public var drops: Int
     public var errors: Int
     public var serverCPUSeconds: Double?
     public var serverPeakMemoryKiB: Int?
@@ -70,7 +72,7 @@ public final class LoadGenerator {
     var context: OpaquePointer?
     var clients: [LoadClient] = []
     var latenciesNs: [UInt64] = []
-    var sent = 0, received = 0, commits = 0, errors = 0, connected = 0, laidOut = 0
+    var sent = 0, received = 0, commits = 0, errors = 0, connected = 0, laidOut = 0, drops = 0
     let started = DispatchTime.now().uptimeNanoseconds
     private var protocols: UnsafeMutablePointer<lws_protocols>?
     private var strings: [UnsafeMutablePointer<CChar>] = []
@@ -120,7 +122,8 @@ public final class LoadGenerator {
         defer { if let t = ticker { lws_sul_cancel(&t.pointee.sul); free(t) } }
         heartbeat()
         let before = config.serverPid.flatMap(ProcessStats.residentKiB)
-        let end = UInt64((config.seconds + 1.5) * 1e9)
+        // After `seconds`, no new drag starts; the rest of the time drains drags and commits.
+        let end = UInt64((config.seconds + 2.5) * 1e9)
         var idleSample: Int? = nil
         while nowNs < end {
             if lws_service(ctx, 0) < 0 { break }
@@ -141,7 +144,7 @@ public final class LoadGenerator {
         }
         return LoadReport(mode: config.echo ? "echo" : "protocol", sessions: config.sessions, connected: connected, rate: config.rate,
                           seconds: config.seconds, elapsedSeconds: Double(nowNs) / 1e9, sent: sent, received: received, moves: sorted.count,
-                          p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, errors: errors,
+                          p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, drops: drops, errors: errors,
                           serverCPUSeconds: nil, serverPeakMemoryKiB: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil)
     }
 

@@ -66,10 +66,10 @@ struct LoadCommand: ParsableCommand {
             enc.outputFormatting = [.sortedKeys]
             FileHandle.standardOutput.write(try enc.encode(report) + Data("\n".utf8))
         } else {
-            print("mode      sessions  rate  sent      received  moves     p50      p99      p99.9    commits  errors")
-            print(String(format: "%-9@ %8d %5.0f %-9d %-9d %-9d %6.0fus %6.0fus %7.0fus %8d %7d",
+            print("mode      sessions  rate  sent      received  moves     p50      p99      p99.9    drops  commits  errors")
+            print(String(format: "%-9@ %8d %5.0f %-9d %-9d %-9d %6.0fus %6.0fus %7.0fus %6d %8d %7d",
                          report.mode as NSString, report.sessions, report.rate, report.sent, report.received, report.moves,
-                         report.p50us, report.p99us, report.p999us, report.commits, report.errors))
+                         report.p50us, report.p99us, report.p999us, report.drops, report.commits, report.errors))
             if let c = report.serverCPUSeconds { print(String(format: "server CPU %.2f s", c)) }
             if let m = report.serverPeakMemoryKiB { print("server peak memory \(m) KiB") }
             if let a = report.serverResidentBeforeKiB, let b = report.serverResidentIdleKiB {
