@@ -371,3 +371,33 @@ def test_max_sessions_refuses_one_too_many(tmp_path):
         assert any("max sessions" in l for l in s.lines)
     finally:
         s.stop()
+
+
+def test_a_recording_with_another_sessions_commit_replays_to_the_same_commits(tmp_path, liftboard):
+    rec = tmp_path / "rec"
+    s = RunningServer("--record", str(rec), data_dir=tmp_path / "data").start()
+    try:
+        async def go():
+            async with connect(s) as a, connect(s) as b:
+                await a.send(json.dumps(HELLO))
+                welcome = (await recv_until(a, lambda m: m["t"] == "layout"))[0]
+                await b.send(json.dumps(HELLO))
+                await recv_until(b, lambda m: m["t"] == "layout")
+                await long_press_drag(b, 50, MILK_Y, MUM_MID + 5)          # b commits v1
+                got = await recv_until(a, lambda m: m["t"] == "commit")
+                assert got[-1]["version"] == 1
+                await long_press_drag(a, 50, 271, 271 + 19 * 19)           # a moves plants into Doing: v2
+                got += await recv_until(a, lambda m: m["t"] == "commit" and m["version"] == 2)
+                return welcome["session"], [m for m in got if m["t"] == "commit"]
+        session, live = run(go())
+    finally:
+        s.stop()
+    stream = rec / f"{session}.jsonl"
+    assert '"t":"external"' in stream.read_text()
+    out = subprocess.run([liftboard, "replay", "--board", str(rec / f"{session}.board.json"), str(stream)],
+                         capture_output=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    replayed = [json.loads(l) for l in out.stdout.decode().splitlines() if '"t":"commit"' in l]
+    strip = lambda c: {k: v for k, v in c.items() if k != "by"}
+    assert [strip(c) for c in replayed] == [strip(c) for c in live]
+    assert [c["version"] for c in replayed] == [1, 2]
