@@ -22,10 +22,10 @@ extension LiveSession {
     mutating func makeLayout() -> ServerEvent {
         let (y0, y1) = window
         let handles = arr.cells(from: y0, to: y1)
+        for h in sentOrder { sentSlot[h] = -1 }
         sentOrder = handles
-        sentCells = [:]
-        sentCells.reserveCapacity(handles.count)
-        for h in handles { sentCells[h] = sentCell(h) }
+        sentCells = handles.map(sentCell)
+        for (k, h) in handles.enumerated() { sentSlot[h] = Int32(k) }
         sentScroll = scrollY
         sentContent = Size(w: viewport.w, h: arr.contentHeight)
         sentSections = arr.sections()
@@ -96,12 +96,14 @@ extension LiveSession {
     mutating func diffCells(into f: inout FrameMessage, shiftDur: Double) {
         let (y0, y1) = window
         let handles = arr.cells(from: y0, to: y1)
-        var next: [Int: SentCell] = [:]
+        var next: [SentCell] = []
         next.reserveCapacity(handles.count)
         for h in handles {
             let now = sentCell(h)
-            next[h] = now
-            if let was = sentCells[h] {
+            next.append(now)
+            let slot = Int(sentSlot[h])
+            if slot >= 0 {
+                let was = sentCells[slot]
                 guard was != now else { continue }
                 let moved = was.frame != now.frame
                 let renamed = was.section != now.section || was.index != now.index
@@ -113,7 +115,13 @@ extension LiveSession {
                                           ease: .easeInOut, info: cellInfo(h)))
             }
         }
-        for h in sentOrder where next[h] == nil { f.gone.append(arr.ids[h]) }
+        // Mark the new window, then list what left it (still marked from before, not now).
+        for h in sentOrder { sentSlot[h] = -2 }
+        for (k, h) in handles.enumerated() { sentSlot[h] = Int32(k) }
+        for h in sentOrder where sentSlot[h] == -2 {
+            f.gone.append(arr.ids[h])
+            sentSlot[h] = -1
+        }
         sentCells = next
         sentOrder = handles
     }

@@ -43,6 +43,25 @@ struct Drag: Sendable {
     var autoScrollAt: Double? = nil
 }
 
+/// Which pointer has lifted each item (by handle): read for every cell of every frame, so an
+/// array rather than a dictionary.
+struct LiftTable: Sendable {
+    private var pointer: [Int]
+    private static let none = Int.min
+    private(set) var count = 0
+
+    init(count: Int) { pointer = Array(repeating: Self.none, count: count) }
+
+    subscript(h: Int) -> Int? {
+        get { pointer[h] == Self.none ? nil : pointer[h] }
+        set {
+            let was = pointer[h] != Self.none
+            pointer[h] = newValue ?? Self.none
+            count += (newValue != nil ? 1 : 0) - (was ? 1 : 0)
+        }
+    }
+}
+
 /// A fling's deceleration after a pan (UIScrollView's normal rate).
 struct Deceleration: Sendable {
     /// Content velocity in px/ms.
@@ -68,7 +87,7 @@ struct LiveSession: Sendable {
     // Gestures.
     var pointers: [PointerState] = []
     var drags: [Drag] = []
-    var liftedBy: [Int: Int] = [:]
+    var liftedBy: LiftTable
     var deceleration: Deceleration? = nil
     var lastInput: Double
     var focus: Int? = nil
@@ -80,8 +99,11 @@ struct LiveSession: Sendable {
     var sentScroll: Double = 0
     var sentContent = Size.zero
     var sentSections: [SectionInfo] = []
-    var sentCells: [Int: SentCell] = [:]
+    /// The cells the client has, in window order, and where each handle's entry is (-1: none).
+    /// Arrays, not a dictionary: this is diffed on every reorder and scroll.
+    var sentCells: [SentCell] = []
     var sentOrder: [Int] = []
+    var sentSlot: [Int32]
     var sentFocus: Int? = nil
 
     // The step being assembled (one input or one timer).
@@ -115,6 +137,8 @@ struct LiveSession: Sendable {
         base = arr.members
         version = board.version
         pinnedHome = Array(repeating: 0, count: arr.itemCount)
+        sentSlot = Array(repeating: -1, count: arr.itemCount)
+        liftedBy = LiftTable(count: arr.itemCount)
         lastInput = now
         resetPinnedHomes()
     }

@@ -45,6 +45,12 @@ public struct JSONWriter {
     public mutating func string(_ s: String) {
         valueStart()
         bytes.append(UInt8(ascii: "\""))
+        // Most strings (ids, keys, labels) need no escaping: copy them whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: s.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for c in s.utf8 {
             switch c {
             case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(c)
