@@ -31,7 +31,7 @@ function viewport() {
 function send(msg) {
   if (!state.open) return;
   msg.seq = ++state.seq;
-  if (msg.ms === undefined) msg.ms = performance.now();
+  msg.ms = performance.now();
   state.socket.send(JSON.stringify(msg));
   state.sent++;
 }
@@ -96,18 +96,30 @@ function point(ev) {
 }
 let lastPointerDown = -Infinity;
 canvas.addEventListener("pointerdown", (ev) => {
+  flushMoves();
   lastPointerDown = performance.now();
   canvas.setPointerCapture(ev.pointerId);
   canvas.focus({ preventScroll: true });
   send({ t: "down", p: ev.pointerId, ...point(ev), kind: ev.pointerType || "mouse" });
   ev.preventDefault();
 });
+// Moves are coalesced to the latest one per pointer and animation frame: a 240 Hz pen or
+// mouse costs the server no more than the display's rate. Anything else flushes them first,
+// so the server sees every pointer's events in order.
+const pendingMoves = new Map();
+let moveFlushScheduled = false;
+function flushMoves() {
+  moveFlushScheduled = false;
+  for (const m of pendingMoves.values()) send(m);
+  pendingMoves.clear();
+}
 canvas.addEventListener("pointermove", (ev) => {
   if (!canvas.hasPointerCapture(ev.pointerId)) return;  // hovering: the server would ignore it anyway
-  send({ t: "move", p: ev.pointerId, ...point(ev) });
+  pendingMoves.set(ev.pointerId, { t: "move", p: ev.pointerId, ...point(ev) });
+  if (!moveFlushScheduled) { moveFlushScheduled = true; requestAnimationFrame(flushMoves); }
 });
-canvas.addEventListener("pointerup", (ev) => send({ t: "up", p: ev.pointerId, ...point(ev) }));
-canvas.addEventListener("pointercancel", (ev) => send({ t: "cancel", p: ev.pointerId }));
+canvas.addEventListener("pointerup", (ev) => { flushMoves(); send({ t: "up", p: ev.pointerId, ...point(ev) }); });
+canvas.addEventListener("pointercancel", (ev) => { flushMoves(); send({ t: "cancel", p: ev.pointerId }); });
 canvas.addEventListener("contextmenu", (ev) => ev.preventDefault());
 canvas.addEventListener("wheel", (ev) => {
   const unit = ev.deltaMode === 1 ? 16 : ev.deltaMode === 2 ? canvas.clientHeight : 1;
