@@ -294,6 +294,19 @@ def test_a_token_guards_the_api_and_the_websocket_but_not_the_page(tmp_path):
         s.stop()
 
 
+def replayed_commits(liftboard, rec, session):
+    """The commits `liftboard replay` prints for a session recorded into `rec`."""
+    out = subprocess.run([liftboard, "replay", "--board", str(rec / f"{session}.board.json"), str(rec / f"{session}.jsonl")],
+                         capture_output=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    return [json.loads(l) for l in out.stdout.decode().splitlines() if '"t":"commit"' in l]
+
+
+def without_by(commits):
+    """Commits without their author: a replay's session id is always `replay`."""
+    return [{k: v for k, v in c.items() if k != "by"} for c in commits]
+
+
 def test_a_recorded_session_replays_to_the_same_commits(tmp_path, liftboard):
     rec = tmp_path / "rec"
     s = RunningServer("--record", str(rec), data_dir=tmp_path / "data").start()
@@ -303,12 +316,7 @@ def test_a_recorded_session_replays_to_the_same_commits(tmp_path, liftboard):
         s.stop()
     streams = list(rec.glob("*.jsonl"))
     assert len(streams) == 1
-    board = streams[0].with_suffix("").with_suffix(".board.json")
-    out = subprocess.run([liftboard, "replay", "--board", str(board), str(streams[0])], capture_output=True, timeout=30)
-    assert out.returncode == 0, out.stderr
-    replayed = [json.loads(l) for l in out.stdout.decode().splitlines() if '"t":"commit"' in l]
-    strip = lambda c: {k: v for k, v in c.items() if k != "by"}
-    assert [strip(c) for c in replayed] == [strip(c) for c in live_commits]
+    assert without_by(replayed_commits(liftboard, rec, streams[0].stem)) == without_by(live_commits)
 
 
 def test_invalid_boards_and_bad_flags_fail_before_listening(tmp_path, liftboard):
@@ -392,12 +400,7 @@ def test_a_recording_with_another_sessions_commit_replays_to_the_same_commits(tm
         session, live = run(go())
     finally:
         s.stop()
-    stream = rec / f"{session}.jsonl"
-    assert '"t":"external"' in stream.read_text()
-    out = subprocess.run([liftboard, "replay", "--board", str(rec / f"{session}.board.json"), str(stream)],
-                         capture_output=True, timeout=30)
-    assert out.returncode == 0, out.stderr
-    replayed = [json.loads(l) for l in out.stdout.decode().splitlines() if '"t":"commit"' in l]
-    strip = lambda c: {k: v for k, v in c.items() if k != "by"}
-    assert [strip(c) for c in replayed] == [strip(c) for c in live]
+    assert '"t":"external"' in (rec / f"{session}.jsonl").read_text()
+    replayed = replayed_commits(liftboard, rec, session)
+    assert without_by(replayed) == without_by(live)
     assert [c["version"] for c in replayed] == [1, 2]
