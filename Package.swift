@@ -33,7 +33,7 @@ let package = Package(
         ]),
         .testTarget(name: "LiftboardCoreTests", dependencies: ["LiftboardCore"]),
         .testTarget(name: "LiftboardWireTests", dependencies: ["LiftboardCore", "LiftboardWire"],
-                    exclude: ["Golden"]),
+                    exclude: ["Golden", "ContractExamples"]),
         .testTarget(name: "LiftboardStoreTests", dependencies: ["LiftboardCore", "LiftboardStore"]),
     ],
     swiftLanguageModes: [.v6]

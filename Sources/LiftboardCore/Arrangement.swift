@@ -239,12 +239,12 @@ struct Arrangement: Sendable {
             let pitchY = grid.itemHeight + grid.spacing, pitchX = grid.itemWidth + grid.spacing
             let row = Int((ly / pitchY).rounded(.down)), col = Int((p.x / pitchX).rounded(.down))
             let lastRow = (n - 1) / columns
-            if row == lastRow, row * columns + col >= n, col < columns { return .trailing(s) }
-            guard row <= lastRow, col < columns,
-                  ly - Double(row) * pitchY < grid.itemHeight,
-                  p.x - Double(col) * pitchX < grid.itemWidth else { return .none }
-            let i = row * columns + col
-            return i < n ? .cell(members[s][i]) : .trailing(s)
+            guard row <= lastRow, ly - Double(row) * pitchY < grid.itemHeight else { return .none }
+            // The blank end of the last row: from the last cell's right edge to the content's
+            // width, spacing and the strip past the last column included.
+            if row == lastRow, p.x >= Double((n - 1) % columns) * pitchX + grid.itemWidth { return .trailing(s) }
+            guard col < columns, p.x - Double(col) * pitchX < grid.itemWidth else { return .none }
+            return .cell(members[s][row * columns + col])
         }
     }
 

@@ -1,9 +1,17 @@
 extension Board {
     /// The board with `commit`'s order and version, or `nil` when the order does not name
-    /// every section and item of the board exactly once.
+    /// every section and item of the board exactly once (a commit without its order: its
+    /// change, applied to this board at the version before it).
     /// - Complexity: O(n).
     public func applying(_ commit: Commit) -> Board? {
-        guard commit.board == id, commit.order.count == sections.count else { return nil }
+        guard commit.board == id else { return nil }
+        if commit.order.isEmpty, !sections.isEmpty, let change = commit.change {
+            // A commit that carries only its change (`commitOrder: "none"`).
+            guard commit.version == version + 1, var next = applying(change)?.board else { return nil }
+            next.version = commit.version
+            return next
+        }
+        guard commit.order.count == sections.count else { return nil }
         var items: [String: Item] = [:]
         for s in sections { for i in s.items { items[i.id] = i } }
         var byID: [String: Section] = [:]

@@ -1,6 +1,8 @@
 extension FrameMessage {
     /// This frame followed by `next`, as one frame: what a reader that fell behind needs to
-    /// reach the same picture. Later values win; a cell that left and came back is whole.
+    /// reach the same picture. Later values win; a cell that left and came back is whole. The
+    /// result keeps `next`'s `seq`: frame numbers are the session's, so a merged frame skips
+    /// the numbers it swallowed rather than renumbering (live frames keep a replay's numbers).
     /// - Complexity: O(cells + snapshots).
     public func merged(with next: FrameMessage) -> FrameMessage {
         var m = self
@@ -28,14 +30,19 @@ extension FrameMessage {
         m.gone = m.gone.filter { !cameBack.contains($0) }
         m.cells.removeAll { nextGone.contains($0.id) }
         for g in next.gone where !m.gone.contains(g) { m.gone.append(g) }
-        for u in next.snapshots {
-            if let k = m.snapshots.firstIndex(where: { $0.p == u.p && $0.id == u.id }) {
-                m.snapshots[k] = m.snapshots[k].merging(u)
-            } else {
-                m.snapshots.append(u)
-            }
-        }
+        for u in next.snapshots { m.snapshots.merge(u) }
         return m
+    }
+}
+
+extension Array where Element == SnapshotUpdate {
+    /// Adds `u`, merged into the update of the same snapshot if there is one.
+    mutating func merge(_ u: SnapshotUpdate) {
+        if let k = firstIndex(where: { $0.p == u.p && $0.id == u.id }) {
+            self[k] = self[k].merging(u)
+        } else {
+            append(u)
+        }
     }
 }
 

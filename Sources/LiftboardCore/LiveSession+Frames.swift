@@ -80,13 +80,7 @@ extension LiveSession {
     /// Several updates of one snapshot in a step become one: later keys win.
     func mergeSnapshots(_ list: [SnapshotUpdate]) -> [SnapshotUpdate] {
         var out: [SnapshotUpdate] = []
-        for u in list {
-            if let k = out.firstIndex(where: { $0.p == u.p && $0.id == u.id }) {
-                out[k] = out[k].merging(u)
-            } else {
-                out.append(u)
-            }
-        }
+        for u in list { out.merge(u) }
         return out
     }
 

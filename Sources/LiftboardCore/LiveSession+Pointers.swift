@@ -137,27 +137,34 @@ extension LiveSession {
         return 0
     }
 
-    /// Starts or stops a drag's auto-scroll as its pointer enters or leaves an edge band.
-    mutating func updateAutoScroll(_ d: Int, now: Double) {
-        guard drags[d].pointer >= 0, let k = pointerIndex(drags[d].pointer) else { return }
-        let v = edgeVelocity(atViewportY: pointers[k].position.y)
+    /// The content's auto-scroll velocity (px/ms, signed): the sum over every dragging
+    /// pointer in an edge band, so two fingers in one band scroll twice as fast and two in
+    /// opposite bands at equal depths hold the content still.
+    func autoScrollVelocity() -> Double {
+        var v = 0.0
+        for d in drags where d.pointer >= 0 {
+            if let k = pointerIndex(d.pointer) { v += edgeVelocity(atViewportY: pointers[k].position.y) }
+        }
+        return v
+    }
+
+    /// Starts the auto-scroll clock (first tick one tick from now) when the dragging pointers
+    /// in bands ask for a scroll that is not blocked at an end; stops it when they do not.
+    mutating func updateAutoScroll(now: Double) {
+        let v = autoScrollVelocity()
         let blocked = (v < 0 && scrollY <= 0) || (v > 0 && scrollY >= maxScroll)
         if v == 0 || blocked {
-            drags[d].autoScrollAt = nil
-        } else if drags[d].autoScrollAt == nil {
-            // One drag scrolls at a time: two fingers in opposite bands would fight forever.
-            for other in drags.indices where other != d { drags[other].autoScrollAt = nil }
-            drags[d].autoScrollAt = now + tickMs
+            autoScrollAt = nil
+        } else if autoScrollAt == nil {
+            autoScrollAt = now + tickMs
         }
     }
 
-    mutating func autoScrollTick(_ p: Int, now: Double) {
-        guard let d = dragIndex(p), let k = pointerIndex(p) else { return }
-        let v = edgeVelocity(atViewportY: pointers[k].position.y)
+    /// One tick: scroll by the summed velocity, retargeting every drag (in `scroll`).
+    mutating func autoScrollTick(now: Double) {
+        let v = autoScrollVelocity()
         let before = scrollY
         scroll(to: scrollY + v * tickMs, now: now)
-        guard let d2 = dragIndex(p) else { return }
-        drags[d2].autoScrollAt = (v == 0 || scrollY == before) ? nil : now + tickMs
-        _ = d
+        autoScrollAt = (v == 0 || scrollY == before) ? nil : now + tickMs
     }
 }

@@ -11,7 +11,6 @@ extension LiveSession {
         let center = Point(x: f.midX, y: f.midY - scrollY)
         var drag = Drag(pointer: p, item: h, grabOffset: Point(x: center.x - pointerPos.x, y: center.y - pointerPos.y),
                         center: center, size: f.size, liftSection: arr.sectionOf[h])
-        if config.mode == .swap { drag.swapBase = arr }
         drag.lastRegion = arr.region(at: Point(x: f.midX, y: f.midY))
         drags.append(drag)
         liftedBy[h] = p
@@ -20,7 +19,7 @@ extension LiveSession {
                                              scale: config.liftScale, rotation: config.liftRotation,
                                              alpha: config.liftAlpha, dur: dur(config.liftMs), ease: .easeOut))
         step.cellsDirty = true
-        if p >= 0 { updateAutoScroll(drags.count - 1, now: now) }
+        updateAutoScroll(now: now)
     }
 
     /// The snapshot follows the pointer, keeping the grab offset (lists: y only).
@@ -32,7 +31,7 @@ extension LiveSession {
             step.snapshots.append(SnapshotUpdate(p: drags[d].pointer, id: arr.ids[drags[d].item], center: c, moveDur: 0))
         }
         retarget(d, now: now)
-        updateAutoScroll(d, now: now)
+        updateAutoScroll(now: now)
     }
 
     /// Recomputes drag `d`'s place from its snapshot's center; emits one `moved` if it changed.
@@ -40,7 +39,7 @@ extension LiveSession {
         let h = drags[d].item
         let before = arr.place(of: h)
         let c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
-        if config.mode == .swap {
+        if swaps(drags[d]) {
             retargetSwap(d, center: c)
         } else if arr.kind == .list {
             retargetList(h, centerY: c.y)
@@ -146,133 +145,210 @@ extension LiveSession {
 
     // MARK: Swap mode
 
-    /// In its own section the item exchanges places with the item under the center in the
-    /// layout at the lift (a fixed reference, so it never oscillates); elsewhere, insert rules.
+    /// The target is the cell of the lift's section under the center in the layout of the
+    /// committed order (a fixed reference while nothing commits, so nothing oscillates). Over
+    /// no such cell the live order stays, unless the center goes into another section by the
+    /// insert rules: then the exchange is undone and the item moves as in insert mode.
     mutating func retargetSwap(_ d: Int, center c: Point) {
-        let h = drags[d].item
-        guard let ref = drags[d].swapBase else { return }
-        let ls = drags[d].liftSection
-        let top = ref.sectionTop[ls], bottom = top + ref.sectionHeight[ls]
-        let half = ref.headerHeight / 2
-        let inside = c.y > top + (ls > 0 ? half : -Double.infinity) &&
-            c.y < bottom + (ls + 1 < ref.sectionCount ? half : Double.infinity)
-        if inside {
+        let h = drags[d].item, ls = drags[d].liftSection
+        if let ref = committedLayout, case .cell(let x) = ref.region(at: c), ref.sectionOf[x] == ls {
             if arr.sectionOf[h] != ls {
-                // Back into the lift section: start from the lift order.
+                // Back over the lift's section: from the item's committed place, no exchange.
                 arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome)
             }
-            var target = drags[d].swapTarget
-            switch ref.region(at: c) {
-            case .cell(let other) where other == h: target = nil
-            case .cell(let other) where ref.sectionOf[other] == ls && arr.movable[other] && liftedBy[other] == nil:
-                target = other
-            default: break
-            }
-            guard target != drags[d].swapTarget else { return }
-            // Another drag may have taken an item out of this section meanwhile.
-            if let old = drags[d].swapTarget, arr.sectionOf[old] == ls { arr.exchange(section: ls, arr.indexOf[h], arr.indexOf[old]) }
-            if let new = target, arr.sectionOf[new] == ls {
-                arr.exchange(section: ls, arr.indexOf[h], arr.indexOf[new])
-                drags[d].swapTarget = new
-            } else {
-                drags[d].swapTarget = nil
-            }
+            if x == h {
+                setSwapTarget(d, nil)
+            } else if arr.movable[x] && liftedBy[x] == nil {
+                setSwapTarget(d, x)
+            }  // a pinned or held cell is never a target: the live order stays
+            drags[d].lastRegion = nil
             return
         }
-        if let old = drags[d].swapTarget, arr.sectionOf[h] == ls, arr.sectionOf[old] == ls {
-            arr.exchange(section: ls, arr.indexOf[h], arr.indexOf[old])
+        if arr.sectionOf[h] == ls && !leavesLiftSection(d, center: c) { return }
+        setSwapTarget(d, nil)
+        if arr.kind == .list { retargetList(h, centerY: c.y) } else { retargetGrid(d, center: c) }
+        if arr.sectionOf[h] == ls, let ref = committedLayout {
+            // The insert rules brought it back: it waits at its committed place.
+            arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome)
+            drags[d].lastRegion = nil
+        }
+    }
+
+    /// Whether the center, over no cell of the lift's section, has gone into another section
+    /// by the insert rules: past a header's midpoint in a list; into a header, an empty slot,
+    /// a row's blank end or a cell of another section in a grid.
+    func leavesLiftSection(_ d: Int, center c: Point) -> Bool {
+        let ls = drags[d].liftSection
+        if arr.kind == .list {
+            if ls + 1 < arr.sectionCount, c.y >= arr.headerFrame(ls + 1).midY { return true }
+            if ls > 0, c.y <= arr.headerFrame(ls).midY { return true }
+            return false
+        }
+        switch arr.region(at: c) {
+        case .header: return true
+        case .slot(let t), .trailing(let t): return t != ls
+        case .cell(let x): return arr.sectionOf[x] != ls
+        case .none: return false
+        }
+    }
+
+    /// Undoes drag `d`'s exchange, if any, and exchanges with `target` (both in the item's
+    /// section), so the live order is the committed order with at most that one exchange.
+    mutating func setSwapTarget(_ d: Int, _ target: Int?) {
+        let h = drags[d].item
+        guard target != drags[d].swapTarget else { return }
+        if let old = drags[d].swapTarget, arr.sectionOf[old] == arr.sectionOf[h] {
+            arr.exchange(section: arr.sectionOf[h], arr.indexOf[h], arr.indexOf[old])
         }
         drags[d].swapTarget = nil
-        if arr.kind == .list { retargetList(h, centerY: c.y) } else { retargetGrid(d, center: c) }
+        if let t = target, arr.sectionOf[t] == arr.sectionOf[h] {
+            arr.exchange(section: arr.sectionOf[h], arr.indexOf[h], arr.indexOf[t])
+            drags[d].swapTarget = t
+        }
     }
+
+    /// Whether `drag` follows the swap rules: pointer drags in swap mode (the keyboard always
+    /// moves one place at a time, insert semantics).
+    func swaps(_ drag: Drag) -> Bool { config.mode == .swap && drag.pointer >= 0 }
 
     // MARK: Drop and cancel
 
-    /// Puts item `h` back at its home in `order`: right after its nearest predecessor in the
-    /// committed order that is not itself lifted, or first in its committed section.
-    func homeIndex(of h: Int, in members: [Int], baseSection: [Int]) -> Int {
-        guard let bi = baseSection.firstIndex(of: h) else { return 0 }
-        var k = bi - 1
-        while k >= 0 {
-            let pred = baseSection[k]
-            if liftedBy[pred] == nil || pred == h, let at = members.firstIndex(of: pred) { return at + 1 }
-            k -= 1
-        }
-        return 0
-    }
-
-    func baseSectionIndex(of h: Int) -> Int {
-        base.firstIndex { $0.contains(h) } ?? arr.sectionOf[h]
-    }
-
+    /// Ends drag `d`. A drop commits its one change (if it changes anything); then, as after
+    /// any commit or cancel, the live order becomes the committed order with every other drag
+    /// in flight at its live place, so a cancelled item (and its swap target) goes home.
     mutating func endDrag(_ d: Int, cancelled: Bool, now: Double) {
         let drag = drags[d]
         let h = drag.item
-        if cancelled {
-            let bs = baseSectionIndex(of: h)
-            var m = arr.members[bs]
-            if arr.sectionOf[h] == bs { m.remove(at: arr.indexOf[h]) }
-            let home = homeIndex(of: h, in: m, baseSection: base[bs])
-            let before = arr.place(of: h)
-            arr.move(h, toSection: bs, index: home, pinnedHome: pinnedHome)
-            if arr.place(of: h) != before { step.shiftDur = dur(config.shiftMs) }
-        }
+        let change = cancelled ? nil : dropChange(of: drag)
+        let othersBefore = drags.enumerated().filter { $0.offset != d }.map { ($0.element.pointer, arr.place(of: $0.element.item)) }
+        let placeBefore = arr.place(of: h)
         drags.remove(at: d)
         liftedBy[h] = nil
+        if let change { commit(change, now: now) }
+        rebuildLive(reporting: othersBefore)
         let place = arr.place(of: h)
+        if place != placeBefore { step.shiftDur = dur(config.shiftMs) }
         step.gestures.append(.drop(p: drag.pointer, id: arr.ids[h], at: place, cancelled: cancelled))
         let f = arr.frame(of: h)
         step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: arr.ids[h], center: Point(x: f.midX, y: f.midY - scrollY),
                                              moveDur: dur(config.dropMs), scale: 1, rotation: 0, alpha: 1,
                                              dur: dur(config.dropMs), ease: .easeOut, done: true))
         step.cellsDirty = true
-        if !cancelled { commitDrop(of: h, swapTarget: drag.swapTarget, now: now) }
+        updateAutoScroll(now: now)
     }
 
-    /// The live order with every other drag in flight put back home.
-    func orderWithoutOtherDrags(except h: Int) -> [[Int]] {
-        var order = arr.members
-        let others = drags.map(\.item).filter { $0 != h }
-        guard !others.isEmpty else { return order }
-        for o in others {
-            let s = arr.sectionOf[o]
-            order[s].removeAll { $0 == o }
+    /// The one change a drop makes, read off the live order; `nil` when it changes nothing.
+    /// In swap mode, over the lift's section: the exchange with the target. Otherwise: the
+    /// item after the nearest movable item before it in its live section that no other drag
+    /// holds (first in the section when there is none).
+    func dropChange(of drag: Drag) -> Change? {
+        let h = drag.item
+        let s = arr.sectionOf[h]
+        if swaps(drag) && s == drag.liftSection {
+            guard let t = drag.swapTarget else { return nil }
+            return .swap(arr.ids[h], arr.ids[t])
         }
-        for o in others {
-            let bs = baseSectionIndex(of: o)
-            order[bs].insert(o, at: homeIndex(of: o, in: order[bs], baseSection: base[bs]))
+        // Pinned items are never anchors: they keep an index, not a neighbour, and take it
+        // back after the change (anchoring on one would undo a drop past it).
+        func unheldPredecessor(in m: [Int], before i: Int) -> Int? {
+            var k = i - 1
+            while k >= 0 { if m[k] != h && liftedBy[m[k]] == nil && arr.movable[m[k]] { return m[k] }; k -= 1 }
+            return nil
         }
-        return order
+        let after = unheldPredecessor(in: arr.members[s], before: arr.indexOf[h])
+        if let bs = base.firstIndex(where: { $0.contains(h) }), bs == s,
+           unheldPredecessor(in: base[bs], before: base[bs].firstIndex(of: h)!) == after {
+            return nil
+        }
+        return .insert(id: arr.ids[h], section: arr.sectionIDs[s], after: after.map { arr.ids[$0] }, index: arr.indexOf[h])
     }
 
-    mutating func commitDrop(of h: Int, swapTarget: Int?, now: Double) {
-        let newOrder = orderWithoutOtherDrags(except: h)
-        guard newOrder != base else { return }
-        func place(_ x: Int, in order: [[Int]]) -> Place {
-            for (s, m) in order.enumerated() { if let i = m.firstIndex(of: x) { return Place(section: arr.sectionIDs[s], index: i) } }
-            return Place(section: "", index: -1)
+    /// Applies this session's own `change` to the committed order: a new version, persisted
+    /// by the driver (`.persist`), sent to the client once durable.
+    mutating func commit(_ change: Change, now: Double) {
+        guard let resolved = resolve(change) else { return }
+        var order = base
+        let movable = arr.movable
+        let moved = ChangeRule.apply(resolved, to: &order, movable: { movable[$0] })
+        guard !moved.isEmpty else { return }
+        setCommitted(order, version: version + 1)
+        let moves = moved.map {
+            Move(id: arr.ids[$0.item], from: Place(section: arr.sectionIDs[$0.from.section], index: $0.from.index),
+                 to: Place(section: arr.sectionIDs[$0.to.section], index: $0.to.index))
         }
-        var moves = [Move(id: arr.ids[h], from: place(h, in: base), to: place(h, in: newOrder))]
-        if let t = swapTarget {
-            let from = place(t, in: base), to = place(t, in: newOrder)
-            if from != to { moves.append(Move(id: arr.ids[t], from: from, to: to)) }
+        step.commits.append(.persist(Commit(board: boardID, version: version, by: sessionID, moves: moves,
+                                            order: baseOrder, change: change)))
+    }
+
+    /// A change with its ids resolved to handles, or `nil` when it names what this board lacks.
+    func resolve(_ change: Change) -> ChangeRule.Resolved<Int>? {
+        switch change {
+        case .insert(let id, let section, let after, let index):
+            guard let x = arr.handleOf[id], let t = arr.sectionIndexOf[section] else { return nil }
+            let y = after.flatMap { arr.handleOf[$0] }
+            if after != nil && y == nil { return .insert(x, section: t, after: nil, index: index) }
+            return .insert(x, section: t, after: y, index: index)
+        case .swap(let a, let b):
+            guard let x = arr.handleOf[a], let y = arr.handleOf[b] else { return nil }
+            return .swap(x, y)
         }
-        for (s, m) in newOrder.enumerated() where arr.pinnedCount[s] > 0 {
-            for (i, x) in m.enumerated() where !arr.movable[x] && base[s].firstIndex(of: x) != i {
-                moves.append(Move(id: arr.ids[x], from: place(x, in: base), to: Place(section: arr.sectionIDs[s], index: i)))
+    }
+
+    /// Makes `order` the committed order at `version`: pinned homes and the swap reference follow.
+    mutating func setCommitted(_ order: [[Int]], version: Int) {
+        base = order
+        self.version = version
+        resetPinnedHomes()
+        if committedLayout != nil {
+            committedLayout!.setOrder(order)
+            for k in drags.indices { drags[k].liftSection = committedLayout!.sectionOf[drags[k].item] }
+        }
+    }
+
+    /// The live order becomes the committed order with every drag in flight at its live place:
+    /// a swap drag over its lift's section keeps its exchange (when the two items are still in
+    /// one section), any other drag its live section and index. Reports a `moved` for each drag
+    /// (pointer, place before) whose place this changed.
+    /// - Complexity: O(n).
+    mutating func rebuildLive(reporting before: [(pointer: Int, place: Place)]) {
+        var order = base
+        var carried: [(section: Int, index: Int, item: Int)] = []
+        for k in drags.indices {
+            let h = drags[k].item
+            if swaps(drags[k]) && arr.sectionOf[h] == drags[k].liftSection {
+                guard let t = drags[k].swapTarget else { continue }
+                if let s = order.firstIndex(where: { $0.contains(h) }), let i = order[s].firstIndex(of: h),
+                   let j = order[s].firstIndex(of: t) {
+                    order[s].swapAt(i, j)
+                } else {
+                    drags[k].swapTarget = nil
+                }
+            } else {
+                carried.append((arr.sectionOf[h], arr.indexOf[h], h))
             }
         }
-        base = newOrder
-        version += 1
-        resetPinnedHomes()
-        // Other drags in flight may have displaced pinned items of the new order.
+        if !carried.isEmpty {
+            let items = Set(carried.map(\.item))
+            for s in order.indices where order[s].contains(where: items.contains) { order[s].removeAll(where: items.contains) }
+            for c in carried.sorted(by: { ($0.section, $0.index) < ($1.section, $1.index) }) {
+                order[c.section].insert(c.item, at: min(c.index, order[c.section].count))
+            }
+        }
+        if order != arr.members { arr.setOrder(order) }
         for s in 0..<arr.sectionCount where arr.pinnedCount[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
-        let commit = Commit(board: boardID, version: version, by: sessionID, moves: moves, order: baseOrder)
-        step.commits.append(.commit(commit))
+        for k in drags.indices {
+            drags[k].lastRegion = nil
+            guard let was = before.first(where: { $0.pointer == drags[k].pointer })?.place else { continue }
+            let now = arr.place(of: drags[k].item)
+            if now != was { step.gestures.append(.moved(p: drags[k].pointer, id: arr.ids[drags[k].item], from: was, to: now)) }
+        }
+        step.cellsDirty = true
     }
 
-    // MARK: Commits from other sessions
+    // MARK: Commits from elsewhere
 
+    /// A commit that another session (or another server process) made: it becomes the
+    /// committed order; every drag in flight keeps its live place.
     mutating func applyExternal(_ c: Commit, now: Double) {
         guard c.board == boardID else {
             step.errors.append(.error(code: .badMessage, message: "external: commit for board \"\(c.board)\", this session is on \"\(boardID)\""))
@@ -282,34 +358,34 @@ extension LiveSession {
             step.errors.append(.error(code: .badMessage, message: "external: version \(c.version) is not newer than \(version)"))
             return
         }
-        guard let order = resolve(c.order) else {
+        var next: [[Int]]
+        if c.version == version + 1, let change = c.change, let resolved = resolve(change) {
+            // The change on top of the order it was made on: O(section), not O(board).
+            next = base
+            let movable = arr.movable
+            _ = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] })
+        } else if let order = resolve(c.order) {
+            next = order
+        } else {
             step.errors.append(.error(code: .badMessage, message: "external: order must name every section and item of the board exactly once"))
             return
         }
-        let placesBefore = drags.map { arr.place(of: $0.item) }
-        base = order
-        version = c.version
-        resetPinnedHomes()
-        // The rest of the board takes the new order; lifted items keep their live places.
-        var live = order
-        for d in drags {
-            let s = arr.sectionOf[d.item], i = arr.indexOf[d.item]
-            for k in live.indices { live[k].removeAll { $0 == d.item } }
-            live[s].insert(d.item, at: min(i, live[s].count))
-        }
-        arr.setOrder(live)
-        for s in 0..<arr.sectionCount where arr.pinnedCount[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
-        for (k, d) in drags.enumerated() {
-            let after = arr.place(of: d.item)
-            if after != placesBefore[k] {
-                step.gestures.append(.moved(p: d.pointer, id: arr.ids[d.item], from: placesBefore[k], to: after))
-            }
-            drags[k].lastRegion = nil
-            if config.mode == .swap { drags[k].swapBase = arr; drags[k].swapTarget = nil; drags[k].liftSection = arr.sectionOf[d.item] }
-        }
-        step.cellsDirty = true
+        let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
+        setCommitted(next, version: c.version)
+        rebuildLive(reporting: before)
         step.shiftDur = dur(config.shiftMs)
         step.commits.append(.commit(c))
+    }
+
+    /// Makes `order` at `version` the committed order whatever this session had (a resync to
+    /// the store's truth); drags in flight keep their live places. `false` when the order does
+    /// not name every section and item of the board once.
+    mutating func resync(to order: [SectionOrder], version: Int) -> Bool {
+        guard let next = resolve(order) else { return false }
+        let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
+        setCommitted(next, version: version)
+        rebuildLive(reporting: before)
+        return true
     }
 
     /// The order as handles, if it names every section and item exactly once.

@@ -34,13 +34,10 @@ struct Drag: Sendable {
     let size: Size
     /// Grid: the region under the center after the last retarget (edge-triggered entering).
     var lastRegion: Region? = nil
-    /// Swap mode: the section the item was lifted from, the layout at the lift, and the item
-    /// it is exchanged with now.
+    /// Swap mode: the item's section in the committed order, and the item it is exchanged
+    /// with now.
     var liftSection: Int
-    var swapBase: Arrangement? = nil
     var swapTarget: Int? = nil
-    /// When the next auto-scroll tick is due, while the pointer is in an edge band.
-    var autoScrollAt: Double? = nil
 }
 
 /// Which pointer has lifted each item (by handle): read for every cell of every frame, so an
@@ -80,6 +77,8 @@ struct LiveSession: Sendable {
     var arr: Arrangement
     var base: [[Int]]
     var version: Int
+    /// Swap mode only: the layout of the committed order, the fixed reference of swap targets.
+    var committedLayout: Arrangement?
     /// A pinned item's index in the committed order: where it stays while others move.
     var pinnedHome: [Int]
     var scrollY: Double = 0
@@ -89,6 +88,9 @@ struct LiveSession: Sendable {
     var drags: [Drag] = []
     var liftedBy: LiftTable
     var deceleration: Deceleration? = nil
+    /// When the next edge auto-scroll tick is due: one clock for every dragging pointer in a
+    /// band, whose speeds add up.
+    var autoScrollAt: Double? = nil
     var lastInput: Double
     var focus: Int? = nil
     var keyboardStarted = false
@@ -136,6 +138,7 @@ struct LiveSession: Sendable {
         arr = Arrangement(board: board, width: hello.viewport.w)
         base = arr.members
         version = board.version
+        committedLayout = hello.config.mode == .swap ? arr : nil
         pinnedHome = Array(repeating: 0, count: arr.itemCount)
         sentSlot = Array(repeating: -1, count: arr.itemCount)
         liftedBy = LiftTable(count: arr.itemCount)
@@ -186,7 +189,8 @@ struct LiveSession: Sendable {
             viewport = vp
             arr.relayout(width: vp.w)
             scrollY = clampScroll(scrollY)
-            for k in drags.indices { drags[k].lastRegion = nil; drags[k].swapBase?.relayout(width: vp.w) }
+            committedLayout?.relayout(width: vp.w)
+            for k in drags.indices { drags[k].lastRegion = nil }
             out += flushStep(at: now)
             out.append(makeLayout())
             return out
@@ -216,7 +220,7 @@ struct LiveSession: Sendable {
         return out
     }
 
-    enum Timer { case press(Int), autoScroll(Int), deceleration, idleReset }
+    enum Timer { case press(Int), autoScroll, deceleration, idleReset }
 
     /// The earliest pending timer; ties go to presses, then auto-scroll, deceleration, idle.
     func nextTimer() -> (Double, Timer)? {
@@ -226,7 +230,7 @@ struct LiveSession: Sendable {
             if best == nil || t < best!.0 { best = (t, timer) }
         }
         for p in pointers { consider(p.recognizer.deadline, .press(p.id)) }
-        for d in drags { consider(d.autoScrollAt, .autoScroll(d.pointer)) }
+        consider(autoScrollAt, .autoScroll)
         consider(deceleration?.nextTick, .deceleration)
         consider(idleResetDeadline, .idleReset)
         return best
@@ -242,7 +246,7 @@ struct LiveSession: Sendable {
     mutating func fireTimer(_ timer: Timer, at now: Double) {
         switch timer {
         case .press(let p): pressBegan(p, now: now)
-        case .autoScroll(let p): autoScrollTick(p, now: now)
+        case .autoScroll: autoScrollTick(now: now)
         case .deceleration: decelerationTick(now: now)
         case .idleReset:
             lastInput = now

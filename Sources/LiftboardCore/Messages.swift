@@ -71,15 +71,29 @@ public struct Move: Hashable, Sendable {
     public init(id: String, from: Place, to: Place) { self.id = id; self.from = from; self.to = to }
 }
 
-/// A committed order: durable before it is sent; `order` is the truth, `moves` describe it.
+/// What a commit did to the committed order (contract §4, "A commit is one change"). A change
+/// names items, never indexes, so it applies on top of commits made meanwhile elsewhere.
+public enum Change: Hashable, Sendable {
+    /// Item `id` goes right after item `after` in `section` (first in `section` when `after` is
+    /// nil). `index` is the index `id` had in `section` when it dropped: it places the item
+    /// (clamped) only when `after` is no longer in `section` by the time the change is applied.
+    case insert(id: String, section: String, after: String?, index: Int)
+    /// The two items exchange places; nothing when they are no longer in one section.
+    case swap(String, String)
+}
+
+/// A committed order: durable before it is sent; `order` is the truth, `moves` describe it,
+/// `change` says what made it (absent on commits from before changes were kept).
 public struct Commit: Hashable, Sendable {
     public var board: String
     public var version: Int
     public var by: String
     public var moves: [Move]
     public var order: [SectionOrder]
-    public init(board: String, version: Int, by: String, moves: [Move], order: [SectionOrder]) {
+    public var change: Change?
+    public init(board: String, version: Int, by: String, moves: [Move], order: [SectionOrder], change: Change? = nil) {
         self.board = board; self.version = version; self.by = by; self.moves = moves; self.order = order
+        self.change = change
     }
 }
 
@@ -239,7 +253,13 @@ public enum ServerEvent: Hashable, Sendable {
     case lift(p: Int, id: String, from: Place)
     case moved(p: Int, id: String, from: Place, to: Place)
     case drop(p: Int, id: String, at: Place, cancelled: Bool)
+    /// A commit that another session made, or this session's own once it is durable: the
+    /// message every session on the board receives.
     case commit(Commit)
+    /// This session's own new commit (version = the session's previous version + 1). Never
+    /// sent as is: the driver persists it and sends it as `.commit` once it is durable (a
+    /// replay, at once).
+    case persist(Commit)
     case announce(String)
     case error(code: ErrorCode, message: String)
     case pong(id: PingID, ms: Double)

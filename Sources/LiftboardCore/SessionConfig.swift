@@ -6,6 +6,14 @@ public enum ReorderMode: String, Sendable, Hashable {
     case swap
 }
 
+/// What a `commit` message carries for this client.
+public enum CommitOrderMode: String, Sendable, Hashable {
+    /// The whole committed order, as contract §5 says (the default).
+    case full
+    /// Only the change and its moves: the client applies the change itself (big boards).
+    case none
+}
+
 /// The values in force for one session (contract §3, `config`). Defaults are the contract's.
 public struct SessionConfig: Hashable, Sendable {
     public var pressMs: Double = 500
@@ -21,5 +29,7 @@ public struct SessionConfig: Hashable, Sendable {
     public var dropMs: Double = 250
     public var idleResetMs: Double = 0
     public var reducedMotion: Bool = false
+    /// Extension: whether `commit` messages carry `order` (`"full"`) or leave it out (`"none"`).
+    public var commitOrder: CommitOrderMode = .full
     public init() {}
 }

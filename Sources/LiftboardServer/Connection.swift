@@ -29,7 +29,8 @@ final class Connection {
     var outgoing: [Outgoing] = []
     var outgoingHead = 0
     var pendingBytes = 0
-    var frameSeqOut = 0
+    /// What this client asked `commit` messages to carry (read once, at `hello`).
+    var commitOrder: CommitOrderMode = .full
     var rx: [UInt8] = []
     var rxTooLarge = false
     var closing: (code: Int32, reason: String)? = nil
@@ -136,6 +137,7 @@ final class Connection {
         let out = session.handle(m.event, seq: m.seq, at: now) { id in hub?.board.id == id ? hub?.board : nil }
         if session.boardID != nil, let hub {
             self.hub = hub
+            commitOrder = session.config?.commitOrder ?? .full
             hub.join(self)
             if let dir = server.config.recordDir {
                 recorder = Recorder(dir: dir, session: id, board: hub.board, hello: rx, ms: now, log: server.log)
@@ -170,10 +172,16 @@ final class Connection {
     func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0) {
         var barrier = initial
         for e in events {
-            if case .commit(let c) = e, c.by == id {
+            var e = e
+            switch e {
+            case .persist(let c):
+                // This session's own commit: persisted by the hub, sent once durable.
                 barrier = hub?.commit(c, from: self) ?? 0
-            } else if case .commit(let c) = e {
+                e = .commit(c)
+            case .commit(let c):
                 barrier = max(barrier, c.version)
+            default:
+                break
             }
             queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0))
             // These end the session (contract §5): the error goes out, then the close.
@@ -191,7 +199,7 @@ final class Connection {
 
     func queue(_ o: Outgoing) {
         var o = o
-        if o.size == 0, let e = o.event { o.size = e.estimatedSize }
+        if o.size == 0, let e = o.event { o.size = e.estimatedSize(commitOrder: commitOrder) }
         // Frames waiting behind each other merge: the client gets the latest state.
         if case .frame(let f)? = o.event, outgoing.count > outgoingHead, case .frame(let g)? = outgoing[outgoing.count - 1].event,
            outgoing[outgoing.count - 1].barrier == o.barrier {
@@ -230,19 +238,14 @@ final class Connection {
         var written = 0
         while outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
             if written > 0 && (written >= 16 || lws_send_pipe_choked(wsi) != 0) { break }
-            var o = outgoing[outgoingHead]
+            let o = outgoing[outgoingHead]
             outgoingHead += 1
             pendingBytes -= o.size
             sendBuffer.removeSubrange(CLWS_PRE...)
             if let raw = o.raw {
                 sendBuffer.append(contentsOf: raw)
             } else {
-                if case .frame(var f)? = o.event {
-                    frameSeqOut += 1
-                    f.seq = frameSeqOut
-                    o.event = .frame(f)
-                }
-                Wire.encode(o.event!, into: &sendBuffer)
+                Wire.encode(o.event!, commitOrder: commitOrder, into: &sendBuffer)
             }
             let n = sendBuffer.count - CLWS_PRE
             let rc = sendBuffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, o.binary ? 1 : 0) }
@@ -305,11 +308,12 @@ extension ClientEvent {
 
 extension ServerEvent {
     /// About how many bytes the message takes on the wire, for the slow-reader limit.
-    var estimatedSize: Int {
+    func estimatedSize(commitOrder: CommitOrderMode) -> Int {
         switch self {
+        case .commit(let c) where commitOrder == .none, .persist(let c) where commitOrder == .none: 160 + c.moves.count * 90
         case .layout(let l): 200 + l.cells.count * 170
         case .frame(let f): 80 + f.cells.count * 170 + f.snapshots.count * 100 + f.gone.count * 12
-        case .commit(let c): 100 + c.order.reduce(0) { $0 + 30 + $1.items.count * 10 }
+        case .commit(let c), .persist(let c): 100 + c.order.reduce(0) { $0 + 30 + $1.items.count * 10 }
         default: 120
         }
     }

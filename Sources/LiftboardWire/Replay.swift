@@ -22,9 +22,13 @@ public struct Replay {
         var current = board
         var clock = 0.0
         func emit(_ events: [ServerEvent], line: Int?) {
+            let commitOrder = session.config?.commitOrder ?? .full
             for e in events {
+                var e = e
+                // No store here: the session's own commit is durable at once.
+                if case .persist(let c) = e { e = .commit(c) }
                 if case .commit(let c) = e, let next = current.applying(c) { current = next }
-                Wire.encode(e, line: line, into: &output)
+                Wire.encode(e, line: line, commitOrder: commitOrder, into: &output)
                 output.append(0x0A)
             }
         }
@@ -57,12 +61,8 @@ public struct Replay {
             let out = session.handle(message.event, seq: message.seq, at: clock) { $0 == b.id ? b : nil }
             emit(out, line: lineNumber)
         }
-        var steps = 0
-        while let d = session.nextDeadline {
-            steps += 1
-            if steps > maxSettleSteps { return .neverSettled }
-            emit(session.fire(at: d), line: nil)
-        }
-        return .finished
+        let (tail, settled) = session.drain(maxSteps: maxSettleSteps)
+        emit(tail, line: nil)
+        return settled ? .finished : .neverSettled
     }
 }

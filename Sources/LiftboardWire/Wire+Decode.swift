@@ -110,6 +110,12 @@ extension Wire {
             if let x = try c.optionalNumber("dropMs", in: 0...1e4) { config.dropMs = x }
             if let x = try c.optionalNumber("idleResetMs", in: 0...1e9) { config.idleResetMs = x }
             if c.has("reducedMotion") { config.reducedMotion = try c.bool("reducedMotion") }
+            if c.has("commitOrder") {
+                guard let m = CommitOrderMode(rawValue: try c.string("commitOrder", maxLength: 16)) else {
+                    throw c.fail("commitOrder", "expected \"full\" or \"none\"")
+                }
+                config.commitOrder = m
+            }
         }
         return Hello(v: v, board: board, viewport: vp, config: config)
     }
@@ -134,8 +140,11 @@ extension Wire {
             moves.append(Move(id: try mf.string("id", maxLength: 256),
                               from: try place(from, path: "\(mf.path).from"), to: try place(to, path: "\(mf.path).to")))
         }
+        let change = f.has("change") ? try self.change(try f.object("change")) : nil
         var order: [SectionOrder] = []
-        for (k, s) in try f.array("order", max: 100_000).enumerated() {
+        // A commit may leave its order out when it carries its change (`commitOrder: "none"`).
+        let orderEntries = change != nil && !f.has("order") ? [] : try f.array("order", max: 100_000)
+        for (k, s) in orderEntries.enumerated() {
             guard case .object = s else { throw f.fail("order[\(k)]", "expected an object") }
             let sf = Fields(object: s, path: "\(f.path).order[\(k)]")
             var items: [String] = []
@@ -145,6 +154,28 @@ extension Wire {
             }
             order.append(SectionOrder(section: try sf.string("section", maxLength: 256), items: items))
         }
-        return Commit(board: board, version: version, by: by, moves: moves, order: order)
+        return Commit(board: board, version: version, by: by, moves: moves, order: order, change: change)
+    }
+
+    /// A commit's `change`: `{"id", "section", "after", "index"}` or `{"swap": [x, y]}`.
+    static func change(_ f: Fields) throws(WireError) -> Change {
+        if f.has("swap") {
+            let pair = try f.array("swap", max: 2)
+            guard pair.count == 2, case .string(let x) = pair[0], case .string(let y) = pair[1], !x.isEmpty, !y.isEmpty else {
+                throw f.fail("swap", "expected two item ids")
+            }
+            return .swap(x, y)
+        }
+        let id = try f.string("id", maxLength: 256)
+        let section = try f.string("section", maxLength: 256)
+        guard let after = f.object["after"] else { throw f.fail("after", "missing (null for first in the section)") }
+        let afterID: String?
+        switch after {
+        case .null: afterID = nil
+        case .string(let s) where !s.isEmpty && s.utf8.count <= 256: afterID = s
+        default: throw f.fail("after", "expected an item id or null")
+        }
+        let index = try f.optionalInt("index", in: 0...10_000_000) ?? 0
+        return .insert(id: id, section: section, after: afterID, index: index)
     }
 }

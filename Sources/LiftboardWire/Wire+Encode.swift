@@ -2,15 +2,17 @@ import LiftboardCore
 
 extension Wire {
     /// Encodes one server message as one line of JSON (no newline). `line` is added to
-    /// `error` messages in a replay.
-    public static func encode(_ event: ServerEvent, line: Int? = nil) -> [UInt8] {
+    /// `error` messages in a replay; `commitOrder` `.none` leaves `order` out of commits (a
+    /// client that asked for changes only).
+    public static func encode(_ event: ServerEvent, line: Int? = nil, commitOrder: CommitOrderMode = .full) -> [UInt8] {
         var out: [UInt8] = []
-        encode(event, line: line, into: &out)
+        encode(event, line: line, commitOrder: commitOrder, into: &out)
         return out
     }
 
     /// Appends one server message to `out`: the server's hot path reuses one buffer.
-    public static func encode(_ event: ServerEvent, line: Int? = nil, into out: inout [UInt8]) {
+    public static func encode(_ event: ServerEvent, line: Int? = nil, commitOrder: CommitOrderMode = .full,
+                              into out: inout [UInt8]) {
         var w = JSONWriter(into: out)
         out = []
         w.beginObject()
@@ -54,9 +56,9 @@ extension Wire {
             w.key("id"); w.string(id)
             w.key("at"); place(at, &w)
             w.key("cancelled"); w.bool(cancelled)
-        case .commit(let c):
+        case .commit(let c), .persist(let c):
             w.key("t"); w.string("commit")
-            commitBody(c, &w)
+            commitBody(c, withOrder: commitOrder == .full, &w)
         case .announce(let text):
             w.key("t"); w.string("announce")
             w.key("text"); w.string(text)
@@ -79,7 +81,7 @@ extension Wire {
     }
 
     /// A commit's members after `t` (also what `external` carries as `commit`).
-    public static func commitBody(_ c: Commit, _ w: inout JSONWriter) {
+    public static func commitBody(_ c: Commit, withOrder: Bool = true, _ w: inout JSONWriter) {
         w.key("board"); w.string(c.board)
         w.key("version"); w.int(c.version)
         w.key("by"); w.string(c.by)
@@ -92,7 +94,25 @@ extension Wire {
             w.endObject()
         }
         w.endArray()
-        w.key("order"); order(c.order, &w)
+        if let change = c.change { w.key("change"); self.change(change, &w) }
+        if withOrder { w.key("order"); order(c.order, &w) }
+    }
+
+    /// `{"id", "section", "after", "index"}` (`after` null: first in the section) or
+    /// `{"swap": [x, y]}`.
+    static func change(_ c: Change, _ w: inout JSONWriter) {
+        w.beginObject()
+        switch c {
+        case .insert(let id, let section, let after, let index):
+            w.key("id"); w.string(id)
+            w.key("section"); w.string(section)
+            w.key("after")
+            if let after { w.string(after) } else { w.null() }
+            w.key("index"); w.int(index)
+        case .swap(let x, let y):
+            w.key("swap"); w.beginArray(); w.string(x); w.string(y); w.endArray()
+        }
+        w.endObject()
     }
 
     /// An order, as commits and `GET /api/boards/{id}` carry it.
@@ -210,6 +230,7 @@ extension Wire {
         w.key("dropMs"); w.number(c.dropMs)
         w.key("idleResetMs"); w.number(c.idleResetMs)
         w.key("reducedMotion"); w.bool(c.reducedMotion)
+        w.key("commitOrder"); w.string(c.commitOrder.rawValue)
         w.endObject()
     }
 

@@ -62,6 +62,14 @@ enum RandomStreams {
                 out.append((.resize(Viewport(w: Double.random(in: 100...900, using: &rng), h: Double.random(in: 100...900, using: &rng))), t))
             case 16, 17:
                 out.append((.key(keys.randomElement(using: &rng)!), t))
+            case 18 where Bool.random(using: &rng):
+                // Another session's change, made on whatever the committed order is then.
+                let items = board.sections.flatMap(\.items).map(\.id)
+                guard let x = items.randomElement(using: &rng), let y = items.randomElement(using: &rng) else { break }
+                let change: Change = Bool.random(using: &rng) ? .swap(x, y)
+                    : .insert(id: x, section: board.sections.randomElement(using: &rng)!.id,
+                              after: Bool.random(using: &rng) ? nil : y, index: Int.random(in: 0...5, using: &rng))
+                out.append((.external(Commit(board: board.id, version: 0, by: "other", moves: [], order: [], change: change)), t))
             case 18:
                 var order = board.sections.map { SectionOrder(section: $0.id, items: $0.items.map(\.id)) }
                 var all = order.flatMap(\.items)
@@ -79,20 +87,73 @@ enum RandomStreams {
         return out
     }
 
-    /// Runs a stream to quiescence, checking the invariants after every step.
+    /// The committed board as the session knows it.
+    static func committed(_ s: Session, _ board: Board) -> Board {
+        var b = board
+        let byID = Dictionary(uniqueKeysWithValues: board.sections.flatMap(\.items).map { ($0.id, $0) })
+        for (k, so) in (s.committedOrder ?? []).enumerated() { b.sections[k].items = so.items.map { byID[$0]! } }
+        b.version = s.version ?? 0
+        return b
+    }
+
+    /// Runs a stream to quiescence, checking after every step the session's invariants, that
+    /// with no drag in flight the live order is the committed order, and that every commit of
+    /// its own is exactly one change on the order before it, with pinned items at their indexes.
     static func run(board: Board, config: SessionConfig, events: [(ClientEvent, Double)],
                     violations: inout [String]) -> [ServerEvent] {
         var s = Session(id: "prop")
         var out = s.handle(.hello(Hello(board: board.id, viewport: Viewport(w: 400, h: 600), config: config)), at: 0) { _ in board }
-        for (e, t) in events {
-            out += s.handle(e, at: t) { _ in board }
+        func check(_ o: [ServerEvent], before: Board, after what: String) {
+            var prev = before
+            for case .persist(let c) in o {
+                guard let change = c.change, let (next, _) = prev.applying(change) else {
+                    violations.append("\(what): commit v\(c.version) is not one change on v\(prev.version)"); return
+                }
+                if next.order != c.order || c.version != prev.version + 1 {
+                    violations.append("\(what): commit v\(c.version) differs from its change applied to v\(prev.version)")
+                }
+                violations += pinnedViolations(from: prev, to: next).map { "\(what): \($0)" }
+                prev = next
+            }
             let v = s.invariantViolations()
-            if !v.isEmpty { violations.append("after \(e) at \(t): \(v)"); break }
+            if !v.isEmpty { violations.append("\(what): \(v)") }
+            if !s.isDragging, s.liveOrder != s.committedOrder {
+                violations.append("\(what): no drag in flight, live \(s.liveOrder!) != committed \(s.committedOrder!)")
+            }
         }
-        var guardCount = 0
-        while let d = s.nextDeadline, guardCount < 100_000 { out += s.fire(at: d); guardCount += 1 }
-        if guardCount >= 100_000 { violations.append("timers never settle") }
+        for (e, t) in events {
+            var e = e
+            if case .external(let c) = e, c.order.isEmpty, let change = c.change {
+                let current = committed(s, board)
+                guard let (next, moves) = current.applying(change) else { continue }
+                e = .external(Commit(board: board.id, version: next.version, by: "other", moves: moves, order: next.order, change: change))
+            }
+            let before = committed(s, board)
+            let o = s.handle(e, at: t) { _ in board }
+            out += o
+            check(o, before: before, after: "after \(e) at \(t)")
+            if !violations.isEmpty { break }
+        }
+        let before = committed(s, board)
+        let (tail, settled) = s.drain(maxSteps: 100_000)
+        out += tail
+        if !settled { violations.append("timers never settle") }
+        check(tail, before: before, after: "settling")
         return out
+    }
+
+    /// Pinned items keep their indexes across a commit, unless their section became too short.
+    static func pinnedViolations(from a: Board, to b: Board) -> [String] {
+        var v: [String] = []
+        for (sa, sb) in zip(a.sections, b.sections) {
+            let pinned = sa.items.enumerated().filter { !$0.element.movable }
+            for (j, p) in pinned.enumerated() {
+                let want = min(p.offset, sb.items.count - pinned.count + j)
+                let got = sb.items.firstIndex { $0.id == p.element.id }
+                if got != want { v.append("pinned \(p.element.id) went from \(sa.id)[\(p.offset)] to \(got.map(String.init) ?? "nowhere"), expected \(want)") }
+            }
+        }
+        return v
     }
 }
 
@@ -117,6 +178,69 @@ enum RandomStreams {
         #expect(failures.isEmpty, "\(failures.prefix(5))")
     }
 
+    /// Timers fire at their own due times whoever asks: a stream with `advance`s inserted at
+    /// random times (what a live server's clock does between messages) gives the same output.
+    @Test func aStreamSplitByAdvancesAtAnyPointGivesTheSameOutput() {
+        var failures: [String] = []
+        for seed in 0..<1000 as Range<UInt64> {
+            var rng = SplitMix64(seed: seed &+ 50_000)
+            let board = RandomStreams.board(&rng)
+            let config = RandomStreams.config(&rng)
+            let events = RandomStreams.events(&rng, board: board, count: 60)
+            var split: [(ClientEvent, Double)] = []
+            var last = 0.0
+            for (e, t) in events {
+                if t > last, Int.random(in: 0..<3, using: &rng) == 0 {
+                    split.append((.advance, Double.random(in: last...t, using: &rng)))
+                }
+                split.append((e, t))
+                last = t
+            }
+            var violations: [String] = []
+            let a = RandomStreams.run(board: board, config: config, events: events, violations: &violations)
+            let b = RandomStreams.run(board: board, config: config, events: split, violations: &violations)
+            if a != b { failures.append("seed \(seed): the split stream's output differs") }
+            failures += violations.map { "seed \(seed): \($0)" }
+            if failures.count > 5 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+
+    /// Two pointers on the demo board's shape (a pinned item in the first section), both
+    /// modes: no commit ever moves the pinned item (a stream like this one moved it before).
+    @Test func twoPointerStreamsNeverMoveAPinnedItem() {
+        var failures: [String] = []
+        let board = Fixtures.listBoard()
+        for seed in 0..<1500 as Range<UInt64> {
+            var rng = SplitMix64(seed: seed &+ 90_000)
+            var config = SessionConfig()
+            config.pressMs = 100
+            config.mode = seed % 2 == 0 ? .insert : .swap
+            var t = 0.0
+            var events: [(ClientEvent, Double)] = []
+            var down: Set<Int> = []
+            for _ in 0..<40 {
+                t += [16, 50, 150].randomElement(using: &rng)!
+                let p = Int.random(in: 0...1, using: &rng)
+                let at = Point(x: Double.random(in: 0...400, using: &rng), y: Double.random(in: 0...600, using: &rng))
+                if !down.contains(p) {
+                    down.insert(p); events.append((.down(pointer: p, at: at, kind: .touch), t))
+                } else {
+                    switch Int.random(in: 0..<10, using: &rng) {
+                    case 0: down.remove(p); events.append((.up(pointer: p, at: at), t))
+                    case 1: down.remove(p); events.append((.cancel(pointer: p), t))
+                    default: events.append((.move(pointer: p, at: at), t))
+                    }
+                }
+            }
+            var violations: [String] = []
+            _ = RandomStreams.run(board: board, config: config, events: events, violations: &violations)
+            failures += violations.map { "seed \(seed): \($0)" }
+            if failures.count > 5 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+
     /// What the contract promises about any output: contiguous frame seqs, commits that name
     /// every item once with versions that only grow, drops only for lifted items.
     static func protocolViolations(_ out: [ServerEvent], board: Board) -> [String] {
@@ -129,7 +253,7 @@ enum RandomStreams {
             case .frame(let f):
                 if f.seq != seq + 1 { v.append("frame seq \(f.seq) after \(seq)") }
                 seq = f.seq
-            case .commit(let c):
+            case .commit(let c), .persist(let c):
                 if c.version <= version { v.append("commit version \(c.version) after \(version)") }
                 version = c.version
                 let items = c.order.flatMap(\.items)

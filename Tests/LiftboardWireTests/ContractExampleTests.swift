@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import LiftboardCore
+import LiftboardWire
+
+/// The contract's worked examples of its gesture rules (copied from `shared/contract-examples`,
+/// each folder a board, a stream and the commits the contract gives): replaying the stream must
+/// give exactly those commits: board, version, moves and order (`by` is the replay's fixed
+/// session id, and `change` is ours to add).
+@Suite struct ContractExampleTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ContractExamples")
+
+    static var examples: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { !$0.contains(".") }.sorted()
+    }
+
+    @Test func everyRuleOfTheRevisedSectionFourHasAnExample() {
+        #expect(Self.examples == ["autoscroll-two", "commit-one-change", "grid-blank-end", "swap-cancel", "swap-target"])
+    }
+
+    /// The members of a commit line the contract fixes, as canonical JSON.
+    static func essentials(_ line: Substring) throws -> String {
+        var obj = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        obj.removeValue(forKey: "by")
+        obj.removeValue(forKey: "change")
+        return String(decoding: try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    @Test(arguments: examples)
+    func replayingTheExampleGivesTheContractsCommits(example: String) throws {
+        let dir = Self.folder.appendingPathComponent(example)
+        let board = try Wire.decodeBoard([UInt8](try Data(contentsOf: dir.appendingPathComponent("board.json"))))
+        let stream = [UInt8](try Data(contentsOf: dir.appendingPathComponent("stream.jsonl")))
+        var out: [UInt8] = []
+        #expect(Replay.run(board: board, stream: stream, output: &out) == .finished)
+        let got = try String(decoding: out, as: UTF8.self).split(separator: "\n")
+            .filter { $0.hasPrefix("{\"t\":\"commit\"") }.map(Self.essentials)
+        let want = try String(decoding: try Data(contentsOf: dir.appendingPathComponent("expected.jsonl")), as: UTF8.self)
+            .split(separator: "\n").filter { !$0.isEmpty }.map(Self.essentials)
+        #expect(got == want)
+    }
+}
