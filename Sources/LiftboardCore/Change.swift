@@ -21,62 +21,55 @@ enum ChangeRule {
     /// Applies `change` to `order`. Returns the items whose places changed, the changed items
     /// first (in the change's order), then pinned items that took their indexes back; empty
     /// when the change changed nothing (then `order` is as it was).
-    /// - Complexity: O(items of the sections involved).
+    /// - Complexity: O(items of the sections involved); `order` is changed in place (no copy of
+    ///   a section when the caller holds the only reference to it).
     static func apply<T: Equatable>(_ change: Resolved<T>, to order: inout [[T]],
                                     movable: (T) -> Bool) -> [Displacement<T>] {
         func locate(_ x: T) -> (section: Int, index: Int)? {
             for s in order.indices { if let i = order[s].firstIndex(of: x) { return (s, i) } }
             return nil
         }
-        let before = order
-        var touched: [Int] = []
-        var primary: [T] = []
+        func pinned(_ s: Int) -> [(home: Int, item: T)] {
+            order[s].enumerated().filter { !movable($0.element) }.map { ($0.offset, $0.element) }
+        }
+        var touched: [(section: Int, pinned: [(home: Int, item: T)])] = []
+        var primary: [(item: T, from: (section: Int, index: Int))] = []
         switch change {
         case .insert(let x, let t, let after, let index):
             guard t >= 0, t < order.count, movable(x), let (s, i) = locate(x) else { return [] }
+            touched = s == t ? [(s, pinned(s))] : [(s, pinned(s)), (t, pinned(t))]
             order[s].remove(at: i)
             var j = 0
             if let y = after {
                 if let k = order[t].firstIndex(of: y) { j = k + 1 } else { j = min(max(0, index), order[t].count) }
             }
             order[t].insert(x, at: j)
-            touched = s == t ? [s] : [s, t]
-            primary = [x]
+            primary = [(x, (s, i))]
         case .swap(let x, let y):
             guard x != y, movable(x), movable(y), let (s, i) = locate(x), let j = order[s].firstIndex(of: y) else { return [] }
             order[s].swapAt(i, j)
-            touched = [s]
-            primary = [x, y]
+            primary = [(x, (s, i)), (y, (s, j))]
         }
-        for s in touched { restorePinned(&order[s], homesFrom: before[s], movable: movable) }
-        guard order != before else { return [] }
-
-        func place(_ x: T, in o: [[T]]) -> (section: Int, index: Int) {
-            for s in o.indices { if let i = o[s].firstIndex(of: x) { return (s, i) } }
-            return (-1, -1)
-        }
+        for (s, p) in touched where !p.isEmpty { restorePinned(&order[s], pinned: p, movable: movable) }
         var out: [Displacement<T>] = []
-        for x in primary {
-            let from = place(x, in: before), to = place(x, in: order)
+        for (x, from) in primary {
+            guard let to = locate(x) else { continue }
             if from != to { out.append(Displacement(item: x, from: from, to: to)) }
         }
-        for s in touched {
-            for (i, x) in order[s].enumerated() where !movable(x) {
-                if let was = before[s].firstIndex(of: x), was != i {
-                    out.append(Displacement(item: x, from: (s, was), to: (s, i)))
-                }
+        // An insert that left its item in place changed nothing (pinned items sat at homes).
+        guard !out.isEmpty else { return [] }
+        for (s, p) in touched {
+            for (home, x) in p {
+                if let i = order[s].firstIndex(of: x), i != home { out.append(Displacement(item: x, from: (s, home), to: (s, i))) }
             }
         }
         return out
     }
 
-    /// Puts the pinned items of a section back at the indexes they had in `homesFrom` (clamped,
-    /// in that order) and lets the movable items fill the other places in their order.
+    /// Puts a section's pinned items back at their homes (clamped, in order of home) and lets
+    /// the movable items fill the other places in their order.
     /// - Complexity: O(n) of the section.
-    static func restorePinned<T: Equatable>(_ section: inout [T], homesFrom old: [T], movable: (T) -> Bool) {
-        var pinned: [(home: Int, item: T)] = []
-        for (i, x) in old.enumerated() where !movable(x) && section.contains(x) { pinned.append((i, x)) }
-        guard !pinned.isEmpty else { return }
+    static func restorePinned<T: Equatable>(_ section: inout [T], pinned: [(home: Int, item: T)], movable: (T) -> Bool) {
         let n = section.count, k = pinned.count
         var slots: [T?] = Array(repeating: nil, count: n)
         for (j, p) in pinned.enumerated() { slots[min(p.home, n - k + j)] = p.item }
@@ -92,25 +85,40 @@ extension Board {
     /// exchange of items no longer in one section, an insert that leaves everything in place).
     /// - Complexity: O(n).
     public func applying(_ change: Change) -> (board: Board, moves: [Move])? {
-        let itemsByID = Dictionary(sections.flatMap(\.items).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var order = sections.map { $0.items.map(\.id) }
-        let resolved: ChangeRule.Resolved<String>
+        var out = self
+        guard let moves = out.apply(change) else { return nil }
+        return (out, moves)
+    }
+
+    /// Applies `change` in place (version + 1) and returns its moves, or `nil`, changing
+    /// nothing, when it changes nothing here.
+    /// - Complexity: O(n), by scanning, with no copy of a uniquely held board: a hub applies a
+    ///   drop on a board of a million items in milliseconds.
+    public mutating func apply(_ change: Change) -> [Move]? {
+        func item(_ id: String) -> Item? {
+            for s in sections { if let x = s.items.first(where: { $0.id == id }) { return x } }
+            return nil
+        }
+        let resolved: ChangeRule.Resolved<Item>
         switch change {
         case .insert(let id, let section, let after, let index):
-            guard itemsByID[id] != nil, let t = sections.firstIndex(where: { $0.id == section }) else { return nil }
-            resolved = .insert(id, section: t, after: after, index: index)
-        case .swap(let x, let y):
+            guard let x = item(id), let t = sections.firstIndex(where: { $0.id == section }) else { return nil }
+            resolved = .insert(x, section: t, after: after.flatMap(item), index: index)
+        case .swap(let a, let b):
+            guard let x = item(a), let y = item(b) else { return nil }
             resolved = .swap(x, y)
         }
-        let moved = ChangeRule.apply(resolved, to: &order, movable: { itemsByID[$0]?.movable ?? false })
+        // Take the sections' items out so that they are uniquely referenced while they change.
+        var order: [[Item]] = []
+        order.reserveCapacity(sections.count)
+        for k in sections.indices { order.append(sections[k].items); sections[k].items = [] }
+        let moved = ChangeRule.apply(resolved, to: &order, movable: \.movable)
+        for k in sections.indices { sections[k].items = order[k] }
         guard !moved.isEmpty else { return nil }
-        var out = self
-        for s in out.sections.indices { out.sections[s].items = order[s].map { itemsByID[$0]! } }
-        out.version += 1
-        let moves = moved.map {
-            Move(id: $0.item, from: Place(section: sections[$0.from.section].id, index: $0.from.index),
+        version += 1
+        return moved.map {
+            Move(id: $0.item.id, from: Place(section: sections[$0.from.section].id, index: $0.from.index),
                  to: Place(section: sections[$0.to.section].id, index: $0.to.index))
         }
-        return (out, moves)
     }
 }

@@ -24,11 +24,10 @@ final class Hub {
     /// A session committed: apply, persist, and hand it to every other session on the board.
     /// Returns the version the originator's following messages must wait for.
     func commit(_ c: Commit, from origin: Connection) -> Int {
-        guard c.version == board.version + 1, let next = board.applying(c) else {
+        guard c.version == board.version + 1, board.apply(c) else {
             server.log(.error, "error", session: origin.id, "commit v\(c.version) does not follow board \(board.id) v\(board.version)")
             return 0
         }
-        board = next
         server.writer?.enqueue(CommitRecord(commit: c, at: Date().timeIntervalSince1970 * 1000))
         server.log(.info, "commit", session: origin.id, "board \(board.id) v\(c.version): \(c.moves.map { "\($0.id) \($0.from)->\($0.to)" }.joined(separator: ", "))")
         for other in connections where other !== origin { other.external(c) }

@@ -27,7 +27,7 @@ public struct Replay {
                 var e = e
                 // No store here: the session's own commit is durable at once.
                 if case .persist(let c) = e { e = .commit(c) }
-                if case .commit(let c) = e, let next = current.applying(c) { current = next }
+                if case .commit(let c) = e { _ = current.apply(c) }
                 Wire.encode(e, line: line, commitOrder: commitOrder, into: &output)
                 output.append(0x0A)
             }

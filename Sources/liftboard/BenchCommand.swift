@@ -6,7 +6,7 @@ import LiftboardWire
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Benchmarks that print numbers (build with -c release).",
-        subcommands: [BenchEngine.self])
+        subcommands: [BenchEngine.self, BenchDrop.self])
 }
 
 /// Drives synthetic drags through `Session` on list and grid boards of growing size.

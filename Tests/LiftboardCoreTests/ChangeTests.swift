@@ -1,0 +1,84 @@
+import Testing
+@testable import LiftboardCore
+
+/// A change names items, never indexes (contract §4): applied to any committed order.
+@Suite struct ChangeTests {
+    static func board(_ sections: [[String]], pinned: Set<String> = []) -> Board {
+        Board(id: "b", sections: sections.enumerated().map { s, ids in
+            Section(id: "s\(s)", items: ids.map { Item(id: $0, movable: !pinned.contains($0)) })
+        })
+    }
+
+    static func ids(_ b: Board) -> [[String]] { b.sections.map { $0.items.map(\.id) } }
+
+    @Test func everyInsertOfEveryItemAfterEveryAnchorMatchesAnArrayModel() {
+        let start = [["a", "b", "c"], ["d", "e"], []]
+        let all = start.flatMap { $0 }
+        for x in all {
+            for t in start.indices {
+                for anchor in [nil] + all.filter({ $0 != x }) {
+                    var model = start.map { $0.filter { $0 != x } }
+                    let at: Int
+                    if let y = anchor, let k = model[t].firstIndex(of: y) { at = k + 1 } else if anchor == nil { at = 0 } else { at = min(1, model[t].count) }
+                    model[t].insert(x, at: at)
+                    let change = Change.insert(id: x, section: "s\(t)", after: anchor, index: 1)
+                    let result = Self.board(start).applying(change)
+                    if model == start {
+                        #expect(result == nil, "\(change) changes nothing")
+                    } else {
+                        #expect(result.map { Self.ids($0.board) } == model, "\(change)")
+                        #expect(result?.board.version == 1)
+                        #expect(result?.moves.first?.id == x)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func anExchangeOfItemsInTwoSectionsIsNothing() {
+        let b = Self.board([["a", "b"], ["c"]])
+        #expect(b.applying(.swap("a", "c")) == nil)
+        #expect(b.applying(.swap("a", "a")) == nil)
+        let swapped = b.applying(.swap("b", "a"))
+        #expect(swapped.map { Self.ids($0.board) } == [["b", "a"], ["c"]])
+        #expect(swapped?.moves.count == 2)
+    }
+
+    @Test func pinnedItemsTakeTheirIndexesBackAfterAnInsert() {
+        // a b P c: c first -> c a b, P back at index 2 -> c a P b; P is reported only if it moved.
+        let b = Self.board([["a", "b", "P", "c"]], pinned: ["P"])
+        let r = b.applying(.insert(id: "c", section: "s0", after: nil, index: 0))
+        #expect(r.map { Self.ids($0.board) } == [["c", "a", "P", "b"]])
+        #expect(r?.moves.map(\.id) == ["c"])
+        // A pinned item is never moved by a change, and never anchors one past itself.
+        #expect(b.applying(.insert(id: "P", section: "s0", after: nil, index: 0)) == nil)
+        // Its section too short for its index: it goes to the last index.
+        let short = Self.board([["a", "P"], []], pinned: ["P"]).applying(.insert(id: "a", section: "s1", after: nil, index: 0))
+        #expect(short.map { Self.ids($0.board) } == [["P"], ["a"]])
+        #expect(short?.moves.map(\.id) == ["a", "P"])
+    }
+
+    @Test func anAnchorGoneFromTheSectionPlacesTheItemAtItsIndexClamped() {
+        let b = Self.board([["a", "b", "c", "d"], ["e"]])
+        let r = b.applying(.insert(id: "a", section: "s0", after: "e", index: 9))
+        #expect(r.map { Self.ids($0.board) } == [["b", "c", "d", "a"], ["e"]])
+        #expect(b.applying(.insert(id: "zz", section: "s0", after: nil, index: 0)) == nil)
+        #expect(b.applying(.insert(id: "a", section: "nope", after: nil, index: 0)) == nil)
+    }
+
+    @Test func applyingInPlaceAndApplyingACommitAgree() {
+        var b = Self.board([["a", "b", "c"], ["d"]])
+        let change = Change.insert(id: "c", section: "s1", after: "d", index: 1)
+        let expected = b.applying(change)
+        let moves = b.apply(change)
+        #expect(moves == expected?.moves)
+        #expect(b == expected?.board)
+        // A commit with its change and no order (commitOrder "none") applies through the change.
+        let c = Commit(board: "b", version: 2, by: "x", moves: [], order: [], change: .swap("a", "b"))
+        let applied = b.apply(c)
+        #expect(applied)
+        #expect(Self.ids(b) == [["b", "a"], ["d", "c"]] && b.version == 2)
+        let stale = b.apply(Commit(board: "b", version: 9, by: "x", moves: [], order: [], change: .swap("a", "b")))
+        #expect(!stale && b.version == 2)
+    }
+}
