@@ -25,7 +25,8 @@ extension Server {
             return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served"}"#)
         }
         if path == "/healthz" {
-            return respondJSON(wsi, 200, #"{"ok":true,"sessions":\#(connections.count),"boards":\#(hubs.count)}"#)
+            let up = storeReports.storeUp
+            return respondJSON(wsi, up ? 200 : 503, #"{"ok":\#(up),"store":"\#(up ? "up" : "down")","sessions":\#(connections.count),"boards":\#(hubs.count)}"#)
         }
         if path == "/api" || path.hasPrefix("/api/") {
             if let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
