@@ -37,13 +37,13 @@ extension Server {
                 var w = JSONWriter()
                 w.beginObject(); w.key("boards"); w.beginArray()
                 for id in hubs.keys.sorted() {
-                    w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.board.version); w.endObject()
+                    w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.truth.version); w.endObject()
                 }
                 w.endArray(); w.endObject()
                 return respond(wsi, 200, "application/json", w.bytes)
             }
             if path.hasPrefix("/api/boards/"), let hub = hubs[String(path.dropFirst("/api/boards/".count))] {
-                return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.board))
+                return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.truth))
             }
             return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such resource"}"#)
         }

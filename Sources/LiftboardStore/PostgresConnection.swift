@@ -45,7 +45,8 @@ final class PostgresConnection {
     @discardableResult
     func exec(_ sql: String, _ params: [String?] = []) throws(StoreError) -> PostgresRows {
         guard let conn else { throw .connect(message: "not connected") }
-        let result: OpaquePointer? = withOptionalCStrings(params) { p in
+        // Without parameters, PQexec: it runs several statements (the migrations).
+        let result: OpaquePointer? = params.isEmpty ? PQexec(conn, sql) : withOptionalCStrings(params) { p in
             PQexecParams(conn, sql, Int32(params.count), nil, p, nil, nil, 0)
         }
         let status = result.map { PQresultStatus($0) } ?? PGRES_FATAL_ERROR
