@@ -31,6 +31,8 @@ public final class Server {
     var listener: CommitListener?
     /// This process among the processes sharing a store: tells its own commits apart.
     let origin = "\(ProcessInfo.processInfo.hostName)/\(getpid())/\(UInt32.random(in: 0...UInt32.max))"
+    /// A short random tag of this process for session ids.
+    let processTag = String(UInt16.random(in: 0...UInt16.max), radix: 16)
     /// What the store thread and the listener say, drained on the service thread.
     let storeReports = StoreReports()
     private let started = DispatchTime.now().uptimeNanoseconds
@@ -122,9 +124,10 @@ public final class Server {
         contextBox.set(ctx)
 
         var vh = lws_context_creation_info()
-        vh.port = Int32(config.port)
+        // Sharing the port: the server listens itself (Server+ListenShare.swift).
+        vh.port = config.sharePort ? CONTEXT_PORT_NO_LISTEN_SERVER : Int32(config.port)
         vh.iface = allocations.string(config.host)
-        vh.protocols = UnsafePointer(allocations.protocols(echo: config.echo))
+        vh.protocols = UnsafePointer(allocations.protocols(echo: config.echo, listener: config.sharePort))
         // A client naming no subprotocol is bound to liftboard.v1's callback, which routes it
         // by path (/ws: a session; /echo with --echo: the echo).
         vh.pvo = UnsafePointer(allocations.defaultProtocol("liftboard.v1"))
@@ -133,7 +136,6 @@ public final class Server {
         vh.keepalive_timeout = 5
         vh.timeout_secs = 10
         vh.options = 0
-        if config.sharePort { vh.options |= UInt64(LWS_SERVER_OPTION_ALLOW_LISTEN_SHARE) }
         if let cert = config.tlsCert, let key = config.tlsKey {
             vh.options |= CLWS_VHOST_TLS_OPTIONS
             vh.ssl_cert_filepath = allocations.string(cert)
@@ -143,7 +145,7 @@ public final class Server {
         guard let vhost = lws_create_vhost(ctx, &vh) else {
             throw .listen("cannot listen on \(config.host):\(config.port)")
         }
-        let port = Int(lws_get_vhost_listen_port(vhost))
+        let port = config.sharePort ? try listenShared(vhost) : Int(lws_get_vhost_listen_port(vhost))
         log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(config.host):\(port)/ boards=\(hubs.keys.sorted().joined(separator: ","))")
         return port
     }
@@ -191,9 +193,11 @@ public final class Server {
 
     // MARK: Connections
 
+    /// `s1`, `s2`, ...; with a shared store, followed by this process's tag (`s1-9f3a`), so
+    /// that a commit's `by` names one session among every process's.
     func makeSessionID() -> String {
         nextSessionNumber += 1
-        return "s\(nextSessionNumber)"
+        return config.storeURL == nil ? "s\(nextSessionNumber)" : "s\(nextSessionNumber)-\(processTag)"
     }
 
     /// The store thread and the listener reported: durable commits release the messages
@@ -282,8 +286,8 @@ struct CAllocations {
         return UnsafePointer(p)
     }
 
-    mutating func protocols(echo: Bool) -> UnsafeMutablePointer<lws_protocols> {
-        let p = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 4)
+    mutating func protocols(echo: Bool, listener: Bool) -> UnsafeMutablePointer<lws_protocols> {
+        let p = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 5)
         let ptrSize = MemoryLayout<UnsafeMutableRawPointer>.size
         p[0] = lws_protocols(name: string("http"), callback: httpCallback, per_session_data_size: 0,
                              rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0)
@@ -293,6 +297,11 @@ struct CAllocations {
                                     rx_buffer_size: 65_536, id: 2, user: nil, tx_packet_size: 0)
                     : lws_protocols()
         p[3] = lws_protocols()
+        p[4] = lws_protocols()
+        if listener {
+            p[echo ? 3 : 2] = lws_protocols(name: string(Server.listenProtocol), callback: listenCallback, per_session_data_size: 0,
+                                            rx_buffer_size: 0, id: 3, user: nil, tx_packet_size: 0)
+        }
         return p
     }
 

@@ -247,3 +247,40 @@ def test_sqlite_on_a_full_filesystem_refuses_drops_and_commits_again_once_there_
         s.stop()
         subprocess.run(["umount", "-l", mnt], capture_output=True)
         os.rmdir(mnt)
+
+
+def test_workers_share_one_port_and_their_sessions_see_each_others_commits(postgres, tmp_path):
+    url = postgres.create_database()
+    from pg_fixture import free_port
+    port = free_port()
+    s = RunningServer("--store", url, "--workers", "2", data_dir=tmp_path / "w")
+    s.args[s.args.index("--port") + 1] = str(port)
+    s.start()
+    try:
+        # the second worker says `listen` on the same pipe once it shares the port
+        assert wait_until(lambda: sum(f":{port}/" in l for l in s.lines) == 2, timeout=15), s.lines
+
+        async def go():
+            clients, views, tags = [], [], {}
+            for _ in range(16):
+                ws = await connect(s).__aenter__()
+                v = View()
+                await ws.send(json.dumps(HELLO))
+                got = v.see(await recv_until(ws, lambda m: m["t"] == "layout"))
+                tag = got[0]["session"].split("-")[1]
+                tags.setdefault(tag, []).append(len(clients))
+                clients.append(ws), views.append(v)
+            assert len(tags) == 2, f"sessions of both workers: {tags}"
+            first, second = (ks[0] for ks in tags.values())
+            await long_press_drag(clients[first], 50, MILK_Y, MUM_MID + 5)
+            views[first].see(await recv_until(clients[first], lambda m: m["t"] == "commit"))
+            views[second].see(await recv_until(clients[second], lambda m: m["t"] == "commit"))
+            assert views[second].version == 1 and views[second].order == views[first].order
+            for ws in clients:
+                await ws.close()
+        run(go())
+        children = subprocess.run(["pgrep", "-P", str(s.proc.pid)], capture_output=True, text=True).stdout.split()
+        assert len(children) == 1
+    finally:
+        assert s.stop() == 0
+    assert wait_until(lambda: all(not os.path.exists(f"/proc/{pid}") for pid in children), timeout=5)
