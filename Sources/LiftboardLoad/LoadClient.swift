@@ -18,6 +18,8 @@ final class LoadClient {
     /// Moves sent and not yet acknowledged: (seq, send time in ns), in order.
     var pending: [(seq: Int, at: UInt64)] = []
     var session: String?
+    /// When the last `up` went on the wire (the drop the next own commit is for).
+    var upSentNs: UInt64 = 0
     var timer: UnsafeMutablePointer<clws_timer>?
     static let pressMs = 500.0
 
@@ -36,7 +38,7 @@ final class LoadClient {
         var info = lws_client_connect_info()
         info.context = generator.context
         info.address = generator.cString(generator.config.host)
-        info.port = Int32(generator.config.port)
+        info.port = Int32(generator.config.port(ofSession: index))
         info.path = generator.cString(generator.config.echo ? "/echo" : generator.config.path)
         info.host = info.address
         info.protocol = generator.cString(generator.config.echo ? "liftboard.echo" : "liftboard.v1")
@@ -49,14 +51,14 @@ final class LoadClient {
         lws_sul_schedule(generator.context, 0, &timer.pointee.sul, loadClientTimerFired, lws_usec_t(max(0, ms * 1000)))
     }
 
-    func send(_ object: [(String, JSONValue)], timed: Bool = false) {
+    func send(_ object: [(String, JSONValue)], timed: Bool = false, isUp: Bool = false) {
         seq += 1
         var members = object
         members.append(("seq", .number(Double(seq))))
         members.append(("ms", .number(Double(generator.nowNs / 1000) / 1000)))
         var w = JSONWriter()
         w.value(.object(members))
-        outbox.append((w.bytes, timed ? seq : nil))
+        outbox.append((w.bytes, timed ? seq : (isUp ? -1 : nil)))
         if timed { pending.append((seq, 0)) }
         if let wsi { lws_callback_on_writable(wsi) }
     }
@@ -69,6 +71,14 @@ final class LoadClient {
         send([("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
               ("viewport", .object([("w", .number(LoadBoards.viewport.w)), ("h", .number(LoadBoards.viewport.h)), ("dpr", .number(1))]))])
         if generator.config.echo { phase = .idle; after(ms: Double(index % 17)) }
+    }
+
+    /// Sessions sharing a board start their drags spread over one drag's cycle, so that their
+    /// drops do not all land at the same instant.
+    var stagger: Double {
+        let c = generator.config
+        let cycle = Self.pressMs + 40 + Double(c.movesPerDrag + 1) * 1000 / c.rate + 100
+        return Double(index % max(1, c.sessionsPerBoard)) * cycle / Double(max(1, c.sessionsPerBoard))
     }
 
     /// Row r's center, as the server lays the load board out (header 32, rows 56 + 1).
@@ -102,7 +112,7 @@ final class LoadClient {
                 after(ms: 1000 / generator.config.rate)
             }
         case .releasing:
-            send([("t", .string("up")), pointer, ("x", .number(100)), ("y", .number(rowY(10)))])
+            send([("t", .string("up")), pointer, ("x", .number(100)), ("y", .number(rowY(10)))], isUp: true)
             generator.drops += 1
             phase = .idle
             after(ms: 100)
@@ -122,6 +132,7 @@ final class LoadClient {
         let now = generator.nowNs
         // The clock of a timed move starts when it goes on the wire.
         if let timed, let k = pending.lastIndex(where: { $0.seq == timed }) { pending[k].at = now }
+        if timed == -1 { upSentNs = now }
         if clws_write_text(wsi, buffer + CLWS_PRE, bytes.count) < bytes.count { return -1 }
         generator.sent += 1
         if !outbox.isEmpty, let wsi { lws_callback_on_writable(wsi) }
@@ -143,12 +154,18 @@ final class LoadClient {
             if case .awaitingLayout = phase {
                 generator.laidOut += 1
                 phase = .idle
-                if !generator.config.idle { after(ms: Double(index % 17)) }
+                if !generator.config.idle { after(ms: Double(index % 17) + stagger) }
             }
         case "frame":
             if case .number(let a)? = msg["ack"] { acknowledge(upTo: Int(a)) }
         case "commit":
-            if case .string(let by)? = msg["by"], by == session { generator.commits += 1 }
+            guard case .string(let by)? = msg["by"], case .number(let v)? = msg["version"] else { break }
+            if by == session {
+                generator.commits += 1
+                generator.ownCommit(board: board, version: Int(v), sentNs: upSentNs)
+            } else {
+                generator.othersCommit(board: board, version: Int(v))
+            }
         case "error":
             generator.errors += 1
         default:

@@ -22,7 +22,19 @@ public struct LoadConfig: Sendable {
     public var idle = false
     /// Sampled once every session is connected and idle (resident KiB of the server).
     public var serverPid: Int32? = nil
+    /// More servers (ports on `host`): session k connects to `[port] + ports` at k modulo
+    /// their count, so that sessions spread over several server processes.
+    public var morePorts: [Int] = []
+    /// Sessions per board: with 2 and two servers, each board has one session on each, and
+    /// the report says how long a drop on one takes to reach the other's client.
+    public var sessionsPerBoard = 1
     public init() {}
+
+    /// The port session `k` connects to.
+    func port(ofSession k: Int) -> Int {
+        let all = [port] + morePorts
+        return all[k % all.count]
+    }
 }
 
 /// What a load run measured.
@@ -48,6 +60,11 @@ public struct LoadReport: Codable, Sendable {
     public var serverPeakMemoryKiB: Int?
     public var serverResidentBeforeKiB: Int?
     public var serverResidentIdleKiB: Int?
+    /// From a drop (its `up` sent) to its commit reaching the other sessions on the board
+    /// (on other servers when sessions spread over several): p50, p99, and how many arrivals.
+    public var deliveryP50us: Double?
+    public var deliveryP99us: Double?
+    public var deliveries: Int?
 }
 
 /// Boards the server is given for a load run: one per session, so that the run measures
@@ -73,6 +90,11 @@ public final class LoadGenerator {
     var clients: [LoadClient] = []
     var latenciesNs: [UInt64] = []
     var sent = 0, received = 0, commits = 0, errors = 0, connected = 0, laidOut = 0, drops = 0
+    /// Drop delivery: (board, version) → when its drop was sent, and arrivals at other
+    /// sessions seen before the dropping session learnt the version.
+    var dropSentNs: [String: UInt64] = [:]
+    var earlyArrivalsNs: [String: [UInt64]] = [:]
+    var deliveryNs: [UInt64] = []
     let started = DispatchTime.now().uptimeNanoseconds
     private var protocols: UnsafeMutablePointer<lws_protocols>?
     private var strings: [UnsafeMutablePointer<CChar>] = []
@@ -112,7 +134,7 @@ public final class LoadGenerator {
         context = ctx
         defer { lws_context_destroy(ctx); context = nil; for s in strings { free(s) } }
         for k in 0..<config.sessions {
-            let board = config.board ?? "load-\(k + 1)"
+            let board = config.board ?? "load-\(k / max(1, config.sessionsPerBoard) + 1)"
             let client = LoadClient(index: k, board: board, generator: self)
             clients.append(client)
             client.connect()
@@ -142,10 +164,29 @@ public final class LoadGenerator {
         func pct(_ p: Double) -> Double {
             sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1000
         }
+        let delivery = deliveryNs.sorted()
+        func dpct(_ p: Double) -> Double? {
+            delivery.isEmpty ? nil : Double(delivery[min(delivery.count - 1, Int(Double(delivery.count) * p))]) / 1000
+        }
         return LoadReport(mode: config.echo ? "echo" : "protocol", sessions: config.sessions, connected: connected, rate: config.rate,
                           seconds: config.seconds, elapsedSeconds: Double(nowNs) / 1e9, sent: sent, received: received, moves: sorted.count,
                           p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, drops: drops, errors: errors,
-                          serverCPUSeconds: nil, serverPeakMemoryKiB: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil)
+                          serverCPUSeconds: nil, serverPeakMemoryKiB: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
+                          deliveryP50us: dpct(0.5), deliveryP99us: dpct(0.99), deliveries: config.sessionsPerBoard > 1 ? delivery.count : nil)
+    }
+
+    /// The dropping session got its own commit: `version` is its drop's, sent at `sentNs`.
+    func ownCommit(board: String, version: Int, sentNs: UInt64) {
+        let key = "\(board)#\(version)"
+        dropSentNs[key] = sentNs
+        for t in earlyArrivalsNs.removeValue(forKey: key) ?? [] { deliveryNs.append(t > sentNs ? t - sentNs : 0) }
+    }
+
+    /// Another session's commit reached this one.
+    func othersCommit(board: String, version: Int) {
+        let key = "\(board)#\(version)"
+        let now = nowNs
+        if let sent = dropSentNs[key] { deliveryNs.append(now - sent) } else { earlyArrivalsNs[key, default: []].append(now) }
     }
 
     private func raiseFileLimit() {

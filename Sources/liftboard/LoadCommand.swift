@@ -13,7 +13,10 @@ struct LoadCommand: ParsableCommand {
             `liftboard load --write-boards DIR --sessions N` and `liftboard serve --boards DIR`.
             """)
 
-    @Option(help: "The server's WebSocket URL.") var url = "ws://127.0.0.1:8080/ws"
+    @Option(help: "The server's WebSocket URL; repeat it to spread sessions over several servers (same host and path, session k on URL k mod count).")
+    var url: [String] = ["ws://127.0.0.1:8080/ws"]
+    @Option(name: .customLong("sessions-per-board"), help: "Sessions sharing each board (with two URLs and 2: one session of each board on each server); reports drop-to-other-session delivery.")
+    var sessionsPerBoard = 1
     @Option(help: "Concurrent sessions.") var sessions = 1
     @Option(help: "Pointer moves per second per session.") var rate = 60.0
     @Option(help: "How long to run.") var seconds = 5.0
@@ -31,7 +34,8 @@ struct LoadCommand: ParsableCommand {
         guard rate > 0 && rate <= 1000 else { throw ValidationError("--rate must be in (0, 1000]") }
         guard seconds > 0 && seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") }
         guard moves >= 1 && moves <= 1_000_000 else { throw ValidationError("--moves must be 1 to 1000000") }
-        guard writeBoards != nil || URL(string: url)?.port != nil else { throw ValidationError("--url needs a host and a port: ws://HOST:PORT/ws") }
+        guard writeBoards != nil || url.allSatisfy({ URL(string: $0)?.port != nil }) else { throw ValidationError("--url needs a host and a port: ws://HOST:PORT/ws") }
+        guard sessionsPerBoard >= 1 else { throw ValidationError("--sessions-per-board must be positive") }
     }
 
     func run() throws {
@@ -42,7 +46,7 @@ struct LoadCommand: ParsableCommand {
             }
             return
         }
-        let u = URL(string: url)!
+        let u = URL(string: url[0])!
         var config = LoadConfig()
         config.host = u.host ?? "127.0.0.1"
         config.port = u.port ?? 8080
@@ -55,6 +59,8 @@ struct LoadCommand: ParsableCommand {
         config.idle = idle
         config.movesPerDrag = moves
         config.serverPid = serverPid
+        config.morePorts = url.dropFirst().compactMap { URL(string: $0)?.port }
+        config.sessionsPerBoard = sessionsPerBoard
         let cpuBefore = serverPid.flatMap(ProcessStats.cpuSeconds)
         var report = try LoadGenerator(config: config).run()
         if let pid = serverPid {
@@ -71,6 +77,9 @@ struct LoadCommand: ParsableCommand {
                          report.mode as NSString, report.sessions, report.rate, report.sent, report.received, report.moves,
                          report.p50us, report.p99us, report.p999us, report.drops, report.commits, report.errors))
             if let c = report.serverCPUSeconds { print(String(format: "server CPU %.2f s", c)) }
+            if let n = report.deliveries, let p50 = report.deliveryP50us, let p99 = report.deliveryP99us {
+                print(String(format: "drop to the other sessions' commit: p50 %.0fus p99 %.0fus (%d arrivals)", p50, p99, n))
+            }
             if let m = report.serverPeakMemoryKiB { print("server peak memory \(m) KiB") }
             if let a = report.serverResidentBeforeKiB, let b = report.serverResidentIdleKiB {
                 print(String(format: "server resident memory %d KiB before, %d KiB with %d idle sessions: %.1f KiB per session",
