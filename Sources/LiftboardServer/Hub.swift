@@ -72,6 +72,9 @@ final class Hub {
         guard d.version > truth.version else { return }
         arrivals[d.version] = d
         while let next = arrivals.removeValue(forKey: truth.version + 1) { advance(next) }
+        // A gap: the listener has it on its way, or (rarely) it is a commit of ours reported
+        // failed that landed after all, which the listener does not read back unasked.
+        if !arrivals.isEmpty { server.listener?.catchUp(board: truth.id, after: truth.version) }
         for c in connections { c.requestWrite() }
     }
 

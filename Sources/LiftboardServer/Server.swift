@@ -105,7 +105,7 @@ public final class Server {
             contextBox.wake()
         })
         if let url = config.storeURL {
-            listener = CommitListener(url: url, versions: hubs.mapValues(\.board.version), onCommits: { commits in
+            listener = CommitListener(url: url, origin: origin, versions: hubs.mapValues(\.board.version), onCommits: { commits in
                 reports.add(commits.map { .landed($0) })
                 contextBox.wake()
             }, onHealth: { up in

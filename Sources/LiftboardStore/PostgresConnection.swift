@@ -59,6 +59,42 @@ final class PostgresConnection {
         return PostgresRows(result!)
     }
 
+    /// Runs statements whose rows nobody reads in one round trip (libpq's pipeline mode):
+    /// throws the first failure; the statements after it did not run.
+    func pipeline(_ statements: [(sql: String, params: [String?])]) throws(StoreError) {
+        guard let conn else { throw .connect(message: "not connected") }
+        guard !statements.isEmpty else { return }
+        guard PQenterPipelineMode(conn) == 1 else { throw .connect(message: String(cString: PQerrorMessage(conn))) }
+        defer { PQexitPipelineMode(conn) }
+        for st in statements {
+            let sent = withOptionalCStrings(st.params) { p in
+                PQsendQueryParams(conn, st.sql, Int32(st.params.count), nil, p, nil, nil, 0)
+            }
+            guard sent == 1 else { throw .connect(message: String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        guard PQpipelineSync(conn) == 1 else { throw .connect(message: String(cString: PQerrorMessage(conn))) }
+        var failure: StoreError?
+        var k = 0
+        while true {
+            guard let r = PQgetResult(conn) else {
+                // Between two statements' results; a lost connection ends here.
+                if PQstatus(conn) != CONNECTION_OK {
+                    throw .connect(message: String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines))
+                }
+                continue
+            }
+            let status = PQresultStatus(r)
+            if status == PGRES_PIPELINE_SYNC { PQclear(r); break }
+            if status == PGRES_FATAL_ERROR, failure == nil {
+                let m = String(cString: PQresultErrorMessage(r)).trimmingCharacters(in: .whitespacesAndNewlines)
+                failure = .postgres(message: m, sql: k < statements.count ? statements[k].sql : "")
+            }
+            if status != PGRES_PIPELINE_ABORTED { k += 1 }
+            PQclear(r)
+        }
+        if let failure { throw failure }
+    }
+
     /// Runs `body` in one transaction: all of it is committed, or none (a failed COMMIT, a
     /// lost connection: PostgreSQL rolls back what it did not commit).
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {

@@ -5,7 +5,7 @@ import LiftboardCore
 /// lock (`SELECT ... FOR UPDATE`), with a `NOTIFY` in the same transaction so that every
 /// process learns of it once it is durable (`CommitListener`).
 public final class PostgresStore: Store {
-    /// The channel every process `LISTEN`s on; the payload is `board <TAB> version`.
+    /// The channel every process `LISTEN`s on; the payload is `board <TAB> version <TAB> origin`.
     public static let channel = "liftboard_commits"
     /// The schema this build writes; older databases migrate forward on start.
     public static let schemaVersion = 1
@@ -136,6 +136,8 @@ public final class PostgresStore: Store {
                 var stored: [String: Int] = [:]
                 for k in 0..<locked.count { stored[locked.text(k, 0)] = locked.int(k, 1) }
                 var out: [StoreOutcome] = []
+                // Every write of the batch goes in one round trip.
+                var writes: [(sql: String, params: [String?])] = []
                 for r in records {
                     let c = r.commit
                     guard let version = stored[c.board] else { throw .unknownBoard(c.board) }
@@ -148,16 +150,18 @@ public final class PostgresStore: Store {
                         out.append(.unchanged(board: c.board, token: r.token))
                         continue
                     }
-                    try write(r, next: next, moves: moves)
+                    writes += write(r, next: next, moves: moves)
                     working.set(next)
                     stored[c.board] = next.version
                     out.append(.landed(DurableCommit(board: c.board, version: next.version, by: c.by, at: r.at, change: change,
                                                      origin: r.origin, token: r.token)))
                 }
+                let origin = records.first?.origin ?? ""
                 for id in ids {
-                    try db.exec("UPDATE boards SET version = $2 WHERE id = $1", [id, String(stored[id]!)])
-                    try db.exec("SELECT pg_notify($1, $2)", [Self.channel, "\(id)\t\(stored[id]!)"])
+                    writes.append(("UPDATE boards SET version = $2 WHERE id = $1", [id, String(stored[id]!)]))
+                    writes.append(("SELECT pg_notify($1, $2)", [Self.channel, "\(id)\t\(stored[id]!)\t\(origin)"]))
                 }
+                try db.pipeline(writes)
                 return out
             }
             cache = working
@@ -168,24 +172,27 @@ public final class PostgresStore: Store {
         }
     }
 
-    private func write(_ r: CommitRecord, next: Board, moves: [Move]) throws(StoreError) {
+    /// The statements that write one commit.
+    private func write(_ r: CommitRecord, next: Board, moves: [Move]) -> [(sql: String, params: [String?])] {
         let board = next.id, version = String(next.version)
+        var out: [(sql: String, params: [String?])] = []
         for s in touchedSections(moves, in: next) {
-            try db.exec("""
+            out.append(("""
                 UPDATE items SET section = $2, position = t.ord - 1 FROM unnest($3::text[]) WITH ORDINALITY AS t(id, ord)
                 WHERE items.board = $1 AND items.id = t.id
-                """, [board, s.id, postgresArray(s.items.map(\.id))])
+                """, [board, s.id, postgresArray(s.items.map(\.id))]))
         }
         let c = ChangeColumns(r.commit.change)
-        try db.exec("INSERT INTO commits VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)",
+        out.append(("INSERT INTO commits VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)",
                     [board, version, r.commit.by, String(r.at), r.origin, String(r.token), c.kind, c.item, c.other, c.section,
-                     c.index.map { String($0) }])
-        try db.exec("""
+                     c.index.map { String($0) }]))
+        out.append(("""
             INSERT INTO moves SELECT $1, $2, t.seq - 1, t.item, t.fs, t.fi, t.ts, t.ti
             FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::int[]) WITH ORDINALITY AS t(item, fs, fi, ts, ti, seq)
             """, [board, version, postgresArray(moves.map(\.id)), postgresArray(moves.map(\.from.section)),
                   "{" + moves.map { String($0.from.index) }.joined(separator: ",") + "}",
-                  postgresArray(moves.map(\.to.section)), "{" + moves.map { String($0.to.index) }.joined(separator: ",") + "}"])
+                  postgresArray(moves.map(\.to.section)), "{" + moves.map { String($0.to.index) }.joined(separator: ",") + "}"]))
+        return out
     }
 
     public func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
