@@ -82,7 +82,8 @@ final class LoadClient {
     }
 
     /// Row r's center, as the server lays the load board out (header 32, rows 56 + 1).
-    func rowY(_ r: Double) -> Double { 60 + 57 * r }
+    /// Sessions sharing a board each drag in their own band of rows.
+    func rowY(_ r: Double) -> Double { 60 + 57 * (r + Double(LoadBoards.band * (index % max(1, generator.config.sessionsPerBoard)))) }
 
     func tick() {
         let pointer: (String, JSONValue) = ("p", .number(1))

@@ -71,13 +71,18 @@ public struct LoadReport: Codable, Sendable {
 /// sessions rather than one board's commit rate.
 public enum LoadBoards {
     public static let rows = 40
+    /// Rows one session's drags cover (0 to 20): sessions sharing a board drag in bands of
+    /// this many rows each, so that one's commit never moves the row under another's finger.
+    public static let band = 22
 
-    public static func board(id: String) -> Board {
-        Board(id: id, sections: [Section(id: "all", title: "All", items: (0..<rows).map { Item(id: "r\($0)", label: "Row \($0)") })])
+    /// `sessionsPerBoard` sessions get a band of rows each.
+    public static func board(id: String, sessionsPerBoard: Int = 1) -> Board {
+        let n = max(rows, band * sessionsPerBoard)
+        return Board(id: id, sections: [Section(id: "all", title: "All", items: (0..<n).map { Item(id: "r\($0)", label: "Row \($0)") })])
     }
 
     /// The viewport every load session claims: tall enough that 30 row-sized moves never reach
-    /// an auto-scroll band.
+    /// an auto-scroll band, in any session's band of a board shared by two.
     public static let viewport = Viewport(w: 400, h: 2600, dpr: 1)
 }
 

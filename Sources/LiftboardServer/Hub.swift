@@ -31,6 +31,8 @@ final class Hub {
         /// The version the sessions were told it has; nil when they were told it changes
         /// nothing (after a rebase on which it became moot).
         var expected: Int?
+        /// When it was queued for the store (server ms), for the debug log.
+        var queuedAt: Double
     }
     private(set) var pending: [Pending] = []
     private var nextToken = 0
@@ -57,7 +59,7 @@ final class Hub {
             return 0
         }
         nextToken += 1
-        pending.append(Pending(token: nextToken, change: c.change, by: origin.id, expected: c.version))
+        pending.append(Pending(token: nextToken, change: c.change, by: origin.id, expected: c.version, queuedAt: server.now))
         server.writer?.enqueue(CommitRecord(commit: c, at: Date().timeIntervalSince1970 * 1000, origin: server.origin, token: nextToken))
         server.log(.info, "commit", session: origin.id, "board \(board.id) v\(c.version): \(c.moves.map { "\($0.id) \($0.from)->\($0.to)" }.joined(separator: ", "))")
         for other in connections where other !== origin { other.external(c) }
@@ -91,6 +93,7 @@ final class Hub {
         if d.origin == server.origin, let k = pending.firstIndex(where: { $0.token == d.token }) {
             let p = pending.remove(at: k)
             if k != 0 || p.expected != d.version { markDiverged(at: before) }
+            server.log(.debug, "durable", session: p.by, "board \(truth.id) v\(d.version) durable \(Int(server.now - p.queuedAt)) ms after the drop")
         } else if d.origin == server.origin {
             // A write reported failed that did land after all (the connection broke at COMMIT).
             markDiverged(at: before)
@@ -99,7 +102,8 @@ final class Hub {
             // sessions' commits take, so drags in flight keep their live places.
             board = truth
             let c = Commit(board: truth.id, version: truth.version, by: d.by, moves: moves, order: truth.order, change: d.change)
-            server.log(.info, "commit", session: nil, "board \(truth.id) v\(c.version) from another process (\(d.origin))")
+            let age = Date().timeIntervalSince1970 * 1000 - d.at
+            server.log(.info, "commit", session: nil, "board \(truth.id) v\(c.version) from another process (\(d.origin)), \(Int(age)) ms after its drop")
             for conn in connections { conn.external(c) }
         } else {
             markDiverged(at: before)

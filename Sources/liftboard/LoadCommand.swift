@@ -27,7 +27,7 @@ struct LoadCommand: ParsableCommand {
     @Flag(help: "Print one JSON object.") var json = false
     @Flag(help: "Sessions say hello and stay still (what an idle session costs the server, with --server-pid).") var idle = false
     @Option(name: .customLong("server-pid"), help: "Report this process's CPU seconds and peak memory.") var serverPid: Int32?
-    @Option(name: .customLong("write-boards"), help: "Write the boards load-1 … load-N (N = --sessions) into DIR and exit.") var writeBoards: String?
+    @Option(name: .customLong("write-boards"), help: "Write the boards load-1 … load-N (N = --sessions; rows for --sessions-per-board) into DIR and exit.") var writeBoards: String?
 
     func validate() throws {
         guard sessions >= 1 && sessions <= 20_000 else { throw ValidationError("--sessions must be 1 to 20000") }
@@ -42,7 +42,7 @@ struct LoadCommand: ParsableCommand {
         if let dir = writeBoards {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             for k in 1...sessions {
-                try Data(Wire.encodeBoard(LoadBoards.board(id: "load-\(k)"))).write(to: URL(fileURLWithPath: "\(dir)/load-\(k).json"))
+                try Data(Wire.encodeBoard(LoadBoards.board(id: "load-\(k)", sessionsPerBoard: sessionsPerBoard))).write(to: URL(fileURLWithPath: "\(dir)/load-\(k).json"))
             }
             return
         }
