@@ -59,11 +59,13 @@ final class PostgresConnection {
         return PostgresRows(result!)
     }
 
-    /// Runs statements whose rows nobody reads in one round trip (libpq's pipeline mode):
-    /// throws the first failure; the statements after it did not run.
-    func pipeline(_ statements: [(sql: String, params: [String?])]) throws(StoreError) {
+    /// Runs statements in one round trip (libpq's pipeline mode); each one's rows, in order.
+    /// Throws the first failure (the statements after it did not run; an open transaction
+    /// is then aborted and needs a ROLLBACK).
+    @discardableResult
+    func pipeline(_ statements: [(sql: String, params: [String?])]) throws(StoreError) -> [PostgresRows] {
         guard let conn else { throw .connect(message: "not connected") }
-        guard !statements.isEmpty else { return }
+        guard !statements.isEmpty else { return [] }
         guard PQenterPipelineMode(conn) == 1 else { throw .connect(message: String(cString: PQerrorMessage(conn))) }
         defer { PQexitPipelineMode(conn) }
         for st in statements {
@@ -74,7 +76,7 @@ final class PostgresConnection {
         }
         guard PQpipelineSync(conn) == 1 else { throw .connect(message: String(cString: PQerrorMessage(conn))) }
         var failure: StoreError?
-        var k = 0
+        var rows: [PostgresRows] = []
         while true {
             guard let r = PQgetResult(conn) else {
                 // Between two statements' results; a lost connection ends here.
@@ -85,14 +87,18 @@ final class PostgresConnection {
             }
             let status = PQresultStatus(r)
             if status == PGRES_PIPELINE_SYNC { PQclear(r); break }
-            if status == PGRES_FATAL_ERROR, failure == nil {
-                let m = String(cString: PQresultErrorMessage(r)).trimmingCharacters(in: .whitespacesAndNewlines)
-                failure = .postgres(message: m, sql: k < statements.count ? statements[k].sql : "")
+            if status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK {
+                rows.append(PostgresRows(r))
+                continue
             }
-            if status != PGRES_PIPELINE_ABORTED { k += 1 }
+            if failure == nil {
+                let m = String(cString: PQresultErrorMessage(r)).trimmingCharacters(in: .whitespacesAndNewlines)
+                failure = .postgres(message: m.isEmpty ? "aborted" : m, sql: rows.count < statements.count ? statements[rows.count].sql : "")
+            }
             PQclear(r)
         }
         if let failure { throw failure }
+        return rows
     }
 
     /// Runs `body` in one transaction: all of it is committed, or none (a failed COMMIT, a
@@ -141,6 +147,13 @@ final class PostgresRows {
 func postgresArray(_ values: [String]) -> String {
     "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
         .joined(separator: ",") + "}"
+}
+
+/// An array literal whose nil elements are NULL (numbers and texts alike, quoted).
+func postgresArray(optional values: [String?]) -> String {
+    "{" + values.map { v in
+        v.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" } ?? "NULL"
+    }.joined(separator: ",") + "}"
 }
 
 private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {

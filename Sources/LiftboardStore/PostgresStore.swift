@@ -122,77 +122,68 @@ public final class PostgresStore: Store {
         return board
     }
 
-    /// One transaction for the batch: the boards it names are locked (in id order, so that
-    /// two processes never deadlock), each change is applied to the order as it is now, and
-    /// one `NOTIFY` per board says up to which version it moved.
+    /// One transaction for the batch, in two round trips: (1) BEGIN, the boards it names
+    /// locked (in id order, so that two processes never deadlock), and the commits other
+    /// processes made since this one last wrote them; (2) the writes, one `NOTIFY` per board
+    /// saying up to which version it moved, and COMMIT. Each change applies to the order as
+    /// it is under the lock.
     @discardableResult
     public func apply(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
-        do {
+        do throws(StoreError) {
             try db.ensureConnected()
+            let ids = Set(records.map(\.commit.board)).sorted()
+            let known = ids.map { cache.version(of: $0) ?? Int.max }
+            let first = try db.pipeline([
+                ("BEGIN", []),
+                ("SELECT id, version FROM boards WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [postgresArray(ids)]),
+                ("""
+                 SELECT c.board, c.version, c.by, c.at, c.origin, c.token, c.change_kind, c.change_item, c.change_other,
+                   c.change_section, c.change_index
+                 FROM commits c JOIN unnest($1::text[], $2::bigint[]) AS t(board, after) ON c.board = t.board AND c.version > t.after
+                 ORDER BY c.board, c.version
+                 """, [postgresArray(ids), "{" + known.map { String($0 == Int.max ? Int64.max : Int64($0)) }.joined(separator: ",") + "}"]),
+            ])
+            var stored: [String: Int] = [:]
+            for k in 0..<first[1].count { stored[first[1].text(k, 0)] = first[1].int(k, 1) }
             var working = cache
-            let out = try db.transaction { () throws(StoreError) -> [StoreOutcome] in
-                let ids = Set(records.map(\.commit.board)).sorted()
-                let locked = try db.exec("SELECT id, version FROM boards WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [postgresArray(ids)])
-                var stored: [String: Int] = [:]
-                for k in 0..<locked.count { stored[locked.text(k, 0)] = locked.int(k, 1) }
-                var out: [StoreOutcome] = []
-                // Every write of the batch goes in one round trip.
-                var writes: [(sql: String, params: [String?])] = []
-                for r in records {
-                    let c = r.commit
-                    guard let version = stored[c.board] else { throw .unknownBoard(c.board) }
-                    guard let change = c.change else { throw .staleVersion(board: c.board, expected: version + 1, got: c.version) }
-                    var cached = working.board(c.board, at: version)
-                    if cached == nil { cached = try board(id: c.board) }
-                    guard let current = cached else { throw .unknownBoard(c.board) }
-                    guard let (next, moves) = current.applying(change) else {
-                        working.set(current)
-                        out.append(.unchanged(board: c.board, token: r.token))
-                        continue
-                    }
-                    writes += write(r, next: next, moves: moves)
-                    working.set(next)
-                    stored[c.board] = next.version
-                    out.append(.landed(DurableCommit(board: c.board, version: next.version, by: c.by, at: r.at, change: change,
-                                                     origin: r.origin, token: r.token)))
-                }
-                let origin = records.first?.origin ?? ""
-                for id in ids {
-                    writes.append(("UPDATE boards SET version = $2 WHERE id = $1", [id, String(stored[id]!)]))
-                    writes.append(("SELECT pg_notify($1, $2)", [Self.channel, "\(id)\t\(stored[id]!)\t\(origin)"]))
-                }
-                try db.pipeline(writes)
-                return out
+            // Bring the cached orders up to the stored ones with the changes made elsewhere.
+            let since = first[2]
+            for k in 0..<since.count {
+                let id = since.text(k, 0), version = since.int(k, 1)
+                guard var b = working.board(id, at: version - 1) else { continue }
+                let change = ChangeColumns(kind: since.optionalText(k, 6), item: since.optionalText(k, 7), other: since.optionalText(k, 8),
+                                           section: since.optionalText(k, 9), index: since.optionalText(k, 10).flatMap { Int($0) }).change
+                if let change, b.apply(change) != nil, b.version == version { working.set(b) } else { working.forget(id) }
             }
+            var out: [StoreOutcome] = []
+            var batch = BatchRows()
+            for r in records {
+                let c = r.commit
+                guard let version = stored[c.board] else { throw .unknownBoard(c.board) }
+                guard let change = c.change else { throw .staleVersion(board: c.board, expected: version + 1, got: c.version) }
+                var cached = working.board(c.board, at: version)
+                if cached == nil { cached = try board(id: c.board) }
+                guard let current = cached else { throw .unknownBoard(c.board) }
+                guard let (next, moves) = current.applying(change) else {
+                    working.set(current)
+                    out.append(.unchanged(board: c.board, token: r.token))
+                    continue
+                }
+                batch.add(r, before: current, next: next, moves: moves)
+                working.set(next)
+                stored[c.board] = next.version
+                out.append(.landed(DurableCommit(board: c.board, version: next.version, by: c.by, at: r.at, change: change,
+                                                 origin: r.origin, token: r.token)))
+            }
+            let origin = records.first?.origin ?? ""
+            try db.pipeline(batch.statements(versions: ids.map { ($0, stored[$0]!) }, notify: Self.channel, origin: origin) + [("COMMIT", [])])
             cache = working
             return out
         } catch {
             cache.forget()
+            if db.isConnected { _ = try? db.exec("ROLLBACK") }
             throw error
         }
-    }
-
-    /// The statements that write one commit.
-    private func write(_ r: CommitRecord, next: Board, moves: [Move]) -> [(sql: String, params: [String?])] {
-        let board = next.id, version = String(next.version)
-        var out: [(sql: String, params: [String?])] = []
-        for s in touchedSections(moves, in: next) {
-            out.append(("""
-                UPDATE items SET section = $2, position = t.ord - 1 FROM unnest($3::text[]) WITH ORDINALITY AS t(id, ord)
-                WHERE items.board = $1 AND items.id = t.id
-                """, [board, s.id, postgresArray(s.items.map(\.id))]))
-        }
-        let c = ChangeColumns(r.commit.change)
-        out.append(("INSERT INTO commits VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)",
-                    [board, version, r.commit.by, String(r.at), r.origin, String(r.token), c.kind, c.item, c.other, c.section,
-                     c.index.map { String($0) }]))
-        out.append(("""
-            INSERT INTO moves SELECT $1, $2, t.seq - 1, t.item, t.fs, t.fi, t.ts, t.ti
-            FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::int[]) WITH ORDINALITY AS t(item, fs, fi, ts, ti, seq)
-            """, [board, version, postgresArray(moves.map(\.id)), postgresArray(moves.map(\.from.section)),
-                  "{" + moves.map { String($0.from.index) }.joined(separator: ",") + "}",
-                  postgresArray(moves.map(\.to.section)), "{" + moves.map { String($0.to.index) }.joined(separator: ",") + "}"]))
-        return out
     }
 
     public func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
@@ -221,5 +212,66 @@ public final class PostgresStore: Store {
     /// The history of a board's commits, oldest first (as `BoardStore.history`).
     public func history(board: String) throws(StoreError) -> [DurableCommit] {
         try commits(board: board, after: 0)
+    }
+}
+
+/// A batch's rows, written with one statement per table whatever the batch's size (arrays
+/// unnested server-side): fewer statements is what keeps a loaded database quick.
+struct BatchRows {
+    /// Each item's final place, by board and id (a later commit of the batch wins).
+    private var places: [String: (board: String, id: String, section: String, position: Int)] = [:]
+    private var placeOrder: [String] = []
+    private var commits: [[String?]] = []
+    private var moves: [[String?]] = []
+
+    /// Only the items whose place the change altered are written (a move from 0 to 10 moves
+    /// 11 items, whatever the section's length).
+    mutating func add(_ r: CommitRecord, before: Board, next: Board, moves m: [Move]) {
+        let board = next.id, version = String(next.version)
+        for s in touchedSections(m, in: next) {
+            let was = before.sections.first { $0.id == s.id }?.items ?? []
+            for (k, item) in s.items.enumerated() where k >= was.count || was[k].id != item.id {
+                let key = board + "\u{0}" + item.id
+                if places[key] == nil { placeOrder.append(key) }
+                places[key] = (board, item.id, s.id, k)
+            }
+        }
+        let c = ChangeColumns(r.commit.change)
+        commits.append([board, version, r.commit.by, String(r.at), r.origin, String(r.token), c.kind, c.item, c.other, c.section,
+                        c.index.map { String($0) }])
+        for (k, mv) in m.enumerated() {
+            moves.append([board, version, String(k), mv.id, mv.from.section, String(mv.from.index), mv.to.section, String(mv.to.index)])
+        }
+    }
+
+    func statements(versions: [(String, Int)], notify channel: String, origin: String) -> [(sql: String, params: [String?])] {
+        func column(_ rows: [[String?]], _ k: Int) -> String? { postgresArray(optional: rows.map { $0[k] }) }
+        let p = placeOrder.map { places[$0]! }
+        var out: [(sql: String, params: [String?])] = []
+        if !p.isEmpty {
+            out.append(("""
+                UPDATE items SET section = t.section, position = t.position
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS t(board, id, section, position)
+                WHERE items.board = t.board AND items.id = t.id
+                """, [postgresArray(p.map(\.board)), postgresArray(p.map(\.id)), postgresArray(p.map(\.section)),
+                      "{" + p.map { String($0.position) }.joined(separator: ",") + "}"]))
+        }
+        if !commits.isEmpty {
+            out.append(("""
+                INSERT INTO commits SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[], $6::bigint[],
+                  $7::text[], $8::text[], $9::text[], $10::text[], $11::int[])
+                """, (0..<11).map { column(commits, $0) }))
+        }
+        if !moves.isEmpty {
+            out.append(("""
+                INSERT INTO moves SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::int[],
+                  $7::text[], $8::int[])
+                """, (0..<8).map { column(moves, $0) }))
+        }
+        out.append(("UPDATE boards SET version = t.version FROM unnest($1::text[], $2::bigint[]) AS t(id, version) WHERE boards.id = t.id",
+                    [postgresArray(versions.map(\.0)), "{" + versions.map { String($0.1) }.joined(separator: ",") + "}"]))
+        out.append(("SELECT pg_notify($1, t.payload) FROM unnest($2::text[]) AS t(payload)",
+                    [channel, postgresArray(versions.map { "\($0.0)\t\($0.1)\t\(origin)" })]))
+        return out
     }
 }

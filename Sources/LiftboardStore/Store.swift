@@ -63,8 +63,10 @@ struct BoardCache {
         return b
     }
 
+    func version(of id: String) -> Int? { boards[id]?.version }
     mutating func set(_ b: Board) { boards[b.id] = b }
     mutating func forget() { boards.removeAll() }
+    mutating func forget(_ id: String) { boards[id] = nil }
 }
 
 /// The sections whose item positions a change rewrote, as the board after it holds them.
