@@ -152,6 +152,7 @@ final class LoadClient {
         case "welcome":
             if case .string(let s)? = msg["session"] { session = s }
         case "layout":
+            if case .awaitingLayout = phase {} else { generator.resyncs += 1 }
             if case .awaitingLayout = phase {
                 generator.laidOut += 1
                 phase = .idle

@@ -65,6 +65,7 @@ public struct LoadReport: Codable, Sendable {
     public var deliveryP50us: Double?
     public var deliveryP99us: Double?
     public var deliveries: Int?
+    public var resyncs: Int?
 }
 
 /// Boards the server is given for a load run: one per session, so that the run measures
@@ -100,6 +101,9 @@ public final class LoadGenerator {
     var dropSentNs: [String: UInt64] = [:]
     var earlyArrivalsNs: [String: [UInt64]] = [:]
     var deliveryNs: [UInt64] = []
+    /// `layout`s after the first: the server resynced a session (another process committed
+    /// first while its own drop was on its way to the store, or a write failed).
+    var resyncs = 0
     let started = DispatchTime.now().uptimeNanoseconds
     private var protocols: UnsafeMutablePointer<lws_protocols>?
     private var strings: [UnsafeMutablePointer<CChar>] = []
@@ -177,7 +181,7 @@ public final class LoadGenerator {
                           seconds: config.seconds, elapsedSeconds: Double(nowNs) / 1e9, sent: sent, received: received, moves: sorted.count,
                           p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, drops: drops, errors: errors,
                           serverCPUSeconds: nil, serverPeakMemoryKiB: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
-                          deliveryP50us: dpct(0.5), deliveryP99us: dpct(0.99), deliveries: config.sessionsPerBoard > 1 ? delivery.count : nil)
+                          deliveryP50us: dpct(0.5), deliveryP99us: dpct(0.99), deliveries: config.sessionsPerBoard > 1 ? delivery.count : nil, resyncs: resyncs)
     }
 
     /// The dropping session got its own commit: `version` is its drop's, sent at `sentNs`.

@@ -80,6 +80,7 @@ struct LoadCommand: ParsableCommand {
             if let n = report.deliveries, let p50 = report.deliveryP50us, let p99 = report.deliveryP99us {
                 print(String(format: "drop to the other sessions' commit: p50 %.0fus p99 %.0fus (%d arrivals)", p50, p99, n))
             }
+            if let r = report.resyncs, r > 0 { print("resyncs (a layout after the first): \(r)") }
             if let m = report.serverPeakMemoryKiB { print("server peak memory \(m) KiB") }
             if let a = report.serverResidentBeforeKiB, let b = report.serverResidentIdleKiB {
                 print(String(format: "server resident memory %d KiB before, %d KiB with %d idle sessions: %.1f KiB per session",
