@@ -12,7 +12,7 @@ const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 const state = {
   scene: createScene(), socket: null, open: false, attempts: 0, seq: 0, sent: 0, received: 0,
-  announcements: [], commits: 0, drawMs: [], session: null,
+  announcements: [], commits: 0, version: null, lastChange: null, drawMs: [], session: null,
 };
 window.__liftboard = state;  // read-only hook for tests and debugging
 if (options.kiosk) document.body.classList.add("kiosk");
@@ -50,9 +50,10 @@ function connect() {
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     state.received++;
+    if (msg.t === "layout") state.version = msg.version;
     if (applyMessage(state.scene, msg, performance.now())) wake();
     else if (msg.t === "announce") { live.textContent = msg.text; state.announcements.push(msg.text); }
-    else if (msg.t === "commit") state.commits++;
+    else if (msg.t === "commit") { state.commits++; state.version = msg.version; state.lastChange = msg.change ?? null; }
     else if (msg.t === "welcome") { state.session = msg.session; state.config = msg.config; }
     else if (msg.t === "error") console.warn("liftboard:", msg.code, msg.message);
   };

@@ -20,7 +20,9 @@ export function socketURL(location, token) {
 }
 
 export function helloMessage(options, viewport, reducedMotion) {
-  const config = {};
+  // The page draws from frames and has no use for a board's whole order: commits come as
+  // their change only, a few hundred bytes on a board of any size.
+  const config = { commitOrder: "none" };
   if (options.idleResetMs > 0) config.idleResetMs = options.idleResetMs;
   if (reducedMotion) config.reducedMotion = true;
   return { t: "hello", v: 1, board: options.board, viewport, config, ms: 0 };

@@ -208,7 +208,9 @@ final class Connection {
             outgoing.append(o)
             pendingBytes += o.size
         }
-        let maxPending = mode == .echo ? 4 * Limits.maxEchoMessageBytes : Limits.maxPendingBytes
+        // One big message (a whole order on a huge board) is not a slow reader: the bound
+        // leaves room for twice the message being queued; time catches a client that stalls.
+        let maxPending = max(mode == .echo ? 4 * Limits.maxEchoMessageBytes : Limits.maxPendingBytes, 2 * o.size)
         if pendingBytes > maxPending || server.now - outgoing[outgoingHead].queuedAt > Limits.maxPendingMs {
             server.log(.warn, "refusal", session: id, "slow reader: \(pendingBytes) bytes pending")
             outgoing.removeAll()

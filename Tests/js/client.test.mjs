@@ -15,8 +15,9 @@ test("the socket follows the page's scheme and passes the token on", () => {
 
 test("hello asks for reduced motion and idle reset only when wanted", () => {
   const vp = { w: 390, h: 844, dpr: 3 };
-  assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 0 }, vp, false).config, {});
-  assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 60000 }, vp, true).config, { idleResetMs: 60000, reducedMotion: true });
+  assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 0 }, vp, false).config, { commitOrder: "none" });
+  assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 60000 }, vp, true).config,
+    { commitOrder: "none", idleResetMs: 60000, reducedMotion: true });
   assert.equal(helloMessage({ board: "x", idleResetMs: 0 }, vp, false).v, 1);
 });
 
