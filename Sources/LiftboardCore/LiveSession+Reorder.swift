@@ -14,7 +14,8 @@ extension LiveSession {
         drag.lastRegion = arr.region(at: Point(x: f.midX, y: f.midY))
         drags.append(drag)
         liftedBy[h] = p
-        step.gestures.append(.lift(p: p, id: arr.ids[h], from: arr.place(of: h)))
+        let follow = p >= 0 ? Follow(grab: drag.grabOffset, lockX: arr.kind == .list) : nil
+        step.gestures.append(.lift(p: p, id: arr.ids[h], from: arr.place(of: h), follow: follow))
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[h], center: center, size: f.size, moveDur: 0,
                                              scale: config.liftScale, rotation: config.liftRotation,
                                              alpha: config.liftAlpha, dur: dur(config.liftMs), ease: .easeOut))

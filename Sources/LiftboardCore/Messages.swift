@@ -245,12 +245,22 @@ public struct Welcome: Hashable, Sendable {
     }
 }
 
+/// How a dragged snapshot follows its pointer (contract §4, "Drag"): its center is the pointer
+/// plus `grab`; in a list (`lockX`) its x stays where it was at the lift.
+public struct Follow: Hashable, Sendable {
+    public var grab: Point
+    public var lockX: Bool
+    public init(grab: Point, lockX: Bool) { self.grab = grab; self.lockX = lockX }
+}
+
 /// A server message (contract §5).
 public enum ServerEvent: Hashable, Sendable {
     case welcome(Welcome)
     case layout(LayoutMessage)
     case frame(FrameMessage)
-    case lift(p: Int, id: String, from: Place)
+    /// `follow` (pointer drags only) is how the snapshot follows the pointer, so the page can
+    /// draw it under the finger before the server's frame arrives.
+    case lift(p: Int, id: String, from: Place, follow: Follow? = nil)
     case moved(p: Int, id: String, from: Place, to: Place)
     case drop(p: Int, id: String, at: Place, cancelled: Bool)
     /// A commit that another session made, or this session's own once it is durable: the

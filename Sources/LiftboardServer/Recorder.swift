@@ -2,7 +2,8 @@ import Foundation
 import LiftboardCore
 import LiftboardWire
 
-/// Writes one session's client messages as a replay stream on the server's clock, with
+/// Writes one session's client messages as a replay stream on the session's clock (the
+/// client's `ms` as `ClientClock` bounded it), with
 /// `advance` lines where timers fired and `external` lines for other sessions' commits, and
 /// the board as it was at the session's start beside it.
 final class Recorder {
@@ -29,7 +30,7 @@ final class Recorder {
         handle.write(Data(bytes + [0x0A]))
     }
 
-    /// A client message as received, with its `ms` replaced by the server's clock.
+    /// A client message as received, with its `ms` replaced by the time the session used.
     func record(_ message: [UInt8], ms: Double) {
         guard case .object(var members)? = try? JSONParser.parse(message) else { return }
         members.removeAll { $0.0 == "ms" }

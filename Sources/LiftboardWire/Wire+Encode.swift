@@ -39,11 +39,18 @@ extension Wire {
             }
         case .frame(let f):
             frame(f, &w)
-        case .lift(let p, let id, let from):
+        case .lift(let p, let id, let from, let follow):
             w.key("t"); w.string("lift")
             w.key("p"); w.int(p)
             w.key("id"); w.string(id)
             w.key("from"); place(from, &w)
+            if let follow {
+                w.key("grab"); w.beginObject()
+                w.key("x"); w.number(follow.grab.x)
+                w.key("y"); w.number(follow.grab.y)
+                w.endObject()
+                w.key("axis"); w.string(follow.lockX ? "y" : "xy")
+            }
         case .moved(let p, let id, let from, let to):
             w.key("t"); w.string("moved")
             w.key("p"); w.int(p)

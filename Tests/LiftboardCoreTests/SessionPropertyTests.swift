@@ -258,7 +258,7 @@ enum RandomStreams {
                 version = c.version
                 let items = c.order.flatMap(\.items)
                 if Set(items) != allItems || items.count != allItems.count { v.append("commit order is not a permutation") }
-            case .lift(_, let id, _):
+            case .lift(_, let id, _, _):
                 if !lifted.insert(id).inserted { v.append("\(id) lifted twice") }
             case .drop(_, let id, _, _):
                 if lifted.remove(id) == nil { v.append("\(id) dropped but not lifted") }
