@@ -80,6 +80,38 @@ public enum Change: Hashable, Sendable {
     case insert(id: String, section: String, after: String?, index: Int)
     /// The two items exchange places; nothing when they are no longer in one section.
     case swap(String, String)
+    /// Edits (the board's content, not only its order): a new item right after `after` in
+    /// `section` (first when nil; last when `after` is no longer there).
+    case addItem(Item, section: String, after: String?)
+    /// The item leaves the board.
+    case removeItem(String)
+    /// The item's attributes that are set change; its place stays.
+    case updateItem(ItemUpdate)
+    /// A new, empty section right after section `after` (first when nil).
+    case addSection(id: String, title: String, after: String?)
+    case renameSection(id: String, title: String)
+    /// An empty section leaves the board.
+    case removeSection(String)
+
+    /// Whether this change edits the board's content (not a drop's reorder).
+    public var isEdit: Bool {
+        switch self {
+        case .insert, .swap: false
+        default: true
+        }
+    }
+}
+
+/// The attributes an `updateItem` edit sets; `nil` leaves one as it is.
+public struct ItemUpdate: Hashable, Sendable {
+    public var id: String
+    public var label: String?
+    public var color: String?
+    public var height: Double?
+    public var movable: Bool?
+    public init(id: String, label: String? = nil, color: String? = nil, height: Double? = nil, movable: Bool? = nil) {
+        self.id = id; self.label = label; self.color = color; self.height = height; self.movable = movable
+    }
 }
 
 /// A committed order: durable before it is sent; `order` is the truth, `moves` describe it,
@@ -160,6 +192,8 @@ public struct CellUpdate: Hashable, Sendable {
     /// Set when the cell enters the window or its section/index changed: label, color, section,
     /// index, movable as in `layout`.
     public var info: CellInfo?
+    /// Extension: the item is new on the board (an edit): the renderer fades it in over `dur`.
+    public var appear: Bool = false
     public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
         self.id = id; self.frame = frame; self.alpha = alpha; self.hidden = hidden; self.dur = dur; self.ease = ease; self.info = info
     }
@@ -201,6 +235,10 @@ public struct FrameMessage: Hashable, Sendable {
     public var sections: [SectionInfo]?
     public var cells: [CellUpdate]
     public var gone: [String]
+    /// Extension: items an edit took off the board: the renderer fades them out, then drops them.
+    public var removed: [String] = []
+    /// Extension: how long the fade of `removed` (and of appearing cells) lasts.
+    public var removeDur: Double = 0
     public var snapshots: [SnapshotUpdate]
     /// Extension: the item the keyboard focus is on, when it changed (the renderer draws a ring).
     public var focus: String?
