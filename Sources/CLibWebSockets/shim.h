@@ -11,6 +11,10 @@ static const size_t CLWS_PRE = LWS_PRE;
 static const uint64_t CLWS_CONTEXT_OPTIONS = LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
     LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | LWS_SERVER_OPTION_VALIDATE_UTF8;
 static const uint64_t CLWS_VHOST_TLS_OPTIONS = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+/// A vhost whose listening socket cannot be bound fails instead of waiting for its interface.
+static const uint64_t CLWS_VHOST_FAIL_UNLESS_BOUND = LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
+/// An AF_INET listening socket, so that an IPv4 `iface` literal is bound as given.
+static const uint64_t CLWS_VHOST_IPV4_ONLY = LWS_SERVER_OPTION_DISABLE_IPV6;
 static const uint64_t CLWS_CLIENT_CONTEXT_OPTIONS = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
 
 static inline void clws_log_emit(int level, const char *line) { _lws_log(level, "%s\n", line); }

@@ -25,7 +25,7 @@ extension Server {
             return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served"}"#)
         }
         if path == "/healthz" {
-            return respondJSON(wsi, 200, #"{"ok":true,"sessions":\#(connections.count),"boards":\#(hubs.count)}"#)
+            return respondJSON(wsi, 200, #"{"ok":true,"sessions":\#(connections.count),"boards":\#(hubs.count),"listen":"\#(boundAddress)"}"#)
         }
         if path == "/api" || path.hasPrefix("/api/") {
             if let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {

@@ -11,11 +11,14 @@ public enum ServerError: Error, CustomStringConvertible {
     case store(StoreError)
     /// libwebsockets refused the context or the listening socket.
     case listen(String)
+    /// `--host` is not an address this machine can listen on.
+    case host(ListenAddressError)
 
     public var description: String {
         switch self {
         case .store(let e): "store: \(e)"
         case .listen(let m): m
+        case .host(let e): "\(e)"
         }
     }
 }
@@ -37,6 +40,9 @@ public final class Server {
     private let stopFlag = StopFlag()
     /// Public/, resolved once: every static path must stay under it.
     let publicRoot: String
+    /// The address and port the operating system says the server listens on (`127.0.0.1:8080`,
+    /// `[::1]:8080`), for the log and `/healthz`.
+    private(set) var boundAddress = ""
 
     public init(config: ServerConfig) {
         self.config = config
@@ -64,6 +70,8 @@ public final class Server {
 
     /// Opens the store, seeds the boards, listens; returns the port actually bound.
     public func start() throws(ServerError) -> Int {
+        let address: ListenAddress
+        do { address = try ListenAddress.resolve(config.host) } catch { throw .host(error) }
         let store: BoardStore
         do {
             try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
@@ -97,7 +105,9 @@ public final class Server {
 
         var vh = lws_context_creation_info()
         vh.port = Int32(config.port)
-        vh.iface = allocations.string(config.host)
+        // A numeric address of the socket's own family (see ListenAddress), and a failed bind
+        // is an error rather than a vhost silently waiting for its interface to appear.
+        vh.iface = allocations.string(address.numeric)
         vh.protocols = UnsafePointer(allocations.protocols(echo: config.echo))
         // A client naming no subprotocol is bound to liftboard.v1's callback, which routes it
         // by path (/ws: a session; /echo with --echo: the echo).
@@ -106,7 +116,7 @@ public final class Server {
         vh.retry_and_idle_policy = UnsafePointer(allocations.retryPolicy(pingAfter: 30, hangUpAfter: 45))
         vh.keepalive_timeout = 5
         vh.timeout_secs = 10
-        vh.options = 0
+        vh.options = CLWS_VHOST_FAIL_UNLESS_BOUND | (address.isIPv6 ? 0 : CLWS_VHOST_IPV4_ONLY)
         if let cert = config.tlsCert, let key = config.tlsKey {
             vh.options |= CLWS_VHOST_TLS_OPTIONS
             vh.ssl_cert_filepath = allocations.string(cert)
@@ -114,10 +124,17 @@ public final class Server {
             vh.alpn = allocations.string("http/1.1")
         }
         guard let vhost = lws_create_vhost(ctx, &vh) else {
-            throw .listen("cannot listen on \(config.host):\(config.port)")
+            throw .listen("cannot listen on \(address.urlHost):\(config.port)")
         }
         let port = Int(lws_get_vhost_listen_port(vhost))
-        log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(config.host):\(port)/ boards=\(hubs.keys.sorted().joined(separator: ","))")
+        guard let bound = ListeningSockets.current().first(where: { $0.port == port }) else {
+            throw .listen("cannot listen on \(address.urlHost):\(config.port): no listening socket")
+        }
+        boundAddress = bound.description
+        log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(bound)/ bound=\(bound) boards=\(hubs.keys.sorted().joined(separator: ","))")
+        if address.isPublic && config.token == nil {
+            log(.warn, "exposed", session: nil, "listening on \(address.isWildcard ? "every interface" : "a public address") (\(bound)) without --token: anyone who can reach this machine can read and reorder the boards")
+        }
         return port
     }
 
