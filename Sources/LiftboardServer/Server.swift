@@ -13,12 +13,15 @@ public enum ServerError: Error, CustomStringConvertible {
     case listen(String)
     /// `--host` is not an address this machine can listen on.
     case host(ListenAddressError)
+    /// `--max-sessions` does not fit in the file descriptor limit.
+    case budget(FileDescriptorBudgetError)
 
     public var description: String {
         switch self {
         case .store(let e): "store: \(e)"
         case .listen(let m): m
         case .host(let e): "\(e)"
+        case .budget(let e): "\(e)"
         }
     }
 }
@@ -43,6 +46,15 @@ public final class Server {
     /// The address and port the operating system says the server listens on (`127.0.0.1:8080`,
     /// `[::1]:8080`), for the log and `/healthz`.
     private(set) var boundAddress = ""
+    /// What the file descriptor limit leaves for sessions and other connections.
+    private(set) var budget = try! FileDescriptorBudget(limit: 1 << 20, requestedSessions: nil, recording: false)
+    /// Host header names this server answers to (see `checkHost`).
+    private(set) var allowedHosts: Set<String> = []
+    /// Connections lws holds (HTTP, upgrading, sessions): its WSI_CREATE minus WSI_DESTROY.
+    var openConnections = 0
+    private var logLimiter = LogLimiter()
+    /// Every session's recorder draws on this.
+    lazy var recordingRate = RecordingRate(bytesPerSecond: config.recordMaxBytesPerSecond)
 
     public init(config: ServerConfig) {
         self.config = config
@@ -58,11 +70,17 @@ public final class Server {
 
     // MARK: Logging
 
+    /// One line on stderr. Lines of one kind (level, event and the detail's first word) are
+    /// limited to 20 a second, so that no flood of connections can fill a disk with them.
     func log(_ level: LogLevel, _ event: String, session: String?, _ detail: String) {
         guard level <= config.logLevel else { return }
+        let (allowed, suppressed) = logLimiter.admit("\(level.name) \(event) \(detail.prefix { $0 != " " })", now: now)
+        guard allowed else { return }
         var line = "liftboard \(level.name) \(event)"
         if let session { line += " session=\(session)" }
-        line += " \(detail)\n"
+        line += " \(detail)"
+        if suppressed > 0 { line += " (\(suppressed) similar lines left out)" }
+        line += "\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 
@@ -72,6 +90,11 @@ public final class Server {
     public func start() throws(ServerError) -> Int {
         let address: ListenAddress
         do { address = try ListenAddress.resolve(config.host) } catch { throw .host(error) }
+        let fdLimit = FileDescriptorBudget.raiseLimit()
+        do {
+            budget = try FileDescriptorBudget(limit: fdLimit, requestedSessions: config.maxSessions, recording: config.recordDir != nil)
+        } catch { throw .budget(error) }
+        allowedHosts = HostCheck.allowed(host: config.host, numeric: address, extra: config.allowHosts)
         let store: BoardStore
         do {
             try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
@@ -94,9 +117,13 @@ public final class Server {
             FileHandle.standardError.write(Data("liftboard error store: \(error) (\(commits.count) commits not written)\n".utf8))
         })
 
-        lws_set_log_level(Int32(LLL_ERR | LLL_WARN), nil)
+        lws_set_log_level(Int32(LLL_ERR | LLL_WARN), lwsLogEmit)
         var info = lws_context_creation_info()
         info.options = CLWS_CONTEXT_OPTIONS
+        // Room for a 4 KB token in the query or the Authorization header beside a browser's
+        // usual headers. Past this lws closes the connection without a status (see
+        // docs/limitations.md).
+        info.max_http_header_data = 8192
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.port = Int32(CONTEXT_PORT_NO_LISTEN)
         guard let ctx = lws_create_context(&info) else { throw .listen("libwebsockets: cannot create a context") }
@@ -131,6 +158,7 @@ public final class Server {
             throw .listen("cannot listen on \(address.urlHost):\(config.port): no listening socket")
         }
         boundAddress = bound.description
+        log(.info, "limits", session: nil, "fds=\(budget.limit) max-sessions=\(budget.maxSessions) max-other-connections=\(budget.maxOtherConnections) hello-timeout=\(config.helloTimeout)s")
         log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(bound)/ bound=\(bound) boards=\(hubs.keys.sorted().joined(separator: ","))")
         if address.isPublic && config.token == nil {
             log(.warn, "exposed", session: nil, "listening on \(address.isWildcard ? "every interface" : "a public address") (\(bound)) without --token: anyone who can reach this machine can read and reorder the boards")
