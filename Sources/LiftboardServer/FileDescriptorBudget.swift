@@ -40,8 +40,8 @@ public struct FileDescriptorBudget: Sendable, Equatable {
     /// Connections that are not (yet) sessions.
     public let maxOtherConnections: Int
 
-    /// - Parameter requestedSessions: `--max-sessions`, or nil to fit as many as possible up
-    ///   to `defaultMaxSessions`.
+    /// - Parameter requestedSessions: `--max-sessions`, or nil for half of what fits, at most
+    ///   `defaultMaxSessions`.
     public init(limit: Int, requestedSessions: Int?, recording: Bool) throws(FileDescriptorBudgetError) {
         let perSession = recording ? 2 : 1
         let available = limit - Self.reserve - 2 * Self.minimumHTTPConnections
@@ -49,7 +49,8 @@ public struct FileDescriptorBudget: Sendable, Equatable {
         if let requested = requestedSessions, requested > fit {
             throw .tooManySessions(requested: requested, fit: fit, limit: limit)
         }
-        let sessions = requestedSessions ?? min(Self.defaultMaxSessions, fit)
+        // Unasked, sessions take at most half of what fits, so that pages and API calls keep room.
+        let sessions = requestedSessions ?? min(Self.defaultMaxSessions, max(1, fit / 2))
         self.limit = limit
         maxSessions = sessions
         maxOtherConnections = (limit - Self.reserve - sessions * perSession) / 2
