@@ -65,6 +65,8 @@ final class Connection {
 
     /// One fragment of a message arrived.
     func receive(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool) {
+        // Once a close is decided, nothing more this client says is acted on.
+        guard closing == nil else { return }
         let limit = mode == .echo ? Limits.maxEchoMessageBytes : Limits.maxMessageBytes
         if rx.count + bytes.count > limit {
             rxTooLarge = true
@@ -143,7 +145,8 @@ final class Connection {
             commitOrder = session.config?.commitOrder ?? .full
             hub.join(self)
             if let dir = server.config.recordDir {
-                recorder = Recorder(dir: dir, session: id, board: hub.board, hello: rx, ms: ms, log: server.log)
+                recorder = Recorder(dir: dir, session: id, board: hub.board, hello: rx, ms: ms,
+                                    maxBytes: server.config.recordMaxBytes, rate: server.recordingRate, log: server.log)
             }
             server.log(.info, "hello", session: id, "board \(hub.board.id) v\(hub.board.version)")
         }
@@ -230,7 +233,8 @@ final class Connection {
             outgoing.removeAll()
             outgoingHead = 0
             pendingBytes = 0
-            return close(1008, "too far behind")
+            close(1008, "too far behind")
+            return abandon()
         }
         lws_callback_on_writable(wsi)
     }
