@@ -19,7 +19,10 @@ let package = Package(
         // SQLite persistence of boards and commits.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "LiftboardStore", dependencies: ["LiftboardCore", "CSQLite"]),
+        // PostgreSQL's client library, for boards shared by several server processes.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
+        .target(name: "LiftboardStore", dependencies: ["LiftboardCore", "CSQLite", "CLibPQ"]),
         // libwebsockets transport, static files, TLS, hub, HTTP API.
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets",
                        providers: [.apt(["libwebsockets-dev"])]),

@@ -270,6 +270,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case noBoard = "no_board"
     /// The token is missing or wrong.
     case unauthorized = "unauthorized"
+    /// The store could not write the drop (disk full, database gone): the drop is refused
+    /// and a `layout` puts the session back on the last durable order.
+    case storeUnavailable = "store_unavailable"
 }
 
 /// Welcome: the session's id, its board and the config in force.

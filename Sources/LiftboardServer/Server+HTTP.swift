@@ -29,7 +29,8 @@ extension Server {
             return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served"}"#)
         }
         if path == "/healthz" {
-            return respondJSON(wsi, 200, #"{"ok":true,"sessions":\#(connections.count),"boards":\#(hubs.count),"connections":\#(openConnections),"listen":"\#(boundAddress)"}"#)
+            let up = storeReports.storeUp
+            return respondJSON(wsi, up ? 200 : 503, #"{"ok":\#(up),"store":"\#(up ? "up" : "down")","sessions":\#(connections.count),"boards":\#(hubs.count),"connections":\#(openConnections),"listen":"\#(boundAddress)"}"#)
         }
         if path == "/api" || path.hasPrefix("/api/") {
             if let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
@@ -40,13 +41,13 @@ extension Server {
                 var w = JSONWriter()
                 w.beginObject(); w.key("boards"); w.beginArray()
                 for id in hubs.keys.sorted() {
-                    w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.board.version); w.endObject()
+                    w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.truth.version); w.endObject()
                 }
                 w.endArray(); w.endObject()
                 return respond(wsi, 200, "application/json", w.bytes)
             }
             if path.hasPrefix("/api/boards/"), let hub = hubs[String(path.dropFirst("/api/boards/".count))] {
-                return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.board))
+                return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.truth))
             }
             return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such resource"}"#)
         }

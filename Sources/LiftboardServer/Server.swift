@@ -34,12 +34,15 @@ public final class Server {
     var hubs: [String: Hub] = [:]
     var connections: [ObjectIdentifier: Connection] = [:]
     var writer: CommitWriter?
+    var listener: CommitListener?
+    /// This process among the processes sharing a store: tells its own commits apart.
+    let origin = "\(ProcessInfo.processInfo.hostName)/\(getpid())/\(UInt32.random(in: 0...UInt32.max))"
+    /// What the store thread and the listener say, drained on the service thread.
+    let storeReports = StoreReports()
     private let started = DispatchTime.now().uptimeNanoseconds
     private var nextSessionNumber = 0
     private var allocations = CAllocations()
     private var signalSources: [DispatchSourceSignal] = []
-    /// Durable versions reported by the store thread, drained on the service thread.
-    let durableReports = DurableReports()
     private let stopFlag = StopFlag()
     /// Public/, resolved once: every static path must stay under it.
     let publicRoot: String
@@ -95,27 +98,50 @@ public final class Server {
             budget = try FileDescriptorBudget(limit: fdLimit, requestedSessions: config.maxSessions, recording: config.recordDir != nil)
         } catch { throw .budget(error) }
         allowedHosts = HostCheck.allowed(host: config.host, numeric: address, extra: config.allowHosts)
-        let store: BoardStore
-        do {
-            try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
-        } catch {
-            throw .listen("cannot create data directory \(config.dataDir): \(error)")
+        let store: any Store
+        if let url = config.storeURL {
+            do { store = try PostgresStore(url: url) } catch { throw .store(error) }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
+            } catch {
+                throw .listen("cannot create data directory \(config.dataDir): \(error)")
+            }
+            do { store = try BoardStore(path: config.dataDir + "/liftboard.sqlite") } catch { throw .store(error) }
         }
         do {
-            store = try BoardStore(path: config.dataDir + "/liftboard.sqlite")
             for b in config.boards { try store.seed(b) }
             for b in try store.boards() { hubs[b.id] = Hub(board: b, server: self) }
         } catch {
             throw .store(error)
         }
-        let reports = durableReports
+        let reports = storeReports
         let contextBox = ContextBox()
-        writer = CommitWriter(store: store, onDurable: { commits in
-            for c in commits { reports.add(board: c.board, version: c.version) }
+        writer = CommitWriter(store: store, onDurable: { outcomes in
+            reports.add(outcomes.map { o in
+                switch o {
+                case .landed(let d): .landed(d)
+                case .unchanged(let board, let token): .unchanged(board: board, token: token)
+                }
+            })
             contextBox.wake()
-        }, onFailure: { commits, error in
-            FileHandle.standardError.write(Data("liftboard error store: \(error) (\(commits.count) commits not written)\n".utf8))
+        }, onFailure: { records, error in
+            reports.add(records.map { .failed(board: $0.commit.board, token: $0.token, reason: "\(error)") })
+            contextBox.wake()
+        }, onHealth: { up in
+            reports.setWriterUp(up)
+            FileHandle.standardError.write(Data("liftboard \(up ? "info" : "error") store: \(up ? "up again" : "down")\n".utf8))
+            contextBox.wake()
         })
+        if let url = config.storeURL {
+            listener = CommitListener(url: url, versions: hubs.mapValues(\.board.version), onCommits: { commits in
+                reports.add(commits.map { .landed($0) })
+                contextBox.wake()
+            }, onHealth: { up in
+                reports.setListenerUp(up)
+                contextBox.wake()
+            })
+        }
 
         lws_set_log_level(Int32(LLL_ERR | LLL_WARN), lwsLogEmit)
         var info = lws_context_creation_info()
@@ -144,6 +170,7 @@ public final class Server {
         vh.keepalive_timeout = 5
         vh.timeout_secs = 10
         vh.options = CLWS_VHOST_FAIL_UNLESS_BOUND | (address.isIPv6 ? 0 : CLWS_VHOST_IPV4_ONLY)
+        if config.sharePort { vh.options |= UInt64(LWS_SERVER_OPTION_ALLOW_LISTEN_SHARE) }
         if let cert = config.tlsCert, let key = config.tlsKey {
             vh.options |= CLWS_VHOST_TLS_OPTIONS
             vh.ssl_cert_filepath = allocations.string(cert)
@@ -179,6 +206,7 @@ public final class Server {
         while !connections.isEmpty && now < deadline { lws_service(context, 0) }
         for c in connections.values { if let t = c.timer { lws_sul_cancel(&t.pointee.sul) } }
         writer?.close()
+        listener?.close()
         lws_context_destroy(context)
         context = nil
         log(.info, "stopped", session: nil, "bye")
@@ -213,9 +241,19 @@ public final class Server {
         return "s\(nextSessionNumber)"
     }
 
-    /// The store thread made commits durable: release the messages that waited for them.
+    /// The store thread and the listener reported: durable commits release the messages
+    /// that waited for them, refusals and surprises resync the boards concerned.
     func drainDurableReports() {
-        for (board, version) in durableReports.take() { hubs[board]?.durable(version) }
+        var touched: [String] = []
+        for r in storeReports.take() {
+            switch r {
+            case .landed(let d): hubs[d.board]?.durable(d)
+            case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
+            case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)
+            }
+            if !touched.contains(r.board) { touched.append(r.board) }
+        }
+        for b in touched { hubs[b]?.settle() }
     }
 
     func tokenAccepted(wsi: OpaquePointer, expected: String) -> Bool {
@@ -228,20 +266,37 @@ extension Connection {
     func requestWrite() { lws_callback_on_writable(wsi) }
 }
 
-/// Versions made durable, handed from the store thread to the service thread.
-final class DurableReports: @unchecked Sendable {
-    // @unchecked: `pending` is guarded by `lock`.
-    private let lock = NSLock()
-    private var pending: [String: Int] = [:]
-    func add(board: String, version: Int) {
-        lock.lock(); pending[board] = max(pending[board] ?? 0, version); lock.unlock()
+/// What the store thread and the listener report, handed to the service thread in order.
+final class StoreReports: @unchecked Sendable {
+    // @unchecked: every member is guarded by `lock`.
+    enum Report {
+        case landed(DurableCommit)
+        case unchanged(board: String, token: Int)
+        case failed(board: String, token: Int, reason: String)
+
+        var board: String {
+            switch self {
+            case .landed(let d): d.board
+            case .unchanged(let b, _), .failed(let b, _, _): b
+            }
+        }
     }
-    func take() -> [(String, Int)] {
+    private let lock = NSLock()
+    private var pending: [Report] = []
+    private var writerUp = true
+    private var listenerUp = true
+
+    func add(_ reports: [Report]) { lock.lock(); pending += reports; lock.unlock() }
+    func take() -> [Report] {
         lock.lock(); defer { lock.unlock() }
-        let out = pending.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let out = pending
         pending.removeAll()
         return out
     }
+    func setWriterUp(_ up: Bool) { lock.lock(); writerUp = up; lock.unlock() }
+    func setListenerUp(_ up: Bool) { lock.lock(); listenerUp = up; lock.unlock() }
+    /// Whether the last write (or probe) worked and, with PostgreSQL, the listener is connected.
+    var storeUp: Bool { lock.lock(); defer { lock.unlock() }; return writerUp && listenerUp }
 }
 
 /// A flag set from a signal handler's queue and read by the service loop.

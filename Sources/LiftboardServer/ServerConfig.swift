@@ -9,6 +9,12 @@ public struct ServerConfig: Sendable {
     /// Boards to seed the store with (board files, or the built-in demo).
     public var boards: [Board]
     public var dataDir = ".liftboard"
+    /// `postgresql://USER@HOST:PORT/DB`: boards shared with every process pointing there;
+    /// nil: SQLite in `dataDir`.
+    public var storeURL: String? = nil
+    /// Listen with SO_REUSEPORT (`LWS_SERVER_OPTION_ALLOW_LISTEN_SHARE`), so that several
+    /// processes share one port (`--workers`).
+    public var sharePort = false
     public var tlsCert: String? = nil
     public var tlsKey: String? = nil
     public var allowOrigins: [String] = []

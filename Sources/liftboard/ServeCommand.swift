@@ -14,6 +14,12 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("public"), help: "Folder of static files (default: the package's Public/).") var publicDir: String?
     @Option(help: "Folder of board JSON files, one board per file (default: the built-in demo board).") var boards: String?
     @Option(help: "Folder for the SQLite store.") var data = ".liftboard"
+    @Option(help: "postgresql://USER@HOST:PORT/DB: share boards with every server process using this database (default: $LIFTBOARD_STORE, else SQLite in --data).")
+    var store: String?
+    @Option(help: "Serve from N processes sharing the port (SO_REUSEPORT); needs --store postgresql://... and a fixed --port.")
+    var workers = 1
+    @Flag(name: .customLong("share-port"), help: "Listen with SO_REUSEPORT so that other liftboard processes can share the port.")
+    var sharePort = false
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve https and wss.") var tlsCert: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.") var tlsKey: String?
     @Option(name: .customLong("allow-origin"), help: "A page origin allowed to open WebSockets (repeatable).") var allowOrigin: [String] = []
@@ -41,6 +47,23 @@ struct ServeCommand: ParsableCommand {
             }
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        if let url = storeURL {
+            guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+                throw ValidationError("--store must be a postgresql:// URL (got \(url))")
+            }
+        }
+        guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
+        if workers > 1 {
+            guard storeURL != nil else { throw ValidationError("--workers needs a shared store: --store postgresql://... (SQLite is one process's)") }
+            guard port != 0 else { throw ValidationError("--workers needs a fixed --port (they share it)") }
+        }
+    }
+
+    /// `--store`, else `$LIFTBOARD_STORE` (empty: SQLite).
+    var storeURL: String? {
+        if let store, !store.isEmpty { return store }
+        if let env = ProcessInfo.processInfo.environment["LIFTBOARD_STORE"], !env.isEmpty { return env }
+        return nil
     }
 
     func run() throws {
@@ -66,6 +89,8 @@ struct ServeCommand: ParsableCommand {
         config.host = host
         config.port = port
         config.dataDir = data
+        config.storeURL = storeURL
+        config.sharePort = sharePort || workers > 1
         config.tlsCert = tlsCert
         config.tlsKey = tlsKey
         config.allowOrigins = allowOrigin
@@ -78,9 +103,25 @@ struct ServeCommand: ParsableCommand {
         config.echo = echo
         config.allowFraming = allowFraming
         config.logLevel = LogLevel.allCases.first { $0.name == logLevel } ?? .info
+        // The other workers: this very command, one process each, sharing the port.
+        let others = (1..<workers).map { _ in Self.spawnWorker() }
         let server = Server(config: config)
-        do { _ = try server.start() } catch { fail("\(error)") }
+        do { _ = try server.start() } catch { others.forEach { $0.terminate() }; fail("\(error)") }
         server.run()
+        for p in others where p.isRunning { p.terminate() }
+        for p in others { p.waitUntilExit() }
+    }
+
+    /// Starts this binary again with the same arguments, `--workers 1 --share-port`.
+    static func spawnWorker() -> Process {
+        var args = Array(CommandLine.arguments.dropFirst())
+        if let k = args.firstIndex(of: "--workers"), k + 1 < args.count { args.removeSubrange(k...(k + 1)) }
+        args.removeAll { $0.hasPrefix("--workers=") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        p.arguments = args + ["--share-port"]
+        do { try p.run() } catch { fail("cannot start a worker: \(error)") }
+        return p
     }
 
     /// Public/ beside the package the binary was built in, else in the working directory.
