@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "liftboard", targets: ["liftboard"]),
+        .executable(name: "liftboard-fuzz", targets: ["LiftboardFuzz"]),
         .library(name: "LiftboardCore", targets: ["LiftboardCore"]),
     ],
     dependencies: [
@@ -34,6 +35,8 @@ let package = Package(
             "LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer", "LiftboardLoad",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Fuzz targets (Wire.decodeClient, Session with its invariants): see scripts/fuzz.
+        .executableTarget(name: "LiftboardFuzz", dependencies: ["LiftboardCore", "LiftboardWire"]),
         .testTarget(name: "LiftboardCoreTests", dependencies: ["LiftboardCore"]),
         .testTarget(name: "LiftboardWireTests", dependencies: ["LiftboardCore", "LiftboardWire"],
                     exclude: ["Golden", "ContractExamples"]),

@@ -1,6 +1,6 @@
 // Pure helpers of the page's connection: messages it sends, where it connects, how long it waits.
 
-/** Options from the page's own URL: board, kiosk mode, idle reset, token. */
+/** Options from the page's own URL: board, kiosk mode, idle reset, token, prediction. */
 export function pageOptions(search) {
   const q = new URLSearchParams(search);
   const kiosk = q.get("kiosk") === "1";
@@ -10,6 +10,8 @@ export function pageOptions(search) {
     kiosk,
     idleResetMs: kiosk ? (Number.isFinite(idle) && idle > 0 ? idle : 60000) : 0,
     token: q.get("token"),
+    // `predict=0` draws only what the server says (benchmarks compare the two).
+    predict: q.get("predict") !== "0",
   };
 }
 
@@ -19,11 +21,14 @@ export function socketURL(location, token) {
   return `${scheme}//${location.host}/ws${token ? `?token=${encodeURIComponent(token)}` : ""}`;
 }
 
-export function helloMessage(options, viewport, reducedMotion) {
-  const config = {};
+/** The first message; `ms` is the page's clock, which the server maps onto its own. */
+export function helloMessage(options, viewport, reducedMotion, ms = 0) {
+  // The page draws from frames and has no use for a board's whole order: commits come as
+  // their change only, a few hundred bytes on a board of any size.
+  const config = { commitOrder: "none" };
   if (options.idleResetMs > 0) config.idleResetMs = options.idleResetMs;
   if (reducedMotion) config.reducedMotion = true;
-  return { t: "hello", v: 1, board: options.board, viewport, config, ms: 0 };
+  return { t: "hello", v: 1, board: options.board, viewport, config, ms };
 }
 
 /** Exponential backoff with jitter: 0.5 s, 1 s, 2 s … capped at 10 s, each ±50 %. */

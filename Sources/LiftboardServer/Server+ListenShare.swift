@@ -10,10 +10,10 @@ extension Server {
     static let listenProtocol = "liftboard.listen"
 
     /// Listens on the configured host and port with SO_REUSEPORT; returns the bound port.
-    func listenShared(_ vhost: OpaquePointer) throws(ServerError) -> Int {
+    func listenShared(_ vhost: OpaquePointer, host: String) throws(ServerError) -> Int {
         var bound: Int32 = 0
-        let fd = clws_listen_shared(config.host, Int32(config.port), &bound)
-        guard fd >= 0 else { throw .listen("cannot listen on \(config.host):\(config.port): \(String(cString: strerror(errno)))") }
+        let fd = clws_listen_shared(host, Int32(config.port), &bound)
+        guard fd >= 0 else { throw .listen("cannot listen on \(host):\(config.port): \(String(cString: strerror(errno)))") }
         guard clws_adopt_listener(vhost, fd, Server.listenProtocol) != nil else {
             close(fd)
             throw .listen("libwebsockets would not watch the listening socket")

@@ -11,11 +11,17 @@ public enum ServerError: Error, CustomStringConvertible {
     case store(StoreError)
     /// libwebsockets refused the context or the listening socket.
     case listen(String)
+    /// `--host` is not an address this machine can listen on.
+    case host(ListenAddressError)
+    /// `--max-sessions` does not fit in the file descriptor limit.
+    case budget(FileDescriptorBudgetError)
 
     public var description: String {
         switch self {
         case .store(let e): "store: \(e)"
         case .listen(let m): m
+        case .host(let e): "\(e)"
+        case .budget(let e): "\(e)"
         }
     }
 }
@@ -42,6 +48,18 @@ public final class Server {
     private let stopFlag = StopFlag()
     /// Public/, resolved once: every static path must stay under it.
     let publicRoot: String
+    /// The address and port the operating system says the server listens on (`127.0.0.1:8080`,
+    /// `[::1]:8080`), for the log and `/healthz`.
+    private(set) var boundAddress = ""
+    /// What the file descriptor limit leaves for sessions and other connections.
+    private(set) var budget = try! FileDescriptorBudget(limit: 1 << 20, requestedSessions: nil, recording: false)
+    /// Host header names this server answers to (see `checkHost`).
+    private(set) var allowedHosts: Set<String> = []
+    /// Connections lws holds (HTTP, upgrading, sessions): its WSI_CREATE minus WSI_DESTROY.
+    var openConnections = 0
+    private var logLimiter = LogLimiter()
+    /// Every session's recorder draws on this.
+    lazy var recordingRate = RecordingRate(bytesPerSecond: config.recordMaxBytesPerSecond)
 
     public init(config: ServerConfig) {
         self.config = config
@@ -57,11 +75,17 @@ public final class Server {
 
     // MARK: Logging
 
+    /// One line on stderr. Lines of one kind (level, event and the detail's first word) are
+    /// limited to 20 a second, so that no flood of connections can fill a disk with them.
     func log(_ level: LogLevel, _ event: String, session: String?, _ detail: String) {
         guard level <= config.logLevel else { return }
+        let (allowed, suppressed) = logLimiter.admit("\(level.name) \(event) \(detail.prefix { $0 != " " })", now: now)
+        guard allowed else { return }
         var line = "liftboard \(level.name) \(event)"
         if let session { line += " session=\(session)" }
-        line += " \(detail)\n"
+        line += " \(detail)"
+        if suppressed > 0 { line += " (\(suppressed) similar lines left out)" }
+        line += "\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 
@@ -69,6 +93,13 @@ public final class Server {
 
     /// Opens the store, seeds the boards, listens; returns the port actually bound.
     public func start() throws(ServerError) -> Int {
+        let address: ListenAddress
+        do { address = try ListenAddress.resolve(config.host) } catch { throw .host(error) }
+        let fdLimit = FileDescriptorBudget.raiseLimit()
+        do {
+            budget = try FileDescriptorBudget(limit: fdLimit, requestedSessions: config.maxSessions, recording: config.recordDir != nil)
+        } catch { throw .budget(error) }
+        allowedHosts = HostCheck.allowed(host: config.host, numeric: address, extra: config.allowHosts)
         let store: any Store
         if let url = config.storeURL {
             do { store = try PostgresStore(url: url) } catch { throw .store(error) }
@@ -114,9 +145,13 @@ public final class Server {
             })
         }
 
-        lws_set_log_level(Int32(LLL_ERR | LLL_WARN), nil)
+        lws_set_log_level(Int32(LLL_ERR | LLL_WARN), lwsLogEmit)
         var info = lws_context_creation_info()
         info.options = CLWS_CONTEXT_OPTIONS
+        // Room for a 4 KB token in the query or the Authorization header beside a browser's
+        // usual headers. Past this lws closes the connection without a status (see
+        // docs/limitations.md).
+        info.max_http_header_data = 8192
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.port = Int32(CONTEXT_PORT_NO_LISTEN)
         guard let ctx = lws_create_context(&info) else { throw .listen("libwebsockets: cannot create a context") }
@@ -126,7 +161,9 @@ public final class Server {
         var vh = lws_context_creation_info()
         // Sharing the port: the server listens itself (Server+ListenShare.swift).
         vh.port = config.sharePort ? CONTEXT_PORT_NO_LISTEN_SERVER : Int32(config.port)
-        vh.iface = allocations.string(config.host)
+        // A numeric address of the socket's own family (see ListenAddress), and a failed bind
+        // is an error rather than a vhost silently waiting for its interface to appear.
+        vh.iface = allocations.string(address.numeric)
         vh.protocols = UnsafePointer(allocations.protocols(echo: config.echo, listener: config.sharePort))
         // A client naming no subprotocol is bound to liftboard.v1's callback, which routes it
         // by path (/ws: a session; /echo with --echo: the echo).
@@ -135,7 +172,7 @@ public final class Server {
         vh.retry_and_idle_policy = UnsafePointer(allocations.retryPolicy(pingAfter: 30, hangUpAfter: 45))
         vh.keepalive_timeout = 5
         vh.timeout_secs = 10
-        vh.options = 0
+        vh.options = CLWS_VHOST_FAIL_UNLESS_BOUND | (address.isIPv6 ? 0 : CLWS_VHOST_IPV4_ONLY)
         if let cert = config.tlsCert, let key = config.tlsKey {
             vh.options |= CLWS_VHOST_TLS_OPTIONS
             vh.ssl_cert_filepath = allocations.string(cert)
@@ -143,10 +180,18 @@ public final class Server {
             vh.alpn = allocations.string("http/1.1")
         }
         guard let vhost = lws_create_vhost(ctx, &vh) else {
-            throw .listen("cannot listen on \(config.host):\(config.port)")
+            throw .listen("cannot listen on \(address.urlHost):\(config.port)")
         }
-        let port = config.sharePort ? try listenShared(vhost) : Int(lws_get_vhost_listen_port(vhost))
-        log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(config.host):\(port)/ boards=\(hubs.keys.sorted().joined(separator: ","))")
+        let port = config.sharePort ? try listenShared(vhost, host: address.numeric) : Int(lws_get_vhost_listen_port(vhost))
+        guard let bound = ListeningSockets.current().first(where: { $0.port == port }) else {
+            throw .listen("cannot listen on \(address.urlHost):\(config.port): no listening socket")
+        }
+        boundAddress = bound.description
+        log(.info, "limits", session: nil, "fds=\(budget.limit) max-sessions=\(budget.maxSessions) max-other-connections=\(budget.maxOtherConnections) hello-timeout=\(config.helloTimeout)s")
+        log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(bound)/ bound=\(bound) boards=\(hubs.keys.sorted().joined(separator: ","))")
+        if address.isPublic && config.token == nil {
+            log(.warn, "exposed", session: nil, "listening on \(address.isWildcard ? "every interface" : "a public address") (\(bound)) without --token: anyone who can reach this machine can read and reorder the boards")
+        }
         return port
     }
 

@@ -19,11 +19,23 @@ public struct ServerConfig: Sendable {
     public var tlsKey: String? = nil
     public var allowOrigins: [String] = []
     public var token: String? = nil
-    public var maxSessions = 4096
+    /// `--max-sessions`; nil: as many as the file descriptor limit fits, at most 4,096.
+    public var maxSessions: Int? = nil
     public var recordDir: String? = nil
+    /// A session's recording stops (with a final `#` line) past this many bytes.
+    public var recordMaxBytes = 16 << 20
+    /// All sessions' recordings together write at most this many bytes a second; a session
+    /// whose line would go over stops recording.
+    public var recordMaxBytesPerSecond = 8 << 20
+    /// Host header names answered besides the loopback names and `--host`; `*`: any.
+    public var allowHosts: [String] = []
+    /// Seconds an upgraded WebSocket has to send `hello`.
+    public var helloTimeout = 10.0
     public var echo = false
     public var allowFraming = false
     public var logLevel: LogLevel = .info
+
+    var allowAnyHost: Bool { allowHosts.contains("*") }
 
     public init(publicDir: String, boards: [Board]) {
         self.publicDir = publicDir

@@ -99,6 +99,9 @@ struct ChangeColumns {
             self.init(kind: "swap", item: a, other: b, section: nil, index: nil)
         case nil:
             self.init(kind: nil, item: nil, other: nil, section: nil, index: nil)
+        case .some:
+            // Edits (issue 12) do not reach the store yet: only drops commit through it.
+            self.init(kind: nil, item: nil, other: nil, section: nil, index: nil)
         }
     }
 

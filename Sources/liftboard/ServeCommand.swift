@@ -24,7 +24,10 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.") var tlsKey: String?
     @Option(name: .customLong("allow-origin"), help: "A page origin allowed to open WebSockets (repeatable).") var allowOrigin: [String] = []
     @Option(help: "Require this token on the API and WebSockets (Bearer header or ?token=).") var token: String?
-    @Option(name: .customLong("max-sessions"), help: "Most WebSocket sessions at once.") var maxSessions = 4096
+    @Option(name: .customLong("allow-host"), help: "Also answer requests whose Host header names this (repeatable; * for any). localhost, 127.0.0.1, [::1] and --host always are.") var allowHost: [String] = []
+    @Option(name: .customLong("max-sessions"), help: "Most WebSocket sessions at once (default: as many as the file descriptor limit fits, at most 4096).") var maxSessions: Int?
+    @Option(name: .customLong("hello-timeout"), help: "Seconds a WebSocket has to send hello before it is closed (1008).") var helloTimeout = 10.0
+    @Option(name: .customLong("record-max-bytes"), help: "A session's recording stops past this many bytes.") var recordMaxBytes = 16 << 20
     @Option(help: "Record every session as a replay stream into this folder.") var record: String?
     @Option(name: .customLong("log-level"), help: "error, warn, info or debug.") var logLevel = "info"
     @Flag(help: "Also serve the raw echo protocol liftboard.echo on /echo (diagnostics, benchmarks).") var echo = false
@@ -32,9 +35,16 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard maxSessions > 0 else { throw ValidationError("--max-sessions must be positive") }
+        if let maxSessions, maxSessions <= 0 { throw ValidationError("--max-sessions must be positive") }
+        guard helloTimeout > 0, helloTimeout <= 3600 else { throw ValidationError("--hello-timeout must be between 0 and 3600 seconds") }
+        guard recordMaxBytes >= 1024 else { throw ValidationError("--record-max-bytes must be at least 1024") }
         guard LogLevel.allCases.contains(where: { $0.name == logLevel }) else {
             throw ValidationError("--log-level must be one of error, warn, info, debug")
+        }
+        if let token {
+            guard !token.isEmpty, token.utf8.count <= 4096, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw ValidationError("--token must be 1 to 4096 printable ASCII characters without spaces")
+            }
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         if let url = storeURL {
@@ -87,6 +97,9 @@ struct ServeCommand: ParsableCommand {
         config.token = token
         config.maxSessions = maxSessions
         config.recordDir = record
+        config.recordMaxBytes = recordMaxBytes
+        config.allowHosts = allowHost
+        config.helloTimeout = helloTimeout
         config.echo = echo
         config.allowFraming = allowFraming
         config.logLevel = LogLevel.allCases.first { $0.name == logLevel } ?? .info
