@@ -2,8 +2,9 @@ import Foundation
 import LiftboardCore
 
 /// Another thread with its own PostgreSQL connection: `LISTEN`s for commits from every
-/// process (this one's too) and reads back the commits a notification announces, in version
-/// order, from the last version it delivered for that board. After a lost connection it
+/// process (this one's too). A notification carries its commit (`NotifyPayload`); when one
+/// does not, or a version was skipped, it reads back the board's commits in version order from
+/// the last version it delivered. After a lost connection it
 /// reconnects with backoff and catches up on every board, so no commit is missed.
 public final class CommitListener: @unchecked Sendable {
     // @unchecked: `stopping` and `requests` are guarded by `lock`; everything else belongs
@@ -82,16 +83,24 @@ public final class CommitListener: @unchecked Sendable {
                     boards.append(b)
                 }
                 if poll(&fd, 1, boards.isEmpty ? 200 : 0) > 0 {
+                    var carried: [DurableCommit] = []
                     for (_, payload) in try db!.notifications() {
-                        let fields = payload.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-                        guard let board = fields.first, let last = delivered[board] else { continue }
-                        // This process's next commit: the store thread reported it already.
-                        if fields.count == 3, fields[2] == origin, Int(fields[1]) == last + 1 {
-                            delivered[board] = last + 1
+                        guard let n = NotifyPayload.decode(payload), let last = delivered[n.board], !boards.contains(n.board) else {
                             continue
                         }
-                        if !boards.contains(board) { boards.append(board) }
+                        if n.version <= last { continue }
+                        if n.version == last + 1, n.origin == origin {
+                            // This process's next commit: the store thread reported it already.
+                            delivered[n.board] = n.version
+                        } else if n.version == last + 1, let c = n.commit {
+                            // The payload carries the commit: nothing to read back.
+                            delivered[n.board] = n.version
+                            carried.append(c)
+                        } else {
+                            boards.append(n.board)
+                        }
                     }
+                    if !carried.isEmpty { onCommits(carried) }
                 }
                 try catchUp(db: db!, boards: boards)
             } catch {

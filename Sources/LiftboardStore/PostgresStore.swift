@@ -5,7 +5,9 @@ import LiftboardCore
 /// lock (`SELECT ... FOR UPDATE`), with a `NOTIFY` in the same transaction so that every
 /// process learns of it once it is durable (`CommitListener`).
 public final class PostgresStore: Store {
-    /// The channel every process `LISTEN`s on; the payload is `board <TAB> version <TAB> origin`.
+    /// The channel every process `LISTEN`s on. One notification per commit; its payload is
+    /// the commit row's columns joined by tabs (`NotifyPayload`), so that other processes need
+    /// not read it back; `board <TAB> version <TAB> origin` alone when a value holds a tab.
     public static let channel = "liftboard_commits"
     /// The schema this build writes; older databases migrate forward on start.
     public static let schemaVersion = 1
@@ -270,8 +272,34 @@ struct BatchRows {
         }
         out.append(("UPDATE boards SET version = t.version FROM unnest($1::text[], $2::bigint[]) AS t(id, version) WHERE boards.id = t.id",
                     [postgresArray(versions.map(\.0)), "{" + versions.map { String($0.1) }.joined(separator: ",") + "}"]))
-        out.append(("SELECT pg_notify($1, t.payload) FROM unnest($2::text[]) AS t(payload)",
-                    [channel, postgresArray(versions.map { "\($0.0)\t\($0.1)\t\(origin)" })]))
+        out.append(("SELECT pg_notify($1, t.payload) FROM unnest($2::text[]) WITH ORDINALITY AS t(payload, k) ORDER BY k",
+                    [channel, postgresArray(commits.map(NotifyPayload.encode))]))
         return out
+    }
+}
+
+/// A commit row in a notification's payload: the `commits` columns in table order, joined by
+/// tabs, NULL as U+001F. Falls back to the first three (board, version, origin) when a value
+/// holds a tab or the payload would pass PostgreSQL's 8,000-byte limit.
+enum NotifyPayload {
+    static let null = "\u{1F}"
+
+    static func encode(_ row: [String?]) -> String {
+        let full = row.map { $0 ?? null }
+        if full.contains(where: { $0.contains("\t") }) || full.joined().utf8.count > 7_000 {
+            return [full[0], full[1], full[4]].joined(separator: "\t")
+        }
+        return full.joined(separator: "\t")
+    }
+
+    /// (board, version, origin, the commit when the payload carries it).
+    static func decode(_ payload: String) -> (board: String, version: Int, origin: String, commit: DurableCommit?)? {
+        let f = payload.split(separator: "\t", omittingEmptySubsequences: false).map { $0 == null ? nil : String($0) }
+        if f.count == 3, let b = f[0], let v = f[1].flatMap({ Int($0) }) { return (b, v, f[2] ?? "", nil) }
+        guard f.count == 11, let b = f[0], let v = f[1].flatMap({ Int($0) }), let by = f[2], let origin = f[4] else { return nil }
+        let change = ChangeColumns(kind: f[6], item: f[7], other: f[8], section: f[9], index: f[10].flatMap { Int($0) }).change
+        let c = DurableCommit(board: b, version: v, by: by, at: f[3].flatMap { Double($0) } ?? 0, change: change, origin: origin,
+                              token: f[5].flatMap { Int($0) } ?? 0)
+        return (b, v, origin, c)
     }
 }
