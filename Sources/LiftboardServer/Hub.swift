@@ -1,6 +1,7 @@
 import Foundation
 import LiftboardCore
 import LiftboardStore
+import LiftboardWire
 
 /// One board shared by every session on it, on the service thread.
 ///
@@ -62,6 +63,21 @@ final class Hub {
         server.log(.info, "commit", session: origin.id, "board \(board.id) v\(c.version): \(c.moves.map { "\($0.id) \($0.from)->\($0.to)" }.joined(separator: ", "))")
         for other in connections where other !== origin { other.external(c) }
         return c.version
+    }
+
+    /// An edit from the API (an item or section added, changed or removed): applied to the
+    /// board, written through the store like a drop, and handed to every session as another
+    /// session's commit would be. Returns the commit, or nil (nothing changes) when the edit
+    /// does not apply to the board as it is.
+    func edit(_ change: Change, by author: String) -> Commit? {
+        guard change.isEdit, let moves = board.apply(change) else { return nil }
+        nextToken += 1
+        let c = Commit(board: board.id, version: board.version, by: author, moves: moves, order: [], change: change)
+        pending.append(Pending(token: nextToken, change: change, by: author, expected: c.version))
+        server.writer?.enqueue(CommitRecord(commit: c, at: Date().timeIntervalSince1970 * 1000, origin: server.origin, token: nextToken))
+        server.log(.info, "edit", session: nil, "board \(board.id) v\(c.version) by \(author): \(Wire.encodeChange(change))")
+        for conn in connections { conn.external(c) }
+        return c
     }
 
     // MARK: What the store says

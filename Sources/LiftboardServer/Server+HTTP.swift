@@ -25,6 +25,7 @@ extension Server {
             log(.warn, "refusal", session: nil, "\(path): \(refusal.status) \(refusal.error)")
             return respondRefusal(wsi, refusal)
         }
+        if let method = writeMethod(wsi) { return beginWrite(wsi, method: method, path: path) }
         if lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0 {
             return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served"}"#)
         }

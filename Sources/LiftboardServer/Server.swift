@@ -33,6 +33,8 @@ public final class Server {
     private(set) var context: OpaquePointer?
     var hubs: [String: Hub] = [:]
     var connections: [ObjectIdentifier: Connection] = [:]
+    /// API writes whose bodies are still arriving, by connection (Server+BoardsAPI).
+    var apiRequests: [OpaquePointer: APIRequest] = [:]
     var writer: CommitWriter?
     var listener: CommitListener?
     /// This process among the processes sharing a store: tells its own commits apart.

@@ -8,7 +8,7 @@ public final class PostgresStore: Store {
     /// The channel every process `LISTEN`s on; the payload is `board <TAB> version`.
     public static let channel = "liftboard_commits"
     /// The schema this build writes; older databases migrate forward on start.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// Serializes schema changes and seeding across processes starting at once.
     static let migrationLock = 7_274_001
 
@@ -31,6 +31,10 @@ public final class PostgresStore: Store {
         CREATE TABLE moves (board TEXT NOT NULL, version BIGINT NOT NULL, seq INTEGER NOT NULL, item TEXT NOT NULL,
           from_section TEXT NOT NULL, from_index INTEGER NOT NULL, to_section TEXT NOT NULL, to_index INTEGER NOT NULL,
           PRIMARY KEY (board, version, seq), FOREIGN KEY (board, version) REFERENCES commits(board, version));
+        """,
+        // v2: edits (issue 12): an edit's change is kept as its JSON (`change_kind` "edit").
+        """
+        ALTER TABLE commits ADD COLUMN change_json TEXT;
         """,
     ]
 
@@ -149,6 +153,7 @@ public final class PostgresStore: Store {
                         continue
                     }
                     try write(r, next: next, moves: moves)
+                    if change.isEdit { try writeEdit(EditRow.rows(for: change, before: current, after: next), board: c.board) }
                     working.set(next)
                     stored[c.board] = next.version
                     out.append(.landed(DurableCommit(board: c.board, version: next.version, by: c.by, at: r.at, change: change,
@@ -177,15 +182,49 @@ public final class PostgresStore: Store {
                 """, [board, s.id, postgresArray(s.items.map(\.id))])
         }
         let c = ChangeColumns(r.commit.change)
-        try db.exec("INSERT INTO commits VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)",
-                    [board, version, r.commit.by, String(r.at), r.origin, String(r.token), c.kind, c.item, c.other, c.section,
-                     c.index.map { String($0) }])
+        try db.exec("""
+            INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section,
+              change_index, change_json) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)
+            """, [board, version, r.commit.by, String(r.at), r.origin, String(r.token), c.kind, c.item, c.other, c.section,
+                  c.index.map { String($0) }, c.json])
         try db.exec("""
             INSERT INTO moves SELECT $1, $2, t.seq - 1, t.item, t.fs, t.fi, t.ts, t.ti
             FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::int[]) WITH ORDINALITY AS t(item, fs, fi, ts, ti, seq)
             """, [board, version, postgresArray(moves.map(\.id)), postgresArray(moves.map(\.from.section)),
                   "{" + moves.map { String($0.from.index) }.joined(separator: ",") + "}",
                   postgresArray(moves.map(\.to.section)), "{" + moves.map { String($0.to.index) }.joined(separator: ",") + "}"])
+    }
+
+    /// Writes an edit's rows (inside `apply`'s transaction).
+    private func writeEdit(_ rows: [EditRow], board: String) throws(StoreError) {
+        for row in rows {
+            switch row {
+            case .insertItem(let it, let section):
+                try db.exec("INSERT INTO items VALUES ($1,$2,$3,0,$4,$5,$6,$7)",
+                            [board, it.id, section, it.label, it.color, it.height.map { String($0) }, it.movable ? "t" : "f"])
+            case .deleteItem(let id):
+                try db.exec("DELETE FROM items WHERE board = $1 AND id = $2", [board, id])
+            case .updateItem(let it):
+                try db.exec("UPDATE items SET label = $3, color = $4, height = $5, movable = $6 WHERE board = $1 AND id = $2",
+                            [board, it.id, it.label, it.color, it.height.map { String($0) }, it.movable ? "t" : "f"])
+            case .insertSection(let id, let title):
+                try db.exec("INSERT INTO sections VALUES ($1,$2,0,$3)", [board, id, title])
+            case .renameSection(let id, let title):
+                try db.exec("UPDATE sections SET title = $3 WHERE board = $1 AND id = $2", [board, id, title])
+            case .deleteSection(let id):
+                try db.exec("DELETE FROM sections WHERE board = $1 AND id = $2", [board, id])
+            case .itemPositions(let s):
+                try db.exec("""
+                    UPDATE items SET section = $2, position = t.ord - 1 FROM unnest($3::text[]) WITH ORDINALITY AS t(id, ord)
+                    WHERE items.board = $1 AND items.id = t.id
+                    """, [board, s.id, postgresArray(s.items.map(\.id))])
+            case .sectionPositions(let ids):
+                try db.exec("""
+                    UPDATE sections SET position = t.ord - 1 FROM unnest($2::text[]) WITH ORDINALITY AS t(id, ord)
+                    WHERE sections.board = $1 AND sections.id = t.id
+                    """, [board, postgresArray(ids)])
+            }
+        }
     }
 
     public func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
@@ -195,12 +234,13 @@ public final class PostgresStore: Store {
 
     static func commits(on db: PostgresConnection, board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
         let r = try db.exec("""
-            SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index
+            SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json
             FROM commits WHERE board = $1 AND version > $2 ORDER BY version
             """, [board, String(version)])
         return (0..<r.count).map { k in
             let change = ChangeColumns(kind: r.optionalText(k, 5), item: r.optionalText(k, 6), other: r.optionalText(k, 7),
-                                       section: r.optionalText(k, 8), index: r.optionalText(k, 9).flatMap { Int($0) }).change
+                                       section: r.optionalText(k, 8), index: r.optionalText(k, 9).flatMap { Int($0) },
+                                       json: r.optionalText(k, 10)).change
             return DurableCommit(board: board, version: r.int(k, 0), by: r.text(k, 1), at: r.double(k, 2), change: change,
                                  origin: r.text(k, 3), token: r.int(k, 4))
         }

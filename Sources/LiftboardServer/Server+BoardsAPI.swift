@@ -1,0 +1,181 @@
+import CLibWebSockets
+import Foundation
+import LiftboardCore
+import LiftboardWire
+
+/// A write to the API whose body is still arriving (LWS_CALLBACK_HTTP_BODY).
+final class APIRequest {
+    let method: String
+    let path: String
+    var body: [UInt8] = []
+    init(method: String, path: String) { self.method = method; self.path = path }
+}
+
+/// An answer of the API: a status and a JSON body (errors are `{"error": {"code", "message"}}`).
+struct APIResponse {
+    var status: UInt32
+    var body: [UInt8]
+    var headers: [(String, String)] = []
+
+    static func error(_ status: UInt32, _ code: String, _ message: String, version: Int? = nil) -> APIResponse {
+        var w = JSONWriter()
+        w.beginObject(); w.key("error"); w.beginObject()
+        w.key("code"); w.string(code); w.key("message"); w.string(message)
+        if let version { w.key("version"); w.int(version) }
+        w.endObject(); w.endObject()
+        return APIResponse(status: status, body: w.bytes, headers: version.map { [("etag:", "\"\($0)\"")] } ?? [])
+    }
+
+    /// A write that made version `version`.
+    static func done(_ status: UInt32 = 200, version: Int, changed: Bool = true) -> APIResponse {
+        var w = JSONWriter()
+        w.beginObject(); w.key("version"); w.int(version); w.key("changed"); w.bool(changed); w.endObject()
+        return APIResponse(status: status, body: w.bytes, headers: [("etag:", "\"\(version)\"")])
+    }
+}
+
+/// The writing half of the boards API (POST, PUT, PATCH, DELETE under /api/boards): edits go
+/// through the board's hub, so they are written like drops and reach every session as commits.
+/// Every write needs `--admin-token` (Bearer) and an `If-Match: <version>` of the board.
+extension Server {
+    /// Request bodies larger than this are refused with 413 (and the connection closed).
+    static let maxAPIBodyBytes = 1 << 20
+
+    /// The request's method when it is a write; nil for GET and anything else.
+    func writeMethod(_ wsi: OpaquePointer) -> String? {
+        let methods: [(lws_token_indexes, String)] = [(WSI_TOKEN_POST_URI, "POST"), (WSI_TOKEN_PUT_URI, "PUT"),
+                                                       (WSI_TOKEN_PATCH_URI, "PATCH"), (WSI_TOKEN_DELETE_URI, "DELETE")]
+        return methods.first { lws_hdr_total_length(wsi, $0.0) > 0 }?.1
+    }
+
+    /// LWS_CALLBACK_HTTP of a write: answered at once without a body, else when it has come.
+    func beginWrite(_ wsi: OpaquePointer, method: String, path: String) -> Int32 {
+        guard path.hasPrefix("/api/") else {
+            return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served here"}"#)
+        }
+        let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        if length > Self.maxAPIBodyBytes { return refuseTooLarge(wsi) }
+        let request = APIRequest(method: method, path: path)
+        if length <= 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) <= 0 { return finishWrite(wsi, request) }
+        apiRequests[wsi] = request
+        return 0
+    }
+
+    /// LWS_CALLBACK_HTTP_BODY: a chunk of a write's body.
+    func receiveBody(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
+        guard let r = apiRequests[wsi] else { return 0 }
+        if r.body.count + chunk.count > Self.maxAPIBodyBytes {
+            apiRequests[wsi] = nil
+            return refuseTooLarge(wsi)
+        }
+        r.body.append(contentsOf: chunk)
+        return 0
+    }
+
+    /// LWS_CALLBACK_HTTP_BODY_COMPLETION.
+    func bodyComplete(_ wsi: OpaquePointer) -> Int32 {
+        guard let r = apiRequests.removeValue(forKey: wsi) else { return 0 }
+        return finishWrite(wsi, r)
+    }
+
+    private func refuseTooLarge(_ wsi: OpaquePointer) -> Int32 {
+        let r = APIResponse.error(413, "too_large", "request bodies are limited to \(Self.maxAPIBodyBytes) bytes")
+        _ = send(wsi, r)
+        // The rest of the body is never read: the connection closes.
+        return -1
+    }
+
+    private func finishWrite(_ wsi: OpaquePointer, _ request: APIRequest) -> Int32 {
+        let r = write(wsi, request)
+        if r.status >= 400 { log(.warn, "api", session: nil, "\(request.method) \(request.path): \(r.status)") }
+        return send(wsi, r)
+    }
+
+    private func send(_ wsi: OpaquePointer, _ r: APIResponse) -> Int32 {
+        let headers = securityHeaders + [("cache-control:", "no-store")] + r.headers
+        let names = headers.map { strdup($0.0) }, values = headers.map { strdup($0.1) }
+        defer { names.forEach { free($0) }; values.forEach { free($0) } }
+        let rc = names.map { UnsafePointer<CChar>($0) }.withUnsafeBufferPointer { np in
+            values.map { UnsafePointer<CChar>($0) }.withUnsafeBufferPointer { vp in
+                r.body.withUnsafeBufferPointer { bp in
+                    clws_http_respond(wsi, r.status, "application/json", np.baseAddress, vp.baseAddress, Int32(headers.count),
+                                      bp.baseAddress, bp.count)
+                }
+            }
+        }
+        return rc != 0 ? -1 : 0
+    }
+
+    /// Whether the request carries `Authorization: Bearer <--admin-token>`.
+    func adminAccepted(_ wsi: OpaquePointer) -> Bool {
+        guard let expected = config.adminToken, let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION) else { return false }
+        return auth == "Bearer \(expected)"
+    }
+
+    /// The `If-Match` version: `7`, `"7"` or `W/"7"`.
+    func ifMatch(_ wsi: OpaquePointer) -> Int? {
+        guard var v = header(wsi, WSI_TOKEN_HTTP_IF_MATCH)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if v.hasPrefix("W/") { v.removeFirst(2) }
+        if v.count >= 2, v.hasPrefix("\""), v.hasSuffix("\"") { v = String(v.dropFirst().dropLast()) }
+        guard let n = Int(v), n >= 0 else { return nil }
+        return n
+    }
+
+    /// Routes a write and does it.
+    private func write(_ wsi: OpaquePointer, _ request: APIRequest) -> APIResponse {
+        guard adminAccepted(wsi) else {
+            return .error(401, "unauthorized", config.adminToken == nil
+                          ? "this server takes no writes: start it with --admin-token"
+                          : "writes need Authorization: Bearer <admin token>")
+        }
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
+            .map { String($0).removingPercentEncoding ?? String($0) }
+        guard request.path.hasPrefix("/api/boards/"), let boardID = segments.first, !boardID.isEmpty,
+              !segments.contains(where: \.isEmpty) else {
+            return .error(404, "not_found", "no such resource")
+        }
+        let rest = Array(segments.dropFirst())
+        let route: (String, [String]) = (request.method, rest.count >= 1 ? [rest[0]] + (rest.count > 1 ? ["{id}"] : []) : [])
+        let known: Set<String> = ["POST items", "PATCH items {id}", "DELETE items {id}", "POST sections", "PATCH sections {id}",
+                                  "DELETE sections {id}"]
+        let key = ([route.0] + route.1).joined(separator: " ")
+        guard rest.count <= 2, known.contains(key) else {
+            let paths = ["items", "items {id}", "sections", "sections {id}"]
+            if rest.count <= 2, paths.contains(route.1.joined(separator: " ")) {
+                return .error(405, "method_not_allowed", "\(request.method) is not served on this path")
+            }
+            return .error(404, "not_found", "no such resource")
+        }
+        guard let hub = hubs[boardID] else { return .error(404, "board_not_found", "no board \(boardID)") }
+        guard let expected = ifMatch(wsi) else {
+            return .error(400, "if_match_required", "writes need If-Match: <the board's version>", version: hub.board.version)
+        }
+        var body: JSONValue = .object([])
+        if !request.body.isEmpty {
+            do { body = try JSONParser.parse(request.body) } catch {
+                return .error(400, "bad_request", "the body is not JSON: \(error)")
+            }
+        }
+        guard case .object(let fields) = body else { return .error(400, "bad_request", "the body must be a JSON object") }
+        let board = hub.board
+        let change: Change
+        do {
+            change = try editChange(key: key, id: rest.count > 1 ? rest[1] : nil, fields: fields, board: board)
+        } catch let e as APIFailure {
+            return e.response
+        } catch {
+            return .error(400, "bad_request", "\(error)")
+        }
+        guard expected == board.version else {
+            return .error(409, "version_mismatch", "the board is at version \(board.version), not \(expected)", version: board.version)
+        }
+        if let refusal = conflict(change, on: board) { return refusal }
+        guard let commit = hub.edit(change, by: "api") else { return .done(version: board.version, changed: false) }
+        return .done(request.method == "POST" ? 201 : 200, version: commit.version)
+    }
+}
+
+/// A request the API refuses while it reads it.
+struct APIFailure: Error {
+    var response: APIResponse
+}
