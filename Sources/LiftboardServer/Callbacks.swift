@@ -37,8 +37,11 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
         return serverOf(wsi).receiveBody(wsi, UnsafeRawBufferPointer(start: input, count: len))
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         return serverOf(wsi).bodyComplete(wsi)
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        if let r = serverOf(wsi).awaitingWrites.takeReady(wsi) { return serverOf(wsi).send(wsi, r) }
     case LWS_CALLBACK_CLOSED_HTTP:
         serverOf(wsi).apiRequests[wsi] = nil
+        serverOf(wsi).awaitingWrites.forget(wsi)
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         let server = serverOf(wsi)
         let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
@@ -60,6 +63,7 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
     case LWS_CALLBACK_WSI_DESTROY:
         let server = serverOf(wsi)
         server.apiRequests[wsi] = nil
+        server.awaitingWrites.forget(wsi)
         server.openConnections = max(0, server.openConnections - 1)
     case LWS_CALLBACK_RAW_ADOPT:
         // lws turns a CONNECT request into a raw socket that nothing would ever time out:
@@ -85,7 +89,7 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
     }
     switch reason {
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE, LWS_CALLBACK_HTTP, LWS_CALLBACK_HTTP_BODY, LWS_CALLBACK_HTTP_BODY_COMPLETION,
-         LWS_CALLBACK_CLOSED_HTTP:
+         LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP:
         // The vhost's default protocol is this one, so the HTTP phase of an upgrade lands here,
         // and so do API requests and their bodies.
         return httpCallback(wsi, reason, user, input, len)

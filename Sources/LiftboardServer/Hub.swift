@@ -67,9 +67,9 @@ final class Hub {
 
     /// An edit from the API (an item or section added, changed or removed): applied to the
     /// board, written through the store like a drop, and handed to every session as another
-    /// session's commit would be. Returns the commit, or nil (nothing changes) when the edit
-    /// does not apply to the board as it is.
-    func edit(_ change: Change, by author: String) -> Commit? {
+    /// session's commit would be. Returns the commit and the token its store report will
+    /// carry, or nil (nothing changes) when the edit does not apply to the board as it is.
+    func edit(_ change: Change, by author: String) -> (commit: Commit, token: Int)? {
         guard change.isEdit, let moves = board.apply(change) else { return nil }
         nextToken += 1
         let c = Commit(board: board.id, version: board.version, by: author, moves: moves, order: [], change: change)
@@ -77,7 +77,7 @@ final class Hub {
         server.writer?.enqueue(CommitRecord(commit: c, at: Date().timeIntervalSince1970 * 1000, origin: server.origin, token: nextToken))
         server.log(.info, "edit", session: nil, "board \(board.id) v\(c.version) by \(author): \(Wire.encodeChange(change))")
         for conn in connections { conn.external(c) }
-        return c
+        return (c, nextToken)
     }
 
     // MARK: What the store says

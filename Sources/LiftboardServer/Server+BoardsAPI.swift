@@ -86,12 +86,37 @@ extension Server {
     }
 
     private func finishWrite(_ wsi: OpaquePointer, _ request: APIRequest) -> Int32 {
-        let r = write(wsi, request)
-        if r.status >= 400 { log(.warn, "api", session: nil, "\(request.method) \(request.path): \(r.status)") }
-        return send(wsi, r)
+        switch write(wsi, request) {
+        case .now(let r):
+            if r.status >= 400 { log(.warn, "api", session: nil, "\(request.method) \(request.path): \(r.status)") }
+            return send(wsi, r)
+        case .whenDurable(let board, let token, let status):
+            // Answered from HTTP_WRITEABLE once the store has it (or refused it).
+            awaitingWrites.add(wsi, board: board, token: token, status: status)
+            return 0
+        }
     }
 
-    private func send(_ wsi: OpaquePointer, _ r: APIResponse) -> Int32 {
+    /// The store reported on a commit: an API write waiting for it gets its answer.
+    func answerWrite(_ report: StoreReports.Report) {
+        let response: (OpaquePointer, APIResponse)?
+        switch report {
+        case .landed(let d):
+            guard d.origin == origin else { return }
+            response = awaitingWrites.resolve(board: d.board, token: d.token) { .done($0, version: d.version) }
+        case .unchanged(let board, let token):
+            response = awaitingWrites.resolve(board: board, token: token) { _ in
+                .error(409, "conflict", "the board changed meanwhile and the edit no longer applies", version: hubs[board]?.board.version)
+            }
+        case .failed(let board, let token, _):
+            response = awaitingWrites.resolve(board: board, token: token) { _ in
+                .error(503, "store_unavailable", "the edit could not be saved; the board is as it was")
+            }
+        }
+        if let (wsi, _) = response { lws_callback_on_writable(wsi) }
+    }
+
+    func send(_ wsi: OpaquePointer, _ r: APIResponse) -> Int32 {
         let headers = securityHeaders + [("cache-control:", "no-store")] + r.headers
         let names = headers.map { strdup($0.0) }, values = headers.map { strdup($0.1) }
         defer { names.forEach { free($0) }; values.forEach { free($0) } }
@@ -121,8 +146,18 @@ extension Server {
         return n
     }
 
+    /// What a write gets: an answer now, or one once the store has its edit.
+    enum WriteOutcome {
+        case now(APIResponse)
+        case whenDurable(board: String, token: Int, status: UInt32)
+
+        static func error(_ status: UInt32, _ code: String, _ message: String, version: Int? = nil) -> WriteOutcome {
+            .now(.error(status, code, message, version: version))
+        }
+    }
+
     /// Routes a write and does it.
-    private func write(_ wsi: OpaquePointer, _ request: APIRequest) -> APIResponse {
+    private func write(_ wsi: OpaquePointer, _ request: APIRequest) -> WriteOutcome {
         guard adminAccepted(wsi) else {
             return .error(401, "unauthorized", config.adminToken == nil
                           ? "this server takes no writes: start it with --admin-token"
@@ -162,20 +197,48 @@ extension Server {
         do {
             change = try editChange(key: key, id: rest.count > 1 ? rest[1] : nil, fields: fields, board: board)
         } catch let e as APIFailure {
-            return e.response
+            return .now(e.response)
         } catch {
             return .error(400, "bad_request", "\(error)")
         }
         guard expected == board.version else {
             return .error(409, "version_mismatch", "the board is at version \(board.version), not \(expected)", version: board.version)
         }
-        if let refusal = conflict(change, on: board) { return refusal }
-        guard let commit = hub.edit(change, by: "api") else { return .done(version: board.version, changed: false) }
-        return .done(request.method == "POST" ? 201 : 200, version: commit.version)
+        if let refusal = conflict(change, on: board) { return .now(refusal) }
+        guard let (_, token) = hub.edit(change, by: "api") else { return .now(.done(version: board.version, changed: false)) }
+        return .whenDurable(board: board.id, token: token, status: request.method == "POST" ? 201 : 200)
     }
 }
 
 /// A request the API refuses while it reads it.
 struct APIFailure: Error {
     var response: APIResponse
+}
+
+/// API writes waiting for the store's word on their edit, and the answers ready to be written
+/// (from HTTP_WRITEABLE) once it came.
+struct AwaitingWrites {
+    private struct Key: Hashable { var board: String; var token: Int }
+    private var waiting: [Key: (wsi: OpaquePointer, status: UInt32)] = [:]
+    private var ready: [OpaquePointer: APIResponse] = [:]
+
+    mutating func add(_ wsi: OpaquePointer, board: String, token: Int, status: UInt32) {
+        waiting[Key(board: board, token: token)] = (wsi, status)
+    }
+
+    /// Makes the answer of the write waiting for (board, token), if any; returns its connection.
+    mutating func resolve(board: String, token: Int, _ answer: (UInt32) -> APIResponse) -> (OpaquePointer, APIResponse)? {
+        guard let w = waiting.removeValue(forKey: Key(board: board, token: token)) else { return nil }
+        let r = answer(w.status)
+        ready[w.wsi] = r
+        return (w.wsi, r)
+    }
+
+    mutating func takeReady(_ wsi: OpaquePointer) -> APIResponse? { ready.removeValue(forKey: wsi) }
+
+    /// The connection closed: nothing is written to it any more.
+    mutating func forget(_ wsi: OpaquePointer) {
+        ready[wsi] = nil
+        waiting = waiting.filter { $0.value.wsi != wsi }
+    }
 }

@@ -35,6 +35,8 @@ public final class Server {
     var connections: [ObjectIdentifier: Connection] = [:]
     /// API writes whose bodies are still arriving, by connection (Server+BoardsAPI).
     var apiRequests: [OpaquePointer: APIRequest] = [:]
+    /// API writes answered once the store reports on them (Server+BoardsAPI).
+    var awaitingWrites = AwaitingWrites()
     var writer: CommitWriter?
     var listener: CommitListener?
     /// This process among the processes sharing a store: tells its own commits apart.
@@ -254,6 +256,7 @@ public final class Server {
             case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)
             }
             if !touched.contains(r.board) { touched.append(r.board) }
+            answerWrite(r)
         }
         for b in touched { hubs[b]?.settle() }
     }

@@ -1,0 +1,206 @@
+"""The boards API's writes (issue 12) on the real binary: edits made over HTTP reach open
+WebSocket sessions as commits while people drag, are stored like drops, and survive a restart."""
+import asyncio
+import json
+import urllib.request
+
+import pytest
+import websockets
+
+from liftboard_server import HELLO, RunningServer, long_press_drag, recv_until
+
+ADMIN = "admin-secret"
+# Demo board at width 400: "To do" header 0-32; milk 32-88 (center 60); mum 89-185 (center 137).
+MILK_Y = 60
+
+
+@pytest.fixture
+def server(tmp_path):
+    s = RunningServer("--admin-token", ADMIN, data_dir=tmp_path / "data").start()
+    yield s
+    s.stop()
+
+
+def run(coro):
+    return asyncio.run(asyncio.wait_for(coro, 30))
+
+
+def call(server, method, path, body=None, version=None, token=ADMIN, raw=None):
+    """One API request; returns (status, headers, parsed JSON body)."""
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    if version is not None:
+        headers["If-Match"] = f'"{version}"'
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    req = urllib.request.Request(server.http + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, dict(r.headers), json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), json.loads(e.read())
+
+
+def items(board, section="todo"):
+    return [i["id"] for s in board["sections"] if s["id"] == section for i in s["items"]]
+
+
+async def session(server):
+    ws = await websockets.connect(server.ws, subprotocols=["liftboard.v1"], open_timeout=5)
+    await ws.send(json.dumps(HELLO))
+    layout = (await recv_until(ws, lambda m: m["t"] == "layout"))[-1]
+    assert layout["t"] == "layout"
+    return ws
+
+
+def commit_of(messages, version):
+    return next((m for m in messages if m["t"] == "commit" and m["version"] == version), None)
+
+
+def test_a_card_added_through_the_api_reaches_two_sessions_while_one_drags_and_that_drag_commits_where_dropped(server):
+    async def go():
+        a, b = await session(server), await session(server)
+        # a lifts milk and carries it below mum, without letting go.
+        await long_press_drag(a, 50, MILK_Y, MILK_Y + 100, release=False)
+        status, headers, body = await asyncio.to_thread(
+            call, server, "POST", "/api/boards/demo/items", {"id": "card", "label": "New card", "section": "todo"}, 0)
+        assert status == 201 and body == {"version": 1, "changed": True} and headers["etag"] == '"1"'
+        got_a = await recv_until(a, lambda m: m["t"] == "commit")
+        got_b = await recv_until(b, lambda m: m["t"] == "commit")
+        for got in (got_a, got_b):
+            edit = commit_of(got, 1)
+            assert edit and edit["by"] == "api", got
+            assert edit["change"] == {"edit": "addItem", "section": "todo", "after": "dentist",
+                                      "item": {"id": "card", "label": "New card", "color": edit["change"]["item"]["color"],
+                                               "movable": True}}
+        # The drag went on through the edit: the drop commits milk after mum.
+        await a.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MILK_Y + 100, "ms": 0}))
+        dropped = await recv_until(a, lambda m: m["t"] == "commit")
+        drop = commit_of(dropped, 2)
+        assert drop and drop["change"]["id"] == "milk" and drop["change"]["after"] == "mum", dropped
+        assert not any(m["t"] == "drop" and m["cancelled"] for m in dropped)
+        seen = commit_of(await recv_until(b, lambda m: m["t"] == "commit"), 2)
+        assert seen and seen["change"] == drop["change"]
+        await a.close(); await b.close()
+
+    run(go())
+    board = server.board()
+    assert board["version"] == 2
+    assert items(board)[:2] == ["mum", "milk"] and items(board)[-1] == "card"
+
+
+def test_a_card_removed_while_it_is_dragged_cancels_that_drag_and_commits_nothing(server):
+    async def go():
+        a, b = await session(server), await session(server)
+        await long_press_drag(a, 50, MILK_Y, MILK_Y + 100, release=False)
+        status, _, body = await asyncio.to_thread(call, server, "DELETE", "/api/boards/demo/items/milk", None, 0)
+        assert status == 200 and body["version"] == 1
+        got = await recv_until(a, lambda m: m["t"] == "drop")
+        assert got[-1]["t"] == "drop" and got[-1]["id"] == "milk" and got[-1]["cancelled"] is True, got
+        # The drop goes at once; the commit once the edit is durable.
+        got += await recv_until(a, lambda m: m["t"] == "commit")
+        assert commit_of(got, 1)["change"] == {"edit": "removeItem", "id": "milk"}
+        assert commit_of(await recv_until(b, lambda m: m["t"] == "commit"), 1)
+        # Letting go afterwards commits nothing.
+        await a.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MILK_Y + 100, "ms": 0}))
+        later = await recv_until(a, lambda m: m["t"] == "commit", timeout=1.0)
+        assert not any(m["t"] == "commit" for m in later), later
+        await a.close(); await b.close()
+
+    run(go())
+    board = server.board()
+    assert board["version"] == 1 and "milk" not in items(board)
+
+
+def test_a_stale_if_match_gets_409_with_the_current_version_and_changes_nothing(server):
+    assert call(server, "PATCH", "/api/boards/demo/items/milk", {"label": "Oat milk"}, 0)[0] == 200
+    status, headers, body = call(server, "PATCH", "/api/boards/demo/items/milk", {"label": "Soy milk"}, 0)
+    assert status == 409 and body["error"]["code"] == "version_mismatch" and body["error"]["version"] == 1
+    assert headers["etag"] == '"1"'
+    status, _, body = call(server, "DELETE", "/api/boards/demo/items/milk")
+    assert status == 400 and body["error"]["code"] == "if_match_required"
+    board = server.board()
+    assert board["version"] == 1
+    assert [i["label"] for s in board["sections"] for i in s["items"] if i["id"] == "milk"] == ["Oat milk"]
+
+
+def test_writes_without_the_admin_token_get_401_and_change_nothing(server, tmp_path):
+    for token in (None, "wrong", "admin"):
+        status, _, body = call(server, "POST", "/api/boards/demo/items", {"id": "x"}, 0, token=token)
+        assert status == 401 and body["error"]["code"] == "unauthorized"
+    assert server.board()["version"] == 0
+    # A server started without --admin-token takes no writes at all.
+    plain = RunningServer(data_dir=tmp_path / "plain").start()
+    try:
+        status, _, body = call(plain, "DELETE", "/api/boards/demo/items/milk", None, 0)
+        assert status == 401 and "--admin-token" in body["error"]["message"]
+        assert "milk" in items(plain.board())
+    finally:
+        plain.stop()
+
+
+def test_bad_writes_get_clear_errors_and_the_server_goes_on(server):
+    cases = [
+        ("POST", "/api/boards/nope/items", {"id": "x"}, 404, "board_not_found"),
+        ("PATCH", "/api/boards/demo/items/nope", {"label": "x"}, 404, "item_not_found"),
+        ("DELETE", "/api/boards/demo/sections/nope", None, 404, "section_not_found"),
+        ("POST", "/api/boards/demo/items", {"id": "milk"}, 409, "item_exists"),
+        ("POST", "/api/boards/demo/items", {"id": "x", "section": "nope"}, 404, "section_not_found"),
+        ("DELETE", "/api/boards/demo/sections/todo", None, 409, "section_not_empty"),
+        ("POST", "/api/boards/demo/sections", {"id": "todo"}, 409, "section_exists"),
+        ("PATCH", "/api/boards/demo/items/milk", {"height": -3}, 400, "bad_request"),
+        ("PATCH", "/api/boards/demo/items/milk", {"colour": "red"}, 400, "bad_request"),
+        ("POST", "/api/boards/demo/items", [1, 2], 400, "bad_request"),
+        ("PUT", "/api/boards/demo/items/milk", {"label": "x"}, 405, "method_not_allowed"),
+        ("POST", "/api/boards/demo/elsewhere", {}, 404, "not_found"),
+    ]
+    for method, path, body, status, code in cases:
+        got_status, _, got = call(server, method, path, body, 0)
+        assert (got_status, got["error"]["code"]) == (status, code), (method, path, got)
+    status, _, got = call(server, "PATCH", "/api/boards/demo/items/milk", None, 0, raw=b'{"label": ')
+    assert status == 400 and got["error"]["code"] == "bad_request"
+    status, _, got = call(server, "PATCH", "/api/boards/demo/items/milk", None, 0, raw=b'{"label":"' + b"a" * (2 << 20) + b'"}')
+    assert status == 413 and got["error"]["code"] == "too_large"
+    assert server.board()["version"] == 0
+    assert call(server, "PATCH", "/api/boards/demo/items/milk", {"label": "still serving"}, 0)[:1] == (200,)
+
+
+def test_edits_are_stored_like_drops_and_a_restart_keeps_them(server):
+    steps = [
+        ("POST", "/api/boards/demo/sections", {"id": "later", "title": "Later"}),
+        ("PATCH", "/api/boards/demo/sections/later", {"title": "Some day"}),
+        ("POST", "/api/boards/demo/items", {"id": "kite", "label": "Fly a kite", "section": "later", "height": 80}),
+        ("POST", "/api/boards/demo/items", {"id": "first", "label": "First thing", "section": "todo", "after": None}),
+        ("PATCH", "/api/boards/demo/items/mum", {"label": "Call mum back", "movable": False}),
+        ("DELETE", "/api/boards/demo/items/plants", None),
+        ("POST", "/api/boards/demo/sections", {"id": "gone", "after": None}),
+        ("DELETE", "/api/boards/demo/sections/gone", None),
+    ]
+    for v, (method, path, body) in enumerate(steps):
+        status, _, got = call(server, method, path, body, v)
+        assert status in (200, 201) and got["version"] == v + 1, (method, path, got)
+    before = server.board()
+    assert before["version"] == len(steps)
+    server.stop()
+    server.start()
+    after = server.board()
+    assert after == before
+    assert items(after)[:2] == ["first", "milk"] and "plants" not in items(after)
+    later = next(s for s in after["sections"] if s["id"] == "later")
+    assert later["title"] == "Some day" and later["items"][0]["height"] == 80
+    mum = next(i for s in after["sections"] for i in s["items"] if i["id"] == "mum")
+    assert mum["label"] == "Call mum back" and mum["movable"] is False
+
+    async def go():
+        # A new session starts from the edited board and its drop lands on top of the edits.
+        ws = await websockets.connect(server.ws, subprotocols=["liftboard.v1"], open_timeout=5)
+        await ws.send(json.dumps(HELLO))
+        layout = (await recv_until(ws, lambda m: m["t"] == "layout"))[-1]
+        assert layout["version"] == len(steps)
+        assert {c["id"] for c in layout["cells"]} >= {"first", "kite"}
+        await long_press_drag(ws, 50, MILK_Y, MILK_Y + 60)
+        c = (await recv_until(ws, lambda m: m["t"] == "commit"))[-1]
+        assert c["t"] == "commit" and c["version"] == len(steps) + 1 and c["change"]["id"] == "first"
+        await ws.close()
+
+    run(go())
