@@ -69,12 +69,15 @@ final class Hub {
     /// board, written through the store like a drop, and handed to every session as another
     /// session's commit would be. Returns the commit and the token its store report will
     /// carry, or nil (nothing changes) when the edit does not apply to the board as it is.
-    func edit(_ change: Change, by author: String) -> (commit: Commit, token: Int)? {
+    /// `ifVersion` is the version the store must have the board at (`If-Match`; with several
+    /// processes this one's view may trail the store's).
+    func edit(_ change: Change, by author: String, ifVersion: Int? = nil) -> (commit: Commit, token: Int)? {
         guard change.isEdit, let moves = board.apply(change) else { return nil }
         nextToken += 1
         let c = Commit(board: board.id, version: board.version, by: author, moves: moves, order: [], change: change)
         pending.append(Pending(token: nextToken, change: change, by: author, expected: c.version))
-        server.writer?.enqueue(CommitRecord(commit: c, at: Date().timeIntervalSince1970 * 1000, origin: server.origin, token: nextToken))
+        server.writer?.enqueue(CommitRecord(commit: c, at: Date().timeIntervalSince1970 * 1000, origin: server.origin,
+                                            token: nextToken, ifVersion: ifVersion))
         server.log(.info, "edit", session: nil, "board \(board.id) v\(c.version) by \(author): \(Wire.encodeChange(change))")
         for conn in connections { conn.external(c) }
         return (c, nextToken)

@@ -106,7 +106,9 @@ extension Server {
             response = awaitingWrites.resolve(board: d.board, token: d.token) { .done($0, version: d.version) }
         case .unchanged(let board, let token):
             response = awaitingWrites.resolve(board: board, token: token) { _ in
-                .error(409, "conflict", "the board changed meanwhile and the edit no longer applies", version: hubs[board]?.board.version)
+                // The store's board was not at the If-Match version (another process wrote first).
+                .error(409, "version_mismatch", "the board changed meanwhile (another server process wrote to it)",
+                       version: hubs[board]?.board.version)
             }
         case .failed(let board, let token, _):
             response = awaitingWrites.resolve(board: board, token: token) { _ in
@@ -205,7 +207,7 @@ extension Server {
             return .error(409, "version_mismatch", "the board is at version \(board.version), not \(expected)", version: board.version)
         }
         if let refusal = conflict(change, on: board) { return .now(refusal) }
-        guard let (_, token) = hub.edit(change, by: "api") else { return .now(.done(version: board.version, changed: false)) }
+        guard let (_, token) = hub.edit(change, by: "api", ifVersion: expected) else { return .now(.done(version: board.version, changed: false)) }
         return .whenDurable(board: board.id, token: token, status: request.method == "POST" ? 201 : 200)
     }
 }

@@ -9,8 +9,11 @@ public struct CommitRecord: Hashable, Sendable {
     /// its own commits apart when they come back from the store.
     public var origin: String
     public var token: Int
-    public init(commit: Commit, at: Double, origin: String = "", token: Int = 0) {
-        self.commit = commit; self.at = at; self.origin = origin; self.token = token
+    /// The version the board must be at for this commit to be written (an API write's
+    /// `If-Match`, checked under the board's lock); otherwise it is `unchanged`.
+    public var ifVersion: Int?
+    public init(commit: Commit, at: Double, origin: String = "", token: Int = 0, ifVersion: Int? = nil) {
+        self.commit = commit; self.at = at; self.origin = origin; self.token = token; self.ifVersion = ifVersion
     }
 }
 
@@ -169,6 +172,10 @@ public final class BoardStore: Store {
                 version.bind([.text(c.board)])
                 guard try version.step() else { throw .unknownBoard(c.board) }
                 let stored = version.int(0)
+                if let expected = r.ifVersion, expected != stored {
+                    out.append(.unchanged(board: c.board, token: r.token))
+                    continue
+                }
                 var moves = c.moves
                 var landed = c.version
                 if let change = c.change {

@@ -144,6 +144,10 @@ public final class PostgresStore: Store {
                     let c = r.commit
                     guard let version = stored[c.board] else { throw .unknownBoard(c.board) }
                     guard let change = c.change else { throw .staleVersion(board: c.board, expected: version + 1, got: c.version) }
+                    if let expected = r.ifVersion, expected != version {
+                        out.append(.unchanged(board: c.board, token: r.token))
+                        continue
+                    }
                     var cached = working.board(c.board, at: version)
                     if cached == nil { cached = try board(id: c.board) }
                     guard let current = cached else { throw .unknownBoard(c.board) }

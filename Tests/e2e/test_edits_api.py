@@ -204,3 +204,39 @@ def test_edits_are_stored_like_drops_and_a_restart_keeps_them(server):
         await ws.close()
 
     run(go())
+
+
+def test_with_postgresql_an_edit_on_one_process_reaches_a_session_on_another_and_both_restart_with_it(postgres, tmp_path):
+    url = postgres.create_database()
+
+    def start(name):
+        return RunningServer("--store", url, "--admin-token", ADMIN, data_dir=tmp_path / name).start()
+
+    a, b = start("a"), start("b")
+    try:
+        async def go():
+            ws = await session(b)
+            # b's session drags milk while a process it does not share memory with edits the board.
+            await long_press_drag(ws, 50, MILK_Y, MILK_Y + 100, release=False)
+            status, _, body = await asyncio.to_thread(
+                call, a, "POST", "/api/boards/demo/items", {"id": "order-17", "label": "Order 17", "section": "doing"}, 0)
+            assert status == 201 and body["version"] == 1
+            edit = commit_of(await recv_until(ws, lambda m: m["t"] == "commit"), 1)
+            assert edit and edit["change"]["edit"] == "addItem" and edit["change"]["item"]["id"] == "order-17"
+            await ws.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MILK_Y + 100, "ms": 0}))
+            drop = commit_of(await recv_until(ws, lambda m: m["t"] == "commit"), 2)
+            assert drop and drop["change"]["id"] == "milk" and drop["change"]["after"] == "mum"
+            # The drop made on b stales If-Match 1 on a, whether a has heard of it yet or not (the
+            # store checks the version under the board's lock).
+            status, _, body = await asyncio.to_thread(call, a, "DELETE", "/api/boards/demo/items/order-17", None, 1)
+            assert status == 409 and body["error"]["code"] == "version_mismatch"
+            await ws.close()
+
+        run(go())
+        a.stop(), b.stop()
+        a.start(), b.start()
+        for s in (a, b):
+            board = s.board()
+            assert board["version"] == 2 and items(board, "doing")[-1] == "order-17" and items(board)[:2] == ["mum", "milk"]
+    finally:
+        a.stop(), b.stop()
