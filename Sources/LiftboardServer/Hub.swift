@@ -65,14 +65,15 @@ final class Hub {
         return c.version
     }
 
-    /// An edit from the API (an item or section added, changed or removed): applied to the
+    /// An edit from the API (an item or section added, changed or removed; or a move, when a
+    /// board is replaced): applied to the
     /// board, written through the store like a drop, and handed to every session as another
     /// session's commit would be. Returns the commit and the token its store report will
     /// carry, or nil (nothing changes) when the edit does not apply to the board as it is.
     /// `ifVersion` is the version the store must have the board at (`If-Match`; with several
     /// processes this one's view may trail the store's).
     func edit(_ change: Change, by author: String, ifVersion: Int? = nil) -> (commit: Commit, token: Int)? {
-        guard change.isEdit, let moves = board.apply(change) else { return nil }
+        guard let moves = board.apply(change) else { return nil }
         nextToken += 1
         let c = Commit(board: board.id, version: board.version, by: author, moves: moves, order: [], change: change)
         pending.append(Pending(token: nextToken, change: change, by: author, expected: c.version))

@@ -8,6 +8,8 @@ final class APIRequest {
     let method: String
     let path: String
     var body: [UInt8] = []
+    /// Over the limit: the rest of the body is read and dropped, then 413.
+    var tooLarge = false
     init(method: String, path: String) { self.method = method; self.path = path }
 }
 
@@ -40,6 +42,8 @@ struct APIResponse {
 extension Server {
     /// Request bodies larger than this are refused with 413 (and the connection closed).
     static let maxAPIBodyBytes = 1 << 20
+    /// A declared body larger than this is not even read: 413 and the connection closes.
+    static let maxDiscardedBodyBytes = 64 << 20
 
     /// The request's method when it is a write; nil for GET and anything else.
     func writeMethod(_ wsi: OpaquePointer) -> String? {
@@ -54,8 +58,9 @@ extension Server {
             return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served here"}"#)
         }
         let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-        if length > Self.maxAPIBodyBytes { return refuseTooLarge(wsi) }
+        if length > Self.maxDiscardedBodyBytes { return refuseTooLarge(wsi) }
         let request = APIRequest(method: method, path: path)
+        request.tooLarge = length > Self.maxAPIBodyBytes
         if length <= 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) <= 0 { return finishWrite(wsi, request) }
         apiRequests[wsi] = request
         return 0
@@ -63,10 +68,12 @@ extension Server {
 
     /// LWS_CALLBACK_HTTP_BODY: a chunk of a write's body.
     func receiveBody(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
-        guard let r = apiRequests[wsi] else { return 0 }
+        guard let r = apiRequests[wsi], !r.tooLarge else { return 0 }
         if r.body.count + chunk.count > Self.maxAPIBodyBytes {
-            apiRequests[wsi] = nil
-            return refuseTooLarge(wsi)
+            // Read to the end (so that the client hears the 413 instead of a broken pipe).
+            r.tooLarge = true
+            r.body = []
+            return 0
         }
         r.body.append(contentsOf: chunk)
         return 0
@@ -75,6 +82,10 @@ extension Server {
     /// LWS_CALLBACK_HTTP_BODY_COMPLETION.
     func bodyComplete(_ wsi: OpaquePointer) -> Int32 {
         guard let r = apiRequests.removeValue(forKey: wsi) else { return 0 }
+        if r.tooLarge {
+            log(.warn, "api", session: nil, "\(r.method) \(r.path): 413")
+            return send(wsi, .error(413, "too_large", "request bodies are limited to \(Self.maxAPIBodyBytes) bytes"))
+        }
         return finishWrite(wsi, r)
     }
 
@@ -165,6 +176,10 @@ extension Server {
                           ? "this server takes no writes: start it with --admin-token"
                           : "writes need Authorization: Bearer <admin token>")
         }
+        if request.path == "/api/boards" || request.path == "/api/boards/" {
+            guard request.method == "POST" else { return .error(405, "method_not_allowed", "\(request.method) is not served on this path") }
+            return createBoard(wsi, body: request.body)
+        }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
             .map { String($0).removingPercentEncoding ?? String($0) }
         guard request.path.hasPrefix("/api/boards/"), let boardID = segments.first, !boardID.isEmpty,
@@ -172,6 +187,19 @@ extension Server {
             return .error(404, "not_found", "no such resource")
         }
         let rest = Array(segments.dropFirst())
+        if rest.isEmpty {
+            guard request.method == "PUT" || request.method == "DELETE" else {
+                return .error(405, "method_not_allowed", "\(request.method) is not served on this path")
+            }
+            guard let hub = hubs[boardID] else { return .error(404, "board_not_found", "no board \(boardID)") }
+            guard let expected = ifMatch(wsi) else {
+                return .error(400, "if_match_required", "writes need If-Match: <the board's version>", version: hub.board.version)
+            }
+            guard expected == hub.board.version else {
+                return .error(409, "version_mismatch", "the board is at version \(hub.board.version), not \(expected)", version: hub.board.version)
+            }
+            return request.method == "DELETE" ? deleteBoard(wsi, hub: hub) : replaceBoard(wsi, hub: hub, body: request.body)
+        }
         let route: (String, [String]) = (request.method, rest.count >= 1 ? [rest[0]] + (rest.count > 1 ? ["{id}"] : []) : [])
         let known: Set<String> = ["POST items", "PATCH items {id}", "DELETE items {id}", "POST sections", "PATCH sections {id}",
                                   "DELETE sections {id}"]

@@ -37,6 +37,9 @@ public final class Server {
     var apiRequests: [OpaquePointer: APIRequest] = [:]
     /// API writes answered once the store reports on them (Server+BoardsAPI).
     var awaitingWrites = AwaitingWrites()
+    /// What the store thread did with boards created or deleted through the API.
+    let boardJobs = BoardJobResults()
+    var nextBoardJob = 0
     var writer: CommitWriter?
     var listener: CommitListener?
     /// This process among the processes sharing a store: tells its own commits apart.
@@ -248,6 +251,7 @@ public final class Server {
     /// The store thread and the listener reported: durable commits release the messages
     /// that waited for them, refusals and surprises resync the boards concerned.
     func drainDurableReports() {
+        drainBoardJobs()
         var touched: [String] = []
         for r in storeReports.take() {
             switch r {

@@ -249,6 +249,18 @@ public final class BoardStore: Store {
         }
     }
 
+    /// Deletes a board with its items, sections and history; false when there was none.
+    public func deleteBoard(id: String) throws(StoreError) -> Bool {
+        try db.transaction { () throws(StoreError) -> Bool in
+            guard try self.board(id: id) != nil else { return false }
+            for table in ["moves", "commits", "items", "sections", "boards"] {
+                try db.prepare("DELETE FROM \(table) WHERE \(table == "boards" ? "id" : "board") = ?").run([.text(id)])
+            }
+            cache.forget()
+            return true
+        }
+    }
+
     public func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
         let s = try db.prepare("SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json FROM commits WHERE board = ? AND version > ? ORDER BY version")
         s.bind([.text(board), .int(version)])

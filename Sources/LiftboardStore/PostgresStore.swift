@@ -231,6 +231,20 @@ public final class PostgresStore: Store {
         }
     }
 
+    /// Deletes a board with its items, sections and history; false when there was none.
+    public func deleteBoard(id: String) throws(StoreError) -> Bool {
+        try db.ensureConnected()
+        return try db.transaction { () throws(StoreError) -> Bool in
+            let r = try db.exec("SELECT id FROM boards WHERE id = $1 FOR UPDATE", [id])
+            guard r.count == 1 else { return false }
+            for table in ["moves", "commits", "items", "sections", "boards"] {
+                try db.exec("DELETE FROM \(table) WHERE \(table == "boards" ? "id" : "board") = $1", [id])
+            }
+            cache.forget()
+            return true
+        }
+    }
+
     public func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
         try db.ensureConnected()
         return try Self.commits(on: db, board: board, after: version)

@@ -20,6 +20,8 @@ public protocol Store: AnyObject {
     func apply(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome]
     /// The commits of `board` after `version`, oldest first (what another process wrote).
     func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit]
+    /// Deletes a board with its items, sections and history; false when there was none.
+    func deleteBoard(id: String) throws(StoreError) -> Bool
     /// Checks that a write can succeed now (reconnecting when needed), without changing
     /// any board: the store thread calls it, with backoff, while the store is down.
     func probe() throws(StoreError)

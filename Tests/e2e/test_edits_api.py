@@ -240,3 +240,60 @@ def test_with_postgresql_an_edit_on_one_process_reaches_a_session_on_another_and
             assert board["version"] == 2 and items(board, "doing")[-1] == "order-17" and items(board)[:2] == ["mum", "milk"]
     finally:
         a.stop(), b.stop()
+
+
+KITCHEN = {"id": "kitchen", "sections": [
+    {"id": "orders", "title": "Orders", "items": [{"id": "o1", "label": "Order 1"}, {"id": "o2", "label": "Order 2"}]},
+]}
+
+
+def test_a_board_created_replaced_and_deleted_through_the_api_is_what_sessions_and_restarts_see(server):
+    status, _, body = call(server, "POST", "/api/boards", KITCHEN)
+    assert status == 201 and body["version"] == 0
+    assert call(server, "POST", "/api/boards", KITCHEN)[2]["error"]["code"] == "board_exists"
+    assert call(server, "POST", "/api/boards", {"id": "bad", "sections": [{"id": "s", "items": [{"id": "x"}, {"id": "x"}]}]})[0] == 400
+    server.stop()
+    server.start()
+    assert items(server.board("kitchen"), "orders") == ["o1", "o2"]
+    colour_of_o1 = server.board("kitchen")["sections"][0]["items"][0]["color"]
+
+    replacement = {"id": "kitchen", "sections": [
+        {"id": "orders", "title": "Open orders", "items": [{"id": "o3", "label": "Order 3"}, {"id": "o2", "label": "Order 2, no onions"}]},
+        {"id": "served", "title": "Served", "items": [{"id": "o1", "label": "Order 1"}]},
+    ]}
+
+    async def go():
+        ws = await websockets.connect(server.ws, subprotocols=["liftboard.v1"], open_timeout=5)
+        await ws.send(json.dumps(dict(HELLO, board="kitchen")))
+        assert (await recv_until(ws, lambda m: m["t"] == "layout"))[-1]["version"] == 0
+        status, _, body = await asyncio.to_thread(call, server, "PUT", "/api/boards/kitchen", replacement, 0)
+        assert status == 200, body
+        final = body["version"]
+        got = await recv_until(ws, lambda m: m["t"] == "commit" and m["version"] == final)
+        commits = [m for m in got if m["t"] == "commit"]
+        assert [c["version"] for c in commits] == list(range(1, final + 1))
+        assert commits[-1]["order"] == [{"section": "orders", "items": ["o3", "o2"]}, {"section": "served", "items": ["o1"]}]
+        replaced = await asyncio.to_thread(server.board, "kitchen")
+        o1 = replaced["sections"][1]["items"][0]
+        assert o1["id"] == "o1" and o1["color"] == colour_of_o1  # given without a color: keeps its own
+        kinds = {c["change"].get("edit", "move") for c in commits}
+        assert {"addSection", "addItem", "updateItem", "renameSection", "move"} <= kinds, kinds
+        # A replace that edits cannot express is refused whole.
+        status, _, body = await asyncio.to_thread(call, server, "PUT", "/api/boards/kitchen",
+                                                  dict(replacement, layout="grid"), final)
+        assert status == 409 and body["error"]["code"] == "cannot_replace"
+        status, _, body = await asyncio.to_thread(call, server, "DELETE", "/api/boards/kitchen", None, final)
+        assert status == 200
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            while True:
+                await asyncio.wait_for(ws.recv(), 5)
+        assert closed.value.rcvd.code == 4404
+        return final
+
+    final = run(go())
+    assert server.get("/api/boards/kitchen")[0] == 404
+    server.stop()
+    server.start()
+    assert server.get("/api/boards/kitchen")[0] == 404
+    assert call(server, "POST", "/api/boards", KITCHEN)[0] == 201
+    assert server.board("kitchen")["version"] == 0 and final > 0
