@@ -142,7 +142,12 @@ public final class PostgresStore: Store {
                 var out: [StoreOutcome] = []
                 for r in records {
                     let c = r.commit
-                    guard let version = stored[c.board] else { throw .unknownBoard(c.board) }
+                    guard let version = stored[c.board] else {
+                        // Deleted (through the API, by another process): the commit is moot,
+                        // and the rest of the batch is written.
+                        out.append(.unchanged(board: c.board, token: r.token))
+                        continue
+                    }
                     guard let change = c.change else { throw .staleVersion(board: c.board, expected: version + 1, got: c.version) }
                     if let expected = r.ifVersion, expected != version {
                         out.append(.unchanged(board: c.board, token: r.token))
@@ -163,7 +168,7 @@ public final class PostgresStore: Store {
                     out.append(.landed(DurableCommit(board: c.board, version: next.version, by: c.by, at: r.at, change: change,
                                                      origin: r.origin, token: r.token)))
                 }
-                for id in ids {
+                for id in ids where stored[id] != nil {
                     try db.exec("UPDATE boards SET version = $2 WHERE id = $1", [id, String(stored[id]!)])
                     try db.exec("SELECT pg_notify($1, $2)", [Self.channel, "\(id)\t\(stored[id]!)"])
                 }
