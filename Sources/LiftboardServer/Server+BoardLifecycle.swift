@@ -11,6 +11,8 @@ struct BoardJobResult: Sendable {
         case exists
         case deleted
         case failed(String)
+        /// A read's answer, made on the store thread.
+        case answer(APIResponse)
     }
     var job: Int
     var outcome: Outcome
@@ -106,6 +108,35 @@ extension Server {
         return .whenDurable(board: board.id, token: last.token, status: 200)
     }
 
+    /// GET /api/boards/{id}/history?since=V&limit=N: the versions after V, oldest first, with
+    /// author, time and change, read on the store thread.
+    func history(_ wsi: OpaquePointer, hub: Hub) -> WriteOutcome {
+        let since = queryValue(wsi, "since").map { Int($0) } ?? 0
+        let limit = queryValue(wsi, "limit").map { Int($0) } ?? 100
+        guard let since, since >= 0, let limit, (1...1000).contains(limit) else {
+            return .error(400, "bad_request", "since must be a version (0 or more) and limit 1 to 1000")
+        }
+        let id = hub.board.id
+        return scheduleBoardJob(wsi, status: 200) { store throws(StoreError) -> BoardJobResult.Outcome in
+            let all = try store.commits(board: id, after: since)
+            let page = all.prefix(limit)
+            var w = JSONWriter()
+            w.beginObject()
+            w.key("board"); w.string(id)
+            w.key("versions"); w.beginArray()
+            for d in page {
+                w.beginObject()
+                w.key("version"); w.int(d.version); w.key("by"); w.string(d.by); w.key("at"); w.number(d.at)
+                if let change = d.change { w.key("change"); Wire.writeChange(change, into: &w) } else { w.key("change"); w.null() }
+                w.endObject()
+            }
+            w.endArray()
+            w.key("more"); w.bool(all.count > limit)
+            w.endObject()
+            return .answer(APIResponse(status: 200, body: w.bytes))
+        }
+    }
+
     private func scheduleBoardJob(_ wsi: OpaquePointer, status: UInt32,
                                   _ work: @escaping @Sendable (any Store) throws(StoreError) -> BoardJobResult.Outcome) -> WriteOutcome {
         guard let writer else { return .error(503, "store_unavailable", "no store") }
@@ -136,6 +167,7 @@ extension Server {
                 case .exists: .error(409, "board_exists", "there is a board with this id already")
                 case .deleted: .done(status, version: 0)
                 case .failed(let reason): .error(503, "store_unavailable", "the store could not do it: \(reason)")
+                case .answer(let response): response
                 }
             }
             if let (wsi, _) = resolved { lws_callback_on_writable(wsi) }

@@ -14,7 +14,7 @@ final class APIRequest {
 }
 
 /// An answer of the API: a status and a JSON body (errors are `{"error": {"code", "message"}}`).
-struct APIResponse {
+struct APIResponse: Sendable {
     var status: UInt32
     var body: [UInt8]
     var headers: [(String, String)] = []
@@ -97,9 +97,14 @@ extension Server {
     }
 
     private func finishWrite(_ wsi: OpaquePointer, _ request: APIRequest) -> Int32 {
-        switch write(wsi, request) {
+        complete(wsi, write(wsi, request), what: "\(request.method) \(request.path)")
+    }
+
+    /// Answers now, or later from HTTP_WRITEABLE.
+    func complete(_ wsi: OpaquePointer, _ outcome: WriteOutcome, what: String) -> Int32 {
+        switch outcome {
         case .now(let r):
-            if r.status >= 400 { log(.warn, "api", session: nil, "\(request.method) \(request.path): \(r.status)") }
+            if r.status >= 400 { log(.warn, "api", session: nil, "\(what): \(r.status)") }
             return send(wsi, r)
         case .whenDurable(let board, let token, let status):
             // Answered from HTTP_WRITEABLE once the store has it (or refused it).

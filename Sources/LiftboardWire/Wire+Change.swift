@@ -9,6 +9,9 @@ extension Wire {
         return String(decoding: w.bytes, as: UTF8.self)
     }
 
+    /// Writes a change as a commit carries it, as the value of the member just started.
+    public static func writeChange(_ c: Change, into w: inout JSONWriter) { change(c, &w) }
+
     /// The change `encodeChange` wrote, or nil when the text is not one.
     public static func decodeChange(_ text: String) -> Change? {
         guard let v = try? JSONParser.parse(Array(text.utf8)), case .object = v else { return nil }

@@ -297,3 +297,29 @@ def test_a_board_created_replaced_and_deleted_through_the_api_is_what_sessions_a
     assert server.get("/api/boards/kitchen")[0] == 404
     assert call(server, "POST", "/api/boards", KITCHEN)[0] == 201
     assert server.board("kitchen")["version"] == 0 and final > 0
+
+
+def test_history_lists_drops_and_edits_with_author_time_and_change_page_by_page(server):
+    async def go():
+        ws = await session(server)
+        await long_press_drag(ws, 50, MILK_Y, MILK_Y + 100)
+        drop = (await recv_until(ws, lambda m: m["t"] == "commit"))[-1]
+        assert drop["version"] == 1
+        await ws.close()
+        return drop
+
+    drop = run(go())
+    assert call(server, "POST", "/api/boards/demo/items", {"id": "card", "section": "doing"}, 1)[0] == 201
+    assert call(server, "DELETE", "/api/boards/demo/items/card", None, 2)[0] == 200
+    status, _, body = server.get("/api/boards/demo/history")
+    h = json.loads(body)
+    assert status == 200 and h["board"] == "demo" and h["more"] is False
+    assert [v["version"] for v in h["versions"]] == [1, 2, 3]
+    assert h["versions"][0]["by"] == drop["by"] and h["versions"][0]["change"] == drop["change"]
+    assert [v["by"] for v in h["versions"][1:]] == ["api", "api"]
+    assert h["versions"][1]["change"]["edit"] == "addItem" and h["versions"][2]["change"] == {"edit": "removeItem", "id": "card"}
+    assert all(v["at"] > 1.6e12 for v in h["versions"])
+    page = json.loads(server.get("/api/boards/demo/history?since=1&limit=1")[2])
+    assert [v["version"] for v in page["versions"]] == [2] and page["more"] is True
+    assert server.get("/api/boards/demo/history?limit=0")[0] == 400
+    assert server.get("/api/boards/nope/history")[0] == 404
