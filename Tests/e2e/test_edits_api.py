@@ -323,3 +323,34 @@ def test_history_lists_drops_and_edits_with_author_time_and_change_page_by_page(
     assert [v["version"] for v in page["versions"]] == [2] and page["more"] is True
     assert server.get("/api/boards/demo/history?limit=0")[0] == 400
     assert server.get("/api/boards/nope/history")[0] == 404
+
+
+def test_undo_reverts_the_sessions_last_drop_for_everyone_and_refuses_once_the_item_moved(server):
+    async def go():
+        a, b = await session(server), await session(server)
+        await long_press_drag(a, 50, MILK_Y, MILK_Y + 100)
+        assert commit_of(await recv_until(a, lambda m: m["t"] == "commit"), 1)
+        await recv_until(b, lambda m: m["t"] == "commit")
+        await a.send(json.dumps({"t": "undo", "ms": 0}))
+        undone = commit_of(await recv_until(a, lambda m: m["t"] == "commit"), 2)
+        assert undone and undone["change"]["id"] == "milk" and undone["change"]["after"] is None, undone
+        assert commit_of(await recv_until(b, lambda m: m["t"] == "commit"), 2)["change"] == undone["change"]
+        # Nothing left to undo.
+        await a.send(json.dumps({"t": "undo", "ms": 0}))
+        err = (await recv_until(a, lambda m: m["t"] == "error"))[-1]
+        assert err["t"] == "error" and err["code"] == "cannot_undo"
+        # a drops milk again; b then moves it; a's undo is refused and changes nothing.
+        await long_press_drag(a, 50, MILK_Y, MILK_Y + 100)
+        assert commit_of(await recv_until(a, lambda m: m["t"] == "commit"), 3)
+        await recv_until(b, lambda m: m["t"] == "commit")
+        await long_press_drag(b, 50, 137, 300)  # milk sits at 89-145 now (mum is 96 tall above it: 32-128, milk 129-185)
+        await recv_until(b, lambda m: m["t"] == "commit")
+        await recv_until(a, lambda m: m["t"] == "commit" and m["version"] == 4)
+        await a.send(json.dumps({"t": "undo", "ms": 0}))
+        got = await recv_until(a, lambda m: m["t"] in ("error", "commit"))
+        assert got[-1]["t"] == "error" and got[-1]["code"] == "cannot_undo", got
+        await a.close(); await b.close()
+
+    run(go())
+    h = json.loads(server.get("/api/boards/demo/history")[2])
+    assert [v["version"] for v in h["versions"]] == [1, 2, 3, 4]
