@@ -50,3 +50,42 @@ extension Board {
         return out
     }
 }
+
+extension Board {
+    /// The change that takes this board back from `change`, computed on the board before
+    /// `change` applies; `nil` when there is none (a change that does not apply here, an update
+    /// that set a height the item did not have).
+    /// - Complexity: O(n).
+    public func revert(of change: Change) -> Change? {
+        func predecessor(_ s: Int, _ i: Int, movableOnly: Bool) -> String? {
+            var k = i - 1
+            while k >= 0 && movableOnly && !sections[s].items[k].movable { k -= 1 }
+            return k >= 0 ? sections[s].items[k].id : nil
+        }
+        switch change {
+        case .insert(let id, _, _, _):
+            guard let (s, i) = locate(item: id) else { return nil }
+            return .insert(id: id, section: sections[s].id, after: predecessor(s, i, movableOnly: true), index: i)
+        case .swap(let a, let b):
+            return .swap(a, b)
+        case .addItem(let item, _, _):
+            return .removeItem(item.id)
+        case .removeItem(let id):
+            guard let (s, i) = locate(item: id) else { return nil }
+            return .addItem(sections[s].items[i], section: sections[s].id, after: predecessor(s, i, movableOnly: false))
+        case .updateItem(let u):
+            guard let (s, i) = locate(item: u.id) else { return nil }
+            let old = sections[s].items[i]
+            if u.height != nil && old.height == nil { return nil }
+            return .updateItem(ItemUpdate(id: u.id, label: u.label.map { _ in old.label }, color: u.color.map { _ in old.color },
+                                          height: u.height.map { _ in old.height! }, movable: u.movable.map { _ in old.movable }))
+        case .addSection(let id, _, _):
+            return .removeSection(id)
+        case .renameSection(let id, _):
+            return sections.first { $0.id == id }.map { .renameSection(id: id, title: $0.title) }
+        case .removeSection(let id):
+            guard let k = sections.firstIndex(where: { $0.id == id }) else { return nil }
+            return .addSection(id: id, title: sections[k].title, after: k > 0 ? sections[k - 1].id : nil)
+        }
+    }
+}

@@ -40,6 +40,9 @@ final class Hub {
     private var arrivals: [Int: DurableCommit] = [:]
     /// Set when the sessions' idea of the order went wrong; `settle()` rebases.
     private var diverged: Int?
+    /// The change that reverts the durable board's last commit (for `POST .../undo`), known
+    /// for commits made since this process started.
+    private(set) var lastRevert: (version: Int, change: Change)?
 
     init(board: Board, server: Server) {
         self.board = board
@@ -98,8 +101,11 @@ final class Hub {
     private func advance(_ d: DurableCommit) {
         let before = truth.version
         var moves: [Move] = []
+        let revert = d.change.flatMap { truth.revert(of: $0) }
+        lastRevert = nil
         if let change = d.change, let m = truth.apply(change) {
             moves = m
+            lastRevert = revert.map { (truth.version, $0) }
         } else {
             // Not a change this board can replay: take the store's word for the version.
             truth.version = d.version

@@ -192,6 +192,14 @@ extension Server {
             return .error(404, "not_found", "no such resource")
         }
         let rest = Array(segments.dropFirst())
+        if rest == ["undo"] {
+            guard request.method == "POST" else { return .error(405, "method_not_allowed", "\(request.method) is not served on this path") }
+            guard let hub = hubs[boardID] else { return .error(404, "board_not_found", "no board \(boardID)") }
+            guard let expected = ifMatch(wsi) else {
+                return .error(400, "if_match_required", "writes need If-Match: <the board's version>", version: hub.board.version)
+            }
+            return undoLast(hub, expected: expected)
+        }
         if rest.isEmpty {
             guard request.method == "PUT" || request.method == "DELETE" else {
                 return .error(405, "method_not_allowed", "\(request.method) is not served on this path")
@@ -242,6 +250,25 @@ extension Server {
         if let refusal = conflict(change, on: board) { return .now(refusal) }
         guard let (_, token) = hub.edit(change, by: "api", ifVersion: expected) else { return .now(.done(version: board.version, changed: false)) }
         return .whenDurable(board: board.id, token: token, status: request.method == "POST" ? 201 : 200)
+    }
+}
+
+extension Server {
+    /// POST /api/boards/{id}/undo: reverts the board's last commit (a drop or an edit, by anyone)
+    /// as a new commit.
+    func undoLast(_ hub: Hub, expected: Int) -> WriteOutcome {
+        let board = hub.board
+        guard expected == board.version else {
+            return .error(409, "version_mismatch", "the board is at version \(board.version), not \(expected)", version: board.version)
+        }
+        guard hub.truth.version == board.version, let last = hub.lastRevert, last.version == board.version else {
+            return .error(409, "cannot_undo", board.version == 0 ? "the board has no commit to undo"
+                          : "the last commit is not known here (made before this server started, or still being saved)", version: board.version)
+        }
+        guard let (_, token) = hub.edit(last.change, by: "api", ifVersion: expected) else {
+            return .error(409, "cannot_undo", "reverting the last commit would change nothing", version: board.version)
+        }
+        return .whenDurable(board: board.id, token: token, status: 200)
     }
 }
 

@@ -354,3 +354,30 @@ def test_undo_reverts_the_sessions_last_drop_for_everyone_and_refuses_once_the_i
     run(go())
     h = json.loads(server.get("/api/boards/demo/history")[2])
     assert [v["version"] for v in h["versions"]] == [1, 2, 3, 4]
+
+
+def test_the_admin_undo_reverts_the_boards_last_commit_drop_or_edit_for_every_session(server):
+    async def go():
+        a, b = await session(server), await session(server)
+        await long_press_drag(a, 50, MILK_Y, MILK_Y + 100)
+        assert commit_of(await recv_until(a, lambda m: m["t"] == "commit"), 1)
+        await recv_until(b, lambda m: m["t"] == "commit")
+        assert call(server, "POST", "/api/boards/demo/undo", None, 1, token=None)[0] == 401
+        assert call(server, "POST", "/api/boards/demo/undo", None, 0)[2]["error"]["code"] == "version_mismatch"
+        status, _, body = await asyncio.to_thread(call, server, "POST", "/api/boards/demo/undo", None, 1)
+        assert status == 200 and body["version"] == 2
+        for ws in (a, b):
+            c = commit_of(await recv_until(ws, lambda m: m["t"] == "commit"), 2)
+            assert c and c["by"] == "api" and c["change"]["id"] == "milk" and c["change"]["after"] is None
+        await a.close(); await b.close()
+
+    run(go())
+    assert items(server.board())[:2] == ["milk", "mum"]
+    assert call(server, "PATCH", "/api/boards/demo/items/mum", {"label": "Call mum tonight"}, 2)[0] == 200
+    assert call(server, "POST", "/api/boards/demo/undo", None, 3)[0] == 200
+    mum = next(i for s in server.board()["sections"] for i in s["items"] if i["id"] == "mum")
+    assert mum["label"] == "Call mum" and server.board()["version"] == 4
+    server.stop()
+    server.start()
+    status, _, body = call(server, "POST", "/api/boards/demo/undo", None, 4)
+    assert status == 409 and body["error"]["code"] == "cannot_undo"
