@@ -106,6 +106,7 @@ final class Hub {
         if let change = d.change, let m = truth.apply(change) {
             moves = m
             lastRevert = revert.map { (truth.version, $0) }
+            server.publish(d)
         } else {
             // Not a change this board can replay: take the store's word for the version.
             truth.version = d.version

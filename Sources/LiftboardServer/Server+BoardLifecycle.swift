@@ -60,6 +60,7 @@ extension Server {
         let id = hub.board.id
         hubs[id] = nil
         for c in hub.connections { c.close(Self.boardDeletedCloseCode, "board deleted") }
+        closeEvents(board: id)
         log(.info, "board", session: nil, "\(id) deleted through the API; \(hub.connections.count) sessions closed")
         return scheduleBoardJob(wsi, status: 200) { store throws(StoreError) -> BoardJobResult.Outcome in
             _ = try store.deleteBoard(id: id)

@@ -47,6 +47,10 @@ extension Server {
                 w.endArray(); w.endObject()
                 return respond(wsi, 200, "application/json", w.bytes)
             }
+            if path.hasPrefix("/api/boards/"), path.hasSuffix("/events"),
+               let hub = hubs[String(path.dropFirst("/api/boards/".count).dropLast("/events".count))] {
+                return openEvents(wsi, hub: hub)
+            }
             if path.hasPrefix("/api/boards/"), path.hasSuffix("/history"),
                let hub = hubs[String(path.dropFirst("/api/boards/".count).dropLast("/history".count))] {
                 return complete(wsi, history(wsi, hub: hub), what: "GET \(path)")

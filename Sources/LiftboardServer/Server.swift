@@ -40,6 +40,10 @@ public final class Server {
     /// What the store thread did with boards created or deleted through the API.
     let boardJobs = BoardJobResults()
     var nextBoardJob = 0
+    /// Change feed clients (Server+Events), their store reads, and their heartbeat timer.
+    var eventStreams: [OpaquePointer: EventStream] = [:]
+    let eventCatchUps = EventCatchUps()
+    var heartbeat: UnsafeMutablePointer<clws_timer>?
     var writer: CommitWriter?
     var listener: CommitListener?
     /// This process among the processes sharing a store: tells its own commits apart.
@@ -212,6 +216,7 @@ public final class Server {
         let deadline = now + 1000
         while !connections.isEmpty && now < deadline { lws_service(context, 0) }
         for c in connections.values { if let t = c.timer { lws_sul_cancel(&t.pointee.sul) } }
+        if let heartbeat { lws_sul_cancel(&heartbeat.pointee.sul) }
         writer?.close()
         listener?.close()
         lws_context_destroy(context)
@@ -252,6 +257,7 @@ public final class Server {
     /// that waited for them, refusals and surprises resync the boards concerned.
     func drainDurableReports() {
         drainBoardJobs()
+        drainEventCatchUps()
         var touched: [String] = []
         for r in storeReports.take() {
             switch r {
