@@ -10,6 +10,7 @@ extension Server {
         "css": "text/css; charset=utf-8", "json": "application/json", "map": "application/json",
         "png": "image/png", "svg": "image/svg+xml", "ico": "image/x-icon", "webp": "image/webp", "jpg": "image/jpeg",
         "wasm": "application/wasm", "txt": "text/plain; charset=utf-8", "woff2": "font/woff2", "webmanifest": "application/manifest+json",
+        "yaml": "application/yaml",
     ]
 
     var securityHeaders: [(String, String)] {
@@ -47,6 +48,7 @@ extension Server {
                 w.endArray(); w.endObject()
                 return respond(wsi, 200, "application/json", w.bytes)
             }
+            if path == "/api/openapi.yaml" { return serveStatic(wsi, path: "/openapi.yaml") }
             if path.hasPrefix("/api/boards/"), path.hasSuffix("/events"),
                let hub = hubs[String(path.dropFirst("/api/boards/".count).dropLast("/events".count))] {
                 return openEvents(wsi, hub: hub)
