@@ -23,7 +23,7 @@ let package = Package(
         // PostgreSQL's client library, for boards shared by several server processes.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
-        .target(name: "LiftboardStore", dependencies: ["LiftboardCore", "CSQLite", "CLibPQ"]),
+        .target(name: "LiftboardStore", dependencies: ["LiftboardCore", "LiftboardWire", "CSQLite", "CLibPQ"]),
         // libwebsockets transport, static files, TLS, hub, HTTP API.
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets",
                        providers: [.apt(["libwebsockets-dev"])]),

@@ -194,6 +194,14 @@ canvas.addEventListener("keydown", (ev) => {
   send({ t: "key", key: ev.key });
   ev.preventDefault();
 });
+// Undo: Ctrl-Z (Cmd-Z on a Mac) anywhere on the page reverts this page's last drop; the server
+// answers `cannot_undo` when the item has moved since.
+document.addEventListener("keydown", (ev) => {
+  if ((ev.ctrlKey || ev.metaKey) && !ev.shiftKey && !ev.altKey && ev.key.toLowerCase() === "z") {
+    send({ t: "undo" });
+    ev.preventDefault();
+  }
+});
 canvas.addEventListener("focus", () => {
   // Tabbing in (not a pointer) starts keyboard reordering: the server focuses the first item.
   if (!state.keyboardStarted && state.open && performance.now() - lastPointerDown > 500) {

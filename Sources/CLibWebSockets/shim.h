@@ -101,4 +101,32 @@ static inline int clws_write_opcode(struct lws *wsi, unsigned char *payload, siz
     return lws_write(wsi, payload, len, binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
 }
 
+/// Starts a Server-Sent Events response: 200, `text/event-stream`, no length (the stream ends
+/// when the connection does), the extra headers, and lws told not to time it out.
+/// Returns nonzero when the connection should close.
+static inline int clws_sse_begin(struct lws *wsi, const char *const *header_names, const char *const *header_values,
+                                 int header_count) {
+    unsigned char headers[LWS_PRE + 4096];
+    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
+    if (lws_add_http_common_headers(wsi, 200, "text/event-stream", LWS_ILLEGAL_HTTP_CONTENT_LEN, &p, end)) return 1;
+    for (int i = 0; i < header_count; i++) {
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)header_names[i],
+                                        (const unsigned char *)header_values[i],
+                                        (int)strlen(header_values[i]), &p, end)) return 1;
+    }
+    if (lws_finalize_write_http_header(wsi, start, &p, end)) return 1;
+    lws_http_mark_sse(wsi);
+    return 0;
+}
+
+/// Writes `len` bytes of an open HTTP response body (an SSE stream). Returns nonzero on failure.
+static inline int clws_http_write_body(struct lws *wsi, const unsigned char *body, size_t len) {
+    unsigned char *b = (unsigned char *)malloc(LWS_PRE + len);
+    if (!b) return 1;
+    memcpy(b + LWS_PRE, body, len);
+    int n = lws_write(wsi, b + LWS_PRE, len, LWS_WRITE_HTTP);
+    free(b);
+    return n < 0 ? 1 : 0;
+}
+
 #endif

@@ -132,7 +132,7 @@ extension Board {
 
 extension Board {
     /// Where item `id` is: its section's and its own index.
-    func locate(item id: String) -> (section: Int, index: Int)? {
+    public func locate(item id: String) -> (section: Int, index: Int)? {
         for (s, section) in sections.enumerated() {
             if let i = section.items.firstIndex(where: { $0.id == id }) { return (s, i) }
         }

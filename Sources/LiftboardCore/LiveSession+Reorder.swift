@@ -266,8 +266,10 @@ extension LiveSession {
 
     /// Applies this session's own `change` to the committed order: a new version, persisted
     /// by the driver (`.persist`), sent to the client once durable.
-    mutating func commit(_ change: Change, now: Double) {
+    /// `undoable`: remembered for `undo` (an undo's own commit is not).
+    mutating func commit(_ change: Change, now: Double, undoable: Bool = true) {
         guard let resolved = resolve(change) else { return }
+        let revert = undoable ? self.revert(of: change) : nil
         var order = base
         let movable = arr.movable
         let moved = ChangeRule.apply(resolved, to: &order, movable: { movable[$0] })
@@ -279,6 +281,7 @@ extension LiveSession {
         }
         step.commits.append(.persist(Commit(board: boardID, version: version, by: sessionID, moves: moves,
                                             order: baseOrder, change: change)))
+        if let revert { remember(revert) }
     }
 
     /// A change with its ids resolved to handles, or `nil` when it names what this board lacks.

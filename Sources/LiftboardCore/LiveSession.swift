@@ -94,6 +94,8 @@ struct LiveSession: Sendable {
     var lastInput: Double
     var focus: Int? = nil
     var keyboardStarted = false
+    /// This session's commits, newest last, for `undo`.
+    var undoStack: [OwnCommit] = []
 
     // What the client has been sent.
     var frameSeq = 0
@@ -204,6 +206,8 @@ struct LiveSession: Sendable {
             handleKey(key, now: now)
         case .ping(let id):
             step.gestures.append(.pong(id: id, ms: now))
+        case .undo:
+            undo(now: now)
         case .advance:
             break
         case .external(let commit):

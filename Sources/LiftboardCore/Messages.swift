@@ -42,6 +42,9 @@ public enum ClientEvent: Hashable, Sendable {
     case resize(Viewport)
     case key(String)
     case ping(id: PingID)
+    /// Revert this session's last commit (as a new commit), if its items are still where it
+    /// left them.
+    case undo
     /// Replay only: move the clock.
     case advance
     /// Replay only (and the hub, live): a commit made by another session on this board.
@@ -273,6 +276,8 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// The store could not write the drop (disk full, database gone): the drop is refused
     /// and a `layout` puts the session back on the last durable order.
     case storeUnavailable = "store_unavailable"
+    /// `undo` with nothing to undo, or whose items moved since the commit it would revert.
+    case cannotUndo = "cannot_undo"
 }
 
 /// Welcome: the session's id, its board and the config in force.

@@ -32,6 +32,18 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
     case LWS_CALLBACK_HTTP:
         let path = input.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: len), as: UTF8.self) } ?? "/"
         return serverOf(wsi).handleHTTP(wsi, path: path)
+    case LWS_CALLBACK_HTTP_BODY:
+        guard let input else { return 0 }
+        return serverOf(wsi).receiveBody(wsi, UnsafeRawBufferPointer(start: input, count: len))
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        return serverOf(wsi).bodyComplete(wsi)
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        if let r = serverOf(wsi).awaitingWrites.takeReady(wsi) { return serverOf(wsi).send(wsi, r) }
+        if let rc = serverOf(wsi).writeEvents(wsi) { return rc }
+    case LWS_CALLBACK_CLOSED_HTTP:
+        serverOf(wsi).apiRequests[wsi] = nil
+        serverOf(wsi).awaitingWrites.forget(wsi)
+        serverOf(wsi).eventStreams[wsi] = nil
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         let server = serverOf(wsi)
         let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
@@ -52,6 +64,9 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
         serverOf(wsi).openConnections += 1
     case LWS_CALLBACK_WSI_DESTROY:
         let server = serverOf(wsi)
+        server.apiRequests[wsi] = nil
+        server.awaitingWrites.forget(wsi)
+        server.eventStreams[wsi] = nil
         server.openConnections = max(0, server.openConnections - 1)
     case LWS_CALLBACK_RAW_ADOPT:
         // lws turns a CONNECT request into a raw socket that nothing would ever time out:
@@ -76,8 +91,10 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         return Unmanaged<Connection>.fromOpaque(raw).takeUnretainedValue()
     }
     switch reason {
-    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE, LWS_CALLBACK_HTTP:
-        // The vhost's default protocol is this one, so the HTTP phase of an upgrade lands here.
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE, LWS_CALLBACK_HTTP, LWS_CALLBACK_HTTP_BODY, LWS_CALLBACK_HTTP_BODY_COMPLETION,
+         LWS_CALLBACK_HTTP_WRITEABLE, LWS_CALLBACK_CLOSED_HTTP:
+        // The vhost's default protocol is this one, so the HTTP phase of an upgrade lands here,
+        // and so do API requests and their bodies.
         return httpCallback(wsi, reason, user, input, len)
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         let server = serverOf(wsi)

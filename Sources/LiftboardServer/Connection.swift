@@ -321,6 +321,7 @@ extension ClientEvent {
         case .resize: "resize"
         case .key: "key"
         case .ping: "ping"
+        case .undo: "undo"
         case .advance: "advance"
         case .external: "external"
         }

@@ -1,6 +1,7 @@
 import Foundation
 import LiftboardCore
 import LiftboardStore
+import LiftboardWire
 
 /// One board shared by every session on it, on the service thread.
 ///
@@ -41,6 +42,9 @@ final class Hub {
     private var arrivals: [Int: DurableCommit] = [:]
     /// Set when the sessions' idea of the order went wrong; `settle()` rebases.
     private var diverged: Int?
+    /// The change that reverts the durable board's last commit (for `POST .../undo`), known
+    /// for commits made since this process started.
+    private(set) var lastRevert: (version: Int, change: Change)?
 
     init(board: Board, server: Server) {
         self.board = board
@@ -66,6 +70,25 @@ final class Hub {
         return c.version
     }
 
+    /// An edit from the API (an item or section added, changed or removed; or a move, when a
+    /// board is replaced): applied to the
+    /// board, written through the store like a drop, and handed to every session as another
+    /// session's commit would be. Returns the commit and the token its store report will
+    /// carry, or nil (nothing changes) when the edit does not apply to the board as it is.
+    /// `ifVersion` is the version the store must have the board at (`If-Match`; with several
+    /// processes this one's view may trail the store's).
+    func edit(_ change: Change, by author: String, ifVersion: Int? = nil) -> (commit: Commit, token: Int)? {
+        guard let moves = board.apply(change) else { return nil }
+        nextToken += 1
+        let c = Commit(board: board.id, version: board.version, by: author, moves: moves, order: [], change: change)
+        pending.append(Pending(token: nextToken, change: change, by: author, expected: c.version, queuedAt: server.now))
+        server.writer?.enqueue(CommitRecord(commit: c, at: Date().timeIntervalSince1970 * 1000, origin: server.origin,
+                                            token: nextToken, ifVersion: ifVersion))
+        server.log(.info, "edit", session: nil, "board \(board.id) v\(c.version) by \(author): \(Wire.encodeChange(change))")
+        for conn in connections { conn.external(c) }
+        return (c, nextToken)
+    }
+
     // MARK: What the store says
 
     /// A commit is durable (this process's, from the store thread, or any process's, from
@@ -83,8 +106,12 @@ final class Hub {
     private func advance(_ d: DurableCommit) {
         let before = truth.version
         var moves: [Move] = []
+        let revert = d.change.flatMap { truth.revert(of: $0) }
+        lastRevert = nil
         if let change = d.change, let m = truth.apply(change) {
             moves = m
+            lastRevert = revert.map { (truth.version, $0) }
+            server.publish(d)
         } else {
             // Not a change this board can replay: take the store's word for the version.
             truth.version = d.version

@@ -10,6 +10,7 @@ extension Server {
         "css": "text/css; charset=utf-8", "json": "application/json", "map": "application/json",
         "png": "image/png", "svg": "image/svg+xml", "ico": "image/x-icon", "webp": "image/webp", "jpg": "image/jpeg",
         "wasm": "application/wasm", "txt": "text/plain; charset=utf-8", "woff2": "font/woff2", "webmanifest": "application/manifest+json",
+        "yaml": "application/yaml",
     ]
 
     var securityHeaders: [(String, String)] {
@@ -25,6 +26,7 @@ extension Server {
             log(.warn, "refusal", session: nil, "\(path): \(refusal.status) \(refusal.error)")
             return respondRefusal(wsi, refusal)
         }
+        if let method = writeMethod(wsi) { return beginWrite(wsi, method: method, path: path) }
         if lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0 {
             return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served"}"#)
         }
@@ -45,6 +47,15 @@ extension Server {
                 }
                 w.endArray(); w.endObject()
                 return respond(wsi, 200, "application/json", w.bytes)
+            }
+            if path == "/api/openapi.yaml" { return serveStatic(wsi, path: "/openapi.yaml") }
+            if path.hasPrefix("/api/boards/"), path.hasSuffix("/events"),
+               let hub = hubs[String(path.dropFirst("/api/boards/".count).dropLast("/events".count))] {
+                return openEvents(wsi, hub: hub)
+            }
+            if path.hasPrefix("/api/boards/"), path.hasSuffix("/history"),
+               let hub = hubs[String(path.dropFirst("/api/boards/".count).dropLast("/history".count))] {
+                return complete(wsi, history(wsi, hub: hub), what: "GET \(path)")
             }
             if path.hasPrefix("/api/boards/"), let hub = hubs[String(path.dropFirst("/api/boards/".count))] {
                 return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.truth))

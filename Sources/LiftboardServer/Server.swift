@@ -33,6 +33,17 @@ public final class Server {
     private(set) var context: OpaquePointer?
     var hubs: [String: Hub] = [:]
     var connections: [ObjectIdentifier: Connection] = [:]
+    /// API writes whose bodies are still arriving, by connection (Server+BoardsAPI).
+    var apiRequests: [OpaquePointer: APIRequest] = [:]
+    /// API writes answered once the store reports on them (Server+BoardsAPI).
+    var awaitingWrites = AwaitingWrites()
+    /// What the store thread did with boards created or deleted through the API.
+    let boardJobs = BoardJobResults()
+    var nextBoardJob = 0
+    /// Change feed clients (Server+Events), their store reads, and their heartbeat timer.
+    var eventStreams: [OpaquePointer: EventStream] = [:]
+    let eventCatchUps = EventCatchUps()
+    var heartbeat: UnsafeMutablePointer<clws_timer>?
     var writer: CommitWriter?
     var listener: CommitListener?
     /// This process among the processes sharing a store: tells its own commits apart.
@@ -207,6 +218,7 @@ public final class Server {
         let deadline = now + 1000
         while !connections.isEmpty && now < deadline { lws_service(context, 0) }
         for c in connections.values { if let t = c.timer { lws_sul_cancel(&t.pointee.sul) } }
+        if let heartbeat { lws_sul_cancel(&heartbeat.pointee.sul) }
         writer?.close()
         listener?.close()
         lws_context_destroy(context)
@@ -248,6 +260,8 @@ public final class Server {
     /// The store thread and the listener reported: durable commits release the messages
     /// that waited for them, refusals and surprises resync the boards concerned.
     func drainDurableReports() {
+        drainBoardJobs()
+        drainEventCatchUps()
         var touched: [String] = []
         for r in storeReports.take() {
             switch r {
@@ -256,6 +270,7 @@ public final class Server {
             case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)
             }
             if !touched.contains(r.board) { touched.append(r.board) }
+            answerWrite(r)
         }
         for b in touched { hubs[b]?.settle() }
     }

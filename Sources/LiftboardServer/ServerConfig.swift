@@ -19,6 +19,8 @@ public struct ServerConfig: Sendable {
     public var tlsKey: String? = nil
     public var allowOrigins: [String] = []
     public var token: String? = nil
+    /// `--admin-token`: what the API's writes need (a Bearer header); nil: no writes.
+    public var adminToken: String? = nil
     /// `--max-sessions`; nil: as many as the file descriptor limit fits, at most 4,096.
     public var maxSessions: Int? = nil
     public var recordDir: String? = nil

@@ -9,8 +9,11 @@ public struct CommitRecord: Hashable, Sendable {
     /// its own commits apart when they come back from the store.
     public var origin: String
     public var token: Int
-    public init(commit: Commit, at: Double, origin: String = "", token: Int = 0) {
-        self.commit = commit; self.at = at; self.origin = origin; self.token = token
+    /// The version the board must be at for this commit to be written (an API write's
+    /// `If-Match`, checked under the board's lock); otherwise it is `unchanged`.
+    public var ifVersion: Int?
+    public init(commit: Commit, at: Double, origin: String = "", token: Int = 0, ifVersion: Int? = nil) {
+        self.commit = commit; self.at = at; self.origin = origin; self.token = token; self.ifVersion = ifVersion
     }
 }
 
@@ -21,7 +24,7 @@ public struct CommitRecord: Hashable, Sendable {
 /// a time (the server's store thread).
 public final class BoardStore: Store {
     /// The schema this build writes; older databases migrate forward on open.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
     private let db: SQLiteDatabase
     private var cache = BoardCache()
 
@@ -64,6 +67,10 @@ public final class BoardStore: Store {
         ALTER TABLE commits ADD COLUMN change_section TEXT;
         ALTER TABLE commits ADD COLUMN change_index INTEGER;
         CREATE TABLE probe (id INTEGER PRIMARY KEY, at REAL NOT NULL);
+        """,
+        // v4: edits (issue 12): an edit's change is kept as its JSON (`change_kind` "edit").
+        """
+        ALTER TABLE commits ADD COLUMN change_json TEXT;
         """,
     ]
 
@@ -157,7 +164,7 @@ public final class BoardStore: Store {
             let version = try db.prepare("SELECT version FROM boards WHERE id = ?")
             let setVersion = try db.prepare("UPDATE boards SET version = ? WHERE id = ?")
             let place = try db.prepare("UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?")
-            let history = try db.prepare("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+            let history = try db.prepare("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
             let move = try db.prepare("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?)")
             var out: [StoreOutcome] = []
             for r in records {
@@ -165,6 +172,10 @@ public final class BoardStore: Store {
                 version.bind([.text(c.board)])
                 guard try version.step() else { throw .unknownBoard(c.board) }
                 let stored = version.int(0)
+                if let expected = r.ifVersion, expected != stored {
+                    out.append(.unchanged(board: c.board, token: r.token))
+                    continue
+                }
                 var moves = c.moves
                 var landed = c.version
                 if let change = c.change {
@@ -178,6 +189,7 @@ public final class BoardStore: Store {
                     }
                     moves = m
                     landed = next.version
+                    if change.isEdit { try writeEdit(EditRow.rows(for: change, before: current, after: next), board: c.board) }
                     for s in touchedSections(m, in: next) {
                         for (k, item) in s.items.enumerated() { try place.run([.text(s.id), .int(k), .text(c.board), .text(item.id)]) }
                     }
@@ -193,7 +205,7 @@ public final class BoardStore: Store {
                 try history.run([.text(c.board), .int(landed), .text(c.by), .double(r.at), .text(r.origin), .int(r.token),
                                  columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
                                  columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
-                                 columns.index.map { .int($0) } ?? .null])
+                                 columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
                 for (k, m) in moves.enumerated() {
                     try move.run([.text(c.board), .int(landed), .int(k), .text(m.id), .text(m.from.section), .int(m.from.index),
                                   .text(m.to.section), .int(m.to.index)])
@@ -207,14 +219,56 @@ public final class BoardStore: Store {
         return out
     }
 
+    /// Writes an edit's rows (inside `apply`'s transaction).
+    private func writeEdit(_ rows: [EditRow], board: String) throws(StoreError) {
+        for row in rows {
+            switch row {
+            case .insertItem(let it, let section):
+                try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?)").run([
+                    .text(board), .text(it.id), .text(section), .int(0), .text(it.label), .text(it.color),
+                    it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0)])
+            case .deleteItem(let id):
+                try db.prepare("DELETE FROM items WHERE board = ? AND id = ?").run([.text(board), .text(id)])
+            case .updateItem(let it):
+                try db.prepare("UPDATE items SET label = ?, color = ?, height = ?, movable = ? WHERE board = ? AND id = ?").run([
+                    .text(it.label), .text(it.color), it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0),
+                    .text(board), .text(it.id)])
+            case .insertSection(let id, let title):
+                try db.prepare("INSERT INTO sections VALUES (?,?,?,?)").run([.text(board), .text(id), .int(0), .text(title)])
+            case .renameSection(let id, let title):
+                try db.prepare("UPDATE sections SET title = ? WHERE board = ? AND id = ?").run([.text(title), .text(board), .text(id)])
+            case .deleteSection(let id):
+                try db.prepare("DELETE FROM sections WHERE board = ? AND id = ?").run([.text(board), .text(id)])
+            case .itemPositions(let section):
+                let place = try db.prepare("UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?")
+                for (k, it) in section.items.enumerated() { try place.run([.text(section.id), .int(k), .text(board), .text(it.id)]) }
+            case .sectionPositions(let ids):
+                let place = try db.prepare("UPDATE sections SET position = ? WHERE board = ? AND id = ?")
+                for (k, id) in ids.enumerated() { try place.run([.int(k), .text(board), .text(id)]) }
+            }
+        }
+    }
+
+    /// Deletes a board with its items, sections and history; false when there was none.
+    public func deleteBoard(id: String) throws(StoreError) -> Bool {
+        try db.transaction { () throws(StoreError) -> Bool in
+            guard try self.board(id: id) != nil else { return false }
+            for table in ["moves", "commits", "items", "sections", "boards"] {
+                try db.prepare("DELETE FROM \(table) WHERE \(table == "boards" ? "id" : "board") = ?").run([.text(id)])
+            }
+            cache.forget()
+            return true
+        }
+    }
+
     public func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
-        let s = try db.prepare("SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index FROM commits WHERE board = ? AND version > ? ORDER BY version")
+        let s = try db.prepare("SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json FROM commits WHERE board = ? AND version > ? ORDER BY version")
         s.bind([.text(board), .int(version)])
         var out: [DurableCommit] = []
         while try s.step() {
             let change = ChangeColumns(kind: s.isNull(5) ? nil : s.text(5), item: s.isNull(6) ? nil : s.text(6),
                                        other: s.isNull(7) ? nil : s.text(7), section: s.isNull(8) ? nil : s.text(8),
-                                       index: s.isNull(9) ? nil : s.int(9)).change
+                                       index: s.isNull(9) ? nil : s.int(9), json: s.isNull(10) ? nil : s.text(10)).change
             out.append(DurableCommit(board: board, version: s.int(0), by: s.text(1), at: s.double(2), change: change,
                                      origin: s.text(3), token: s.int(4)))
         }

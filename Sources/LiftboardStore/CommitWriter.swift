@@ -13,6 +13,9 @@ public final class CommitWriter: @unchecked Sendable {
     // @unchecked: every mutable member is guarded by `condition`.
     private let condition = NSCondition()
     private var queue: [CommitRecord] = []
+    /// Other work on the store (a board created or deleted), run after the commits queued
+    /// before it.
+    private var jobs: [@Sendable (any Store) -> Void] = []
     private var closing = false
     private var thread: Thread?
     private let store: any Store
@@ -47,6 +50,14 @@ public final class CommitWriter: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Runs `job` on the store thread after every commit queued so far is written.
+    public func perform(_ job: @escaping @Sendable (any Store) -> Void) {
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
     /// Finishes every queued write, then stops the thread. Idempotent.
     public func close() {
         condition.lock()
@@ -69,7 +80,7 @@ public final class CommitWriter: @unchecked Sendable {
         while true {
             condition.lock()
             var probeDue = false
-            while queue.isEmpty && !closing && !probeDue {
+            while queue.isEmpty && jobs.isEmpty && !closing && !probeDue {
                 if up {
                     condition.wait()
                 } else {
@@ -80,7 +91,7 @@ public final class CommitWriter: @unchecked Sendable {
                     }
                 }
             }
-            if queue.isEmpty && closing {
+            if queue.isEmpty && jobs.isEmpty && closing {
                 thread = nil
                 condition.broadcast()
                 condition.unlock()
@@ -88,7 +99,11 @@ public final class CommitWriter: @unchecked Sendable {
             }
             let batch = queue
             queue.removeAll(keepingCapacity: true)
+            let work = jobs
+            jobs.removeAll()
             condition.unlock()
+            defer { for job in work { job(store) } }
+            if batch.isEmpty && !work.isEmpty { continue }
             if batch.isEmpty {
                 if (try? store.probe()) != nil { setHealth(true) }
                 continue

@@ -10,7 +10,7 @@ public final class PostgresStore: Store {
     /// not read it back; `board <TAB> version <TAB> origin` alone when a value holds a tab.
     public static let channel = "liftboard_commits"
     /// The schema this build writes; older databases migrate forward on start.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     /// Serializes schema changes and seeding across processes starting at once.
     static let migrationLock = 7_274_001
 
@@ -33,6 +33,10 @@ public final class PostgresStore: Store {
         CREATE TABLE moves (board TEXT NOT NULL, version BIGINT NOT NULL, seq INTEGER NOT NULL, item TEXT NOT NULL,
           from_section TEXT NOT NULL, from_index INTEGER NOT NULL, to_section TEXT NOT NULL, to_index INTEGER NOT NULL,
           PRIMARY KEY (board, version, seq), FOREIGN KEY (board, version) REFERENCES commits(board, version));
+        """,
+        // v2: edits (issue 12): an edit's change is kept as its JSON (`change_kind` "edit").
+        """
+        ALTER TABLE commits ADD COLUMN change_json TEXT;
         """,
     ]
 
@@ -140,7 +144,7 @@ public final class PostgresStore: Store {
                 ("SELECT id, version FROM boards WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [postgresArray(ids)]),
                 ("""
                  SELECT c.board, c.version, c.by, c.at, c.origin, c.token, c.change_kind, c.change_item, c.change_other,
-                   c.change_section, c.change_index
+                   c.change_section, c.change_index, c.change_json
                  FROM commits c JOIN unnest($1::text[], $2::bigint[]) AS t(board, after) ON c.board = t.board AND c.version > t.after
                  ORDER BY c.board, c.version
                  """, [postgresArray(ids), "{" + known.map { String($0 == Int.max ? Int64.max : Int64($0)) }.joined(separator: ",") + "}"]),
@@ -154,15 +158,25 @@ public final class PostgresStore: Store {
                 let id = since.text(k, 0), version = since.int(k, 1)
                 guard var b = working.board(id, at: version - 1) else { continue }
                 let change = ChangeColumns(kind: since.optionalText(k, 6), item: since.optionalText(k, 7), other: since.optionalText(k, 8),
-                                           section: since.optionalText(k, 9), index: since.optionalText(k, 10).flatMap { Int($0) }).change
+                                           section: since.optionalText(k, 9), index: since.optionalText(k, 10).flatMap { Int($0) },
+                                           json: since.optionalText(k, 11)).change
                 if let change, b.apply(change) != nil, b.version == version { working.set(b) } else { working.forget(id) }
             }
             var out: [StoreOutcome] = []
             var batch = BatchRows()
             for r in records {
                 let c = r.commit
-                guard let version = stored[c.board] else { throw .unknownBoard(c.board) }
+                guard let version = stored[c.board] else {
+                    // Deleted (through the API, by another process): the commit is moot, and
+                    // the rest of the batch is written.
+                    out.append(.unchanged(board: c.board, token: r.token))
+                    continue
+                }
                 guard let change = c.change else { throw .staleVersion(board: c.board, expected: version + 1, got: c.version) }
+                if let expected = r.ifVersion, expected != version {
+                    out.append(.unchanged(board: c.board, token: r.token))
+                    continue
+                }
                 var cached = working.board(c.board, at: version)
                 if cached == nil { cached = try board(id: c.board) }
                 guard let current = cached else { throw .unknownBoard(c.board) }
@@ -171,6 +185,7 @@ public final class PostgresStore: Store {
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
                 }
+                if change.isEdit { batch.addEdit(Self.editStatements(EditRow.rows(for: change, before: current, after: next), board: c.board)) }
                 batch.add(r, before: current, next: next, moves: moves)
                 working.set(next)
                 stored[c.board] = next.version
@@ -178,13 +193,60 @@ public final class PostgresStore: Store {
                                                  origin: r.origin, token: r.token)))
             }
             let origin = records.first?.origin ?? ""
-            try db.pipeline(batch.statements(versions: ids.map { ($0, stored[$0]!) }, notify: Self.channel, origin: origin) + [("COMMIT", [])])
+            let versions = ids.compactMap { id in stored[id].map { (id, $0) } }
+            try db.pipeline(batch.statements(versions: versions, notify: Self.channel, origin: origin) + [("COMMIT", [])])
             cache = working
             return out
         } catch {
             cache.forget()
             if db.isConnected { _ = try? db.exec("ROLLBACK") }
             throw error
+        }
+    }
+
+    /// An edit's rows as statements (run inside `apply`'s transaction, in the batch's order).
+    static func editStatements(_ rows: [EditRow], board: String) -> [(sql: String, params: [String?])] {
+        rows.map { row -> (sql: String, params: [String?]) in
+            switch row {
+            case .insertItem(let it, let section):
+                ("INSERT INTO items VALUES ($1,$2,$3,0,$4,$5,$6,$7)",
+                 [board, it.id, section, it.label, it.color, it.height.map { String($0) }, it.movable ? "t" : "f"])
+            case .deleteItem(let id):
+                ("DELETE FROM items WHERE board = $1 AND id = $2", [board, id])
+            case .updateItem(let it):
+                ("UPDATE items SET label = $3, color = $4, height = $5, movable = $6 WHERE board = $1 AND id = $2",
+                 [board, it.id, it.label, it.color, it.height.map { String($0) }, it.movable ? "t" : "f"])
+            case .insertSection(let id, let title):
+                ("INSERT INTO sections VALUES ($1,$2,0,$3)", [board, id, title])
+            case .renameSection(let id, let title):
+                ("UPDATE sections SET title = $3 WHERE board = $1 AND id = $2", [board, id, title])
+            case .deleteSection(let id):
+                ("DELETE FROM sections WHERE board = $1 AND id = $2", [board, id])
+            case .itemPositions(let s):
+                ("""
+                 UPDATE items SET section = $2, position = t.ord - 1 FROM unnest($3::text[]) WITH ORDINALITY AS t(id, ord)
+                 WHERE items.board = $1 AND items.id = t.id
+                 """, [board, s.id, postgresArray(s.items.map(\.id))])
+            case .sectionPositions(let ids):
+                ("""
+                 UPDATE sections SET position = t.ord - 1 FROM unnest($2::text[]) WITH ORDINALITY AS t(id, ord)
+                 WHERE sections.board = $1 AND sections.id = t.id
+                 """, [board, postgresArray(ids)])
+            }
+        }
+    }
+
+    /// Deletes a board with its items, sections and history; false when there was none.
+    public func deleteBoard(id: String) throws(StoreError) -> Bool {
+        try db.ensureConnected()
+        return try db.transaction { () throws(StoreError) -> Bool in
+            let r = try db.exec("SELECT id FROM boards WHERE id = $1 FOR UPDATE", [id])
+            guard r.count == 1 else { return false }
+            for table in ["moves", "commits", "items", "sections", "boards"] {
+                try db.exec("DELETE FROM \(table) WHERE \(table == "boards" ? "id" : "board") = $1", [id])
+            }
+            cache.forget()
+            return true
         }
     }
 
@@ -195,12 +257,13 @@ public final class PostgresStore: Store {
 
     static func commits(on db: PostgresConnection, board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
         let r = try db.exec("""
-            SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index
+            SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json
             FROM commits WHERE board = $1 AND version > $2 ORDER BY version
             """, [board, String(version)])
         return (0..<r.count).map { k in
             let change = ChangeColumns(kind: r.optionalText(k, 5), item: r.optionalText(k, 6), other: r.optionalText(k, 7),
-                                       section: r.optionalText(k, 8), index: r.optionalText(k, 9).flatMap { Int($0) }).change
+                                       section: r.optionalText(k, 8), index: r.optionalText(k, 9).flatMap { Int($0) },
+                                       json: r.optionalText(k, 10)).change
             return DurableCommit(board: board, version: r.int(k, 0), by: r.text(k, 1), at: r.double(k, 2), change: change,
                                  origin: r.text(k, 3), token: r.int(k, 4))
         }
@@ -225,6 +288,29 @@ struct BatchRows {
     private var placeOrder: [String] = []
     private var commits: [[String?]] = []
     private var moves: [[String?]] = []
+    /// Statements that must run in the batch's order: an edit's rows, after the places of
+    /// the drops before it.
+    private var ordered: [(sql: String, params: [String?])] = []
+
+    /// An edit's statements: the item places gathered so far are written first, so that the
+    /// rows run in the batch's order.
+    mutating func addEdit(_ statements: [(sql: String, params: [String?])]) {
+        if let update = placesStatement() { ordered.append(update) }
+        places = [:]
+        placeOrder = []
+        ordered += statements
+    }
+
+    private func placesStatement() -> (sql: String, params: [String?])? {
+        let p = placeOrder.map { places[$0]! }
+        guard !p.isEmpty else { return nil }
+        return ("""
+            UPDATE items SET section = t.section, position = t.position
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS t(board, id, section, position)
+            WHERE items.board = t.board AND items.id = t.id
+            """, [postgresArray(p.map(\.board)), postgresArray(p.map(\.id)), postgresArray(p.map(\.section)),
+                  "{" + p.map { String($0.position) }.joined(separator: ",") + "}"])
+    }
 
     /// Only the items whose place the change altered are written (a move from 0 to 10 moves
     /// 11 items, whatever the section's length).
@@ -240,7 +326,7 @@ struct BatchRows {
         }
         let c = ChangeColumns(r.commit.change)
         commits.append([board, version, r.commit.by, String(r.at), r.origin, String(r.token), c.kind, c.item, c.other, c.section,
-                        c.index.map { String($0) }])
+                        c.index.map { String($0) }, c.json])
         for (k, mv) in m.enumerated() {
             moves.append([board, version, String(k), mv.id, mv.from.section, String(mv.from.index), mv.to.section, String(mv.to.index)])
         }
@@ -248,21 +334,13 @@ struct BatchRows {
 
     func statements(versions: [(String, Int)], notify channel: String, origin: String) -> [(sql: String, params: [String?])] {
         func column(_ rows: [[String?]], _ k: Int) -> String? { postgresArray(optional: rows.map { $0[k] }) }
-        let p = placeOrder.map { places[$0]! }
-        var out: [(sql: String, params: [String?])] = []
-        if !p.isEmpty {
-            out.append(("""
-                UPDATE items SET section = t.section, position = t.position
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS t(board, id, section, position)
-                WHERE items.board = t.board AND items.id = t.id
-                """, [postgresArray(p.map(\.board)), postgresArray(p.map(\.id)), postgresArray(p.map(\.section)),
-                      "{" + p.map { String($0.position) }.joined(separator: ",") + "}"]))
-        }
+        var out = ordered
+        if let update = placesStatement() { out.append(update) }
         if !commits.isEmpty {
             out.append(("""
                 INSERT INTO commits SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[], $6::bigint[],
-                  $7::text[], $8::text[], $9::text[], $10::text[], $11::int[])
-                """, (0..<11).map { column(commits, $0) }))
+                  $7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::text[])
+                """, (0..<12).map { column(commits, $0) }))
         }
         if !moves.isEmpty {
             out.append(("""
@@ -296,8 +374,8 @@ enum NotifyPayload {
     static func decode(_ payload: String) -> (board: String, version: Int, origin: String, commit: DurableCommit?)? {
         let f = payload.split(separator: "\t", omittingEmptySubsequences: false).map { $0 == null ? nil : String($0) }
         if f.count == 3, let b = f[0], let v = f[1].flatMap({ Int($0) }) { return (b, v, f[2] ?? "", nil) }
-        guard f.count == 11, let b = f[0], let v = f[1].flatMap({ Int($0) }), let by = f[2], let origin = f[4] else { return nil }
-        let change = ChangeColumns(kind: f[6], item: f[7], other: f[8], section: f[9], index: f[10].flatMap { Int($0) }).change
+        guard f.count == 12, let b = f[0], let v = f[1].flatMap({ Int($0) }), let by = f[2], let origin = f[4] else { return nil }
+        let change = ChangeColumns(kind: f[6], item: f[7], other: f[8], section: f[9], index: f[10].flatMap { Int($0) }, json: f[11]).change
         let c = DurableCommit(board: b, version: v, by: by, at: f[3].flatMap { Double($0) } ?? 0, change: change, origin: origin,
                               token: f[5].flatMap { Int($0) } ?? 0)
         return (b, v, origin, c)

@@ -1,4 +1,5 @@
 import LiftboardCore
+import LiftboardWire
 
 /// Where boards and their commits live. Two implementations: `BoardStore` (SQLite, embedded,
 /// one process) and `PostgresStore` (PostgreSQL through libpq, shared by any number of
@@ -19,6 +20,8 @@ public protocol Store: AnyObject {
     func apply(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome]
     /// The commits of `board` after `version`, oldest first (what another process wrote).
     func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit]
+    /// Deletes a board with its items, sections and history; false when there was none.
+    func deleteBoard(id: String) throws(StoreError) -> Bool
     /// Checks that a write can succeed now (reconnecting when needed), without changing
     /// any board: the store thread calls it, with backoff, while the store is down.
     func probe() throws(StoreError)
@@ -79,16 +82,18 @@ func touchedSections(_ moves: [Move], in board: Board) -> [Section] {
 }
 
 /// A change as table columns: `kind` is "insert" (item after `other` in `section`, `index`
-/// its index at the drop) or "swap" (item and `other` exchange); all nil for no change.
+/// its index at the drop), "swap" (item and `other` exchange) or "edit" (the edit as JSON in
+/// `json`, the wire's form; `item` its item or section id); all nil for no change.
 struct ChangeColumns {
     var kind: String?
     var item: String?
     var other: String?
     var section: String?
     var index: Int?
+    var json: String?
 
-    init(kind: String?, item: String?, other: String?, section: String?, index: Int?) {
-        self.kind = kind; self.item = item; self.other = other; self.section = section; self.index = index
+    init(kind: String?, item: String?, other: String?, section: String?, index: Int?, json: String? = nil) {
+        self.kind = kind; self.item = item; self.other = other; self.section = section; self.index = index; self.json = json
     }
 
     init(_ change: Change?) {
@@ -99,9 +104,8 @@ struct ChangeColumns {
             self.init(kind: "swap", item: a, other: b, section: nil, index: nil)
         case nil:
             self.init(kind: nil, item: nil, other: nil, section: nil, index: nil)
-        case .some:
-            // Edits (issue 12) do not reach the store yet: only drops commit through it.
-            self.init(kind: nil, item: nil, other: nil, section: nil, index: nil)
+        case .some(let edit):
+            self.init(kind: "edit", item: nil, other: nil, section: nil, index: nil, json: Wire.encodeChange(edit))
         }
     }
 
@@ -109,6 +113,7 @@ struct ChangeColumns {
         switch kind {
         case "insert": item.flatMap { id in section.map { .insert(id: id, section: $0, after: other, index: index ?? 0) } }
         case "swap": item.flatMap { a in other.map { .swap(a, $0) } }
+        case "edit": json.flatMap(Wire.decodeChange)
         default: nil
         }
     }

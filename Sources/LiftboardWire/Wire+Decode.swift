@@ -64,6 +64,8 @@ extension Wire {
             case .number(let d) where d.isFinite && d == d.rounded() && abs(d) <= 9e15: event = .ping(id: .int(Int(d)))
             default: throw f.fail("id", "expected an integer or a string of at most 256 bytes")
             }
+        case "undo":
+            event = .undo
         case "advance":
             event = .advance
         case "external":

@@ -24,6 +24,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.") var tlsKey: String?
     @Option(name: .customLong("allow-origin"), help: "A page origin allowed to open WebSockets (repeatable).") var allowOrigin: [String] = []
     @Option(help: "Require this token on the API and WebSockets (Bearer header or ?token=).") var token: String?
+    @Option(name: .customLong("admin-token"), help: "Allow the API's writes (boards, items, sections) with this token (Bearer header); without it the API is read-only.") var adminToken: String?
     @Option(name: .customLong("allow-host"), help: "Also answer requests whose Host header names this (repeatable; * for any). localhost, 127.0.0.1, [::1] and --host always are.") var allowHost: [String] = []
     @Option(name: .customLong("max-sessions"), help: "Most WebSocket sessions at once (default: as many as the file descriptor limit fits, at most 4096).") var maxSessions: Int?
     @Option(name: .customLong("hello-timeout"), help: "Seconds a WebSocket has to send hello before it is closed (1008).") var helloTimeout = 10.0
@@ -44,6 +45,12 @@ struct ServeCommand: ParsableCommand {
         if let token {
             guard !token.isEmpty, token.utf8.count <= 4096, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
                 throw ValidationError("--token must be 1 to 4096 printable ASCII characters without spaces")
+            }
+        }
+        if let adminToken {
+            guard !adminToken.isEmpty, adminToken.utf8.count <= 4096, adminToken.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }),
+                  adminToken != token else {
+                throw ValidationError("--admin-token must be 1 to 4096 printable ASCII characters without spaces, not the --token")
             }
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
@@ -95,6 +102,7 @@ struct ServeCommand: ParsableCommand {
         config.tlsKey = tlsKey
         config.allowOrigins = allowOrigin
         config.token = token
+        config.adminToken = adminToken
         config.maxSessions = maxSessions
         config.recordDir = record
         config.recordMaxBytes = recordMaxBytes

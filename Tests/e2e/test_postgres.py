@@ -73,7 +73,7 @@ def test_the_schema_is_created_and_versioned_and_a_second_process_starts_on_it(p
     b = pg_server(tmp_path, url, "b")
     try:
         db = url.rsplit("/", 1)[1]
-        assert postgres.psql(db, "SELECT version FROM schema_version") == "1"
+        assert postgres.psql(db, "SELECT version FROM schema_version") == "2"
         assert postgres.psql(db, "SELECT count(*) FROM boards") == "1"
         for s in (a, b):
             status, _, body = s.get("/healthz")

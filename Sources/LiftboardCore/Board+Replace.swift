@@ -1,0 +1,91 @@
+/// A board replaced as a whole (the API's PUT): the difference as the changes every session
+/// already understands, so that people dragging see cells come, go and move as they would for
+/// any commit.
+extension Board {
+    /// The changes that take this board's sections and items to `target`'s, in order, each a
+    /// version: sections added, items removed, added, changed and moved, sections renamed and
+    /// removed. `nil` when `target` cannot be reached that way: another layout or metrics,
+    /// sections in another order, a pinned item out of its place, a height taken away.
+    /// - Complexity: O(n²) in the worst case (each move scans its section).
+    public func changes(to target: Board) -> [Change]? {
+        guard layout == target.layout, list == target.list, grid == target.grid else { return nil }
+        var current = self
+        var out: [Change] = []
+        func apply(_ c: Change) { if current.apply(c) != nil { out.append(c) } }
+        func item(_ id: String) -> Item? {
+            current.locate(item: id).map { current.sections[$0.section].items[$0.index] }
+        }
+        var wanted: Set<String> = []
+        for s in target.sections { for it in s.items { wanted.insert(it.id) } }
+
+        var previous: String? = nil
+        for s in target.sections {
+            if !current.sections.contains(where: { $0.id == s.id }) { apply(.addSection(id: s.id, title: s.title, after: previous)) }
+            previous = s.id
+        }
+        for s in sections { for it in s.items where !wanted.contains(it.id) { apply(.removeItem(it.id)) } }
+        for s in target.sections {
+            var after: String? = nil
+            for (k, it) in s.items.enumerated() {
+                defer { after = it.id }
+                guard let now = item(it.id) else {
+                    apply(.addItem(it, section: s.id, after: after))
+                    continue
+                }
+                let update = ItemUpdate(id: it.id, label: now.label == it.label ? nil : it.label,
+                                        color: now.color == it.color ? nil : it.color,
+                                        height: now.height == it.height ? nil : it.height,
+                                        movable: now.movable == it.movable ? nil : it.movable)
+                // A pinned item is made movable before it moves; a movable one pinned after.
+                if !now.movable { apply(.updateItem(update)) }
+                apply(.insert(id: it.id, section: s.id, after: after, index: k))
+                if now.movable { apply(.updateItem(update)) }
+            }
+        }
+        for s in target.sections {
+            if let c = current.sections.first(where: { $0.id == s.id }), c.title != s.title { apply(.renameSection(id: s.id, title: s.title)) }
+        }
+        for s in current.sections where !target.sections.contains(where: { $0.id == s.id }) { apply(.removeSection(s.id)) }
+        guard current.sections == target.sections else { return nil }
+        return out
+    }
+}
+
+extension Board {
+    /// The change that takes this board back from `change`, computed on the board before
+    /// `change` applies; `nil` when there is none (a change that does not apply here, an update
+    /// that set a height the item did not have).
+    /// - Complexity: O(n).
+    public func revert(of change: Change) -> Change? {
+        func predecessor(_ s: Int, _ i: Int, movableOnly: Bool) -> String? {
+            var k = i - 1
+            while k >= 0 && movableOnly && !sections[s].items[k].movable { k -= 1 }
+            return k >= 0 ? sections[s].items[k].id : nil
+        }
+        switch change {
+        case .insert(let id, _, _, _):
+            guard let (s, i) = locate(item: id) else { return nil }
+            return .insert(id: id, section: sections[s].id, after: predecessor(s, i, movableOnly: true), index: i)
+        case .swap(let a, let b):
+            return .swap(a, b)
+        case .addItem(let item, _, _):
+            return .removeItem(item.id)
+        case .removeItem(let id):
+            guard let (s, i) = locate(item: id) else { return nil }
+            return .addItem(sections[s].items[i], section: sections[s].id, after: predecessor(s, i, movableOnly: false))
+        case .updateItem(let u):
+            guard let (s, i) = locate(item: u.id) else { return nil }
+            let old = sections[s].items[i]
+            if u.height != nil && old.height == nil { return nil }
+            return .updateItem(ItemUpdate(id: u.id, label: u.label.map { _ in old.label }, color: u.color.map { _ in old.color },
+                                          height: u.height.map { _ in old.height! }, movable: u.movable.map { _ in old.movable }))
+        case .addSection(let id, _, _):
+            return .removeSection(id)
+        case .renameSection(let id, _):
+            return sections.first { $0.id == id }.map { .renameSection(id: id, title: $0.title) }
+        case .removeSection(let id):
+            guard let k = sections.firstIndex(where: { $0.id == id }) else { return nil }
+            return .addSection(id: id, title: sections[k].title, after: k > 0 ? sections[k - 1].id : nil)
+        }
+    }
+}

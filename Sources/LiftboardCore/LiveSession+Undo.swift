@@ -1,0 +1,75 @@
+/// Undo (`undo`, Ctrl/Cmd-Z on the page): reverts this session's last commit as a new commit,
+/// when its items are still where that commit left them; else `cannot_undo` and nothing changes.
+extension LiveSession {
+    /// An item's place as a change names it: its section and the nearest movable item before
+    /// it (pinned items are never anchors).
+    struct Anchor: Hashable, Sendable {
+        var section: String
+        var after: String?
+    }
+
+    /// One of this session's commits as undo needs it: the change that reverts it, and where
+    /// it left its items.
+    struct OwnCommit: Hashable, Sendable {
+        var revert: Change
+        var items: [String]
+        var left: [Anchor]
+    }
+
+    /// Undo goes back this many commits at most.
+    static let undoDepth = 100
+
+    /// Item `id`'s anchor in the committed order.
+    /// - Complexity: O(n) of the board.
+    func anchor(of id: String) -> Anchor? {
+        guard let h = arr.handleOf[id], let s = base.firstIndex(where: { $0.contains(h) }), let i = base[s].firstIndex(of: h) else { return nil }
+        var k = i - 1
+        while k >= 0 && !arr.movable[base[s][k]] { k -= 1 }
+        return Anchor(section: arr.sectionIDs[s], after: k >= 0 ? arr.ids[base[s][k]] : nil)
+    }
+
+    /// The change that takes the committed order back from `change` (computed before it applies).
+    func revert(of change: Change) -> (revert: Change, items: [String])? {
+        switch change {
+        case .insert(let id, _, _, _):
+            guard let a = anchor(of: id), let h = arr.handleOf[id], let s = base.firstIndex(where: { $0.contains(h) }),
+                  let i = base[s].firstIndex(of: h) else { return nil }
+            return (.insert(id: id, section: a.section, after: a.after, index: i), [id])
+        case .swap(let x, let y):
+            return (.swap(x, y), [x, y])
+        default:
+            return nil
+        }
+    }
+
+    /// Remembers a commit of this session (after it applied) for undo.
+    mutating func remember(_ r: (revert: Change, items: [String])) {
+        let left = r.items.compactMap(anchor(of:))
+        guard left.count == r.items.count else { return }
+        undoStack.append(OwnCommit(revert: r.revert, items: r.items, left: left))
+        if undoStack.count > Self.undoDepth { undoStack.removeFirst() }
+    }
+
+    mutating func undo(now: Double) {
+        lastInput = now
+        guard let last = undoStack.popLast() else {
+            step.errors.append(.error(code: .cannotUndo, message: "undo: this session has nothing left to undo"))
+            return
+        }
+        let free = last.items.allSatisfy { id in arr.handleOf[id].map { liftedBy[$0] == nil } ?? false }
+        guard free, last.items.map(anchor(of:)) == last.left.map(Optional.some) else {
+            step.errors.append(.error(code: .cannotUndo, message: "undo: \(last.items.joined(separator: ", ")) moved since (or is being dragged)"))
+            return
+        }
+        let othersBefore = drags.map { ($0.pointer, arr.place(of: $0.item)) }
+        let before = version
+        commit(last.revert, now: now, undoable: false)
+        guard version != before else {
+            step.errors.append(.error(code: .cannotUndo, message: "undo: it would change nothing"))
+            return
+        }
+        rebuildLive(reporting: othersBefore)
+        step.shiftDur = dur(config.shiftMs)
+        step.cellsDirty = true
+    }
+}

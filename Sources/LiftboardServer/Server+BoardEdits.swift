@@ -1,0 +1,84 @@
+import LiftboardCore
+import LiftboardWire
+
+/// The boards API's bodies as edits (`Change`), and the refusals an edit gets before it is
+/// applied: 404 for what the board does not have, 409 for what it cannot take.
+extension Server {
+    /// The edit a write asks for. `key` is the route ("POST items", "PATCH sections {id}"),
+    /// `id` the item or section of the path. Throws `APIFailure` (400) for a bad body.
+    func editChange(key: String, id: String?, fields: [(String, JSONValue)], board: Board) throws(APIFailure) -> Change {
+        func value(_ k: String) -> JSONValue? { fields.last { $0.0 == k }?.1 }
+        func only(_ allowed: Set<String>) throws(APIFailure) {
+            if let extra = fields.first(where: { !allowed.contains($0.0) }) {
+                throw APIFailure(response: .error(400, "bad_request", "body.\(extra.0): unknown field (expected \(allowed.sorted().joined(separator: ", ")))"))
+            }
+        }
+        var edit: [(String, JSONValue)]
+        switch key {
+        case "POST items":
+            try only(["id", "label", "color", "height", "movable", "section", "after"])
+            var item = fields.filter { $0.0 != "section" && $0.0 != "after" }
+            if value("color") == nil {
+                // As a board file colours an item with no color: by its position on the board.
+                let count = board.sections.reduce(0) { $0 + $1.items.count }
+                item.append(("color", .string(Board.palette[count % Board.palette.count])))
+            }
+            let section: JSONValue = value("section") ?? board.sections.first.map { .string($0.id) } ?? .null
+            var after: JSONValue = .null
+            if let a = value("after") {
+                after = a
+            } else if case .string(let s) = section, let last = board.sections.first(where: { $0.id == s })?.items.last {
+                after = .string(last.id)
+            }
+            edit = [("edit", .string("addItem")), ("item", .object(item)), ("section", section), ("after", after)]
+        case "PATCH items {id}":
+            try only(["label", "color", "height", "movable"])
+            edit = [("edit", .string("updateItem")), ("id", .string(id ?? ""))] + fields
+        case "DELETE items {id}":
+            edit = [("edit", .string("removeItem")), ("id", .string(id ?? ""))]
+        case "POST sections":
+            try only(["id", "title", "after"])
+            edit = [("edit", .string("addSection"))] + fields
+            if value("after") == nil { edit.append(("after", board.sections.last.map { .string($0.id) } ?? .null)) }
+        case "PATCH sections {id}":
+            try only(["title"])
+            edit = [("edit", .string("renameSection")), ("id", .string(id ?? ""))] + fields
+        case "DELETE sections {id}":
+            edit = [("edit", .string("removeSection")), ("id", .string(id ?? ""))]
+        default:
+            throw APIFailure(response: .error(404, "not_found", "no such resource"))
+        }
+        do {
+            return try Wire.decodeEdit(.object(edit), path: "body")
+        } catch {
+            throw APIFailure(response: .error(400, "bad_request", error.message))
+        }
+    }
+
+    /// Why `change` cannot apply to `board`, if it cannot.
+    func conflict(_ change: Change, on board: Board) -> APIResponse? {
+        func hasSection(_ id: String) -> Bool { board.sections.contains { $0.id == id } }
+        switch change {
+        case .insert, .swap:
+            return nil
+        case .addItem(let item, let section, _):
+            if board.locate(item: item.id) != nil { return .error(409, "item_exists", "the board has an item \(item.id) already") }
+            if !hasSection(section) { return .error(404, "section_not_found", "no section \(section) on board \(board.id)") }
+        case .removeItem(let id):
+            if board.locate(item: id) == nil { return .error(404, "item_not_found", "no item \(id) on board \(board.id)") }
+        case .updateItem(let u):
+            if board.locate(item: u.id) == nil { return .error(404, "item_not_found", "no item \(u.id) on board \(board.id)") }
+        case .addSection(let id, _, let after):
+            if hasSection(id) { return .error(409, "section_exists", "the board has a section \(id) already") }
+            if let after, !hasSection(after) { return .error(404, "section_not_found", "no section \(after) on board \(board.id)") }
+        case .renameSection(let id, _):
+            if !hasSection(id) { return .error(404, "section_not_found", "no section \(id) on board \(board.id)") }
+        case .removeSection(let id):
+            guard let s = board.sections.first(where: { $0.id == id }) else {
+                return .error(404, "section_not_found", "no section \(id) on board \(board.id)")
+            }
+            if !s.items.isEmpty { return .error(409, "section_not_empty", "section \(id) has \(s.items.count) items: remove or move them first") }
+        }
+        return nil
+    }
+}

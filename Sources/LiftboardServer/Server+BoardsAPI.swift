@@ -1,0 +1,306 @@
+import CLibWebSockets
+import Foundation
+import LiftboardCore
+import LiftboardWire
+
+/// A write to the API whose body is still arriving (LWS_CALLBACK_HTTP_BODY).
+final class APIRequest {
+    let method: String
+    let path: String
+    var body: [UInt8] = []
+    /// Over the limit: the rest of the body is read and dropped, then 413.
+    var tooLarge = false
+    init(method: String, path: String) { self.method = method; self.path = path }
+}
+
+/// An answer of the API: a status and a JSON body (errors are `{"error": {"code", "message"}}`).
+struct APIResponse: Sendable {
+    var status: UInt32
+    var body: [UInt8]
+    var headers: [(String, String)] = []
+
+    static func error(_ status: UInt32, _ code: String, _ message: String, version: Int? = nil) -> APIResponse {
+        var w = JSONWriter()
+        w.beginObject(); w.key("error"); w.beginObject()
+        w.key("code"); w.string(code); w.key("message"); w.string(message)
+        if let version { w.key("version"); w.int(version) }
+        w.endObject(); w.endObject()
+        return APIResponse(status: status, body: w.bytes, headers: version.map { [("etag:", "\"\($0)\"")] } ?? [])
+    }
+
+    /// A write that made version `version`.
+    static func done(_ status: UInt32 = 200, version: Int, changed: Bool = true) -> APIResponse {
+        var w = JSONWriter()
+        w.beginObject(); w.key("version"); w.int(version); w.key("changed"); w.bool(changed); w.endObject()
+        return APIResponse(status: status, body: w.bytes, headers: [("etag:", "\"\(version)\"")])
+    }
+}
+
+/// The writing half of the boards API (POST, PUT, PATCH, DELETE under /api/boards): edits go
+/// through the board's hub, so they are written like drops and reach every session as commits.
+/// Every write needs `--admin-token` (Bearer) and an `If-Match: <version>` of the board.
+extension Server {
+    /// Request bodies larger than this are refused with 413 (and the connection closed).
+    static let maxAPIBodyBytes = 1 << 20
+    /// A declared body larger than this is not even read: 413 and the connection closes.
+    static let maxDiscardedBodyBytes = 64 << 20
+
+    /// The request's method when it is a write; nil for GET and anything else.
+    func writeMethod(_ wsi: OpaquePointer) -> String? {
+        let methods: [(lws_token_indexes, String)] = [(WSI_TOKEN_POST_URI, "POST"), (WSI_TOKEN_PUT_URI, "PUT"),
+                                                       (WSI_TOKEN_PATCH_URI, "PATCH"), (WSI_TOKEN_DELETE_URI, "DELETE")]
+        return methods.first { lws_hdr_total_length(wsi, $0.0) > 0 }?.1
+    }
+
+    /// LWS_CALLBACK_HTTP of a write: answered at once without a body, else when it has come.
+    func beginWrite(_ wsi: OpaquePointer, method: String, path: String) -> Int32 {
+        guard path.hasPrefix("/api/") else {
+            return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served here"}"#)
+        }
+        let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        if length > Self.maxDiscardedBodyBytes { return refuseTooLarge(wsi) }
+        let request = APIRequest(method: method, path: path)
+        request.tooLarge = length > Self.maxAPIBodyBytes
+        if length <= 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) <= 0 { return finishWrite(wsi, request) }
+        apiRequests[wsi] = request
+        return 0
+    }
+
+    /// LWS_CALLBACK_HTTP_BODY: a chunk of a write's body.
+    func receiveBody(_ wsi: OpaquePointer, _ chunk: UnsafeRawBufferPointer) -> Int32 {
+        guard let r = apiRequests[wsi], !r.tooLarge else { return 0 }
+        if r.body.count + chunk.count > Self.maxAPIBodyBytes {
+            // Read to the end (so that the client hears the 413 instead of a broken pipe).
+            r.tooLarge = true
+            r.body = []
+            return 0
+        }
+        r.body.append(contentsOf: chunk)
+        return 0
+    }
+
+    /// LWS_CALLBACK_HTTP_BODY_COMPLETION.
+    func bodyComplete(_ wsi: OpaquePointer) -> Int32 {
+        guard let r = apiRequests.removeValue(forKey: wsi) else { return 0 }
+        if r.tooLarge {
+            log(.warn, "api", session: nil, "\(r.method) \(r.path): 413")
+            return send(wsi, .error(413, "too_large", "request bodies are limited to \(Self.maxAPIBodyBytes) bytes"))
+        }
+        return finishWrite(wsi, r)
+    }
+
+    private func refuseTooLarge(_ wsi: OpaquePointer) -> Int32 {
+        let r = APIResponse.error(413, "too_large", "request bodies are limited to \(Self.maxAPIBodyBytes) bytes")
+        _ = send(wsi, r)
+        // The rest of the body is never read: the connection closes.
+        return -1
+    }
+
+    private func finishWrite(_ wsi: OpaquePointer, _ request: APIRequest) -> Int32 {
+        complete(wsi, write(wsi, request), what: "\(request.method) \(request.path)")
+    }
+
+    /// Answers now, or later from HTTP_WRITEABLE.
+    func complete(_ wsi: OpaquePointer, _ outcome: WriteOutcome, what: String) -> Int32 {
+        switch outcome {
+        case .now(let r):
+            if r.status >= 400 { log(.warn, "api", session: nil, "\(what): \(r.status)") }
+            return send(wsi, r)
+        case .whenDurable(let board, let token, let status):
+            // Answered from HTTP_WRITEABLE once the store has it (or refused it).
+            awaitingWrites.add(wsi, board: board, token: token, status: status)
+            return 0
+        }
+    }
+
+    /// The store reported on a commit: an API write waiting for it gets its answer.
+    func answerWrite(_ report: StoreReports.Report) {
+        let response: (OpaquePointer, APIResponse)?
+        switch report {
+        case .landed(let d):
+            guard d.origin == origin else { return }
+            response = awaitingWrites.resolve(board: d.board, token: d.token) { .done($0, version: d.version) }
+        case .unchanged(let board, let token):
+            response = awaitingWrites.resolve(board: board, token: token) { _ in
+                // The store's board was not at the If-Match version (another process wrote first).
+                .error(409, "version_mismatch", "the board changed meanwhile (another server process wrote to it)",
+                       version: hubs[board]?.board.version)
+            }
+        case .failed(let board, let token, _):
+            response = awaitingWrites.resolve(board: board, token: token) { _ in
+                .error(503, "store_unavailable", "the edit could not be saved; the board is as it was")
+            }
+        }
+        if let (wsi, _) = response { lws_callback_on_writable(wsi) }
+    }
+
+    func send(_ wsi: OpaquePointer, _ r: APIResponse) -> Int32 {
+        let headers = securityHeaders + [("cache-control:", "no-store")] + r.headers
+        let names = headers.map { strdup($0.0) }, values = headers.map { strdup($0.1) }
+        defer { names.forEach { free($0) }; values.forEach { free($0) } }
+        let rc = names.map { UnsafePointer<CChar>($0) }.withUnsafeBufferPointer { np in
+            values.map { UnsafePointer<CChar>($0) }.withUnsafeBufferPointer { vp in
+                r.body.withUnsafeBufferPointer { bp in
+                    clws_http_respond(wsi, r.status, "application/json", np.baseAddress, vp.baseAddress, Int32(headers.count),
+                                      bp.baseAddress, bp.count)
+                }
+            }
+        }
+        return rc != 0 ? -1 : 0
+    }
+
+    /// Whether the request carries `Authorization: Bearer <--admin-token>`.
+    func adminAccepted(_ wsi: OpaquePointer) -> Bool {
+        guard let expected = config.adminToken, let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION) else { return false }
+        return auth == "Bearer \(expected)"
+    }
+
+    /// The `If-Match` version: `7`, `"7"` or `W/"7"`.
+    func ifMatch(_ wsi: OpaquePointer) -> Int? {
+        guard var v = header(wsi, WSI_TOKEN_HTTP_IF_MATCH)?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if v.hasPrefix("W/") { v.removeFirst(2) }
+        if v.count >= 2, v.hasPrefix("\""), v.hasSuffix("\"") { v = String(v.dropFirst().dropLast()) }
+        guard let n = Int(v), n >= 0 else { return nil }
+        return n
+    }
+
+    /// What a write gets: an answer now, or one once the store has its edit.
+    enum WriteOutcome {
+        case now(APIResponse)
+        case whenDurable(board: String, token: Int, status: UInt32)
+
+        static func error(_ status: UInt32, _ code: String, _ message: String, version: Int? = nil) -> WriteOutcome {
+            .now(.error(status, code, message, version: version))
+        }
+    }
+
+    /// Routes a write and does it.
+    private func write(_ wsi: OpaquePointer, _ request: APIRequest) -> WriteOutcome {
+        guard adminAccepted(wsi) else {
+            return .error(401, "unauthorized", config.adminToken == nil
+                          ? "this server takes no writes: start it with --admin-token"
+                          : "writes need Authorization: Bearer <admin token>")
+        }
+        if request.path == "/api/boards" || request.path == "/api/boards/" {
+            guard request.method == "POST" else { return .error(405, "method_not_allowed", "\(request.method) is not served on this path") }
+            return createBoard(wsi, body: request.body)
+        }
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
+            .map { String($0).removingPercentEncoding ?? String($0) }
+        guard request.path.hasPrefix("/api/boards/"), let boardID = segments.first, !boardID.isEmpty,
+              !segments.contains(where: \.isEmpty) else {
+            return .error(404, "not_found", "no such resource")
+        }
+        let rest = Array(segments.dropFirst())
+        if rest == ["undo"] {
+            guard request.method == "POST" else { return .error(405, "method_not_allowed", "\(request.method) is not served on this path") }
+            guard let hub = hubs[boardID] else { return .error(404, "board_not_found", "no board \(boardID)") }
+            guard let expected = ifMatch(wsi) else {
+                return .error(400, "if_match_required", "writes need If-Match: <the board's version>", version: hub.board.version)
+            }
+            return undoLast(hub, expected: expected)
+        }
+        if rest.isEmpty {
+            guard request.method == "PUT" || request.method == "DELETE" else {
+                return .error(405, "method_not_allowed", "\(request.method) is not served on this path")
+            }
+            guard let hub = hubs[boardID] else { return .error(404, "board_not_found", "no board \(boardID)") }
+            guard let expected = ifMatch(wsi) else {
+                return .error(400, "if_match_required", "writes need If-Match: <the board's version>", version: hub.board.version)
+            }
+            guard expected == hub.board.version else {
+                return .error(409, "version_mismatch", "the board is at version \(hub.board.version), not \(expected)", version: hub.board.version)
+            }
+            return request.method == "DELETE" ? deleteBoard(wsi, hub: hub) : replaceBoard(wsi, hub: hub, body: request.body)
+        }
+        let route: (String, [String]) = (request.method, rest.count >= 1 ? [rest[0]] + (rest.count > 1 ? ["{id}"] : []) : [])
+        let known: Set<String> = ["POST items", "PATCH items {id}", "DELETE items {id}", "POST sections", "PATCH sections {id}",
+                                  "DELETE sections {id}"]
+        let key = ([route.0] + route.1).joined(separator: " ")
+        guard rest.count <= 2, known.contains(key) else {
+            let paths = ["items", "items {id}", "sections", "sections {id}"]
+            if rest.count <= 2, paths.contains(route.1.joined(separator: " ")) {
+                return .error(405, "method_not_allowed", "\(request.method) is not served on this path")
+            }
+            return .error(404, "not_found", "no such resource")
+        }
+        guard let hub = hubs[boardID] else { return .error(404, "board_not_found", "no board \(boardID)") }
+        guard let expected = ifMatch(wsi) else {
+            return .error(400, "if_match_required", "writes need If-Match: <the board's version>", version: hub.board.version)
+        }
+        var body: JSONValue = .object([])
+        if !request.body.isEmpty {
+            do { body = try JSONParser.parse(request.body) } catch {
+                return .error(400, "bad_request", "the body is not JSON: \(error)")
+            }
+        }
+        guard case .object(let fields) = body else { return .error(400, "bad_request", "the body must be a JSON object") }
+        let board = hub.board
+        let change: Change
+        do {
+            change = try editChange(key: key, id: rest.count > 1 ? rest[1] : nil, fields: fields, board: board)
+        } catch let e as APIFailure {
+            return .now(e.response)
+        } catch {
+            return .error(400, "bad_request", "\(error)")
+        }
+        guard expected == board.version else {
+            return .error(409, "version_mismatch", "the board is at version \(board.version), not \(expected)", version: board.version)
+        }
+        if let refusal = conflict(change, on: board) { return .now(refusal) }
+        guard let (_, token) = hub.edit(change, by: "api", ifVersion: expected) else { return .now(.done(version: board.version, changed: false)) }
+        return .whenDurable(board: board.id, token: token, status: request.method == "POST" ? 201 : 200)
+    }
+}
+
+extension Server {
+    /// POST /api/boards/{id}/undo: reverts the board's last commit (a drop or an edit, by anyone)
+    /// as a new commit.
+    func undoLast(_ hub: Hub, expected: Int) -> WriteOutcome {
+        let board = hub.board
+        guard expected == board.version else {
+            return .error(409, "version_mismatch", "the board is at version \(board.version), not \(expected)", version: board.version)
+        }
+        guard hub.truth.version == board.version, let last = hub.lastRevert, last.version == board.version else {
+            return .error(409, "cannot_undo", board.version == 0 ? "the board has no commit to undo"
+                          : "the last commit is not known here (made before this server started, or still being saved)", version: board.version)
+        }
+        guard let (_, token) = hub.edit(last.change, by: "api", ifVersion: expected) else {
+            return .error(409, "cannot_undo", "reverting the last commit would change nothing", version: board.version)
+        }
+        return .whenDurable(board: board.id, token: token, status: 200)
+    }
+}
+
+/// A request the API refuses while it reads it.
+struct APIFailure: Error {
+    var response: APIResponse
+}
+
+/// API writes waiting for the store's word on their edit, and the answers ready to be written
+/// (from HTTP_WRITEABLE) once it came.
+struct AwaitingWrites {
+    private struct Key: Hashable { var board: String; var token: Int }
+    private var waiting: [Key: (wsi: OpaquePointer, status: UInt32)] = [:]
+    private var ready: [OpaquePointer: APIResponse] = [:]
+
+    mutating func add(_ wsi: OpaquePointer, board: String, token: Int, status: UInt32) {
+        waiting[Key(board: board, token: token)] = (wsi, status)
+    }
+
+    /// Makes the answer of the write waiting for (board, token), if any; returns its connection.
+    mutating func resolve(board: String, token: Int, _ answer: (UInt32) -> APIResponse) -> (OpaquePointer, APIResponse)? {
+        guard let w = waiting.removeValue(forKey: Key(board: board, token: token)) else { return nil }
+        let r = answer(w.status)
+        ready[w.wsi] = r
+        return (w.wsi, r)
+    }
+
+    mutating func takeReady(_ wsi: OpaquePointer) -> APIResponse? { ready.removeValue(forKey: wsi) }
+
+    /// The connection closed: nothing is written to it any more.
+    mutating func forget(_ wsi: OpaquePointer) {
+        ready[wsi] = nil
+        waiting = waiting.filter { $0.value.wsi != wsi }
+    }
+}
