@@ -61,49 +61,58 @@ final class LoadClient {
         if let wsi { lws_callback_on_writable(wsi) }
     }
 
-    // MARK: The drag loop
+    // MARK: The gesture loop
 
     func established() {
         generator.connected += 1
         phase = .awaitingLayout
         send([("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
               ("viewport", .object([("w", .number(LoadBoards.viewport.w)), ("h", .number(LoadBoards.viewport.h)), ("dpr", .number(1))]))])
-        if generator.config.echo { phase = .idle; after(ms: Double(index % 17)) }
+        if generator.config.echo { phase = .idle; generator.ready(self) }
     }
 
-    /// Row r's center, as the server lays the load board out (header 32, rows 56 + 1).
-    func rowY(_ r: Double) -> Double { 60 + 57 * r }
+    /// The gesture in progress, and how many have been made.
+    var gesture: Gesture?
+    var gestures = 0
+    lazy var script = GestureScript(workload: generator.config.workload, movesPerDrag: generator.config.movesPerDrag,
+                                    seed: generator.config.seed &* 1_000_003 &+ UInt64(index))
 
     func tick() {
         let pointer: (String, JSONValue) = ("p", .number(1))
+        let frameMs = 1000 / generator.config.rate
         switch phase {
         case .idle:
-            // No new drag after the run's time: the ones in flight finish and their commits drain.
-            if generator.nowNs >= UInt64(generator.config.seconds * 1e9) {
+            // No new gesture after the run's time (or its count): the ones in flight finish
+            // and their commits drain.
+            if generator.nowNs >= UInt64(generator.config.seconds * 1e9) || gestures >= (generator.config.gestures ?? .max) {
                 phase = .closed
                 return
             }
-            send([("t", .string("down")), pointer, ("x", .number(100)), ("y", .number(rowY(0))), ("kind", .string("touch"))])
+            gestures += 1
+            let g = script.next()
+            gesture = g
+            send([("t", .string("down")), pointer, ("x", .number(g.start.x)), ("y", .number(g.start.y)), ("kind", .string("touch"))])
             phase = .pressing
-            after(ms: Self.pressMs + 40)
+            // A drag waits out the long press; a pan moves at once.
+            after(ms: g.isDrag ? Self.pressMs + 40 : frameMs)
         case .pressing:
             phase = .moving(1)
             tick()
         case .moving(let k):
-            // Down 20 rows and back, over and over: every move passes one neighbour; 30 moves end
-            // 10 rows down, so the drop commits.
-            let r = Double(20 - abs(20 - k % 40))
-            send([("t", .string("move")), pointer, ("x", .number(100)), ("y", .number(rowY(r)))], timed: true)
-            if k < generator.config.movesPerDrag {
-                phase = .moving(k + 1)
-                after(ms: 1000 / generator.config.rate)
-            } else {
-                phase = .releasing
-                after(ms: 1000 / generator.config.rate)
-            }
+            guard let g = gesture else { return }
+            let p = g.moves[k - 1]
+            // A pan's moves on a board that cannot scroll change nothing, so no frame acknowledges
+            // them (contract §5: nothing is sent for nothing): only a drag's moves are timed.
+            send([("t", .string("move")), pointer, ("x", .number(p.x)), ("y", .number(p.y))], timed: g.isDrag)
+            generator.movesSent += 1
+            phase = k < g.moves.count ? .moving(k + 1) : .releasing
+            after(ms: frameMs)
         case .releasing:
-            send([("t", .string("up")), pointer, ("x", .number(100)), ("y", .number(rowY(10)))])
-            generator.drops += 1
+            guard let g = gesture else { return }
+            let p = g.moves.last ?? g.start
+            send([("t", .string("up")), pointer, ("x", .number(p.x)), ("y", .number(p.y))])
+            if g.isDrag { generator.drops += 1 } else { generator.pans += 1 }
+            gesture = nil
             phase = .idle
             after(ms: 100)
         case .connecting, .awaitingLayout, .closed:
@@ -143,7 +152,7 @@ final class LoadClient {
             if case .awaitingLayout = phase {
                 generator.laidOut += 1
                 phase = .idle
-                if !generator.config.idle { after(ms: Double(index % 17)) }
+                generator.ready(self)
             }
         case "frame":
             if case .number(let a)? = msg["ack"] { acknowledge(upTo: Int(a)) }

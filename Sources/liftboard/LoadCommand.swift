@@ -17,7 +17,13 @@ struct LoadCommand: ParsableCommand {
     @Option(help: "Concurrent sessions.") var sessions = 1
     @Option(help: "Pointer moves per second per session.") var rate = 60.0
     @Option(help: "How long to run.") var seconds = 5.0
-    @Option(help: "Pointer moves per drag (each passes one row).") var moves = 30
+    @Option(help: "Pointer moves per drag of the reorder workload (each passes one row).") var moves = 30
+    @Option(help: "What the fingers do: reorder (every move passes a row) or realistic (4-8 px a frame, drags and pans).")
+    var workload = "reorder"
+    @Option(help: "Gestures per session, then the run ends once all are answered (a fixed, repeatable load).") var gestures: Int?
+    @Option(help: "Seed of the realistic workload's gestures.") var seed: UInt64 = 1
+    @Option(help: "Once every session is ready, print `ready` on stderr and wait this many seconds before the first gesture.")
+    var settle: Double?
     @Option(help: "Put every session on this board (default: a board of its own each).") var board: String?
     @Flag(name: .customLong("shared-board"), help: "Put every session on the board `load-1`.") var sharedBoard = false
     @Flag(help: "Time the server's liftboard.echo instead (the raw-transport baseline).") var echo = false
@@ -31,6 +37,9 @@ struct LoadCommand: ParsableCommand {
         guard rate > 0 && rate <= 1000 else { throw ValidationError("--rate must be in (0, 1000]") }
         guard seconds > 0 && seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") }
         guard moves >= 1 && moves <= 1_000_000 else { throw ValidationError("--moves must be 1 to 1000000") }
+        guard Workload(rawValue: workload) != nil else { throw ValidationError("--workload must be reorder or realistic") }
+        guard gestures.map({ $0 >= 1 }) ?? true else { throw ValidationError("--gestures must be at least 1") }
+        guard settle.map({ $0 >= 0 && $0 <= 600 }) ?? true else { throw ValidationError("--settle must be 0 to 600 seconds") }
         guard writeBoards != nil || URL(string: url)?.port != nil else { throw ValidationError("--url needs a host and a port: ws://HOST:PORT/ws") }
     }
 
@@ -54,6 +63,10 @@ struct LoadCommand: ParsableCommand {
         config.echo = echo
         config.idle = idle
         config.movesPerDrag = moves
+        config.workload = Workload(rawValue: workload)!
+        config.gestures = gestures
+        config.seed = seed
+        config.settleSeconds = settle
         config.serverPid = serverPid
         let cpuBefore = serverPid.flatMap(ProcessStats.cpuSeconds)
         var report = try LoadGenerator(config: config).run()
