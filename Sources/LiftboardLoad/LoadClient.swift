@@ -19,7 +19,6 @@ final class LoadClient {
     var pending: [(seq: Int, at: UInt64)] = []
     var session: String?
     var timer: UnsafeMutablePointer<clws_timer>?
-    static let pressMs = 500.0
 
     init(index: Int, board: String, generator: LoadGenerator) {
         self.index = index
@@ -94,7 +93,7 @@ final class LoadClient {
             send([("t", .string("down")), pointer, ("x", .number(g.start.x)), ("y", .number(g.start.y)), ("kind", .string("touch"))])
             phase = .pressing
             // A drag waits out the long press; a pan moves at once.
-            after(ms: g.isDrag ? Self.pressMs + 40 : frameMs)
+            after(ms: g.isDrag ? generator.config.pressWaitMs : frameMs)
         case .pressing:
             phase = .moving(1)
             tick()

@@ -18,6 +18,9 @@ public struct LoadConfig: Sendable {
     public var echo = false
     /// Pointer moves per drag (`reorder`: each passes one row).
     public var movesPerDrag = 30
+    /// How long a drag's finger stays still after `down` (the long press is 500 ms; a server
+    /// slowed by a profiler needs more margin, or the drag becomes a pan).
+    public var pressWaitMs = 540.0
     /// What the fingers do.
     public var workload = Workload.reorder
     /// Gestures per session, then it stops and the run ends once all have (`nil`: until `seconds`).

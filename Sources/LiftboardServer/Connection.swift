@@ -35,6 +35,8 @@ final class Connection {
     var rxTooLarge = false
     var closing: (code: Int32, reason: String)? = nil
     var timer: UnsafeMutablePointer<clws_timer>?
+    /// The deadline the timer is armed for (nil: not armed).
+    var armedDeadline: Double?
     var recorder: Recorder?
     // Rate limiting: messages in the current one-second window, and windows over the limit in a row.
     var windowStart = 0.0
@@ -150,6 +152,7 @@ final class Connection {
     // MARK: Timers
 
     func fireTimer() {
+        armedDeadline = nil
         let now = server.now
         guard let d = session.nextDeadline, d <= now else { return schedule() }
         recorder?.recordAdvance(ms: now)
@@ -158,9 +161,13 @@ final class Connection {
 
     func schedule() {
         guard let d = session.nextDeadline else {
-            if let timer { lws_sul_cancel(&timer.pointee.sul) }
+            if let timer, armedDeadline != nil { lws_sul_cancel(&timer.pointee.sul) }
+            armedDeadline = nil
             return
         }
+        // Most inputs leave the deadline where it was: re-arming it is a wasted timer-list walk.
+        guard d != armedDeadline else { return }
+        armedDeadline = d
         if timer == nil { timer = clws_timer_new(Unmanaged.passUnretained(self).toOpaque()) }
         let us = max(0, (d - server.now) * 1000)
         lws_sul_schedule(server.context, 0, &timer!.pointee.sul, connectionTimerFired, lws_usec_t(us.rounded(.up)))
