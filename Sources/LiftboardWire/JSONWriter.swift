@@ -48,7 +48,11 @@ public struct JSONWriter {
     public mutating func key(_ k: StaticString) {
         valueStart()
         bytes.append(UInt8(ascii: "\""))
-        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        if k.hasPointerRepresentation {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
+        } else {
+            k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
         afterKey = true
@@ -64,8 +68,16 @@ public struct JSONWriter {
     public mutating func string(_ s: String) {
         valueStart()
         bytes.append(UInt8(ascii: "\""))
-        // Most strings (ids, keys, labels) need no escaping: copy them whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        // Most strings (ids, keys, labels) need no escaping: copy them whole, from their
+        // contiguous UTF-8 when they have it (native strings do).
+        let copied: Bool? = s.utf8.withContiguousStorageIfAvailable { utf8 in
+            for c in utf8 where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return false }
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if copied == true { return }
+        if copied == nil, !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             bytes.append(contentsOf: s.utf8)
             bytes.append(UInt8(ascii: "\""))
             return

@@ -40,3 +40,20 @@ struct JSONNumberTests {
         }
     }
 }
+
+/// Strings are copied whole when they need no escaping; the others still escape.
+struct JSONWriterStringTests {
+    @Test func plainSmallLargeAndEscapedStringsAreWrittenAsJSON() throws {
+        let cases: [String] = ["", "r1", "Row 12", String(repeating: "long label ", count: 20), "a \"quoted\" label",
+                               "back\\slash", "line\nbreak\ttab\u{1}", "café ☕︎", "\"" + String(repeating: "x", count: 40)]
+        for s in cases {
+            var w = JSONWriter()
+            w.beginArray(); w.string(s); w.string(s); w.endArray()
+            let back = try JSONParser.parse(w.bytes)
+            #expect(back == .array([.string(s), .string(s)]), "\(s)")
+        }
+        var w = JSONWriter()
+        w.string("a\"b\n")
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #""a\"b\n""#)
+    }
+}
