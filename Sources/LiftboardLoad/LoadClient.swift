@@ -65,8 +65,11 @@ final class LoadClient {
     func established() {
         generator.connected += 1
         phase = .awaitingLayout
-        send([("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
-              ("viewport", .object([("w", .number(LoadBoards.viewport.w)), ("h", .number(LoadBoards.viewport.h)), ("dpr", .number(1))]))])
+        var hello: [(String, JSONValue)] = [("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
+              ("viewport", .object([("w", .number(LoadBoards.viewport.w)), ("h", .number(LoadBoards.viewport.h)), ("dpr", .number(1))]))]
+        // Like the page: lift, moved and drop inside the frames (one message per move).
+        if generator.config.inlineEvents { hello.append(("config", .object([("events", .string("inline"))]))) }
+        send(hello)
         if generator.config.echo { phase = .idle; generator.ready(self) }
     }
 

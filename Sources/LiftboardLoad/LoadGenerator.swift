@@ -21,6 +21,8 @@ public struct LoadConfig: Sendable {
     /// How long a drag's finger stays still after `down` (the long press is 500 ms; a server
     /// slowed by a profiler needs more margin, or the drag becomes a pan).
     public var pressWaitMs = 540.0
+    /// Ask for `lift`, `moved` and `drop` inside frames (`hello.config.events: "inline"`), as the page does.
+    public var inlineEvents = true
     /// What the fingers do.
     public var workload = Workload.reorder
     /// Gestures per session, then it stops and the run ends once all have (`nil`: until `seconds`).

@@ -177,6 +177,7 @@ final class Connection {
 
     /// Hands the session's outputs to the hub (commits) and queues them for the client.
     func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0) {
+        let events = session.config?.events == .inline ? events.inliningEvents() : events
         var barrier = initial
         for e in events {
             var e = e
@@ -321,7 +322,7 @@ extension ServerEvent {
         switch self {
         case .commit(let c) where commitOrder == .none, .persist(let c) where commitOrder == .none: 160 + c.moves.count * 90
         case .layout(let l): 200 + l.cells.count * 170
-        case .frame(let f): 80 + f.cells.count * 170 + f.snapshots.count * 100 + f.gone.count * 12
+        case .frame(let f): 80 + f.cells.count * 170 + f.snapshots.count * 100 + f.gone.count * 12 + f.events.count * 120
         case .commit(let c), .persist(let c): 100 + c.order.reduce(0) { $0 + 30 + $1.items.count * 10 }
         default: 120
         }

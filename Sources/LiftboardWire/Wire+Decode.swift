@@ -116,6 +116,12 @@ extension Wire {
                 }
                 config.commitOrder = m
             }
+            if c.has("events") {
+                guard let m = EventsMode(rawValue: try c.string("events", maxLength: 16)) else {
+                    throw c.fail("events", "expected \"separate\" or \"inline\"")
+                }
+                config.events = m
+            }
         }
         return Hello(v: v, board: board, viewport: vp, config: config)
     }

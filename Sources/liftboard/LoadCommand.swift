@@ -23,6 +23,8 @@ struct LoadCommand: ParsableCommand {
     @Option(help: "Gestures per session, then the run ends once all are answered (a fixed, repeatable load).") var gestures: Int?
     @Option(name: .customLong("press-wait-ms"), help: "How long a drag's finger stays still after down (the long press is 500 ms).")
     var pressWaitMs = 540.0
+    @Option(help: "How sessions ask for lift, moved and drop: inline (inside frames, as the page does) or separate (messages).")
+    var events = "inline"
     @Option(help: "Seed of the realistic workload's gestures.") var seed: UInt64 = 1
     @Option(help: "Once every session is ready, print `ready` on stderr and wait this many seconds before the first gesture.")
     var settle: Double?
@@ -41,6 +43,7 @@ struct LoadCommand: ParsableCommand {
         guard moves >= 1 && moves <= 1_000_000 else { throw ValidationError("--moves must be 1 to 1000000") }
         guard Workload(rawValue: workload) != nil else { throw ValidationError("--workload must be reorder or realistic") }
         guard gestures.map({ $0 >= 1 }) ?? true else { throw ValidationError("--gestures must be at least 1") }
+        guard events == "inline" || events == "separate" else { throw ValidationError("--events must be inline or separate") }
         guard pressWaitMs >= 0 && pressWaitMs <= 10_000 else { throw ValidationError("--press-wait-ms must be 0 to 10000") }
         guard settle.map({ $0 >= 0 && $0 <= 600 }) ?? true else { throw ValidationError("--settle must be 0 to 600 seconds") }
         guard writeBoards != nil || URL(string: url)?.port != nil else { throw ValidationError("--url needs a host and a port: ws://HOST:PORT/ws") }
@@ -69,6 +72,7 @@ struct LoadCommand: ParsableCommand {
         config.workload = Workload(rawValue: workload)!
         config.gestures = gestures
         config.seed = seed
+        config.inlineEvents = events == "inline"
         config.pressWaitMs = pressWaitMs
         config.settleSeconds = settle
         config.serverPid = serverPid
