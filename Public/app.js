@@ -1,5 +1,5 @@
 // The page: forwards input, applies what the server says to the scene, draws it.
-import { FORWARDED_KEYS, backoffMs, helloMessage, pageOptions, socketURL } from "./client.js";
+import { FORWARDED_KEYS, backoffMs, gestureEvents, helloMessage, pageOptions, socketURL } from "./client.js";
 import { applyMessage, createScene, settle } from "./scene.js";
 import { draw } from "./renderer.js";
 
@@ -13,6 +13,7 @@ const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 const state = {
   scene: createScene(), socket: null, open: false, attempts: 0, seq: 0, sent: 0, received: 0,
   announcements: [], commits: 0, version: null, lastChange: null, drawMs: [], session: null,
+  gestures: { lift: 0, moved: 0, drop: 0 },
 };
 window.__liftboard = state;  // read-only hook for tests and debugging
 if (options.kiosk) document.body.classList.add("kiosk");
@@ -51,6 +52,8 @@ function connect() {
     const msg = JSON.parse(ev.data);
     state.received++;
     if (msg.t === "layout") state.version = msg.version;
+    // Before the frame's picture, as the contract orders them (events come inline in frames).
+    for (const e of gestureEvents(msg)) state.gestures[e.t]++;
     if (applyMessage(state.scene, msg, performance.now())) wake();
     else if (msg.t === "announce") { live.textContent = msg.text; state.announcements.push(msg.text); }
     else if (msg.t === "commit") { state.commits++; state.version = msg.version; state.lastChange = msg.change ?? null; }
