@@ -22,7 +22,7 @@ def events_of(m):
     return m.get("events", []) if m["t"] == "frame" else []
 
 
-def test_a_drag_with_inline_events_gets_one_frame_per_move_carrying_lift_moved_and_drop(server):
+def test_a_drag_with_inline_events_gets_one_frame_per_move_carrying_lift_moved_and_drop(server, schema_validator):
     async def go():
         async with websockets.connect(server.ws, subprotocols=["liftboard.v1"], open_timeout=5) as ws:
             await ws.send(json.dumps({**HELLO, "config": {"events": "inline"}}))
@@ -42,6 +42,8 @@ def test_a_drag_with_inline_events_gets_one_frame_per_move_carrying_lift_moved_a
             msgs += await recv_until(ws, lambda m: m["t"] == "commit", timeout=5)
             return msgs, batches
     msgs, batches = asyncio.run(asyncio.wait_for(go(), 30))
+    for m in msgs:
+        schema_validator.validate(m)
     assert not [m for m in msgs if m["t"] in ("lift", "moved", "drop")], "no gesture event travels on its own"
     riding = [(k, e) for k, m in enumerate(msgs) for e in events_of(m)]
     kinds = [e["t"] for _, e in riding]
