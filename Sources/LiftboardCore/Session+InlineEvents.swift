@@ -13,6 +13,8 @@ extension Array where Element == ServerEvent {
     /// of its own, where it was. Nothing else moves, so the contract's order holds: those
     /// events, then the frame, then a commit, then an announce.
     public func inliningEvents() -> [ServerEvent] {
+        // Most steps (a move that only moves the snapshot) have none: nothing to copy.
+        guard contains(where: { switch $0 { case .lift, .moved, .drop: true; default: false } }) else { return self }
         var out: [ServerEvent] = []
         out.reserveCapacity(count)
         var waiting: [ServerEvent] = []

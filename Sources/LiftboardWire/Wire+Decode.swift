@@ -12,6 +12,7 @@ extension Wire {
         guard bytes.count <= maxMessageBytes else {
             return .failure(WireError(code: .tooLarge, message: "message of \(bytes.count) bytes is over the \(maxMessageBytes)-byte limit"))
         }
+        if let m = bytes.withContiguousStorageIfAvailable(fastMove) ?? nil { return .success(m) }
         let value: JSONValue
         do { value = try JSONParser.parse(bytes) } catch {
             return .failure(WireError(code: .badJSON, message: error.description))
