@@ -49,7 +49,9 @@ public struct JSONWriter {
         valueStart()
         bytes.append(UInt8(ascii: "\""))
         if k.hasPointerRepresentation {
-            bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))
+            // Names are a few bytes: a loop of appends beats a generic copy and its memcpy.
+            let p = k.utf8Start
+            for j in 0..<k.utf8CodeUnitCount { bytes.append(p[j]) }
         } else {
             k.withUTF8Buffer { bytes.append(contentsOf: $0) }
         }
@@ -72,7 +74,11 @@ public struct JSONWriter {
         // contiguous UTF-8 when they have it (native strings do).
         let copied: Bool? = s.utf8.withContiguousStorageIfAvailable { utf8 in
             for c in utf8 where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return false }
-            bytes.append(contentsOf: utf8)
+            if utf8.count <= 24 {
+                for c in utf8 { bytes.append(c) }
+            } else {
+                bytes.append(contentsOf: utf8)
+            }
             bytes.append(UInt8(ascii: "\""))
             return true
         }
