@@ -31,6 +31,8 @@ final class Connection {
     var pendingBytes = 0
     /// What this client asked `commit` messages to carry (read once, at `hello`).
     var commitOrder: CommitOrderMode = .full
+    /// Whether this client asked for lift, moved and drop inside frames (read once, at `hello`).
+    var inlineEvents = false
     var rx: [UInt8] = []
     var rxTooLarge = false
     var closing: (code: Int32, reason: String)? = nil
@@ -140,6 +142,7 @@ final class Connection {
         if session.boardID != nil, let hub {
             self.hub = hub
             commitOrder = session.config?.commitOrder ?? .full
+            inlineEvents = session.config?.events == .inline
             hub.join(self)
             if let dir = server.config.recordDir {
                 recorder = Recorder(dir: dir, session: id, board: hub.board, hello: rx, ms: now, log: server.log)
@@ -154,13 +157,13 @@ final class Connection {
     func fireTimer() {
         armedDeadline = nil
         let now = server.now
-        guard let d = session.nextDeadline, d <= now else { return schedule() }
+        guard let d = Self.deadline(of: &session), d <= now else { return schedule() }
         recorder?.recordAdvance(ms: now)
         deliver(session.fire(at: now), now: now)
     }
 
     func schedule() {
-        guard let d = session.nextDeadline else {
+        guard let d = Self.deadline(of: &session) else {
             if let timer, armedDeadline != nil { lws_sul_cancel(&timer.pointee.sul) }
             armedDeadline = nil
             return
@@ -173,11 +176,15 @@ final class Connection {
         lws_sul_schedule(server.context, 0, &timer!.pointee.sul, connectionTimerFired, lws_usec_t(us.rounded(.up)))
     }
 
+    /// The session's next deadline, read in place: a plain read of a property of `session`
+    /// copies the whole Session first (about 1,000 instructions on every input).
+    private static func deadline(of session: inout Session) -> Double? { session.nextDeadline }
+
     // MARK: Sending
 
     /// Hands the session's outputs to the hub (commits) and queues them for the client.
     func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0) {
-        let events = session.config?.events == .inline ? events.inliningEvents() : events
+        let events = inlineEvents ? events.inliningEvents() : events
         var barrier = initial
         for e in events {
             var e = e
