@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "liftboard", targets: ["liftboard"]),
+        .executable(name: "liftboard-fuzz", targets: ["LiftboardFuzz"]),
         .library(name: "LiftboardCore", targets: ["LiftboardCore"]),
     ],
     dependencies: [
@@ -19,7 +20,10 @@ let package = Package(
         // SQLite persistence of boards and commits.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "LiftboardStore", dependencies: ["LiftboardCore", "CSQLite"]),
+        // PostgreSQL's client library, for boards shared by several server processes.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
+        .target(name: "LiftboardStore", dependencies: ["LiftboardCore", "CSQLite", "CLibPQ"]),
         // libwebsockets transport, static files, TLS, hub, HTTP API.
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets",
                        providers: [.apt(["libwebsockets-dev"])]),
@@ -31,6 +35,8 @@ let package = Package(
             "LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer", "LiftboardLoad",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Fuzz targets (Wire.decodeClient, Session with its invariants): see scripts/fuzz.
+        .executableTarget(name: "LiftboardFuzz", dependencies: ["LiftboardCore", "LiftboardWire"]),
         .testTarget(name: "LiftboardCoreTests", dependencies: ["LiftboardCore"]),
         .testTarget(name: "LiftboardWireTests", dependencies: ["LiftboardCore", "LiftboardWire"],
                     exclude: ["Golden", "ContractExamples"]),

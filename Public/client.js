@@ -1,6 +1,6 @@
 // Pure helpers of the page's connection: messages it sends, where it connects, how long it waits.
 
-/** Options from the page's own URL: board, kiosk mode, idle reset, token. */
+/** Options from the page's own URL: board, kiosk mode, idle reset, token, prediction. */
 export function pageOptions(search) {
   const q = new URLSearchParams(search);
   const kiosk = q.get("kiosk") === "1";
@@ -10,6 +10,8 @@ export function pageOptions(search) {
     kiosk,
     idleResetMs: kiosk ? (Number.isFinite(idle) && idle > 0 ? idle : 60000) : 0,
     token: q.get("token"),
+    // `predict=0` draws only what the server says (benchmarks compare the two).
+    predict: q.get("predict") !== "0",
   };
 }
 
@@ -19,14 +21,15 @@ export function socketURL(location, token) {
   return `${scheme}//${location.host}/ws${token ? `?token=${encodeURIComponent(token)}` : ""}`;
 }
 
-export function helloMessage(options, viewport, reducedMotion) {
+/** The first message; `ms` is the page's clock, which the server maps onto its own. */
+export function helloMessage(options, viewport, reducedMotion, ms = 0) {
   // The page draws from frames and has no use for a board's whole order: commits come as
   // their change only, a few hundred bytes on a board of any size. lift, moved and drop ride
   // inside the frame that follows them: one message per move instead of two.
   const config = { commitOrder: "none", events: "inline" };
   if (options.idleResetMs > 0) config.idleResetMs = options.idleResetMs;
   if (reducedMotion) config.reducedMotion = true;
-  return { t: "hello", v: 1, board: options.board, viewport, config, ms: 0 };
+  return { t: "hello", v: 1, board: options.board, viewport, config, ms };
 }
 
 /** The lift, moved and drop a message carries, in order: a frame's inline `events`, or the

@@ -1,6 +1,7 @@
 // Draws a scene on a canvas. The only place that applies devicePixelRatio; no layout math:
 // every rectangle comes from the scene, which came from the server.
 import { valueAt } from "./easing.js";
+import { cellOpacity } from "./scene.js";
 
 function roundRect(ctx, x, y, w, h, r) {
   const rr = Math.min(r, w / 2, h / 2);
@@ -83,7 +84,7 @@ export function draw(canvas, scene, now, dpr) {
     if (c.hidden) continue;
     const f = valueAt(c.frame, now);
     if (f.y + f.h < scroll || f.y > scroll + h) continue;
-    ctx.globalAlpha = c.alpha ?? 1;
+    ctx.globalAlpha = cellOpacity(c, now);
     drawCell(ctx, f, c.color, c.label, scene.focus === c.id);
     ctx.globalAlpha = 1;
   }

@@ -21,7 +21,7 @@ function cellFrom(info, now) {
   return {
     id: info.id, label: info.label, color: info.color, section: info.section, index: info.index,
     movable: info.movable, frame: animation(info.frame, info.frame, now, 0), hidden: !!info.hidden,
-    alpha: 1, showAt: null,
+    alpha: 1, showAt: null, fade: null, removeAt: null,
   };
 }
 
@@ -81,6 +81,14 @@ export function applyFrame(scene, msg, now) {
   if (msg.content) scene.content = msg.content;
   if (msg.sections) scene.sections = msg.sections;
   for (const g of msg.gone || []) scene.cells.delete(g);
+  // Items an edit took off the board fade out, then go.
+  for (const r of msg.removed || []) {
+    const cell = scene.cells.get(r);
+    if (!cell) continue;
+    const dur = msg.removeDur || 0;
+    cell.fade = animation(cellOpacity(cell, now), 0, now, dur);
+    cell.removeAt = now + dur;
+  }
   // Snapshots first: a landing snapshot keeps its cell hidden until it lands.
   for (const s of msg.snapshots || []) applySnapshot(scene, s, now);
   for (const u of msg.cells || []) {
@@ -88,6 +96,8 @@ export function applyFrame(scene, msg, now) {
     if (!cell) {
       if (u.label === undefined) continue;  // an update for a cell we never had: wait for it whole
       cell = cellFrom({ ...u, hidden: u.hidden }, now);
+      // An item new on the board (an edit) fades in where it lands.
+      if (u.appear) cell.fade = animation(0, 1, now, u.dur || 0, "easeOut");
       scene.cells.set(u.id, cell);
     } else {
       cell.frame = retarget(cell.frame, u.frame, now, u.dur, u.ease);
@@ -108,12 +118,20 @@ export function settle(scene, now) {
     if (s.done && now >= s.endsAt) { scene.snapshots.delete(key); continue; }
     moving = moving || s.done || isRunning(s.center, now) || isRunning(s.scale, now) || isRunning(s.rotation, now) || isRunning(s.alpha, now);
   }
-  for (const c of scene.cells.values()) {
+  for (const [id, c] of scene.cells) {
+    if (c.removeAt !== null && now >= c.removeAt) { scene.cells.delete(id); continue; }
+    if (c.fade && !isRunning(c.fade, now)) { if (c.removeAt === null) c.fade = null; }
+    else if (c.fade) moving = true;
     if (c.showAt !== null && now >= c.showAt) { c.hidden = false; c.showAt = null; }
     if (c.showAt !== null) moving = true;
     moving = moving || isRunning(c.frame, now);
   }
   return moving;
+}
+
+/** How opaque a cell is drawn at `now`: its alpha times its fade, if one runs. */
+export function cellOpacity(cell, now) {
+  return (cell.alpha ?? 1) * (cell.fade ? valueAt(cell.fade, now) : 1);
 }
 
 /** Applies any server message that changes the picture; returns whether it did. */

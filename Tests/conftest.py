@@ -52,3 +52,12 @@ def browser():
     d = make_driver()
     yield d
     d.quit()
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A private PostgreSQL for the whole run (Tests/pg_fixture.py), stopped at the end."""
+    from pg_fixture import PrivatePostgres
+    pg = PrivatePostgres().start()
+    yield pg
+    pg.destroy()

@@ -30,7 +30,7 @@ class RunningServer:
         end = time.time() + timeout
         while time.time() < end:
             for line in list(self.lines):
-                m = re.search(r"listen \w+://[^:]+:(\d+)/", line)
+                m = re.search(r"listen \w+://(?:\[[^\]]+\]|[^:/]+):(\d+)/", line)
                 if m:
                     self.port = int(m.group(1))
                     return self

@@ -11,6 +11,10 @@ static const size_t CLWS_PRE = LWS_PRE;
 static const uint64_t CLWS_CONTEXT_OPTIONS = LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
     LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT | LWS_SERVER_OPTION_VALIDATE_UTF8;
 static const uint64_t CLWS_VHOST_TLS_OPTIONS = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+/// A vhost whose listening socket cannot be bound fails instead of waiting for its interface.
+static const uint64_t CLWS_VHOST_FAIL_UNLESS_BOUND = LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
+/// An AF_INET listening socket, so that an IPv4 `iface` literal is bound as given.
+static const uint64_t CLWS_VHOST_IPV4_ONLY = LWS_SERVER_OPTION_DISABLE_IPV6;
 static const uint64_t CLWS_CLIENT_CONTEXT_OPTIONS = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
 
 static inline void clws_log_emit(int level, const char *line) { _lws_log(level, "%s\n", line); }
@@ -29,12 +33,12 @@ static inline clws_timer *clws_timer_new(void *owner) {
 
 static inline void *clws_timer_owner(lws_sorted_usec_list_t *sul) { return ((clws_timer *)sul)->owner; }
 
-/// Writes a complete HTTP response (status, content type, extra headers given as
-/// NUL-separated "name:" / "value" pairs, then the body) and completes the transaction.
+/// Writes an HTTP response (status, content type, extra headers given as NUL-separated
+/// "name:" / "value" pairs, then the body) without completing the transaction.
 /// Returns nonzero when the connection should close.
-static inline int clws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
-                                    const char *const *header_names, const char *const *header_values,
-                                    int header_count, const unsigned char *body, size_t body_len) {
+static inline int clws_http_write_response(struct lws *wsi, unsigned int status, const char *content_type,
+                                           const char *const *header_names, const char *const *header_values,
+                                           int header_count, const unsigned char *body, size_t body_len) {
     unsigned char headers[LWS_PRE + 4096];
     unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof(headers) - 1;
     if (lws_add_http_common_headers(wsi, status, content_type, (lws_filepos_t)body_len, &p, end)) return 1;
@@ -52,8 +56,41 @@ static inline int clws_http_respond(struct lws *wsi, unsigned int status, const 
         free(b);
         if (n < 0) return 1;
     }
+    return 0;
+}
+
+/// Writes a complete HTTP response (see clws_http_write_response) and completes the
+/// transaction. Returns nonzero when the connection should close.
+static inline int clws_http_respond(struct lws *wsi, unsigned int status, const char *content_type,
+                                    const char *const *header_names, const char *const *header_values,
+                                    int header_count, const unsigned char *body, size_t body_len) {
+    if (clws_http_write_response(wsi, status, content_type, header_names, header_values, header_count, body, body_len))
+        return 1;
     return lws_http_transaction_completed(wsi) ? 1 : 0;
 }
+
+/// Writes `head` (a status line and headers, each ending in CRLF, without the blank line) and
+/// then the body, as they are. For answers given while an upgrade is being confirmed, where
+/// lws has not yet read the request's HTTP version and would write "HTTP/1.0".
+static inline int clws_http_write_raw(struct lws *wsi, const char *head, const unsigned char *body, size_t body_len) {
+    size_t head_len = strlen(head);
+    unsigned char *b = (unsigned char *)malloc(LWS_PRE + head_len + 2 + body_len);
+    if (!b) return 1;
+    memcpy(b + LWS_PRE, head, head_len);
+    memcpy(b + LWS_PRE + head_len, "\r\n", 2);
+    if (body_len) memcpy(b + LWS_PRE + head_len + 2, body, body_len);
+    size_t n = head_len + 2 + body_len;
+    int m = lws_write(wsi, b + LWS_PRE, n, LWS_WRITE_HTTP);
+    free(b);
+    return m != (int)n;
+}
+
+/// Closes a connection from outside its own callback at the next timeout check (within a
+/// second), whether or not its socket would take a close frame.
+static inline void clws_kill_async(struct lws *wsi) { lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC); }
+
+/// The accepted socket of a LWS_CALLBACK_FILTER_NETWORK_CONNECTION.
+static inline int clws_filter_accept_fd(void *in) { return (int)(intptr_t)in; }
 
 /// One WebSocket message from a buffer with LWS_PRE bytes of room before `payload`.
 static inline int clws_write_text(struct lws *wsi, unsigned char *payload, size_t len) {

@@ -95,6 +95,11 @@ extension Board {
     /// - Complexity: O(n), by scanning, with no copy of a uniquely held board: a hub applies a
     ///   drop on a board of a million items in milliseconds.
     public mutating func apply(_ change: Change) -> [Move]? {
+        if change.isEdit {
+            guard applyEdit(change) else { return nil }
+            version += 1
+            return []
+        }
         func item(_ id: String) -> Item? {
             for s in sections { if let x = s.items.first(where: { $0.id == id }) { return x } }
             return nil
@@ -107,6 +112,8 @@ extension Board {
         case .swap(let a, let b):
             guard let x = item(a), let y = item(b) else { return nil }
             resolved = .swap(x, y)
+        default:
+            return nil
         }
         // Take the sections' items out so that they are uniquely referenced while they change.
         var order: [[Item]] = []
@@ -120,5 +127,65 @@ extension Board {
             Move(id: $0.item.id, from: Place(section: sections[$0.from.section].id, index: $0.from.index),
                  to: Place(section: sections[$0.to.section].id, index: $0.to.index))
         }
+    }
+}
+
+extension Board {
+    /// Where item `id` is: its section's and its own index.
+    func locate(item id: String) -> (section: Int, index: Int)? {
+        for (s, section) in sections.enumerated() {
+            if let i = section.items.firstIndex(where: { $0.id == id }) { return (s, i) }
+        }
+        return nil
+    }
+
+    /// Applies an edit in place; `false`, changing nothing, when it cannot apply (an id that is
+    /// taken or unknown, a section that is not empty, an update that changes nothing). Pinned
+    /// items of the section take their indexes back, as after every change.
+    /// - Complexity: O(n).
+    mutating func applyEdit(_ change: Change) -> Bool {
+        func pinned(_ s: Int) -> [(home: Int, item: Item)] {
+            sections[s].items.enumerated().filter { !$0.element.movable }.map { ($0.offset, $0.element) }
+        }
+        switch change {
+        case .insert, .swap:
+            return false
+        case .addItem(let item, let section, let after):
+            guard !item.id.isEmpty, locate(item: item.id) == nil, let s = sections.firstIndex(where: { $0.id == section }) else { return false }
+            let p = pinned(s)
+            var at = 0
+            if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? sections[s].items.count }
+            sections[s].items.insert(item, at: at)
+            if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }
+        case .removeItem(let id):
+            guard let (s, i) = locate(item: id) else { return false }
+            let p = pinned(s).filter { $0.item.id != id }
+            sections[s].items.remove(at: i)
+            if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }
+        case .updateItem(let u):
+            guard let (s, i) = locate(item: u.id) else { return false }
+            var item = sections[s].items[i]
+            if let v = u.label { item.label = v }
+            if let v = u.color { item.color = v }
+            if let v = u.height { item.height = v }
+            if let v = u.movable { item.movable = v }
+            guard item != sections[s].items[i] else { return false }
+            sections[s].items[i] = item
+        case .addSection(let id, let title, let after):
+            guard !id.isEmpty, !sections.contains(where: { $0.id == id }) else { return false }
+            var at = 0
+            if let after {
+                guard let k = sections.firstIndex(where: { $0.id == after }) else { return false }
+                at = k + 1
+            }
+            sections.insert(Section(id: id, title: title, items: []), at: at)
+        case .renameSection(let id, let title):
+            guard let s = sections.firstIndex(where: { $0.id == id }), sections[s].title != title else { return false }
+            sections[s].title = title
+        case .removeSection(let id):
+            guard let s = sections.firstIndex(where: { $0.id == id }), sections[s].items.isEmpty else { return false }
+            sections.remove(at: s)
+        }
+        return true
     }
 }

@@ -31,6 +31,13 @@ extension FrameMessage {
         m.gone = m.gone.filter { !cameBack.contains($0) }
         m.cells.removeAll { nextGone.contains($0.id) }
         for g in next.gone where !m.gone.contains(g) { m.gone.append(g) }
+        if !next.removed.isEmpty {
+            let removed = Set(next.removed)
+            m.cells.removeAll { removed.contains($0.id) }
+            m.gone.removeAll { removed.contains($0) }
+            m.removed += next.removed
+            m.removeDur = next.removeDur
+        }
         for u in next.snapshots { m.snapshots.merge(u) }
         return m
     }

@@ -56,7 +56,8 @@ extension LiveSession {
             if content != sentContent { f.content = content; sentContent = content; changed = true }
             let sections = arr.sections()
             if sections != sentSections { f.sections = sections; sentSections = sections; changed = true }
-            diffCells(into: &f, shiftDur: s.shiftDur)
+            diffCells(into: &f, step: s)
+            if !s.removed.isEmpty { f.removed = s.removed; f.removeDur = s.shiftDur; changed = true }
             if !f.cells.isEmpty || !f.gone.isEmpty { changed = true }
         }
         if !s.snapshots.isEmpty {
@@ -87,7 +88,8 @@ extension LiveSession {
     /// Cells that entered the window come whole; cells whose frame or visibility changed come
     /// with their new state; cells that left are `gone`.
     /// - Complexity: O(cells in the window).
-    mutating func diffCells(into f: inout FrameMessage, shiftDur: Double) {
+    mutating func diffCells(into f: inout FrameMessage, step s: Step) {
+        let shiftDur = s.shiftDur
         let (y0, y1) = window
         let handles = arr.cells(from: y0, to: y1)
         var next: [SentCell] = []
@@ -98,15 +100,18 @@ extension LiveSession {
             let slot = Int(sentSlot[h])
             if slot >= 0 {
                 let was = sentCells[slot]
-                guard was != now else { continue }
+                let refreshed = !s.refreshed.isEmpty && s.refreshed.contains(h)
+                guard was != now || refreshed else { continue }
                 let moved = was.frame != now.frame
-                let renamed = was.section != now.section || was.index != now.index
+                let renamed = was.section != now.section || was.index != now.index || refreshed
                 f.cells.append(CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden,
                                           dur: moved ? shiftDur : 0, ease: .easeInOut,
                                           info: renamed ? cellInfo(h) : nil))
             } else {
-                f.cells.append(CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: 0,
-                                          ease: .easeInOut, info: cellInfo(h)))
+                var u = CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: 0,
+                                   ease: .easeInOut, info: cellInfo(h))
+                if !s.appeared.isEmpty, s.appeared.contains(arr.ids[h]) { u.appear = true; u.dur = shiftDur }
+                f.cells.append(u)
             }
         }
         // Mark the new window, then list what left it (still marked from before, not now).

@@ -14,7 +14,8 @@ extension LiveSession {
         drag.lastRegion = arr.region(at: Point(x: f.midX, y: f.midY))
         drags.append(drag)
         liftedBy[h] = p
-        step.gestures.append(.lift(p: p, id: arr.ids[h], from: arr.place(of: h)))
+        let follow = p >= 0 ? Follow(grab: drag.grabOffset, lockX: arr.kind == .list) : nil
+        step.gestures.append(.lift(p: p, id: arr.ids[h], from: arr.place(of: h), follow: follow))
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[h], center: center, size: f.size, moveDur: 0,
                                              scale: config.liftScale, rotation: config.liftRotation,
                                              alpha: config.liftAlpha, dur: dur(config.liftMs), ease: .easeOut))
@@ -291,6 +292,8 @@ extension LiveSession {
         case .swap(let a, let b):
             guard let x = arr.handleOf[a], let y = arr.handleOf[b] else { return nil }
             return .swap(x, y)
+        default:
+            return nil
         }
     }
 
@@ -358,6 +361,15 @@ extension LiveSession {
             step.errors.append(.error(code: .badMessage, message: "external: version \(c.version) is not newer than \(version)"))
             return
         }
+        if let change = c.change, change.isEdit {
+            guard c.version == version + 1, applyEdit(change, now: now) else {
+                step.errors.append(.error(code: .badMessage, message: "external: the edit of v\(c.version) does not apply to v\(version)"))
+                return
+            }
+            version = c.version
+            step.commits.append(.commit(withOrder(c)))
+            return
+        }
         var next: [[Int]]
         if c.version == version + 1, let change = c.change, let resolved = resolve(change) {
             // The change on top of the order it was made on: O(section), not O(board).
@@ -374,7 +386,16 @@ extension LiveSession {
         setCommitted(next, version: c.version)
         rebuildLive(reporting: before)
         step.shiftDur = dur(config.shiftMs)
-        step.commits.append(.commit(c))
+        step.commits.append(.commit(withOrder(c)))
+    }
+
+    /// `c` as this client gets it: a commit that came without its order (its change only) gets
+    /// the committed order filled in for a client that asked for the whole order.
+    func withOrder(_ c: Commit) -> Commit {
+        guard c.order.isEmpty, config.commitOrder == .full else { return c }
+        var full = c
+        full.order = baseOrder
+        return full
     }
 
     /// Makes `order` at `version` the committed order whatever this session had (a resync to

@@ -26,7 +26,7 @@ struct PointerState: Sendable {
 /// A lifted item following a pointer (or the keyboard, pointer -1).
 struct Drag: Sendable {
     let pointer: Int
-    let item: Int
+    var item: Int
     /// Snapshot center minus pointer position at the lift (viewport coordinates).
     let grabOffset: Point
     /// The snapshot's center (viewport coordinates).
@@ -126,6 +126,11 @@ struct LiveSession: Sendable {
         var snapshots: [SnapshotUpdate] = []
         var cellsDirty = false
         var shiftDur: Double = 0
+        /// Edits: items new on the board (faded in), items taken off it (faded out), items whose
+        /// label, color or movability changed (sent whole again).
+        var appeared: Set<String> = []
+        var removed: [String] = []
+        var refreshed: Set<Int> = []
         var scrollDur: Double? = nil
         var forceFrame = false
     }

@@ -80,6 +80,38 @@ public enum Change: Hashable, Sendable {
     case insert(id: String, section: String, after: String?, index: Int)
     /// The two items exchange places; nothing when they are no longer in one section.
     case swap(String, String)
+    /// Edits (the board's content, not only its order): a new item right after `after` in
+    /// `section` (first when nil; last when `after` is no longer there).
+    case addItem(Item, section: String, after: String?)
+    /// The item leaves the board.
+    case removeItem(String)
+    /// The item's attributes that are set change; its place stays.
+    case updateItem(ItemUpdate)
+    /// A new, empty section right after section `after` (first when nil).
+    case addSection(id: String, title: String, after: String?)
+    case renameSection(id: String, title: String)
+    /// An empty section leaves the board.
+    case removeSection(String)
+
+    /// Whether this change edits the board's content (not a drop's reorder).
+    public var isEdit: Bool {
+        switch self {
+        case .insert, .swap: false
+        default: true
+        }
+    }
+}
+
+/// The attributes an `updateItem` edit sets; `nil` leaves one as it is.
+public struct ItemUpdate: Hashable, Sendable {
+    public var id: String
+    public var label: String?
+    public var color: String?
+    public var height: Double?
+    public var movable: Bool?
+    public init(id: String, label: String? = nil, color: String? = nil, height: Double? = nil, movable: Bool? = nil) {
+        self.id = id; self.label = label; self.color = color; self.height = height; self.movable = movable
+    }
 }
 
 /// A committed order: durable before it is sent; `order` is the truth, `moves` describe it,
@@ -160,6 +192,8 @@ public struct CellUpdate: Hashable, Sendable {
     /// Set when the cell enters the window or its section/index changed: label, color, section,
     /// index, movable as in `layout`.
     public var info: CellInfo?
+    /// Extension: the item is new on the board (an edit): the renderer fades it in over `dur`.
+    public var appear: Bool = false
     public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
         self.id = id; self.frame = frame; self.alpha = alpha; self.hidden = hidden; self.dur = dur; self.ease = ease; self.info = info
     }
@@ -201,6 +235,10 @@ public struct FrameMessage: Hashable, Sendable {
     public var sections: [SectionInfo]?
     public var cells: [CellUpdate]
     public var gone: [String]
+    /// Extension: items an edit took off the board: the renderer fades them out, then drops them.
+    public var removed: [String] = []
+    /// Extension: how long the fade of `removed` (and of appearing cells) lasts.
+    public var removeDur: Double = 0
     public var snapshots: [SnapshotUpdate]
     /// Extension: the item the keyboard focus is on, when it changed (the renderer draws a ring).
     public var focus: String?
@@ -234,6 +272,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case noBoard = "no_board"
     /// The token is missing or wrong.
     case unauthorized = "unauthorized"
+    /// The store could not write the drop (disk full, database gone): the drop is refused
+    /// and a `layout` puts the session back on the last durable order.
+    case storeUnavailable = "store_unavailable"
 }
 
 /// Welcome: the session's id, its board and the config in force.
@@ -247,12 +288,22 @@ public struct Welcome: Hashable, Sendable {
     }
 }
 
+/// How a dragged snapshot follows its pointer (contract §4, "Drag"): its center is the pointer
+/// plus `grab`; in a list (`lockX`) its x stays where it was at the lift.
+public struct Follow: Hashable, Sendable {
+    public var grab: Point
+    public var lockX: Bool
+    public init(grab: Point, lockX: Bool) { self.grab = grab; self.lockX = lockX }
+}
+
 /// A server message (contract §5).
 public enum ServerEvent: Hashable, Sendable {
     case welcome(Welcome)
     case layout(LayoutMessage)
     case frame(FrameMessage)
-    case lift(p: Int, id: String, from: Place)
+    /// `follow` (pointer drags only) is how the snapshot follows the pointer, so the page can
+    /// draw it under the finger before the server's frame arrives.
+    case lift(p: Int, id: String, from: Place, follow: Follow? = nil)
     case moved(p: Int, id: String, from: Place, to: Place)
     case drop(p: Int, id: String, at: Place, cancelled: Bool)
     /// A commit that another session made, or this session's own once it is durable: the

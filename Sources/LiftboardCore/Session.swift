@@ -62,6 +62,9 @@ public struct Session: Sendable {
     /// The committed order as this session knows it.
     public var committedOrder: [SectionOrder]? { live?.baseOrder }
 
+    /// The committed board as this session knows it (edits included), attributes resolved.
+    public var committedBoard: Board? { live?.committedBoard() }
+
     /// The content's scroll offset.
     public var scrollY: Double? { live?.scrollY }
 

@@ -18,7 +18,7 @@ func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
 
 /// A query parameter's value (`?name=value`), if present.
 func queryValue(_ wsi: OpaquePointer, _ name: String) -> String? {
-    var buf = [CChar](repeating: 0, count: 1024)
+    var buf = [CChar](repeating: 0, count: 8192)
     guard let p = lws_get_urlarg_by_name(wsi, name + "=", &buf, Int32(buf.count)) else { return nil }
     return String(cString: p)
 }
@@ -34,11 +34,31 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
         return serverOf(wsi).handleHTTP(wsi, path: path)
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         let server = serverOf(wsi)
-        if !server.originAllowed(wsi) {
-            server.log(.warn, "refusal", session: nil, "origin \(header(wsi, WSI_TOKEN_ORIGIN) ?? "?") not allowed")
-            lws_return_http_status(wsi, 403, nil)
+        let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
+        if let refusal = server.checkUpgrade(wsi, upgrade: upgrade) {
+            server.log(.warn, "refusal", session: nil, "upgrade \(refusal.status) \(refusal.error): \(refusal.message)")
+            return server.writeRefusal(wsi, refusal) ? 1 : -1
+        }
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        // Refused before lws adopts it, so the socket is closed at once and lws never gets
+        // near the descriptor limit (see FileDescriptorBudget).
+        let server = serverOf(wsi)
+        if !server.budget.admits(open: server.openConnections, sessions: server.connections.count) {
+            RawRefusal.serviceUnavailable(clws_filter_accept_fd(input))
+            server.log(.warn, "refusal", session: nil, "connections: \(server.openConnections) open, at the limit of \(server.budget.limit) file descriptors: 503")
             return 1
         }
+    case LWS_CALLBACK_WSI_CREATE:
+        serverOf(wsi).openConnections += 1
+    case LWS_CALLBACK_WSI_DESTROY:
+        let server = serverOf(wsi)
+        server.openConnections = max(0, server.openConnections - 1)
+    case LWS_CALLBACK_RAW_ADOPT:
+        // lws turns a CONNECT request into a raw socket that nothing would ever time out:
+        // answer 405 and close.
+        RawRefusal.methodNotAllowed(lws_get_socket_fd(wsi))
+        serverOf(wsi).log(.warn, "refusal", session: nil, "CONNECT: 405")
+        return -1
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if lws_context_user(lws_get_context(wsi)) != nil { serverOf(wsi).drainDurableReports() }
     default:
@@ -61,8 +81,8 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         return httpCallback(wsi, reason, user, input, len)
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         let server = serverOf(wsi)
-        if server.connections.count >= server.config.maxSessions {
-            server.log(.warn, "refusal", session: nil, "max sessions (\(server.config.maxSessions)) reached")
+        if server.connections.count >= server.budget.maxSessions {
+            server.log(.warn, "refusal", session: nil, "max sessions (\(server.budget.maxSessions)) reached")
             return 1
         }
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? "/"
@@ -81,6 +101,7 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         user?.storeBytes(of: Unmanaged.passRetained(c).toOpaque(), as: UnsafeMutableRawPointer?.self)
         server.connections[ObjectIdentifier(c)] = c
         server.log(.info, "connect", session: c.id, mode == .echo ? "echo" : "liftboard.v1")
+        if mode == .liftboard { c.startHelloDeadline() }
     case LWS_CALLBACK_RECEIVE:
         guard let c = connection(), let input else { return 0 }
         c.receive(UnsafeRawBufferPointer(start: input, count: len), final: lws_is_final_fragment(wsi) != 0,
@@ -88,6 +109,8 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
     case LWS_CALLBACK_SERVER_WRITEABLE:
         guard let c = connection() else { return 0 }
         return c.writeable()
+    case LWS_CALLBACK_TIMER:
+        connection()?.helloDeadlinePassed()
     case LWS_CALLBACK_CLOSED:
         guard let c = connection() else { return 0 }
         let server = c.server

@@ -37,9 +37,11 @@ final class Connection {
     var rxTooLarge = false
     var closing: (code: Int32, reason: String)? = nil
     var timer: UnsafeMutablePointer<clws_timer>?
-    /// The deadline the timer is armed for (nil: not armed).
+    /// The server time the timer is armed for (nil: not armed).
     var armedDeadline: Double?
     var recorder: Recorder?
+    /// The client's clock mapped onto the server's: the session runs on the client's `ms`.
+    var clock = ClientClock()
     // Rate limiting: messages in the current one-second window, and windows over the limit in a row.
     var windowStart = 0.0
     var windowCount = 0
@@ -67,6 +69,8 @@ final class Connection {
 
     /// One fragment of a message arrived.
     func receive(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool) {
+        // Once a close is decided, nothing more this client says is acted on.
+        guard closing == nil else { return }
         let limit = mode == .echo ? Limits.maxEchoMessageBytes : Limits.maxMessageBytes
         if rx.count + bytes.count > limit {
             rxTooLarge = true
@@ -102,11 +106,12 @@ final class Connection {
                     send(.error(code: .unauthorized, message: "a valid token is required"))
                     return close(4401, "unauthorized")
                 }
-                handleHello(m, hello: h, now: now)
+                handleHello(m, hello: h, at: clock.message(ms: m.ms, serverNow: now), now: now)
                 return
             }
-            recorder?.record(rx, ms: now)
-            deliver(session.handle(m.event, seq: m.seq, at: now), now: now)
+            let ms = clock.message(ms: m.ms, serverNow: now)
+            recorder?.record(rx, ms: ms)
+            deliver(session.handle(m.event, seq: m.seq, at: ms), now: now)
         }
     }
 
@@ -136,16 +141,17 @@ final class Connection {
         return false
     }
 
-    private func handleHello(_ m: ClientMessage, hello: Hello, now: Double) {
+    private func handleHello(_ m: ClientMessage, hello: Hello, at ms: Double, now: Double) {
         let hub = server.hubs[hello.board]
-        let out = session.handle(m.event, seq: m.seq, at: now) { id in hub?.board.id == id ? hub?.board : nil }
+        let out = session.handle(m.event, seq: m.seq, at: ms) { id in hub?.board.id == id ? hub?.board : nil }
         if session.boardID != nil, let hub {
             self.hub = hub
             commitOrder = session.config?.commitOrder ?? .full
             inlineEvents = session.config?.events == .inline
             hub.join(self)
             if let dir = server.config.recordDir {
-                recorder = Recorder(dir: dir, session: id, board: hub.board, hello: rx, ms: now, log: server.log)
+                recorder = Recorder(dir: dir, session: id, board: hub.board, hello: rx, ms: ms,
+                                    maxBytes: server.config.recordMaxBytes, rate: server.recordingRate, log: server.log)
             }
             server.log(.info, "hello", session: id, "board \(hub.board.id) v\(hub.board.version)")
         }
@@ -154,25 +160,40 @@ final class Connection {
 
     // MARK: Timers
 
+    /// A timer fires from the server's clock only when no message is waiting on the socket: a
+    /// message sent before the due time handles it itself (`Session.handle` fires due timers
+    /// first), however late a busy server reads it.
     func fireTimer() {
         armedDeadline = nil
         let now = server.now
-        guard let d = Self.deadline(of: &session), d <= now else { return schedule() }
-        recorder?.recordAdvance(ms: now)
-        deliver(session.fire(at: now), now: now)
+        guard let d = Self.deadline(of: &session), clock.serverFireTime(due: d) <= now else { return schedule() }
+        if socketHasInput() { return schedule(retryMs: 2) }
+        let ms = clock.serverEvent(serverNow: now)
+        recorder?.recordAdvance(ms: ms)
+        deliver(session.fire(at: ms), now: now)
     }
 
-    func schedule() {
+    private func socketHasInput() -> Bool {
+        var pending: Int32 = 0
+        let fd = lws_get_socket_fd(wsi)
+        return fd >= 0 && ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0
+    }
+
+    func schedule(retryMs: Double = 0) {
         guard let d = Self.deadline(of: &session) else {
             if let timer, armedDeadline != nil { lws_sul_cancel(&timer.pointee.sul) }
             armedDeadline = nil
             return
         }
         // Most inputs leave the deadline where it was: re-arming it is a wasted timer-list walk.
-        guard d != armedDeadline else { return }
-        armedDeadline = d
+        // Keyed on the server time it fires at, which also moves when the client's clock does.
+        let fireAt = clock.serverFireTime(due: d)
+        guard retryMs > 0 || fireAt != armedDeadline else { return }
+        // A retry is armed for another time than the deadline's: NaN equals nothing, so the
+        // next schedule re-arms, and it still counts as armed for a cancel.
+        armedDeadline = retryMs > 0 ? .nan : fireAt
         if timer == nil { timer = clws_timer_new(Unmanaged.passUnretained(self).toOpaque()) }
-        let us = max(0, (d - server.now) * 1000)
+        let us = max(retryMs, fireAt - server.now) * 1000
         lws_sul_schedule(server.context, 0, &timer!.pointee.sul, connectionTimerFired, lws_usec_t(us.rounded(.up)))
     }
 
@@ -231,7 +252,8 @@ final class Connection {
             outgoing.removeAll()
             outgoingHead = 0
             pendingBytes = 0
-            return close(1008, "too far behind")
+            close(1008, "too far behind")
+            return abandon()
         }
         lws_callback_on_writable(wsi)
     }
@@ -294,8 +316,9 @@ final class Connection {
     /// The hub applied a commit made by another session on this board.
     func external(_ c: Commit) {
         let now = server.now
-        recorder?.recordExternal(c, ms: now)
-        deliver(session.handle(.external(c), at: now), now: now, barrier: c.version)
+        let ms = clock.serverEvent(serverNow: now)
+        recorder?.recordExternal(c, ms: ms)
+        deliver(session.handle(.external(c), at: ms), now: now, barrier: c.version)
     }
 }
 

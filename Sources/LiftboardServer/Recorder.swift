@@ -1,14 +1,27 @@
+import Dispatch
 import Foundation
 import LiftboardCore
 import LiftboardWire
 
-/// Writes one session's client messages as a replay stream on the server's clock, with
+/// Writes one session's client messages as a replay stream on the session's clock (the
+/// client's `ms` as `ClientClock` bounded it), with
 /// `advance` lines where timers fired and `external` lines for other sessions' commits, and
 /// the board as it was at the session's start beside it.
+///
+/// A recording has a budget: it holds the decoded message (keys the protocol does not know are
+/// dropped, so padding costs nothing), stops with a final `#` line (which a replay skips) past
+/// `maxBytes`, and draws on the server-wide `RecordingRate`.
 final class Recorder {
     private let handle: FileHandle
+    private let maxBytes: Int
+    private let rate: RecordingRate
+    private(set) var written = 0
+    private(set) var stopped = false
 
-    init?(dir: String, session: String, board: Board, hello: [UInt8], ms: Double, log: (LogLevel, String, String?, String) -> Void) {
+    init?(dir: String, session: String, board: Board, hello: [UInt8], ms: Double, maxBytes: Int, rate: RecordingRate,
+          log: (LogLevel, String, String?, String) -> Void) {
+        self.maxBytes = maxBytes
+        self.rate = rate
         let base = URL(fileURLWithPath: dir)
         try? FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         let stream = base.appendingPathComponent("\(session).jsonl")
@@ -26,12 +39,29 @@ final class Recorder {
     deinit { try? handle.close() }
 
     private func write(_ bytes: [UInt8]) {
+        guard !stopped else { return }
+        let size = bytes.count + 1
+        if written + size > maxBytes {
+            return stop("over --record-max-bytes (\(maxBytes) bytes)")
+        }
+        if !rate.take(size) {
+            return stop("the server's recordings are over \(rate.bytesPerSecond) bytes a second")
+        }
         handle.write(Data(bytes + [0x0A]))
+        written += size
     }
 
-    /// A client message as received, with its `ms` replaced by the server's clock.
+    /// The last line: a comment, which a replay skips, saying why the stream ends here.
+    private func stop(_ why: String) {
+        stopped = true
+        handle.write(Data("# recording stopped: \(why)\n".utf8))
+    }
+
+    /// A client message as received, keys the protocol does not know left out, with its `ms`
+    /// replaced by the time the session used.
     func record(_ message: [UInt8], ms: Double) {
-        guard case .object(var members)? = try? JSONParser.parse(message) else { return }
+        guard !stopped, case .object(var members)? = try? JSONParser.parse(message) else { return }
+        members = RecordedKeys.known(members)
         members.removeAll { $0.0 == "ms" }
         members.append(("ms", .number(ms)))
         var w = JSONWriter()
@@ -56,5 +86,52 @@ final class Recorder {
         w.endObject()
         w.endObject()
         write(w.bytes)
+    }
+}
+
+/// The keys of each client message type (contract §3): what a recording keeps.
+enum RecordedKeys {
+    static let envelope: Set<String> = ["t", "ms", "seq"]
+    static let byType: [String: Set<String>] = [
+        "hello": ["v", "board", "viewport", "config"], "down": ["p", "x", "y", "kind"], "move": ["p", "x", "y"],
+        "up": ["p", "x", "y"], "cancel": ["p"], "wheel": ["dx", "dy"], "resize": ["w", "h", "dpr"], "key": ["key"],
+        "ping": ["id"],
+    ]
+    static let viewport: Set<String> = ["w", "h", "dpr"]
+    static let config: Set<String> = ["pressMs", "allowableMovement", "mode", "edgeScrollRange", "edgeScrollSpeed", "liftScale",
+                                      "liftRotation", "liftAlpha", "liftMs", "shiftMs", "dropMs", "idleResetMs", "reducedMotion"]
+
+    static func known(_ members: [(String, JSONValue)]) -> [(String, JSONValue)] {
+        guard case .string(let t)? = members.first(where: { $0.0 == "t" })?.1, let keys = byType[t] else { return members }
+        return members.compactMap { key, value in
+            guard envelope.contains(key) || keys.contains(key) else { return nil }
+            switch (key, value) {
+            case ("viewport", .object(let inner)) where t == "hello": return (key, .object(inner.filter { viewport.contains($0.0) }))
+            case ("config", .object(let inner)): return (key, .object(inner.filter { config.contains($0.0) }))
+            default: return (key, value)
+            }
+        }
+    }
+}
+
+/// The server-wide bound on recording: a token bucket of `bytesPerSecond`, one second deep.
+final class RecordingRate {
+    let bytesPerSecond: Int
+    private var tokens: Double
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    init(bytesPerSecond: Int) {
+        self.bytesPerSecond = bytesPerSecond
+        tokens = Double(bytesPerSecond)
+    }
+
+    /// Takes `bytes` from the bucket; false when there are not that many.
+    func take(_ bytes: Int) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        tokens = min(Double(bytesPerSecond), tokens + Double(now - last) / 1e9 * Double(bytesPerSecond))
+        last = now
+        guard tokens >= Double(bytesPerSecond > 0 ? bytes : 0) else { return false }
+        tokens -= Double(bytes)
+        return true
     }
 }

@@ -21,11 +21,16 @@ extension Server {
     }
 
     func handleHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
+        if let refusal = checkHost(wsi) {
+            log(.warn, "refusal", session: nil, "\(path): \(refusal.status) \(refusal.error)")
+            return respondRefusal(wsi, refusal)
+        }
         if lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0 {
             return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served"}"#)
         }
         if path == "/healthz" {
-            return respondJSON(wsi, 200, #"{"ok":true,"sessions":\#(connections.count),"boards":\#(hubs.count)}"#)
+            let up = storeReports.storeUp
+            return respondJSON(wsi, up ? 200 : 503, #"{"ok":\#(up),"store":"\#(up ? "up" : "down")","sessions":\#(connections.count),"boards":\#(hubs.count),"connections":\#(openConnections),"listen":"\#(boundAddress)"}"#)
         }
         if path == "/api" || path.hasPrefix("/api/") {
             if let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
@@ -36,13 +41,13 @@ extension Server {
                 var w = JSONWriter()
                 w.beginObject(); w.key("boards"); w.beginArray()
                 for id in hubs.keys.sorted() {
-                    w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.board.version); w.endObject()
+                    w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.truth.version); w.endObject()
                 }
                 w.endArray(); w.endObject()
                 return respond(wsi, 200, "application/json", w.bytes)
             }
             if path.hasPrefix("/api/boards/"), let hub = hubs[String(path.dropFirst("/api/boards/".count))] {
-                return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.board))
+                return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.truth))
             }
             return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such resource"}"#)
         }
@@ -75,6 +80,11 @@ extension Server {
         return 0
     }
 
+    func respondRefusal(_ wsi: OpaquePointer, _ r: Refusal) -> Int32 {
+        guard writeRefusal(wsi, r) else { return -1 }
+        return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+    }
+
     func respondJSON(_ wsi: OpaquePointer, _ status: UInt32, _ body: String) -> Int32 {
         respond(wsi, status, "application/json", Array(body.utf8))
     }
@@ -94,9 +104,12 @@ extension Server {
         return rc != 0 ? -1 : 0
     }
 
-    /// Same host as the page, an `--allow-origin`, or no Origin at all (a non-browser client).
+    /// Same host as the page, an `--allow-origin`, or no Origin at all (a non-browser client)
+    /// when no `--allow-origin` is given. lws reports an empty header as absent, so with
+    /// `--allow-origin` a missing or empty Origin is refused, and without it both pass (the
+    /// Host check still applies).
     func originAllowed(_ wsi: OpaquePointer) -> Bool {
-        guard let origin = header(wsi, WSI_TOKEN_ORIGIN) else { return true }
+        guard let origin = header(wsi, WSI_TOKEN_ORIGIN) else { return config.allowOrigins.isEmpty }
         if config.allowOrigins.contains(origin) { return true }
         guard let host = header(wsi, WSI_TOKEN_HOST) else { return false }
         return origin == "http://\(host)" || origin == "https://\(host)"

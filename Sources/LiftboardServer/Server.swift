@@ -11,11 +11,17 @@ public enum ServerError: Error, CustomStringConvertible {
     case store(StoreError)
     /// libwebsockets refused the context or the listening socket.
     case listen(String)
+    /// `--host` is not an address this machine can listen on.
+    case host(ListenAddressError)
+    /// `--max-sessions` does not fit in the file descriptor limit.
+    case budget(FileDescriptorBudgetError)
 
     public var description: String {
         switch self {
         case .store(let e): "store: \(e)"
         case .listen(let m): m
+        case .host(let e): "\(e)"
+        case .budget(let e): "\(e)"
         }
     }
 }
@@ -28,15 +34,30 @@ public final class Server {
     var hubs: [String: Hub] = [:]
     var connections: [ObjectIdentifier: Connection] = [:]
     var writer: CommitWriter?
+    var listener: CommitListener?
+    /// This process among the processes sharing a store: tells its own commits apart.
+    let origin = "\(ProcessInfo.processInfo.hostName)/\(getpid())/\(UInt32.random(in: 0...UInt32.max))"
+    /// What the store thread and the listener say, drained on the service thread.
+    let storeReports = StoreReports()
     private let started = DispatchTime.now().uptimeNanoseconds
     private var nextSessionNumber = 0
     private var allocations = CAllocations()
     private var signalSources: [DispatchSourceSignal] = []
-    /// Durable versions reported by the store thread, drained on the service thread.
-    let durableReports = DurableReports()
     private let stopFlag = StopFlag()
     /// Public/, resolved once: every static path must stay under it.
     let publicRoot: String
+    /// The address and port the operating system says the server listens on (`127.0.0.1:8080`,
+    /// `[::1]:8080`), for the log and `/healthz`.
+    private(set) var boundAddress = ""
+    /// What the file descriptor limit leaves for sessions and other connections.
+    private(set) var budget = try! FileDescriptorBudget(limit: 1 << 20, requestedSessions: nil, recording: false)
+    /// Host header names this server answers to (see `checkHost`).
+    private(set) var allowedHosts: Set<String> = []
+    /// Connections lws holds (HTTP, upgrading, sessions): its WSI_CREATE minus WSI_DESTROY.
+    var openConnections = 0
+    private var logLimiter = LogLimiter()
+    /// Every session's recorder draws on this.
+    lazy var recordingRate = RecordingRate(bytesPerSecond: config.recordMaxBytesPerSecond)
 
     public init(config: ServerConfig) {
         self.config = config
@@ -52,11 +73,17 @@ public final class Server {
 
     // MARK: Logging
 
+    /// One line on stderr. Lines of one kind (level, event and the detail's first word) are
+    /// limited to 20 a second, so that no flood of connections can fill a disk with them.
     func log(_ level: LogLevel, _ event: String, session: String?, _ detail: String) {
         guard level <= config.logLevel else { return }
+        let (allowed, suppressed) = logLimiter.admit("\(level.name) \(event) \(detail.prefix { $0 != " " })", now: now)
+        guard allowed else { return }
         var line = "liftboard \(level.name) \(event)"
         if let session { line += " session=\(session)" }
-        line += " \(detail)\n"
+        line += " \(detail)"
+        if suppressed > 0 { line += " (\(suppressed) similar lines left out)" }
+        line += "\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 
@@ -64,31 +91,65 @@ public final class Server {
 
     /// Opens the store, seeds the boards, listens; returns the port actually bound.
     public func start() throws(ServerError) -> Int {
-        let store: BoardStore
+        let address: ListenAddress
+        do { address = try ListenAddress.resolve(config.host) } catch { throw .host(error) }
+        let fdLimit = FileDescriptorBudget.raiseLimit()
         do {
-            try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
-        } catch {
-            throw .listen("cannot create data directory \(config.dataDir): \(error)")
+            budget = try FileDescriptorBudget(limit: fdLimit, requestedSessions: config.maxSessions, recording: config.recordDir != nil)
+        } catch { throw .budget(error) }
+        allowedHosts = HostCheck.allowed(host: config.host, numeric: address, extra: config.allowHosts)
+        let store: any Store
+        if let url = config.storeURL {
+            do { store = try PostgresStore(url: url) } catch { throw .store(error) }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
+            } catch {
+                throw .listen("cannot create data directory \(config.dataDir): \(error)")
+            }
+            do { store = try BoardStore(path: config.dataDir + "/liftboard.sqlite") } catch { throw .store(error) }
         }
         do {
-            store = try BoardStore(path: config.dataDir + "/liftboard.sqlite")
             for b in config.boards { try store.seed(b) }
             for b in try store.boards() { hubs[b.id] = Hub(board: b, server: self) }
         } catch {
             throw .store(error)
         }
-        let reports = durableReports
+        let reports = storeReports
         let contextBox = ContextBox()
-        writer = CommitWriter(store: store, onDurable: { commits in
-            for c in commits { reports.add(board: c.board, version: c.version) }
+        writer = CommitWriter(store: store, onDurable: { outcomes in
+            reports.add(outcomes.map { o in
+                switch o {
+                case .landed(let d): .landed(d)
+                case .unchanged(let board, let token): .unchanged(board: board, token: token)
+                }
+            })
             contextBox.wake()
-        }, onFailure: { commits, error in
-            FileHandle.standardError.write(Data("liftboard error store: \(error) (\(commits.count) commits not written)\n".utf8))
+        }, onFailure: { records, error in
+            reports.add(records.map { .failed(board: $0.commit.board, token: $0.token, reason: "\(error)") })
+            contextBox.wake()
+        }, onHealth: { up in
+            reports.setWriterUp(up)
+            FileHandle.standardError.write(Data("liftboard \(up ? "info" : "error") store: \(up ? "up again" : "down")\n".utf8))
+            contextBox.wake()
         })
+        if let url = config.storeURL {
+            listener = CommitListener(url: url, versions: hubs.mapValues(\.board.version), onCommits: { commits in
+                reports.add(commits.map { .landed($0) })
+                contextBox.wake()
+            }, onHealth: { up in
+                reports.setListenerUp(up)
+                contextBox.wake()
+            })
+        }
 
-        lws_set_log_level(Int32(LLL_ERR | LLL_WARN), nil)
+        lws_set_log_level(Int32(LLL_ERR | LLL_WARN), lwsLogEmit)
         var info = lws_context_creation_info()
         info.options = CLWS_CONTEXT_OPTIONS
+        // Room for a 4 KB token in the query or the Authorization header beside a browser's
+        // usual headers. Past this lws closes the connection without a status (see
+        // docs/limitations.md).
+        info.max_http_header_data = 8192
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.port = Int32(CONTEXT_PORT_NO_LISTEN)
         guard let ctx = lws_create_context(&info) else { throw .listen("libwebsockets: cannot create a context") }
@@ -97,7 +158,9 @@ public final class Server {
 
         var vh = lws_context_creation_info()
         vh.port = Int32(config.port)
-        vh.iface = allocations.string(config.host)
+        // A numeric address of the socket's own family (see ListenAddress), and a failed bind
+        // is an error rather than a vhost silently waiting for its interface to appear.
+        vh.iface = allocations.string(address.numeric)
         vh.protocols = UnsafePointer(allocations.protocols(echo: config.echo))
         // A client naming no subprotocol is bound to liftboard.v1's callback, which routes it
         // by path (/ws: a session; /echo with --echo: the echo).
@@ -106,7 +169,8 @@ public final class Server {
         vh.retry_and_idle_policy = UnsafePointer(allocations.retryPolicy(pingAfter: 30, hangUpAfter: 45))
         vh.keepalive_timeout = 5
         vh.timeout_secs = 10
-        vh.options = 0
+        vh.options = CLWS_VHOST_FAIL_UNLESS_BOUND | (address.isIPv6 ? 0 : CLWS_VHOST_IPV4_ONLY)
+        if config.sharePort { vh.options |= UInt64(LWS_SERVER_OPTION_ALLOW_LISTEN_SHARE) }
         if let cert = config.tlsCert, let key = config.tlsKey {
             vh.options |= CLWS_VHOST_TLS_OPTIONS
             vh.ssl_cert_filepath = allocations.string(cert)
@@ -114,10 +178,18 @@ public final class Server {
             vh.alpn = allocations.string("http/1.1")
         }
         guard let vhost = lws_create_vhost(ctx, &vh) else {
-            throw .listen("cannot listen on \(config.host):\(config.port)")
+            throw .listen("cannot listen on \(address.urlHost):\(config.port)")
         }
         let port = Int(lws_get_vhost_listen_port(vhost))
-        log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(config.host):\(port)/ boards=\(hubs.keys.sorted().joined(separator: ","))")
+        guard let bound = ListeningSockets.current().first(where: { $0.port == port }) else {
+            throw .listen("cannot listen on \(address.urlHost):\(config.port): no listening socket")
+        }
+        boundAddress = bound.description
+        log(.info, "limits", session: nil, "fds=\(budget.limit) max-sessions=\(budget.maxSessions) max-other-connections=\(budget.maxOtherConnections) hello-timeout=\(config.helloTimeout)s")
+        log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(bound)/ bound=\(bound) boards=\(hubs.keys.sorted().joined(separator: ","))")
+        if address.isPublic && config.token == nil {
+            log(.warn, "exposed", session: nil, "listening on \(address.isWildcard ? "every interface" : "a public address") (\(bound)) without --token: anyone who can reach this machine can read and reorder the boards")
+        }
         return port
     }
 
@@ -134,6 +206,7 @@ public final class Server {
         while !connections.isEmpty && now < deadline { lws_service(context, 0) }
         for c in connections.values { if let t = c.timer { lws_sul_cancel(&t.pointee.sul) } }
         writer?.close()
+        listener?.close()
         lws_context_destroy(context)
         context = nil
         log(.info, "stopped", session: nil, "bye")
@@ -168,9 +241,19 @@ public final class Server {
         return "s\(nextSessionNumber)"
     }
 
-    /// The store thread made commits durable: release the messages that waited for them.
+    /// The store thread and the listener reported: durable commits release the messages
+    /// that waited for them, refusals and surprises resync the boards concerned.
     func drainDurableReports() {
-        for (board, version) in durableReports.take() { hubs[board]?.durable(version) }
+        var touched: [String] = []
+        for r in storeReports.take() {
+            switch r {
+            case .landed(let d): hubs[d.board]?.durable(d)
+            case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
+            case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)
+            }
+            if !touched.contains(r.board) { touched.append(r.board) }
+        }
+        for b in touched { hubs[b]?.settle() }
     }
 
     func tokenAccepted(wsi: OpaquePointer, expected: String) -> Bool {
@@ -183,20 +266,37 @@ extension Connection {
     func requestWrite() { lws_callback_on_writable(wsi) }
 }
 
-/// Versions made durable, handed from the store thread to the service thread.
-final class DurableReports: @unchecked Sendable {
-    // @unchecked: `pending` is guarded by `lock`.
-    private let lock = NSLock()
-    private var pending: [String: Int] = [:]
-    func add(board: String, version: Int) {
-        lock.lock(); pending[board] = max(pending[board] ?? 0, version); lock.unlock()
+/// What the store thread and the listener report, handed to the service thread in order.
+final class StoreReports: @unchecked Sendable {
+    // @unchecked: every member is guarded by `lock`.
+    enum Report {
+        case landed(DurableCommit)
+        case unchanged(board: String, token: Int)
+        case failed(board: String, token: Int, reason: String)
+
+        var board: String {
+            switch self {
+            case .landed(let d): d.board
+            case .unchanged(let b, _), .failed(let b, _, _): b
+            }
+        }
     }
-    func take() -> [(String, Int)] {
+    private let lock = NSLock()
+    private var pending: [Report] = []
+    private var writerUp = true
+    private var listenerUp = true
+
+    func add(_ reports: [Report]) { lock.lock(); pending += reports; lock.unlock() }
+    func take() -> [Report] {
         lock.lock(); defer { lock.unlock() }
-        let out = pending.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let out = pending
         pending.removeAll()
         return out
     }
+    func setWriterUp(_ up: Bool) { lock.lock(); writerUp = up; lock.unlock() }
+    func setListenerUp(_ up: Bool) { lock.lock(); listenerUp = up; lock.unlock() }
+    /// Whether the last write (or probe) worked and, with PostgreSQL, the listener is connected.
+    var storeUp: Bool { lock.lock(); defer { lock.unlock() }; return writerUp && listenerUp }
 }
 
 /// A flag set from a signal handler's queue and read by the service loop.

@@ -9,15 +9,33 @@ public struct ServerConfig: Sendable {
     /// Boards to seed the store with (board files, or the built-in demo).
     public var boards: [Board]
     public var dataDir = ".liftboard"
+    /// `postgresql://USER@HOST:PORT/DB`: boards shared with every process pointing there;
+    /// nil: SQLite in `dataDir`.
+    public var storeURL: String? = nil
+    /// Listen with SO_REUSEPORT (`LWS_SERVER_OPTION_ALLOW_LISTEN_SHARE`), so that several
+    /// processes share one port (`--workers`).
+    public var sharePort = false
     public var tlsCert: String? = nil
     public var tlsKey: String? = nil
     public var allowOrigins: [String] = []
     public var token: String? = nil
-    public var maxSessions = 4096
+    /// `--max-sessions`; nil: as many as the file descriptor limit fits, at most 4,096.
+    public var maxSessions: Int? = nil
     public var recordDir: String? = nil
+    /// A session's recording stops (with a final `#` line) past this many bytes.
+    public var recordMaxBytes = 16 << 20
+    /// All sessions' recordings together write at most this many bytes a second; a session
+    /// whose line would go over stops recording.
+    public var recordMaxBytesPerSecond = 8 << 20
+    /// Host header names answered besides the loopback names and `--host`; `*`: any.
+    public var allowHosts: [String] = []
+    /// Seconds an upgraded WebSocket has to send `hello`.
+    public var helloTimeout = 10.0
     public var echo = false
     public var allowFraming = false
     public var logLevel: LogLevel = .info
+
+    var allowAnyHost: Bool { allowHosts.contains("*") }
 
     public init(publicDir: String, boards: [Board]) {
         self.publicDir = publicDir

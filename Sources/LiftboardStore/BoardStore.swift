@@ -5,7 +5,13 @@ public struct CommitRecord: Hashable, Sendable {
     public var commit: Commit
     /// Wall-clock time of the commit, in ms since the Unix epoch.
     public var at: Double
-    public init(commit: Commit, at: Double) { self.commit = commit; self.at = at }
+    /// The server process that made it, and its sequence number there: what tells a process
+    /// its own commits apart when they come back from the store.
+    public var origin: String
+    public var token: Int
+    public init(commit: Commit, at: Double, origin: String = "", token: Int = 0) {
+        self.commit = commit; self.at = at; self.origin = origin; self.token = token
+    }
 }
 
 /// Boards and every committed order, durable in SQLite (WAL, synchronous=FULL): when
@@ -13,10 +19,11 @@ public struct CommitRecord: Hashable, Sendable {
 ///
 /// Board files seed the store once; afterwards the store is the truth. Use from one thread at
 /// a time (the server's store thread).
-public final class BoardStore {
+public final class BoardStore: Store {
     /// The schema this build writes; older databases migrate forward on open.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     private let db: SQLiteDatabase
+    private var cache = BoardCache()
 
     public init(path: String) throws(StoreError) {
         db = try SQLiteDatabase(path: path)
@@ -45,6 +52,18 @@ public final class BoardStore {
         CREATE TABLE moves (board TEXT NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL, item TEXT NOT NULL,
           from_section TEXT NOT NULL, from_index INTEGER NOT NULL, to_section TEXT NOT NULL, to_index INTEGER NOT NULL,
           PRIMARY KEY (board, version, seq), FOREIGN KEY (board, version) REFERENCES commits(board, version));
+        """,
+        // v3: each commit's change (contract §4) and the process that made it; a row the
+        // store thread writes to check that the disk takes writes again after a failure.
+        """
+        ALTER TABLE commits ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+        ALTER TABLE commits ADD COLUMN token INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE commits ADD COLUMN change_kind TEXT;
+        ALTER TABLE commits ADD COLUMN change_item TEXT;
+        ALTER TABLE commits ADD COLUMN change_other TEXT;
+        ALTER TABLE commits ADD COLUMN change_section TEXT;
+        ALTER TABLE commits ADD COLUMN change_index INTEGER;
+        CREATE TABLE probe (id INTEGER PRIMARY KEY, at REAL NOT NULL);
         """,
     ]
 
@@ -126,32 +145,86 @@ public final class BoardStore {
         return board
     }
 
-    /// Writes a batch of commits in one transaction (group commit): every commit's version must
-    /// follow the board's, else nothing of the batch is written.
-    /// - Complexity: O(items of the sections each commit names).
-    public func apply(_ records: [CommitRecord]) throws(StoreError) {
-        try db.transaction { () throws(StoreError) in
+    /// Writes a batch of commits in one transaction (group commit). A commit with a change
+    /// applies it to the stored order; one without (older callers) must follow the board's
+    /// version, else nothing of the batch is written.
+    /// - Complexity: O(items of the sections each commit changes), plus a read of a board
+    ///   whose cached order is not the stored one.
+    @discardableResult
+    public func apply(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
+        var working = cache
+        let out = try db.transaction { () throws(StoreError) -> [StoreOutcome] in
             let version = try db.prepare("SELECT version FROM boards WHERE id = ?")
             let setVersion = try db.prepare("UPDATE boards SET version = ? WHERE id = ?")
             let place = try db.prepare("UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?")
-            let history = try db.prepare("INSERT INTO commits VALUES (?,?,?,?)")
+            let history = try db.prepare("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index) VALUES (?,?,?,?,?,?,?,?,?,?,?)")
             let move = try db.prepare("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?)")
+            var out: [StoreOutcome] = []
             for r in records {
                 let c = r.commit
                 version.bind([.text(c.board)])
                 guard try version.step() else { throw .unknownBoard(c.board) }
                 let stored = version.int(0)
-                guard c.version == stored + 1 else { throw .staleVersion(board: c.board, expected: stored + 1, got: c.version) }
-                for so in c.order {
-                    for (k, item) in so.items.enumerated() { try place.run([.text(so.section), .int(k), .text(c.board), .text(item)]) }
+                var moves = c.moves
+                var landed = c.version
+                if let change = c.change {
+                    var cached = working.board(c.board, at: stored)
+                    if cached == nil { cached = try self.board(id: c.board) }
+                    guard let current = cached else { throw .unknownBoard(c.board) }
+                    guard let (next, m) = current.applying(change) else {
+                        out.append(.unchanged(board: c.board, token: r.token))
+                        working.set(current)
+                        continue
+                    }
+                    moves = m
+                    landed = next.version
+                    for s in touchedSections(m, in: next) {
+                        for (k, item) in s.items.enumerated() { try place.run([.text(s.id), .int(k), .text(c.board), .text(item.id)]) }
+                    }
+                    working.set(next)
+                } else {
+                    guard c.version == stored + 1 else { throw .staleVersion(board: c.board, expected: stored + 1, got: c.version) }
+                    for so in c.order {
+                        for (k, item) in so.items.enumerated() { try place.run([.text(so.section), .int(k), .text(c.board), .text(item)]) }
+                    }
                 }
-                try setVersion.run([.int(c.version), .text(c.board)])
-                try history.run([.text(c.board), .int(c.version), .text(c.by), .double(r.at)])
-                for (k, m) in c.moves.enumerated() {
-                    try move.run([.text(c.board), .int(c.version), .int(k), .text(m.id), .text(m.from.section), .int(m.from.index),
+                let columns = ChangeColumns(c.change)
+                try setVersion.run([.int(landed), .text(c.board)])
+                try history.run([.text(c.board), .int(landed), .text(c.by), .double(r.at), .text(r.origin), .int(r.token),
+                                 columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
+                                 columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
+                                 columns.index.map { .int($0) } ?? .null])
+                for (k, m) in moves.enumerated() {
+                    try move.run([.text(c.board), .int(landed), .int(k), .text(m.id), .text(m.from.section), .int(m.from.index),
                                   .text(m.to.section), .int(m.to.index)])
                 }
+                out.append(.landed(DurableCommit(board: c.board, version: landed, by: c.by, at: r.at, change: c.change,
+                                                 origin: r.origin, token: r.token)))
             }
+            return out
+        }
+        cache = working
+        return out
+    }
+
+    public func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
+        let s = try db.prepare("SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index FROM commits WHERE board = ? AND version > ? ORDER BY version")
+        s.bind([.text(board), .int(version)])
+        var out: [DurableCommit] = []
+        while try s.step() {
+            let change = ChangeColumns(kind: s.isNull(5) ? nil : s.text(5), item: s.isNull(6) ? nil : s.text(6),
+                                       other: s.isNull(7) ? nil : s.text(7), section: s.isNull(8) ? nil : s.text(8),
+                                       index: s.isNull(9) ? nil : s.int(9)).change
+            out.append(DurableCommit(board: board, version: s.int(0), by: s.text(1), at: s.double(2), change: change,
+                                     origin: s.text(3), token: s.int(4)))
+        }
+        return out
+    }
+
+    /// A write that reaches the disk (the WAL), so that a full disk or a lost file fails it.
+    public func probe() throws(StoreError) {
+        try db.transaction { () throws(StoreError) in
+            try db.prepare("INSERT OR REPLACE INTO probe VALUES (1, ?)").run([.double(0)])
         }
     }
 

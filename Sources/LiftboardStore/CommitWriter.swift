@@ -4,25 +4,35 @@ import LiftboardCore
 /// The store thread: commits are queued from the service thread without touching the disk,
 /// written in groups (one transaction for everything queued meanwhile), and reported back
 /// once durable, so that writing never stalls the sessions.
+///
+/// A failed write is reported (`onFailure`, nothing of the batch written) and the store is
+/// then down: the thread probes it with backoff (100 ms doubling to 5 s) until a probe or a
+/// write succeeds, and says so through `onHealth`. Writes queued meanwhile are still tried,
+/// so a drop fails fast rather than waiting.
 public final class CommitWriter: @unchecked Sendable {
     // @unchecked: every mutable member is guarded by `condition`.
     private let condition = NSCondition()
     private var queue: [CommitRecord] = []
     private var closing = false
     private var thread: Thread?
-    private let store: BoardStore
-    private let onDurable: @Sendable ([Commit]) -> Void
-    private let onFailure: @Sendable ([Commit], StoreError) -> Void
+    private let store: any Store
+    private let onDurable: @Sendable ([StoreOutcome]) -> Void
+    private let onFailure: @Sendable ([CommitRecord], StoreError) -> Void
+    private let onHealth: @Sendable (Bool) -> Void
+    private var up = true
+    private var backoff = 0.1
     /// Commits written, and transactions used (for the log and the benchmarks).
     public private(set) var written = 0
     public private(set) var transactions = 0
 
     /// `store` is used only from the writer's thread from now on.
-    public init(store: BoardStore, onDurable: @escaping @Sendable ([Commit]) -> Void,
-                onFailure: @escaping @Sendable ([Commit], StoreError) -> Void) {
+    public init(store: any Store, onDurable: @escaping @Sendable ([StoreOutcome]) -> Void,
+                onFailure: @escaping @Sendable ([CommitRecord], StoreError) -> Void,
+                onHealth: @escaping @Sendable (Bool) -> Void = { _ in }) {
         self.store = store
         self.onDurable = onDurable
         self.onFailure = onFailure
+        self.onHealth = onHealth
         let t = Thread { [unowned self] in self.loop() }
         t.name = "liftboard-store"
         thread = t
@@ -46,10 +56,30 @@ public final class CommitWriter: @unchecked Sendable {
         condition.unlock()
     }
 
+    private func setHealth(_ isUp: Bool) {
+        condition.lock()
+        let changed = up != isUp
+        up = isUp
+        if isUp { backoff = 0.1 }
+        condition.unlock()
+        if changed { onHealth(isUp) }
+    }
+
     private func loop() {
         while true {
             condition.lock()
-            while queue.isEmpty && !closing { condition.wait() }
+            var probeDue = false
+            while queue.isEmpty && !closing && !probeDue {
+                if up {
+                    condition.wait()
+                } else {
+                    // Down: wake to probe after the backoff even with nothing to write.
+                    if !condition.wait(until: Date(timeIntervalSinceNow: backoff)) && queue.isEmpty {
+                        probeDue = true
+                        backoff = min(backoff * 2, 5)
+                    }
+                }
+            }
             if queue.isEmpty && closing {
                 thread = nil
                 condition.broadcast()
@@ -59,12 +89,18 @@ public final class CommitWriter: @unchecked Sendable {
             let batch = queue
             queue.removeAll(keepingCapacity: true)
             condition.unlock()
+            if batch.isEmpty {
+                if (try? store.probe()) != nil { setHealth(true) }
+                continue
+            }
             do {
-                try store.apply(batch)
+                let outcomes = try store.apply(batch)
                 condition.lock(); written += batch.count; transactions += 1; condition.unlock()
-                onDurable(batch.map(\.commit))
+                setHealth(true)
+                onDurable(outcomes)
             } catch {
-                onFailure(batch.map(\.commit), error)
+                setHealth(false)
+                onFailure(batch, error)
             }
         }
     }

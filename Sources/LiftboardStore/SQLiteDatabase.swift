@@ -12,6 +12,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case staleVersion(board: String, expected: Int, got: Int)
     /// A commit names a board the store does not have.
     case unknownBoard(String)
+    /// PostgreSQL could not be reached (or the connection was lost): libpq's words.
+    case connect(message: String)
+    /// A PostgreSQL statement failed: the server's words.
+    case postgres(message: String, sql: String)
 
     public var description: String {
         switch self {
@@ -20,6 +24,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .newerSchema(let found, let supported): "the database has schema version \(found); this build knows up to \(supported)"
         case .staleVersion(let b, let e, let g): "board \(b): commit version \(g), expected \(e)"
         case .unknownBoard(let b): "no board \(b) in the store"
+        case .connect(let m): "cannot reach PostgreSQL: \(m)"
+        case .postgres(let m, let sql): "postgres: \(m) (in \(sql.prefix(60)))"
         }
     }
 }

@@ -166,6 +166,7 @@ extension Wire {
 
     /// A commit's `change`: `{"id", "section", "after", "index"}` or `{"swap": [x, y]}`.
     static func change(_ f: Fields) throws(WireError) -> Change {
+        if f.has("edit") { return try edit(f) }
         if f.has("swap") {
             let pair = try f.array("swap", max: 2)
             guard pair.count == 2, case .string(let x) = pair[0], case .string(let y) = pair[1], !x.isEmpty, !y.isEmpty else {
@@ -184,5 +185,52 @@ extension Wire {
         }
         let index = try f.optionalInt("index", in: 0...10_000_000) ?? 0
         return .insert(id: id, section: section, after: afterID, index: index)
+    }
+}
+
+extension Wire {
+    /// An edit change: `{"edit": KIND, ...}` (docs/protocol.md, "Edits").
+    static func edit(_ f: Fields) throws(WireError) -> Change {
+        func optionalID(_ key: String) throws(WireError) -> String? {
+            guard let v = f.object[key] else { throw f.fail(key, "missing (null for first)") }
+            switch v {
+            case .null: return nil
+            case .string(let s) where !s.isEmpty && s.utf8.count <= 256: return s
+            default: throw f.fail(key, "expected an id or null")
+            }
+        }
+        switch try f.string("edit", maxLength: 32) {
+        case "addItem":
+            return .addItem(try item(try f.object("item")), section: try f.string("section", maxLength: 256), after: try optionalID("after"))
+        case "removeItem":
+            return .removeItem(try f.string("id", maxLength: 256))
+        case "updateItem":
+            var u = ItemUpdate(id: try f.string("id", maxLength: 256))
+            if f.has("label") { u.label = try f.string("label", maxLength: 1024, allowEmpty: true) }
+            if f.has("color") { u.color = try f.string("color", maxLength: 64, allowEmpty: true) }
+            if f.has("height") { u.height = try f.number("height", above: 0, upTo: 1e6) }
+            if f.has("movable") { u.movable = try f.bool("movable") }
+            return .updateItem(u)
+        case "addSection":
+            let id = try f.string("id", maxLength: 256)
+            let title = f.has("title") ? try f.string("title", maxLength: 1024, allowEmpty: true) : id
+            return .addSection(id: id, title: title, after: try optionalID("after"))
+        case "renameSection":
+            return .renameSection(id: try f.string("id", maxLength: 256), title: try f.string("title", maxLength: 1024, allowEmpty: true))
+        case "removeSection":
+            return .removeSection(try f.string("id", maxLength: 256))
+        default:
+            throw f.fail("edit", "expected addItem, removeItem, updateItem, addSection, renameSection or removeSection")
+        }
+    }
+
+    /// An item as a board file gives it (label defaults to the id; color to the palette).
+    static func item(_ f: Fields) throws(WireError) -> Item {
+        let id = try f.string("id", maxLength: 256)
+        let label = f.has("label") ? try f.string("label", maxLength: 1024, allowEmpty: true) : id
+        let color = f.has("color") ? try f.string("color", maxLength: 64, allowEmpty: true) : ""
+        let height = f.has("height") ? try f.number("height", above: 0, upTo: 1e6) : nil
+        let movable = f.has("movable") ? try f.bool("movable") : true
+        return Item(id: id, label: label, color: color, height: height, movable: movable)
     }
 }

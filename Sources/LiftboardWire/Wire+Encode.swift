@@ -45,11 +45,18 @@ extension Wire {
             }
         case .frame(let f):
             frame(f, &w)
-        case .lift(let p, let id, let from):
+        case .lift(let p, let id, let from, let follow):
             w.key("t"); w.string("lift")
             w.key("p"); w.int(p)
             w.key("id"); w.string(id)
             w.key("from"); place(from, &w)
+            if let follow {
+                w.key("grab"); w.beginObject()
+                w.key("x"); w.number(follow.grab.x)
+                w.key("y"); w.number(follow.grab.y)
+                w.endObject()
+                w.key("axis"); w.string(follow.lockX ? "y" : "xy")
+            }
         case .moved(let p, let id, let from, let to):
             w.key("t"); w.string("moved")
             w.key("p"); w.int(p)
@@ -116,7 +123,47 @@ extension Wire {
             w.key("index"); w.int(index)
         case .swap(let x, let y):
             w.key("swap"); w.beginArray(); w.string(x); w.string(y); w.endArray()
+        case .addItem(let item, let section, let after):
+            w.key("edit"); w.string("addItem")
+            w.key("item"); self.item(item, &w)
+            w.key("section"); w.string(section)
+            w.key("after")
+            if let after { w.string(after) } else { w.null() }
+        case .removeItem(let id):
+            w.key("edit"); w.string("removeItem")
+            w.key("id"); w.string(id)
+        case .updateItem(let u):
+            w.key("edit"); w.string("updateItem")
+            w.key("id"); w.string(u.id)
+            if let v = u.label { w.key("label"); w.string(v) }
+            if let v = u.color { w.key("color"); w.string(v) }
+            if let v = u.height { w.key("height"); w.number(v) }
+            if let v = u.movable { w.key("movable"); w.bool(v) }
+        case .addSection(let id, let title, let after):
+            w.key("edit"); w.string("addSection")
+            w.key("id"); w.string(id)
+            w.key("title"); w.string(title)
+            w.key("after")
+            if let after { w.string(after) } else { w.null() }
+        case .renameSection(let id, let title):
+            w.key("edit"); w.string("renameSection")
+            w.key("id"); w.string(id)
+            w.key("title"); w.string(title)
+        case .removeSection(let id):
+            w.key("edit"); w.string("removeSection")
+            w.key("id"); w.string(id)
         }
+        w.endObject()
+    }
+
+    /// An item as a board file writes it.
+    static func item(_ i: Item, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("id"); w.string(i.id)
+        w.key("label"); w.string(i.label)
+        if !i.color.isEmpty { w.key("color"); w.string(i.color) }
+        if let h = i.height { w.key("height"); w.number(h) }
+        w.key("movable"); w.bool(i.movable)
         w.endObject()
     }
 
@@ -159,6 +206,7 @@ extension Wire {
                 w.key("hidden"); w.bool(c.hidden)
                 w.key("dur"); w.number(c.dur)
                 w.key("ease"); w.string(c.ease.rawValue)
+                if c.appear { w.key("appear"); w.bool(true) }
                 if let i = c.info {
                     w.key("label"); w.string(i.label)
                     w.key("color"); w.string(i.color)
@@ -174,6 +222,12 @@ extension Wire {
             w.key("gone"); w.beginArray()
             for g in f.gone { w.string(g) }
             w.endArray()
+        }
+        if !f.removed.isEmpty {
+            w.key("removed"); w.beginArray()
+            for g in f.removed { w.string(g) }
+            w.endArray()
+            w.key("removeDur"); w.number(f.removeDur)
         }
         if !f.snapshots.isEmpty {
             w.key("snapshots"); w.beginArray()

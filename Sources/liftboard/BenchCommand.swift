@@ -7,6 +7,13 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Benchmarks that print numbers (build with -c release).",
         subcommands: [BenchEngine.self, BenchDrop.self])
+
+    /// `{"rows": [...]}` on one line, keys sorted: what `scripts/bench` reads.
+    static func printJSON<Row: Encodable>(rows: [Row]) throws {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys]
+        FileHandle.standardOutput.write(try enc.encode(["rows": rows]) + Data("\n".utf8))
+    }
 }
 
 /// Drives synthetic drags through `Session` on list and grid boards of growing size.
@@ -40,13 +47,7 @@ struct BenchEngine: ParsableCommand {
         for kind in [LayoutKind.list, .grid] {
             for n in sizes { rows.append(Self.measure(kind: kind, cells: n, moves: moves)) }
         }
-        if json {
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.sortedKeys]
-            let out = ["rows": rows]
-            FileHandle.standardOutput.write(try enc.encode(out) + Data("\n".utf8))
-            return
-        }
+        if json { return try BenchCommand.printJSON(rows: rows) }
         print("layout  cells    move p50  move p99  reorder p50  reorder p99  decode p50  encode p50  Foundation decode  bytes/frame still  bytes/frame reorder")
         for r in rows {
             print(String(format: "%-6@ %7d %8.0fns %8.0fns %10.0fns %10.0fns %9.0fns %9.0fns %16.0fns %18.0f %20.0f",

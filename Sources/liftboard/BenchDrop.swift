@@ -36,12 +36,7 @@ struct BenchDrop: ParsableCommand {
         let sizes = quick ? [1_000, 10_000] : [1_000, 100_000, 1_000_000]
         var rows: [Row] = []
         for n in sizes { rows.append(Self.measure(items: n, drops: max(1, drops))) }
-        if json {
-            let enc = JSONEncoder()
-            enc.outputFormatting = [.sortedKeys]
-            FileHandle.standardOutput.write(try enc.encode(["rows": rows]) + Data("\n".utf8))
-            return
-        }
+        if json { return try BenchCommand.printJSON(rows: rows) }
         print("items      drop     hub  other session  encode full  encode none  drop-to-commit  commit bytes full  commit bytes none")
         for r in rows {
             print(String(format: "%9d %6.2fms %6.2fms %12.2fms %10.2fms %10.3fms %13.2fms %18d %18d",

@@ -14,11 +14,20 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("public"), help: "Folder of static files (default: the package's Public/).") var publicDir: String?
     @Option(help: "Folder of board JSON files, one board per file (default: the built-in demo board).") var boards: String?
     @Option(help: "Folder for the SQLite store.") var data = ".liftboard"
+    @Option(help: "postgresql://USER@HOST:PORT/DB: share boards with every server process using this database (default: $LIFTBOARD_STORE, else SQLite in --data).")
+    var store: String?
+    @Option(help: "Serve from N processes sharing the port (SO_REUSEPORT); needs --store postgresql://... and a fixed --port.")
+    var workers = 1
+    @Flag(name: .customLong("share-port"), help: "Listen with SO_REUSEPORT so that other liftboard processes can share the port.")
+    var sharePort = false
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve https and wss.") var tlsCert: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.") var tlsKey: String?
     @Option(name: .customLong("allow-origin"), help: "A page origin allowed to open WebSockets (repeatable).") var allowOrigin: [String] = []
     @Option(help: "Require this token on the API and WebSockets (Bearer header or ?token=).") var token: String?
-    @Option(name: .customLong("max-sessions"), help: "Most WebSocket sessions at once.") var maxSessions = 4096
+    @Option(name: .customLong("allow-host"), help: "Also answer requests whose Host header names this (repeatable; * for any). localhost, 127.0.0.1, [::1] and --host always are.") var allowHost: [String] = []
+    @Option(name: .customLong("max-sessions"), help: "Most WebSocket sessions at once (default: as many as the file descriptor limit fits, at most 4096).") var maxSessions: Int?
+    @Option(name: .customLong("hello-timeout"), help: "Seconds a WebSocket has to send hello before it is closed (1008).") var helloTimeout = 10.0
+    @Option(name: .customLong("record-max-bytes"), help: "A session's recording stops past this many bytes.") var recordMaxBytes = 16 << 20
     @Option(help: "Record every session as a replay stream into this folder.") var record: String?
     @Option(name: .customLong("log-level"), help: "error, warn, info or debug.") var logLevel = "info"
     @Flag(help: "Also serve the raw echo protocol liftboard.echo on /echo (diagnostics, benchmarks).") var echo = false
@@ -26,11 +35,35 @@ struct ServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard maxSessions > 0 else { throw ValidationError("--max-sessions must be positive") }
+        if let maxSessions, maxSessions <= 0 { throw ValidationError("--max-sessions must be positive") }
+        guard helloTimeout > 0, helloTimeout <= 3600 else { throw ValidationError("--hello-timeout must be between 0 and 3600 seconds") }
+        guard recordMaxBytes >= 1024 else { throw ValidationError("--record-max-bytes must be at least 1024") }
         guard LogLevel.allCases.contains(where: { $0.name == logLevel }) else {
             throw ValidationError("--log-level must be one of error, warn, info, debug")
         }
+        if let token {
+            guard !token.isEmpty, token.utf8.count <= 4096, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw ValidationError("--token must be 1 to 4096 printable ASCII characters without spaces")
+            }
+        }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        if let url = storeURL {
+            guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+                throw ValidationError("--store must be a postgresql:// URL (got \(url))")
+            }
+        }
+        guard (1...256).contains(workers) else { throw ValidationError("--workers must be between 1 and 256") }
+        if workers > 1 {
+            guard storeURL != nil else { throw ValidationError("--workers needs a shared store: --store postgresql://... (SQLite is one process's)") }
+            guard port != 0 else { throw ValidationError("--workers needs a fixed --port (they share it)") }
+        }
+    }
+
+    /// `--store`, else `$LIFTBOARD_STORE` (empty: SQLite).
+    var storeURL: String? {
+        if let store, !store.isEmpty { return store }
+        if let env = ProcessInfo.processInfo.environment["LIFTBOARD_STORE"], !env.isEmpty { return env }
+        return nil
     }
 
     func run() throws {
@@ -56,18 +89,39 @@ struct ServeCommand: ParsableCommand {
         config.host = host
         config.port = port
         config.dataDir = data
+        config.storeURL = storeURL
+        config.sharePort = sharePort || workers > 1
         config.tlsCert = tlsCert
         config.tlsKey = tlsKey
         config.allowOrigins = allowOrigin
         config.token = token
         config.maxSessions = maxSessions
         config.recordDir = record
+        config.recordMaxBytes = recordMaxBytes
+        config.allowHosts = allowHost
+        config.helloTimeout = helloTimeout
         config.echo = echo
         config.allowFraming = allowFraming
         config.logLevel = LogLevel.allCases.first { $0.name == logLevel } ?? .info
+        // The other workers: this very command, one process each, sharing the port.
+        let others = (1..<workers).map { _ in Self.spawnWorker() }
         let server = Server(config: config)
-        do { _ = try server.start() } catch { fail("\(error)") }
+        do { _ = try server.start() } catch { others.forEach { $0.terminate() }; fail("\(error)") }
         server.run()
+        for p in others where p.isRunning { p.terminate() }
+        for p in others { p.waitUntilExit() }
+    }
+
+    /// Starts this binary again with the same arguments, `--workers 1 --share-port`.
+    static func spawnWorker() -> Process {
+        var args = Array(CommandLine.arguments.dropFirst())
+        if let k = args.firstIndex(of: "--workers"), k + 1 < args.count { args.removeSubrange(k...(k + 1)) }
+        args.removeAll { $0.hasPrefix("--workers=") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        p.arguments = args + ["--share-port"]
+        do { try p.run() } catch { fail("cannot start a worker: \(error)") }
+        return p
     }
 
     /// Public/ beside the package the binary was built in, else in the working directory.

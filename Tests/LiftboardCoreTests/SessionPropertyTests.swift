@@ -42,6 +42,7 @@ enum RandomStreams {
         var down: Set<Int> = []
         var out: [(ClientEvent, Double)] = []
         var version = 0
+        var edits = 0
         let keys = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "Escape", "Tab"]
         func point() -> Point { Point(x: Double.random(in: -20...420, using: &rng), y: Double.random(in: -20...620, using: &rng)) }
         for _ in 0..<count {
@@ -62,6 +63,23 @@ enum RandomStreams {
                 out.append((.resize(Viewport(w: Double.random(in: 100...900, using: &rng), h: Double.random(in: 100...900, using: &rng))), t))
             case 16, 17:
                 out.append((.key(keys.randomElement(using: &rng)!), t))
+            case 18 where Int.random(in: 0..<3, using: &rng) == 0:
+                // An edit from elsewhere: the board's content changes under the drags.
+                let items = board.sections.flatMap(\.items).map(\.id)
+                let sections = board.sections.map(\.id)
+                edits += 1
+                let change: Change
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0: change = .addItem(Item(id: "new\(edits)", height: Bool.random(using: &rng) ? 90 : nil),
+                                         section: sections.randomElement(using: &rng)!, after: items.randomElement(using: &rng))
+                case 1: change = .removeItem(items.randomElement(using: &rng) ?? "none")
+                case 2: change = .updateItem(ItemUpdate(id: items.randomElement(using: &rng) ?? "none", label: "L\(edits)",
+                                                        height: Bool.random(using: &rng) ? 30 : nil))
+                case 3: change = .addSection(id: "sec\(edits)", title: "S", after: Bool.random(using: &rng) ? nil : sections.randomElement(using: &rng))
+                case 4: change = .renameSection(id: sections.randomElement(using: &rng)!, title: "T\(edits)")
+                default: change = .removeSection(sections.randomElement(using: &rng)!)
+                }
+                out.append((.external(Commit(board: board.id, version: 0, by: "admin", moves: [], order: [], change: change)), t))
             case 18 where Bool.random(using: &rng):
                 // Another session's change, made on whatever the committed order is then.
                 let items = board.sections.flatMap(\.items).map(\.id)
@@ -88,13 +106,7 @@ enum RandomStreams {
     }
 
     /// The committed board as the session knows it.
-    static func committed(_ s: Session, _ board: Board) -> Board {
-        var b = board
-        let byID = Dictionary(uniqueKeysWithValues: board.sections.flatMap(\.items).map { ($0.id, $0) })
-        for (k, so) in (s.committedOrder ?? []).enumerated() { b.sections[k].items = so.items.map { byID[$0]! } }
-        b.version = s.version ?? 0
-        return b
-    }
+    static func committed(_ s: Session, _ board: Board) -> Board { s.committedBoard ?? board }
 
     /// Runs a stream to quiescence, checking after every step the session's invariants, that
     /// with no drag in flight the live order is the committed order, and that every commit of
@@ -126,6 +138,18 @@ enum RandomStreams {
             if case .external(let c) = e, c.order.isEmpty, let change = c.change {
                 let current = committed(s, board)
                 guard let (next, moves) = current.applying(change) else { continue }
+                if change.isEdit {
+                    // Sent as change only, as the hub sends edits.
+                    e = .external(Commit(board: board.id, version: next.version, by: "admin", moves: [], order: [], change: change))
+                    let o = s.handle(e, at: t) { _ in board }
+                    out += o
+                    if case .commit(let got)? = o.last(where: { if case .commit = $0 { true } else { false } }), got.order != next.order {
+                        violations.append("after \(e) at \(t): the session's order after the edit differs from the board's")
+                    }
+                    check(o, before: next, after: "after \(e) at \(t)")
+                    if !violations.isEmpty { break }
+                    continue
+                }
                 e = .external(Commit(board: board.id, version: next.version, by: "other", moves: moves, order: next.order, change: change))
             }
             let before = committed(s, board)
@@ -247,6 +271,7 @@ enum RandomStreams {
         var v: [String] = []
         var seq = 0, version = 0
         var lifted: Set<String> = []
+        var edited = false
         let allItems = Set(board.sections.flatMap { $0.items.map(\.id) })
         for e in out {
             switch e {
@@ -257,8 +282,10 @@ enum RandomStreams {
                 if c.version <= version { v.append("commit version \(c.version) after \(version)") }
                 version = c.version
                 let items = c.order.flatMap(\.items)
-                if Set(items) != allItems || items.count != allItems.count { v.append("commit order is not a permutation") }
-            case .lift(_, let id, _):
+                if Set(items).count != items.count { v.append("commit order names an item twice") }
+                if c.change?.isEdit == true { edited = true }
+                if !edited && (Set(items) != allItems || items.count != allItems.count) { v.append("commit order is not a permutation") }
+            case .lift(_, let id, _, _):
                 if !lifted.insert(id).inserted { v.append("\(id) lifted twice") }
             case .drop(_, let id, _, _):
                 if lifted.remove(id) == nil { v.append("\(id) dropped but not lifted") }

@@ -90,13 +90,81 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
         let store = try BoardStore(path: path)
         try store.seed(demo)
         let seen = Locked<[Int]>([])
-        let writer = CommitWriter(store: store, onDurable: { cs in seen.update { $0 += cs.map(\.version) } },
+        // The first batch's report waits until the other 49 are queued: they must then go
+        // in one transaction (group commit), not one each.
+        let allQueued = DispatchSemaphore(value: 0)
+        let writer = CommitWriter(store: store, onDurable: { outcomes in
+            let first = seen.value.isEmpty
+            seen.update { $0 += outcomes.compactMap { if case .landed(let d) = $0 { d.version } else { nil } } }
+            if first { allQueued.wait() }
+        },
                                   onFailure: { _, e in Issue.record("\(e)") })
-        for v in 1...50 { writer.enqueue(commit(v, todo: v % 2 == 0 ? ["c", "b"] : ["b", "c"], done: ["a"])) }
+        writer.enqueue(commit(1, todo: ["b", "c"], done: ["a"]))
+        while seen.value.isEmpty { usleep(1000) }
+        for v in 2...50 { writer.enqueue(commit(v, todo: v % 2 == 0 ? ["c", "b"] : ["b", "c"], done: ["a"])) }
+        allQueued.signal()
         writer.close()
         #expect(seen.value == Array(1...50))
-        #expect(writer.transactions <= 50 && writer.written == 50)
+        #expect(writer.transactions == 2 && writer.written == 50)
         #expect(try BoardStore(path: path).board(id: "demo")?.version == 50)
+    }
+}
+
+@Suite struct StoreChangeTests {
+    func record(_ change: Change, version: Int, token: Int) -> CommitRecord {
+        CommitRecord(commit: Commit(board: "demo", version: version, by: "s\(token)", moves: [], order: [], change: change),
+                     at: 1_700_000_000_000, origin: "p1", token: token)
+    }
+
+    @Test func twoChangesMadeOnTheSameVersionBothLandInOrder() throws {
+        let store = try BoardStore(path: tempPath())
+        try store.seed(demo)
+        // Both sessions saw version 0; the store applies each to the order it has.
+        let out = try store.apply([record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 1),
+                                   record(.insert(id: "b", section: "done", after: "a", index: 1), version: 1, token: 2)])
+        #expect(out.map { if case .landed(let d) = $0 { d.version } else { -1 } } == [1, 2])
+        let b = try #require(try store.board(id: "demo"))
+        #expect(b.version == 2 && b.order == [SectionOrder(section: "todo", items: ["c"]), SectionOrder(section: "done", items: ["a", "b"])])
+        let back = try store.commits(board: "demo", after: 0)
+        #expect(back.map(\.change) == [.insert(id: "a", section: "done", after: nil, index: 0), .insert(id: "b", section: "done", after: "a", index: 1)])
+        #expect(back.map(\.token) == [1, 2] && back.allSatisfy { $0.origin == "p1" })
+    }
+
+    @Test func aChangeMadeMootByAnEarlierOneIsReportedUnchangedAndNotWritten() throws {
+        let store = try BoardStore(path: tempPath())
+        try store.seed(demo)
+        let out = try store.apply([record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 1),
+                                   record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 2)])
+        #expect(out.count == 2 && out[1] == .unchanged(board: "demo", token: 2))
+        #expect(try store.board(id: "demo")?.version == 1)
+        #expect(try store.commits(board: "demo", after: 0).count == 1)
+    }
+
+    @Test func theWriterReportsAFailureAndTheStoreDownThenUpWhenItWritesAgain() throws {
+        let path = tempPath()
+        let store = try BoardStore(path: path)
+        try store.seed(demo)
+        let failures = Locked<[Int]>([])
+        let health = Locked<[Bool]>([])
+        let landed = Locked<[Int]>([])
+        let writer = CommitWriter(store: store, onDurable: { o in
+            landed.update { $0 += o.compactMap { if case .landed(let d) = $0 { d.version } else { nil } } }
+        }, onFailure: { records, _ in failures.update { $0 += records.map(\.token) } },
+           onHealth: { up in health.update { $0.append(up) } })
+        // A commit naming a board the store lacks fails its whole batch.
+        writer.enqueue(CommitRecord(commit: Commit(board: "nope", version: 1, by: "s1", moves: [], order: [],
+                                                   change: .swap("a", "b")), at: 0, origin: "p1", token: 7))
+        writer.enqueue(record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 8))
+        // Let the first batch fail before the next arrives (the thread may also take both at once).
+        let deadline = Date().addingTimeInterval(5)
+        while failures.value.isEmpty && Date() < deadline { usleep(1000) }
+        writer.enqueue(record(.insert(id: "b", section: "done", after: nil, index: 0), version: 1, token: 9))
+        writer.close()
+        #expect(failures.value.contains(7))
+        #expect(health.value.first == false && health.value.last == true)
+        #expect(!landed.value.isEmpty)
+        let b = try #require(try BoardStore(path: path).board(id: "demo"))
+        #expect(b.version == landed.value.count)
     }
 }
 

@@ -63,5 +63,9 @@ def test_a_drop_on_a_million_item_board_closes_no_session_and_commits_in_under_a
                 await ws.send(json.dumps({"t": "ping", "id": 7, "ms": 0}))
                 pong = await recv_until(ws, lambda m: m["t"] == "pong", timeout=10)
                 assert pong and pong[-1]["t"] == "pong", "the session is still open and answering"
+            # A newcomer starts at the committed version (the whole board over HTTP would be 20 MB).
+            async with websockets.connect(big_server.ws, **kw) as late:
+                await late.send(hello("none"))
+                layout = await recv_until(late, lambda m: m["t"] == "layout", timeout=30)
+                assert layout[-1]["version"] == 1
     asyncio.run(asyncio.wait_for(scenario(), 120))
-    assert big_server.board("big")["version"] == 1

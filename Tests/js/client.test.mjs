@@ -2,9 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { backoffMs, gestureEvents, helloMessage, pageOptions, socketURL } from "../../Public/client.js";
 
-test("the page's URL picks the board, kiosk mode, idle reset and token", () => {
-  assert.deepEqual(pageOptions(""), { board: "demo", kiosk: false, idleResetMs: 0, token: null });
-  assert.deepEqual(pageOptions("?board=b2&kiosk=1&idle=5000&token=t"), { board: "b2", kiosk: true, idleResetMs: 5000, token: "t" });
+test("the page's URL picks the board, kiosk mode, idle reset, token and prediction", () => {
+  assert.deepEqual(pageOptions(""), { board: "demo", kiosk: false, idleResetMs: 0, token: null, predict: true });
+  assert.deepEqual(pageOptions("?board=b2&kiosk=1&idle=5000&token=t&predict=0"), { board: "b2", kiosk: true, idleResetMs: 5000, token: "t", predict: false });
   assert.equal(pageOptions("?kiosk=1").idleResetMs, 60000);
 });
 
@@ -19,6 +19,7 @@ test("hello asks for reduced motion and idle reset only when wanted", () => {
   assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 60000 }, vp, true).config,
     { commitOrder: "none", events: "inline", idleResetMs: 60000, reducedMotion: true });
   assert.equal(helloMessage({ board: "x", idleResetMs: 0 }, vp, false).v, 1);
+  assert.equal(helloMessage({ board: "x", idleResetMs: 0 }, vp, false, 1234.5).ms, 1234.5);  // the page's clock
 });
 
 test("reconnects back off exponentially with jitter, capped at 10 s", () => {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyMessage, createScene, settle } from "../../Public/scene.js";
+import { applyMessage, cellOpacity, createScene, settle } from "../../Public/scene.js";
 import { valueAt } from "../../Public/easing.js";
 
 const layout = {
@@ -83,4 +83,21 @@ test("messages that are not pictures are left alone", () => {
   const s = scene();
   assert.equal(applyMessage(s, { t: "announce", text: "hi" }, 0), false);
   assert.equal(applyMessage(s, { t: "commit" }, 0), false);
+});
+
+test("an item an edit adds fades in, and one it removes fades out and then goes", () => {
+  const s = scene();
+  applyMessage(s, { t: "frame", seq: 1, ms: 700, removed: ["a"], removeDur: 250,
+    cells: [{ id: "n", frame: { x: 0, y: 186, w: 400, h: 56 }, alpha: 1, hidden: false, dur: 250, ease: "easeInOut",
+      appear: true, label: "N", color: "#123456", section: "todo", index: 2, movable: true }] }, 1000);
+  const n = s.cells.get("n"), a = s.cells.get("a");
+  assert.equal(cellOpacity(n, 1000), 0);
+  assert.equal(cellOpacity(a, 1000), 1);
+  assert.ok(cellOpacity(n, 1125) > 0 && cellOpacity(n, 1125) < 1);
+  assert.ok(cellOpacity(a, 1125) > 0 && cellOpacity(a, 1125) < 1);
+  assert.equal(settle(s, 1125), true);
+  assert.equal(settle(s, 1250), false);
+  assert.equal(cellOpacity(n, 1250), 1);
+  assert.equal(s.cells.has("a"), false, "the removed cell is gone once it has faded");
+  assert.equal(s.cells.has("n"), true);
 });

@@ -1,0 +1,94 @@
+/// Edits from elsewhere (an item added, removed or changed; a section added, renamed or
+/// removed): the board's content changes under the session, drags in flight keep their live
+/// places, a drag whose item goes is cancelled, new cells fade in and removed ones fade out.
+extension LiveSession {
+    /// The committed board as this session knows it, with every attribute resolved (colors and
+    /// heights explicit, so that a rebuilt arrangement draws the same cells the same way).
+    func committedBoard() -> Board {
+        var b = Board(id: boardID, layout: arr.kind, list: arr.list, grid: arr.grid, sections: [])
+        b.version = version
+        b.sections = base.enumerated().map { s, m in
+            Section(id: arr.sectionIDs[s], title: arr.titles[s], items: m.map { h in
+                Item(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h],
+                     height: arr.kind == .list ? arr.heights[h] : nil, movable: arr.movable[h])
+            })
+        }
+        return b
+    }
+
+    /// Applies `change` (an edit) to the committed board and rebuilds the session around it.
+    /// `false`, changing nothing, when the edit does not apply here.
+    mutating func applyEdit(_ change: Change, now: Double) -> Bool {
+        var board = committedBoard()
+        guard board.applyEdit(change) else { return false }
+        var refreshed: Set<String> = []
+        if case .updateItem(let u) = change { refreshed.insert(u.id) }
+        rebuild(from: board, now: now, refreshed: refreshed)
+        return true
+    }
+
+    /// Replaces the arrangement with one of `board` (its committed order), keeping the scroll,
+    /// the pointers, what the client has been sent, and every drag whose item is still there at
+    /// its live place. A drag whose item went is cancelled.
+    /// - Complexity: O(n).
+    mutating func rebuild(from board: Board, now: Double, refreshed: Set<String>) {
+        let old = arr
+        var next = Arrangement(board: board, width: viewport.w)
+        func map(_ h: Int) -> Int? { next.handleOf[old.ids[h]] }
+        let oldIDs = Set(old.ids), newIDs = Set(next.ids)
+        step.appeared = newIDs.subtracting(oldIDs)
+
+        // Drags: the ones whose item went end, cancelled; the others keep their live places.
+        var kept: [Drag] = [], livePlaces: [(h: Int, section: String, index: Int)] = []
+        var before: [(pointer: Int, place: Place)] = []
+        for var d in drags {
+            guard let h = map(d.item) else {
+                step.gestures.append(.drop(p: d.pointer, id: old.ids[d.item], at: old.place(of: d.item), cancelled: true))
+                step.snapshots.append(SnapshotUpdate(p: d.pointer, id: old.ids[d.item], moveDur: 0, scale: 1, rotation: 0,
+                                                     alpha: 0, dur: dur(config.shiftMs), ease: .easeOut, done: true))
+                if let k = pointerIndex(d.pointer) { pointers[k].phase = .inert }
+                continue
+            }
+            before.append((d.pointer, old.place(of: d.item)))
+            livePlaces.append((h, old.sectionIDs[old.sectionOf[d.item]], old.indexOf[d.item]))
+            d.item = h
+            d.swapTarget = d.swapTarget.flatMap(map)
+            d.lastRegion = nil
+            kept.append(d)
+        }
+
+        // What the client has: the same cells under their new handles; removed ones fade out.
+        var sentOrder: [Int] = [], sentCells: [SentCell] = []
+        var removed: [String] = []
+        for (k, h) in self.sentOrder.enumerated() {
+            if let n = map(h) { sentOrder.append(n); sentCells.append(self.sentCells[k]) } else { removed.append(old.ids[h]) }
+        }
+        step.removed += removed
+        step.refreshed = Set(refreshed.compactMap { next.handleOf[$0] })
+
+        // Pinned items' homes are their indexes in the new committed order.
+        var homes = Array(repeating: 0, count: next.itemCount)
+        for m in next.members { for (i, h) in m.enumerated() where !next.movable[h] { homes[h] = i } }
+        for (h, section, index) in livePlaces.sorted(by: { ($0.section, $0.index) < ($1.section, $1.index) }) {
+            if let t = next.sectionIndexOf[section] { next.move(h, toSection: t, index: index, pinnedHome: homes) }
+        }
+        arr = next
+        base = board.sections.map { $0.items.map { next.handleOf[$0.id]! } }
+        drags = kept
+        liftedBy = LiftTable(count: arr.itemCount)
+        for d in drags { liftedBy[d.item] = d.pointer }
+        pinnedHome = homes
+        committedLayout = config.mode == .swap ? Arrangement(board: board, width: viewport.w) : nil
+        for k in drags.indices { drags[k].liftSection = committedLayout?.sectionOf[drags[k].item] ?? drags[k].liftSection }
+        focus = focus.flatMap { old.ids.indices.contains($0) ? next.handleOf[old.ids[$0]] : nil }
+        sentFocus = sentFocus.flatMap { old.ids.indices.contains($0) ? next.handleOf[old.ids[$0]] : nil }
+        self.sentOrder = sentOrder
+        self.sentCells = sentCells
+        sentSlot = Array(repeating: -1, count: arr.itemCount)
+        for (k, h) in sentOrder.enumerated() { sentSlot[h] = Int32(k) }
+        rebuildLive(reporting: before)
+        scrollY = clampScroll(scrollY)
+        step.shiftDur = dur(config.shiftMs)
+        updateAutoScroll(now: now)
+    }
+}

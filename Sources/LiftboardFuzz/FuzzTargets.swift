@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LiftboardCore
+import LiftboardWire
+import Foundation
+
+/// What the fuzz targets have seen, printed at exit.
+nonisolated(unsafe) var messagesTried = 0
+nonisolated(unsafe) var engineInputs = 0
+/// LIFTBOARD_FUZZ_TRACE=1 prints every engine input (to read a crash's input).
+nonisolated(unsafe) var traceEvents = false
+
+/// At exit: what this process checked. A crash or an invariant break traps before this, and
+/// the fuzzer reports it (libFuzzer: a `crash-` artifact and a nonzero exit).
+func printSummary() {
+    let line = "liftboard-fuzz: \(messagesTried) messages decoded, \(engineInputs) engine inputs checked\n"
+    line.withCString { _ = write(2, $0, strlen($0)) }
+}
+
+/// `Wire.decodeClient` on arbitrary bytes: it must return (a message or an error), never trap,
+/// and decide the same way twice.
+func fuzzWireDecode(_ bytes: UnsafeRawBufferPointer) {
+    messagesTried += 1
+    let first = Wire.decodeClient(bytes)
+    let second = Wire.decodeClient(bytes)
+    if first != second { fatalError("decodeClient is not deterministic") }
+}
+
+/// The boards a session fuzz input plays on: a list with a pinned item, varied heights and an
+/// empty section (the golden list.json), and a grid (the golden grid.json).
+let fuzzBoards: [Board] = [
+    try! Wire.decodeBoard(Array("""
+    {"id":"demo","layout":"list","sections":[{"id":"todo","title":"To do","items":[{"id":"a"},{"id":"b","height":96},\
+    {"id":"c","movable":false},{"id":"d"}]},{"id":"doing","items":[{"id":"e"}]},{"id":"done","items":[]}]}
+    """.utf8)),
+    try! Wire.decodeBoard(Array("""
+    {"id":"demo","layout":"grid","sections":[{"id":"album","items":[{"id":"g0"},{"id":"g1"},{"id":"g2","movable":false},\
+    {"id":"g3"},{"id":"g4"},{"id":"g5"}]},{"id":"trash","items":[]}]}
+    """.utf8)),
+]
+
+/// A `Session` fed a decoded stream, with the engine's invariants checked after every event:
+/// the board stays a permutation and pinned items keep their index (`invariantViolations`),
+/// and with no drag in flight the live order is the committed order.
+///
+/// An input starting with `{` or `#` is a JSON-lines stream, as `liftboard replay` reads it
+/// (the golden streams are the seed corpus); any other input is read as compact binary
+/// events, which reach deep gestures far more often than mutated JSON does.
+func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
+    guard let first = bytes.first else { return }
+    if first == UInt8(ascii: "{") || first == UInt8(ascii: "#") {
+        // A golden stream names its board in its first comment line.
+        let head = bytes.prefix { $0 != 0x0A }
+        var driver = SessionUnderTest(board: fuzzBoards[head.elementsEqual("# board: grid.json".utf8) ? 1 : 0])
+        var now = 0.0
+        for line in bytes.split(separator: 0x0A) where !line.isEmpty && line.first != UInt8(ascii: "#") {
+            guard case .success(let m) = Wire.decodeClient(line) else { continue }
+            now = max(now, min(m.ms ?? now, now + 10_000))
+            driver.step(m.event, seq: m.seq, at: now)
+        }
+        driver.settle(at: now)
+        return
+    }
+    var driver = SessionUnderTest(board: fuzzBoards[Int(first) & 1])
+    var reader = ByteReader(bytes: bytes.dropFirst())
+    driver.step(.hello(Hello(board: "demo", viewport: Viewport(w: 200 + reader.double(600), h: 200 + reader.double(900)),
+                             config: reader.config())), at: 0)
+    var now = 0.0
+    while !reader.atEnd {
+        now += reader.double(700)
+        let p = Int(reader.byte() % 3)
+        let point = Point(x: reader.double(700) - 50, y: reader.double(1400) - 100)
+        let event: ClientEvent
+        switch reader.byte() % 12 {
+        case 0, 1: event = .down(pointer: p, at: point, kind: .touch)
+        case 2, 3, 4: event = .move(pointer: p, at: point)
+        case 5: event = .up(pointer: p, at: point)
+        case 6: event = .cancel(pointer: p)
+        case 7: event = .wheel(dx: 0, dy: reader.double(800) - 400)
+        case 8: event = .key(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "Escape", "Tab"][Int(reader.byte() % 8)])
+        case 9: event = .resize(Viewport(w: 100 + reader.double(900), h: 100 + reader.double(900)))
+        case 10: event = .ping(id: .int(Int(reader.byte())))
+        default: event = .advance
+        }
+        driver.step(event, at: now)
+    }
+    driver.settle(at: now)
+}
+
+/// One session and the board it commits to, as the hub would keep it.
+struct SessionUnderTest {
+    var session = Session(id: "fuzz")
+    var board: Board
+
+    init(board: Board) { self.board = board }
+
+    mutating func step(_ event: ClientEvent, seq: Int? = nil, at now: Double) {
+        if case .external(let c) = event {
+            // The hub hands a session only commits that follow its board: others' commits
+            // that a mutated stream made inconsistent are not something a session can get.
+            guard session.boardID != nil, c.board == board.id, c.version == board.version + 1,
+                  let next = board.applying(c) else { return }
+            board = next
+        }
+        engineInputs += 1
+        if traceEvents { FileHandle.standardError.write(Data("trace \(now) \(event)\n".utf8)) }
+        let board = self.board
+        let out: [ServerEvent]
+        if case .advance = event {
+            out = session.fire(at: now)
+        } else {
+            out = session.handle(event, seq: seq, at: now) { id in id == board.id ? board : nil }
+        }
+        absorb(out)
+        check(after: event)
+    }
+
+    /// Lets time run until nothing is pending, as `liftboard replay` does after its last line.
+    mutating func settle(at start: Double) {
+        var now = start
+        for _ in 0..<10_000 {
+            guard let d = session.nextDeadline else { return }
+            now = max(now, d)
+            absorb(session.fire(at: now))
+            engineInputs += 1
+            check(after: .advance)
+        }
+    }
+
+    private mutating func absorb(_ out: [ServerEvent]) {
+        for e in out {
+            guard case .commit(let c) = e, c.by == session.id else { continue }
+            guard c.version == board.version + 1, let next = board.applying(c) else {
+                fatalError("commit v\(c.version) does not follow board v\(board.version)")
+            }
+            board = next
+        }
+    }
+
+    private func check(after event: ClientEvent) {
+        let broken = session.invariantViolations()
+        if !broken.isEmpty { fatalError("after \(event): \(broken.joined(separator: "; "))") }
+        if !session.isDragging, let live = session.liveOrder, let committed = session.committedOrder, live != committed {
+            fatalError("after \(event): no drag in flight, but live \(live) != committed \(committed)")
+        }
+    }
+}
+
+/// Reads fuzz bytes as bounded numbers; past the end it reads zeros.
+struct ByteReader {
+    var bytes: Slice<UnsafeRawBufferPointer>
+    var atEnd: Bool { bytes.isEmpty }
+
+    mutating func byte() -> UInt8 { bytes.popFirst() ?? 0 }
+
+    /// A number in [0, max), from two bytes.
+    mutating func double(_ max: Double) -> Double {
+        let v = UInt16(byte()) << 8 | UInt16(byte())
+        return Double(v) / 65_536 * max
+    }
+
+    mutating func config() -> SessionConfig {
+        var c = SessionConfig()
+        let flags = byte()
+        if flags & 1 != 0 { c.mode = .swap }
+        if flags & 2 != 0 { c.pressMs = double(1000) }
+        if flags & 4 != 0 { c.reducedMotion = true }
+        if flags & 8 != 0 { c.edgeScrollRange = 10 + double(190) }
+        return c
+    }
+}

@@ -1,0 +1,113 @@
+import LiftboardCore
+
+/// Where boards and their commits live. Two implementations: `BoardStore` (SQLite, embedded,
+/// one process) and `PostgresStore` (PostgreSQL through libpq, shared by any number of
+/// processes). Each is used from one thread at a time (the server's store thread).
+///
+/// A commit is stored as its change (contract §4, "A commit is one change"), applied to the
+/// board's order as the store has it when the commit is written, under the board's lock:
+/// so a drop made on one process lands on top of whatever other processes committed first.
+public protocol Store: AnyObject {
+    /// Inserts `board` unless the store has it already, and returns the store's board.
+    @discardableResult func seed(_ board: Board) throws(StoreError) -> Board
+    /// Every board with its current order and version, by id.
+    func boards() throws(StoreError) -> [Board]
+    func board(id: String) throws(StoreError) -> Board?
+    /// Writes a batch of commits in one transaction (group commit): each commit's change is
+    /// applied to the board's current committed order. All of the batch is written, or
+    /// nothing (then it throws). One outcome per record, in order.
+    func apply(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome]
+    /// The commits of `board` after `version`, oldest first (what another process wrote).
+    func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit]
+    /// Checks that a write can succeed now (reconnecting when needed), without changing
+    /// any board: the store thread calls it, with backoff, while the store is down.
+    func probe() throws(StoreError)
+}
+
+/// A commit as the store made it durable: the version it got there (which another process
+/// may have made differ from the one its session expected), and who sent it.
+public struct DurableCommit: Hashable, Sendable {
+    public var board: String
+    public var version: Int
+    public var by: String
+    /// Wall-clock time of the commit, in ms since the Unix epoch.
+    public var at: Double
+    /// `nil` only for commits written before changes were kept.
+    public var change: Change?
+    /// The server process that wrote it (`CommitRecord.origin`).
+    public var origin: String
+    /// The writing process's sequence number for it (`CommitRecord.token`).
+    public var token: Int
+    public init(board: String, version: Int, by: String, at: Double, change: Change?, origin: String, token: Int) {
+        self.board = board; self.version = version; self.by = by; self.at = at
+        self.change = change; self.origin = origin; self.token = token
+    }
+}
+
+/// What became of one record of a batch.
+public enum StoreOutcome: Hashable, Sendable {
+    /// Written, at the version the store gave it.
+    case landed(DurableCommit)
+    /// The change changes nothing on the store's order (another process's commit made it
+    /// moot): nothing was written for it.
+    case unchanged(board: String, token: Int)
+}
+
+/// A board's order as a store holds it between transactions, so that a change applies
+/// without reading the whole board back: reloaded only when another writer moved it on.
+struct BoardCache {
+    private var boards: [String: Board] = [:]
+
+    func board(_ id: String, at version: Int) -> Board? {
+        guard let b = boards[id], b.version == version else { return nil }
+        return b
+    }
+
+    mutating func set(_ b: Board) { boards[b.id] = b }
+    mutating func forget() { boards.removeAll() }
+}
+
+/// The sections whose item positions a change rewrote, as the board after it holds them.
+func touchedSections(_ moves: [Move], in board: Board) -> [Section] {
+    var ids: [String] = []
+    for m in moves {
+        for s in [m.from.section, m.to.section] where !ids.contains(s) { ids.append(s) }
+    }
+    return board.sections.filter { ids.contains($0.id) }
+}
+
+/// A change as table columns: `kind` is "insert" (item after `other` in `section`, `index`
+/// its index at the drop) or "swap" (item and `other` exchange); all nil for no change.
+struct ChangeColumns {
+    var kind: String?
+    var item: String?
+    var other: String?
+    var section: String?
+    var index: Int?
+
+    init(kind: String?, item: String?, other: String?, section: String?, index: Int?) {
+        self.kind = kind; self.item = item; self.other = other; self.section = section; self.index = index
+    }
+
+    init(_ change: Change?) {
+        switch change {
+        case .insert(let id, let section, let after, let index)?:
+            self.init(kind: "insert", item: id, other: after, section: section, index: index)
+        case .swap(let a, let b)?:
+            self.init(kind: "swap", item: a, other: b, section: nil, index: nil)
+        case nil:
+            self.init(kind: nil, item: nil, other: nil, section: nil, index: nil)
+        case .some:
+            // Edits (issue 12) do not reach the store yet: only drops commit through it.
+            self.init(kind: nil, item: nil, other: nil, section: nil, index: nil)
+        }
+    }
+
+    var change: Change? {
+        switch kind {
+        case "insert": item.flatMap { id in section.map { .insert(id: id, section: $0, after: other, index: index ?? 0) } }
+        case "swap": item.flatMap { a in other.map { .swap(a, $0) } }
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,249 @@
+"""Several `liftboard serve` processes on one private PostgreSQL (Tests/pg_fixture.py), and
+store failures survived (PostgreSQL stopped mid-run, SQLite on a full filesystem), driven by
+real WebSocket and HTTP clients."""
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import tempfile
+
+import pytest
+import websockets
+
+from liftboard_server import HELLO, RunningServer, long_press_drag, recv_until
+from pg_fixture import wait_until
+
+# Demo board at width 400: milk 32-88 (center 60), mum 89-185 (center 137), plants center 271;
+# "Doing" header 587-619.
+MILK_Y, MUM_MID, PLANTS_Y = 60, 137, 271
+
+
+def run(coro, timeout=60):
+    return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+def connect(server):
+    return websockets.connect(server.ws, subprotocols=["liftboard.v1"], open_timeout=5)
+
+
+def pg_server(tmp_path, url, name, *args):
+    return RunningServer("--store", url, *args, data_dir=tmp_path / name).start()
+
+
+class View:
+    """What a client was last told of the committed order: (version, order)."""
+
+    def __init__(self):
+        self.version, self.order, self.errors = None, None, []
+
+    def see(self, messages):
+        for m in messages:
+            if m["t"] == "commit":
+                self.version, self.order = m["version"], [s["items"] for s in m["order"]]
+            elif m["t"] == "layout":
+                ids = [s["id"] for s in m["sections"]]
+                order = [[] for _ in ids]
+                for c in sorted(m["cells"], key=lambda c: c["index"]):
+                    order[ids.index(c["section"])].append(c["id"])
+                self.version, self.order = m["version"], order
+            elif m["t"] == "error":
+                self.errors.append(m["code"])
+        return messages
+
+
+async def hello(ws, view):
+    await ws.send(json.dumps(HELLO))
+    view.see(await recv_until(ws, lambda m: m["t"] == "layout"))
+
+
+async def settle(ws, view, seconds=1.5):
+    """Reads until the client has been told nothing for `seconds`."""
+    view.see(await recv_until(ws, lambda m: False, timeout=seconds))
+
+
+def api_order(server):
+    b = server.board()
+    return b["version"], [s["items"] for s in b["order"]]
+
+
+def test_the_schema_is_created_and_versioned_and_a_second_process_starts_on_it(postgres, tmp_path):
+    url = postgres.create_database()
+    a = pg_server(tmp_path, url, "a")
+    b = pg_server(tmp_path, url, "b")
+    try:
+        db = url.rsplit("/", 1)[1]
+        assert postgres.psql(db, "SELECT version FROM schema_version") == "1"
+        assert postgres.psql(db, "SELECT count(*) FROM boards") == "1"
+        for s in (a, b):
+            status, _, body = s.get("/healthz")
+            assert status == 200 and json.loads(body)["store"] == "up"
+    finally:
+        a.stop(), b.stop()
+
+
+def test_two_processes_on_one_board_see_each_others_drags_live(postgres, tmp_path):
+    url = postgres.create_database()
+    a, b = pg_server(tmp_path, url, "a"), pg_server(tmp_path, url, "b")
+    try:
+        async def go():
+            va, vb = View(), View()
+            async with connect(a) as wa, connect(b) as wb:
+                await hello(wa, va), await hello(wb, vb)
+                await long_press_drag(wa, 50, MILK_Y, MUM_MID + 5)
+                va.see(await recv_until(wa, lambda m: m["t"] == "commit"))
+                seen = vb.see(await recv_until(wb, lambda m: m["t"] == "commit"))
+                assert seen[-1]["t"] == "commit" and seen[-1]["version"] == 1
+                assert any(m["t"] == "frame" for m in seen)  # b's cells animate to the new order
+                # and the other way round
+                await long_press_drag(wb, 50, PLANTS_Y, MUM_MID + 5)
+                vb.see(await recv_until(wb, lambda m: m["t"] == "commit"))
+                va.see(await recv_until(wa, lambda m: m["t"] == "commit" and m["version"] == 2))
+                assert va.version == vb.version == 2 and va.order == vb.order
+                return va.order
+        order = run(go())
+        assert api_order(a) == api_order(b) == (2, order)
+        assert order[0][:2] == ["mum", "plants"] and "milk" in order[0][2:]
+    finally:
+        a.stop(), b.stop()
+
+
+def test_drops_at_the_same_instant_on_two_processes_both_land_and_everyone_converges(postgres, tmp_path):
+    url = postgres.create_database()
+    a, b = pg_server(tmp_path, url, "a"), pg_server(tmp_path, url, "b")
+    try:
+        async def go():
+            va, vb, va2 = View(), View(), View()
+            async with connect(a) as wa, connect(b) as wb, connect(a) as wa2:
+                await hello(wa, va), await hello(wb, vb), await hello(wa2, va2)
+                # a carries milk below mum, b carries plants to the top of "Doing"; both held
+                await asyncio.gather(long_press_drag(wa, 50, MILK_Y, MUM_MID + 5, release=False),
+                                     long_press_drag(wb, 50, PLANTS_Y, 271 + 19 * 19, steps=19, release=False))
+                # both let go at once
+                await asyncio.gather(wa.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MUM_MID + 5, "ms": 0})),
+                                     wb.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 271 + 19 * 19, "ms": 0})))
+                await asyncio.gather(settle(wa, va, 2), settle(wb, vb, 2), settle(wa2, va2, 2))
+                return va, vb, va2
+        va, vb, va2 = run(go())
+        version, order = api_order(a)
+        assert (version, order) == api_order(b)
+        assert version == 2, "both drops landed"
+        assert order[0][:2] == ["mum", "milk"] and "plants" not in order[0] and order[1][0] == "plants"
+        for v in (va, vb, va2):
+            assert (v.version, v.order) == (2, order)
+            assert "store_unavailable" not in v.errors
+        db = url.rsplit("/", 1)[1]
+        assert postgres.psql(db, "SELECT string_agg(version::text, ',' ORDER BY version) FROM commits") == "1,2"
+    finally:
+        a.stop(), b.stop()
+
+
+def test_kill_9_of_one_process_mid_drag_leaves_the_other_serving_and_loses_no_acknowledged_commit(postgres, tmp_path):
+    url = postgres.create_database()
+    a, b = pg_server(tmp_path, url, "a"), pg_server(tmp_path, url, "b")
+    try:
+        async def go():
+            va, vb = View(), View()
+            async with connect(a) as wa, connect(b) as wb:
+                await hello(wa, va), await hello(wb, vb)
+                await long_press_drag(wa, 50, MILK_Y, MUM_MID + 5)
+                acked = va.see(await recv_until(wa, lambda m: m["t"] == "commit"))[-1]
+                assert acked["t"] == "commit"
+                # a lifts plants and is killed mid-drag
+                await long_press_drag(wa, 50, PLANTS_Y, 400, release=False)
+                a.stop(sig=signal.SIGKILL)
+                # b goes on: it has a's acknowledged commit and commits its own
+                await settle(wb, vb, 0.5)
+                assert vb.version == 1 and vb.order == [s["items"] for s in acked["order"]]
+                await long_press_drag(wb, 50, MILK_Y, MILK_Y + 150)
+                vb.see(await recv_until(wb, lambda m: m["t"] == "commit" and m["version"] == 2))
+                assert vb.version == 2
+                return acked
+        acked = run(go())
+        version, order = api_order(b)
+        assert version == 2 and "plants" in order[0]  # the drag a never dropped committed nothing
+        a.start()  # a restarted process reads the same truth
+        assert api_order(a) == (version, order)
+    finally:
+        a.stop(), b.stop()
+
+
+def test_postgres_stopped_mid_run_refuses_drops_loses_nothing_and_commits_again_once_back(postgres, tmp_path):
+    url = postgres.create_database()
+    a = pg_server(tmp_path, url, "a")
+    try:
+        async def go():
+            va, vo = View(), View()
+            async with connect(a) as wa, connect(a) as wo:
+                await hello(wa, va), await hello(wo, vo)
+                await long_press_drag(wa, 50, MILK_Y, MUM_MID + 5)
+                va.see(await recv_until(wa, lambda m: m["t"] == "commit"))
+                durable = (va.version, va.order)
+                postgres.stop("immediate")
+                await long_press_drag(wa, 50, PLANTS_Y, MUM_MID + 5)
+                got = va.see(await recv_until(wa, lambda m: m["t"] == "error", timeout=10))
+                assert got[-1]["t"] == "error" and got[-1]["code"] == "store_unavailable"
+                await asyncio.gather(settle(wa, va), settle(wo, vo))
+                # both sessions are back on the last durable order
+                assert (va.version, va.order) == durable == (vo.version, vo.order)
+                status, _, body = a.get("/healthz")
+                assert status == 503 and json.loads(body)["store"] == "down"
+                postgres.start()
+                assert wait_until(lambda: a.get("/healthz")[0] == 200, timeout=20)
+                await long_press_drag(wa, 50, PLANTS_Y, MUM_MID + 5)
+                va.see(await recv_until(wa, lambda m: m["t"] == "commit" and m["version"] == 2, timeout=10))
+                vo.see(await recv_until(wo, lambda m: m["t"] == "commit" and m["version"] == 2))
+                assert va.version == vo.version == 2 and va.order == vo.order
+                return va.order
+        order = run(go())
+        assert api_order(a) == (2, order)
+        assert a.proc.poll() is None
+    finally:
+        a.stop()
+        if postgres.psql("postgres", "SELECT 1") != "1":
+            postgres.start()
+
+
+def test_sqlite_on_a_full_filesystem_refuses_drops_and_commits_again_once_there_is_room(tmp_path):
+    mnt = tempfile.mkdtemp(prefix="liftboard-full-")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", mnt], capture_output=True, text=True)
+    if mounted.returncode != 0:
+        os.rmdir(mnt)
+        pytest.skip(f"cannot mount a small tmpfs to fill (needs root or CAP_SYS_ADMIN): {mounted.stderr.strip()}")
+    s = RunningServer(data_dir=mnt + "/data")
+    try:
+        s.start()
+        filler = mnt + "/filler"
+
+        async def go():
+            v = View()
+            async with connect(s) as ws:
+                await hello(ws, v)
+                durable = (v.version, v.order)
+                with open(filler, "wb") as f:  # fill the filesystem
+                    try:
+                        while True:
+                            f.write(b"\0" * 65536)
+                            f.flush()
+                    except OSError:
+                        pass
+                await long_press_drag(ws, 50, MILK_Y, MUM_MID + 5)
+                got = v.see(await recv_until(ws, lambda m: m["t"] == "error", timeout=10))
+                assert got[-1]["t"] == "error" and got[-1]["code"] == "store_unavailable"
+                await settle(ws, v)
+                assert (v.version, v.order) == durable
+                status, _, body = s.get("/healthz")
+                assert status == 503 and json.loads(body)["store"] == "down"
+                os.remove(filler)
+                assert wait_until(lambda: s.get("/healthz")[0] == 200, timeout=20)
+                await long_press_drag(ws, 50, MILK_Y, MUM_MID + 5)
+                v.see(await recv_until(ws, lambda m: m["t"] == "commit", timeout=10))
+                assert v.version == 1 and v.order[0][:2] == ["mum", "milk"]
+        run(go())
+        s.stop(sig=signal.SIGKILL)
+        s.start()
+        assert s.board()["version"] == 1
+    finally:
+        s.stop()
+        subprocess.run(["umount", "-l", mnt], capture_output=True)
+        os.rmdir(mnt)
