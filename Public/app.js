@@ -1,5 +1,5 @@
 // The page: forwards input, applies what the server says to the scene, draws it.
-import { FORWARDED_KEYS, backoffMs, helloMessage, pageOptions, socketURL } from "./client.js";
+import { FORWARDED_KEYS, backoffMs, gestureEvents, helloMessage, pageOptions, socketURL } from "./client.js";
 import { applyMessage, createScene, settle } from "./scene.js";
 import * as predict from "./predict.js";
 import { draw } from "./renderer.js";
@@ -15,6 +15,7 @@ const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 const state = {
   scene: createScene(), socket: null, open: false, attempts: 0, seq: 0, sent: 0, received: 0,
   announcements: [], commits: 0, version: null, lastChange: null, drawMs: [], session: null,
+  gestures: { lift: 0, moved: 0, drop: 0 },
   prediction: predict.createPrediction(options.predict),
   trace: null,  // benchmarks set an array: every drawn frame's pointers and snapshot centers
 };
@@ -59,6 +60,13 @@ function connect() {
     const now = performance.now();
     state.received++;
     if (msg.t === "layout") state.version = msg.version;
+    // lift, moved and drop: inside the frame (events inline, as the page asks) or on their own;
+    // either way before the frame's picture, as the contract orders them.
+    for (const e of gestureEvents(msg)) {
+      state.gestures[e.t]++;
+      if (e.t === "lift") { predict.onLift(pred, e, state.scene, now); predict.apply(pred, state.scene, now); wake(); }
+      else if (e.t === "drop") predict.onDrop(pred, e);
+    }
     if (msg.t === "frame") {
       const drawn = predict.drawnCenters(pred, state.scene, now);
       applyMessage(state.scene, msg, now);
@@ -66,8 +74,6 @@ function connect() {
       predict.apply(pred, state.scene, now);
       wake();
     } else if (applyMessage(state.scene, msg, now)) { predict.apply(pred, state.scene, now); wake(); }
-    else if (msg.t === "lift") { predict.onLift(pred, msg, state.scene, now); predict.apply(pred, state.scene, now); wake(); }
-    else if (msg.t === "drop") predict.onDrop(pred, msg);
     else if (msg.t === "pong") { predict.onPong(pred, msg, state.scene, now); wake(); }
     else if (msg.t === "announce") { live.textContent = msg.text; state.announcements.push(msg.text); }
     else if (msg.t === "commit") { state.commits++; state.version = msg.version; state.lastChange = msg.change ?? null; }

@@ -24,11 +24,19 @@ export function socketURL(location, token) {
 /** The first message; `ms` is the page's clock, which the server maps onto its own. */
 export function helloMessage(options, viewport, reducedMotion, ms = 0) {
   // The page draws from frames and has no use for a board's whole order: commits come as
-  // their change only, a few hundred bytes on a board of any size.
-  const config = { commitOrder: "none" };
+  // their change only, a few hundred bytes on a board of any size. lift, moved and drop ride
+  // inside the frame that follows them: one message per move instead of two.
+  const config = { commitOrder: "none", events: "inline" };
   if (options.idleResetMs > 0) config.idleResetMs = options.idleResetMs;
   if (reducedMotion) config.reducedMotion = true;
   return { t: "hello", v: 1, board: options.board, viewport, config, ms };
+}
+
+/** The lift, moved and drop a message carries, in order: a frame's inline `events`, or the
+ *  message itself when the server sent it on its own. */
+export function gestureEvents(msg) {
+  if (msg.t === "frame") return msg.events || [];
+  return msg.t === "lift" || msg.t === "moved" || msg.t === "drop" ? [msg] : [];
 }
 
 /** Exponential backoff with jitter: 0.5 s, 1 s, 2 s … capped at 10 s, each ±50 %. */

@@ -9,6 +9,7 @@ extension FrameMessage {
         m.seq = next.seq
         m.ms = next.ms
         m.ack = next.ack ?? ack
+        m.events += next.events
         if let s = next.scroll { m.scroll = s; m.scrollDur = next.scrollDur }
         if let c = next.content { m.content = c }
         if let s = next.sections { m.sections = s }

@@ -245,6 +245,8 @@ public struct FrameMessage: Hashable, Sendable {
     public var snapshots: [SnapshotUpdate]
     /// Extension: the item the keyboard focus is on, when it changed (the renderer draws a ring).
     public var focus: String?
+    /// Extension: the `lift`, `moved` and `drop` of this input when the client asked for them inline.
+    public var events: [ServerEvent] = []
     public init(seq: Int, ms: Double, ack: Int? = nil, scroll: Point? = nil, scrollDur: Double? = nil, content: Size? = nil,
                 sections: [SectionInfo]? = nil, cells: [CellUpdate] = [], gone: [String] = [], snapshots: [SnapshotUpdate] = [],
                 focus: String? = nil) {

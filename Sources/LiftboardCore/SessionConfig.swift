@@ -31,5 +31,7 @@ public struct SessionConfig: Hashable, Sendable {
     public var reducedMotion: Bool = false
     /// Extension: whether `commit` messages carry `order` (`"full"`) or leave it out (`"none"`).
     public var commitOrder: CommitOrderMode = .full
+    /// Extension: `lift`, `moved` and `drop` as messages (`"separate"`) or inside frames (`"inline"`).
+    public var events: EventsMode = .separate
     public init() {}
 }

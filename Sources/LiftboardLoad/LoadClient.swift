@@ -21,7 +21,6 @@ final class LoadClient {
     /// When the last `up` went on the wire (the drop the next own commit is for).
     var upSentNs: UInt64 = 0
     var timer: UnsafeMutablePointer<clws_timer>?
-    static let pressMs = 500.0
 
     init(index: Int, board: String, generator: LoadGenerator) {
         self.index = index
@@ -63,58 +62,72 @@ final class LoadClient {
         if let wsi { lws_callback_on_writable(wsi) }
     }
 
-    // MARK: The drag loop
+    // MARK: The gesture loop
 
     func established() {
         generator.connected += 1
         phase = .awaitingLayout
-        send([("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
-              ("viewport", .object([("w", .number(LoadBoards.viewport.w)), ("h", .number(LoadBoards.viewport.h)), ("dpr", .number(1))]))])
-        if generator.config.echo { phase = .idle; after(ms: Double(index % 17)) }
+        var hello: [(String, JSONValue)] = [("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
+              ("viewport", .object([("w", .number(LoadBoards.viewport.w)), ("h", .number(LoadBoards.viewport.h)), ("dpr", .number(1))]))]
+        // Like the page: lift, moved and drop inside the frames (one message per move).
+        if generator.config.inlineEvents { hello.append(("config", .object([("events", .string("inline"))]))) }
+        send(hello)
+        if generator.config.echo { phase = .idle; generator.ready(self) }
     }
 
     /// Sessions sharing a board start their drags spread over one drag's cycle, so that their
     /// drops do not all land at the same instant.
     var stagger: Double {
         let c = generator.config
-        let cycle = Self.pressMs + 40 + Double(c.movesPerDrag + 1) * 1000 / c.rate + 100
+        let cycle = c.pressWaitMs + 40 + Double(c.movesPerDrag + 1) * 1000 / c.rate + 100
         return Double(index % max(1, c.sessionsPerBoard)) * cycle / Double(max(1, c.sessionsPerBoard))
     }
 
-    /// Row r's center, as the server lays the load board out (header 32, rows 56 + 1).
-    /// Sessions sharing a board each drag in their own band of rows.
-    func rowY(_ r: Double) -> Double { 60 + 57 * (r + Double(LoadBoards.band * (index % max(1, generator.config.sessionsPerBoard)))) }
+    /// Sessions sharing a board each drag in their own band of rows: the script's rows, shifted.
+    var bandOffset: Double { 57 * Double(LoadBoards.band * (index % max(1, generator.config.sessionsPerBoard))) }
+
+    /// The gesture in progress, and how many have been made.
+    var gesture: Gesture?
+    var gestures = 0
+    lazy var script = GestureScript(workload: generator.config.workload, movesPerDrag: generator.config.movesPerDrag,
+                                    seed: generator.config.seed &* 1_000_003 &+ UInt64(index))
 
     func tick() {
         let pointer: (String, JSONValue) = ("p", .number(1))
+        let frameMs = 1000 / generator.config.rate
         switch phase {
         case .idle:
-            // No new drag after the run's time: the ones in flight finish and their commits drain.
-            if generator.nowNs >= UInt64(generator.config.seconds * 1e9) {
+            // No new gesture after the run's time (or its count): the ones in flight finish
+            // and their commits drain.
+            if generator.nowNs >= UInt64(generator.config.seconds * 1e9) || gestures >= (generator.config.gestures ?? .max) {
                 phase = .closed
                 return
             }
-            send([("t", .string("down")), pointer, ("x", .number(100)), ("y", .number(rowY(0))), ("kind", .string("touch"))])
+            gestures += 1
+            let g = script.next()
+            gesture = g
+            send([("t", .string("down")), pointer, ("x", .number(g.start.x)), ("y", .number(g.start.y + bandOffset)), ("kind", .string("touch"))])
             phase = .pressing
-            after(ms: Self.pressMs + 40)
+            // A drag waits out the long press; a pan moves at once.
+            after(ms: g.isDrag ? generator.config.pressWaitMs : frameMs)
         case .pressing:
             phase = .moving(1)
             tick()
         case .moving(let k):
-            // Down 20 rows and back, over and over: every move passes one neighbour; 30 moves end
-            // 10 rows down, so the drop commits.
-            let r = Double(20 - abs(20 - k % 40))
-            send([("t", .string("move")), pointer, ("x", .number(100)), ("y", .number(rowY(r)))], timed: true)
-            if k < generator.config.movesPerDrag {
-                phase = .moving(k + 1)
-                after(ms: 1000 / generator.config.rate)
-            } else {
-                phase = .releasing
-                after(ms: 1000 / generator.config.rate)
-            }
+            guard let g = gesture else { return }
+            let p = g.moves[k - 1]
+            // A pan's moves on a board that cannot scroll change nothing, so no frame acknowledges
+            // them (contract §5: nothing is sent for nothing): only a drag's moves are timed.
+            send([("t", .string("move")), pointer, ("x", .number(p.x)), ("y", .number(p.y + bandOffset))], timed: g.isDrag)
+            generator.movesSent += 1
+            phase = k < g.moves.count ? .moving(k + 1) : .releasing
+            after(ms: frameMs)
         case .releasing:
-            send([("t", .string("up")), pointer, ("x", .number(100)), ("y", .number(rowY(10)))], isUp: true)
-            generator.drops += 1
+            guard let g = gesture else { return }
+            let p = g.moves.last ?? g.start
+            send([("t", .string("up")), pointer, ("x", .number(p.x)), ("y", .number(p.y + bandOffset))], isUp: g.isDrag)
+            if g.isDrag { generator.drops += 1 } else { generator.pans += 1 }
+            gesture = nil
             phase = .idle
             after(ms: 100)
         case .connecting, .awaitingLayout, .closed:
@@ -156,7 +169,7 @@ final class LoadClient {
             if case .awaitingLayout = phase {
                 generator.laidOut += 1
                 phase = .idle
-                if !generator.config.idle { after(ms: Double(index % 17) + stagger) }
+                generator.ready(self)
             }
         case "frame":
             if case .number(let a)? = msg["ack"] { acknowledge(upTo: Int(a)) }

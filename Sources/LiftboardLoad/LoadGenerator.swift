@@ -16,8 +16,22 @@ public struct LoadConfig: Sendable {
     public var board: String? = nil
     /// Send the same messages to `liftboard.echo` and time the echo instead.
     public var echo = false
-    /// Pointer moves per drag (each passes one row).
+    /// Pointer moves per drag (`reorder`: each passes one row).
     public var movesPerDrag = 30
+    /// How long a drag's finger stays still after `down` (the long press is 500 ms; a server
+    /// slowed by a profiler needs more margin, or the drag becomes a pan).
+    public var pressWaitMs = 540.0
+    /// Ask for `lift`, `moved` and `drop` inside frames (`hello.config.events: "inline"`), as the page does.
+    public var inlineEvents = true
+    /// What the fingers do.
+    public var workload = Workload.reorder
+    /// Gestures per session, then it stops and the run ends once all have (`nil`: until `seconds`).
+    public var gestures: Int? = nil
+    /// Seeds the `realistic` gestures (session k uses seed * 1000003 + k).
+    public var seed: UInt64 = 1
+    /// Once every session is ready, write "ready" to stderr and wait this long before the
+    /// first gesture (a profiler zeroes its counters then; `nil`: each starts when ready).
+    public var settleSeconds: Double? = nil
     /// Sessions say hello and then stay still (to measure what an idle session costs).
     public var idle = false
     /// Sampled once every session is connected and idle (resident KiB of the server).
@@ -55,6 +69,11 @@ public struct LoadReport: Codable, Sendable {
     public var commits: Int
     /// Drags released (each moves its item ten rows, so each must commit).
     public var drops: Int
+    /// Gestures that moved before the long press (`realistic`).
+    public var pans: Int
+    /// Pointer moves sent (the timed ones; `moves` counts those acknowledged).
+    public var movesSent: Int
+    public var workload: String
     public var errors: Int
     public var serverCPUSeconds: Double?
     public var serverPeakMemoryKiB: Int?
@@ -87,15 +106,18 @@ public enum LoadBoards {
     public static let viewport = Viewport(w: 400, h: 2600, dpr: 1)
 }
 
-/// Many libwebsockets client connections on one service thread, each looping long-press drags
-/// (down, wait the long press, 30 moves of one row each at `rate`, up) and timing every move
+/// Many libwebsockets client connections on one service thread, each looping gestures (see
+/// `Workload`: long-press drags, and pans for `realistic`) at `rate` moves a second, timing every move
 /// until the frame that acknowledges it (`seq`/`ack`), or until its echo.
 public final class LoadGenerator {
     let config: LoadConfig
     var context: OpaquePointer?
     var clients: [LoadClient] = []
     var latenciesNs: [UInt64] = []
-    var sent = 0, received = 0, commits = 0, errors = 0, connected = 0, laidOut = 0, drops = 0
+    var sent = 0, received = 0, commits = 0, errors = 0, connected = 0, laidOut = 0, drops = 0, pans = 0, movesSent = 0
+    /// Sessions ready for gestures (laid out, or connected for the echo).
+    var readyCount = 0
+    var allFinished = false
     /// Drop delivery: (board, version) → when its drop was sent, and arrivals at other
     /// sessions seen before the dropping session learnt the version.
     var dropSentNs: [String: UInt64] = [:]
@@ -117,7 +139,20 @@ public final class LoadGenerator {
 
     func heartbeat() {
         guard let ticker else { return }
+        if config.gestures != nil, readyCount == config.sessions {
+            allFinished = clients.allSatisfy { if case .closed = $0.phase { true } else { false } }
+        }
         lws_sul_schedule(context, 0, &ticker.pointee.sul, loadHeartbeat, 100_000)
+    }
+
+    /// A session is ready for gestures: it starts now, or with everyone after the settle time.
+    func ready(_ client: LoadClient) {
+        readyCount += 1
+        if config.idle { return }
+        guard let settle = config.settleSeconds else { return client.after(ms: Double(client.index % 17) + client.stagger) }
+        guard readyCount == config.sessions else { return }
+        FileHandle.standardError.write(Data("ready\n".utf8))
+        for c in clients { c.after(ms: settle * 1000 + Double(c.index % 17) + c.stagger) }
     }
 
     func cString(_ s: String) -> UnsafePointer<CChar> {
@@ -156,8 +191,14 @@ public final class LoadGenerator {
         // After `seconds`, no new drag starts; the rest of the time drains drags and commits.
         let end = UInt64((config.seconds + 2.5) * 1e9)
         var idleSample: Int? = nil
+        var finishedAt: UInt64? = nil
         while nowNs < end {
             if lws_service(ctx, 0) < 0 { break }
+            // A counted run ends once every session has made its gestures, every move is
+            // answered and every drop's commit is back (or ten seconds have passed).
+            if allFinished, finishedAt == nil { finishedAt = nowNs }
+            if let f = finishedAt, nowNs > f + 10_000_000_000
+                || (clients.allSatisfy { $0.pending.isEmpty && $0.outbox.isEmpty } && (config.echo || commits >= drops)) { break }
             if config.idle, idleSample == nil, let pid = config.serverPid, laidOut == config.sessions {
                 idleSample = ProcessStats.residentKiB(pid: pid)
             }
@@ -179,7 +220,8 @@ public final class LoadGenerator {
         }
         return LoadReport(mode: config.echo ? "echo" : "protocol", sessions: config.sessions, connected: connected, rate: config.rate,
                           seconds: config.seconds, elapsedSeconds: Double(nowNs) / 1e9, sent: sent, received: received, moves: sorted.count,
-                          p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, drops: drops, errors: errors,
+                          p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, drops: drops, pans: pans,
+                          movesSent: movesSent, workload: config.workload.rawValue, errors: errors,
                           serverCPUSeconds: nil, serverPeakMemoryKiB: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
                           deliveryP50us: dpct(0.5), deliveryP99us: dpct(0.99), deliveries: config.sessionsPerBoard > 1 ? delivery.count : nil, resyncs: resyncs)
     }

@@ -31,10 +31,14 @@ final class Connection {
     var pendingBytes = 0
     /// What this client asked `commit` messages to carry (read once, at `hello`).
     var commitOrder: CommitOrderMode = .full
+    /// Whether this client asked for lift, moved and drop inside frames (read once, at `hello`).
+    var inlineEvents = false
     var rx: [UInt8] = []
     var rxTooLarge = false
     var closing: (code: Int32, reason: String)? = nil
     var timer: UnsafeMutablePointer<clws_timer>?
+    /// The server time the timer is armed for (nil: not armed).
+    var armedDeadline: Double?
     var recorder: Recorder?
     /// The client's clock mapped onto the server's: the session runs on the client's `ms`.
     var clock = ClientClock()
@@ -143,6 +147,7 @@ final class Connection {
         if session.boardID != nil, let hub {
             self.hub = hub
             commitOrder = session.config?.commitOrder ?? .full
+            inlineEvents = session.config?.events == .inline
             hub.join(self)
             if let dir = server.config.recordDir {
                 recorder = Recorder(dir: dir, session: id, board: hub.board, hello: rx, ms: ms,
@@ -159,8 +164,9 @@ final class Connection {
     /// message sent before the due time handles it itself (`Session.handle` fires due timers
     /// first), however late a busy server reads it.
     func fireTimer() {
+        armedDeadline = nil
         let now = server.now
-        guard let d = session.nextDeadline, clock.serverFireTime(due: d) <= now else { return schedule() }
+        guard let d = Self.deadline(of: &session), clock.serverFireTime(due: d) <= now else { return schedule() }
         if socketHasInput() { return schedule(retryMs: 2) }
         let ms = clock.serverEvent(serverNow: now)
         recorder?.recordAdvance(ms: ms)
@@ -174,19 +180,32 @@ final class Connection {
     }
 
     func schedule(retryMs: Double = 0) {
-        guard let d = session.nextDeadline else {
-            if let timer { lws_sul_cancel(&timer.pointee.sul) }
+        guard let d = Self.deadline(of: &session) else {
+            if let timer, armedDeadline != nil { lws_sul_cancel(&timer.pointee.sul) }
+            armedDeadline = nil
             return
         }
+        // Most inputs leave the deadline where it was: re-arming it is a wasted timer-list walk.
+        // Keyed on the server time it fires at, which also moves when the client's clock does.
+        let fireAt = clock.serverFireTime(due: d)
+        guard retryMs > 0 || fireAt != armedDeadline else { return }
+        // A retry is armed for another time than the deadline's: NaN equals nothing, so the
+        // next schedule re-arms, and it still counts as armed for a cancel.
+        armedDeadline = retryMs > 0 ? .nan : fireAt
         if timer == nil { timer = clws_timer_new(Unmanaged.passUnretained(self).toOpaque()) }
-        let us = max(retryMs, clock.serverFireTime(due: d) - server.now) * 1000
+        let us = max(retryMs, fireAt - server.now) * 1000
         lws_sul_schedule(server.context, 0, &timer!.pointee.sul, connectionTimerFired, lws_usec_t(us.rounded(.up)))
     }
+
+    /// The session's next deadline, read in place: a plain read of a property of `session`
+    /// copies the whole Session first (about 1,000 instructions on every input).
+    private static func deadline(of session: inout Session) -> Double? { session.nextDeadline }
 
     // MARK: Sending
 
     /// Hands the session's outputs to the hub (commits) and queues them for the client.
     func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0) {
+        let events = inlineEvents ? events.inliningEvents() : events
         var barrier = initial
         for e in events {
             var e = e
@@ -334,7 +353,7 @@ extension ServerEvent {
         switch self {
         case .commit(let c) where commitOrder == .none, .persist(let c) where commitOrder == .none: 160 + c.moves.count * 90
         case .layout(let l): 200 + l.cells.count * 170
-        case .frame(let f): 80 + f.cells.count * 170 + f.snapshots.count * 100 + f.gone.count * 12
+        case .frame(let f): 80 + f.cells.count * 170 + f.snapshots.count * 100 + f.gone.count * 12 + f.events.count * 120
         case .commit(let c), .persist(let c): 100 + c.order.reduce(0) { $0 + 30 + $1.items.count * 10 }
         default: 120
         }

@@ -161,12 +161,45 @@ public struct JSONParser {
             guard i < b.count, isDigit(b[i]) else { throw fail("expected a digit") }
             while i < b.count, isDigit(b[i]) { i += 1 }
         }
+        if let d = fastNumber(start, i) { return d }
         // Huge exponents parse to ±infinity, which validation then refuses.
         guard let d = Double(String(decoding: b[start..<i], as: UTF8.self)) else { throw fail("bad number") }
         return d
     }
 
     private func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+    /// A number already checked as JSON, read without a String and strtod when it has at most
+    /// 15 digits and no exponent (every coordinate and time a client sends): the digits are an
+    /// exact integer under 2^53 and 10^k is exact, so one division rounds correctly, the
+    /// result strtod gives (Clinger's fast path). `nil`: let strtod read it.
+    private func fastNumber(_ start: Int, _ end: Int) -> Double? {
+        var k = start
+        let negative = b[k] == UInt8(ascii: "-")
+        if negative { k += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fraction = 0
+        var inFraction = false
+        while k < end {
+            let c = b[k]
+            if c == UInt8(ascii: ".") {
+                inFraction = true
+            } else if c >= 0x30 && c <= 0x39 {
+                digits += 1
+                if digits > 15 { return nil }
+                mantissa = mantissa * 10 + UInt64(c - 0x30)
+                if inFraction { fraction += 1 }
+            } else {
+                return nil
+            }
+            k += 1
+        }
+        let value = Double(mantissa) / Self.powersOfTen[fraction]
+        return negative ? -value : value
+    }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
         guard i + 4 <= b.count else { throw fail("unexpected end") }

@@ -12,6 +12,7 @@ extension Wire {
         guard bytes.count <= maxMessageBytes else {
             return .failure(WireError(code: .tooLarge, message: "message of \(bytes.count) bytes is over the \(maxMessageBytes)-byte limit"))
         }
+        if let m = bytes.withContiguousStorageIfAvailable(fastMove) ?? nil { return .success(m) }
         let value: JSONValue
         do { value = try JSONParser.parse(bytes) } catch {
             return .failure(WireError(code: .badJSON, message: error.description))
@@ -117,6 +118,12 @@ extension Wire {
                     throw c.fail("commitOrder", "expected \"full\" or \"none\"")
                 }
                 config.commitOrder = m
+            }
+            if c.has("events") {
+                guard let m = EventsMode(rawValue: try c.string("events", maxLength: 16)) else {
+                    throw c.fail("events", "expected \"separate\" or \"inline\"")
+                }
+                config.events = m
             }
         }
         return Hello(v: v, board: board, viewport: vp, config: config)

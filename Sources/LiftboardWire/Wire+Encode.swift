@@ -15,6 +15,12 @@ extension Wire {
                               into out: inout [UInt8]) {
         var w = JSONWriter(into: out)
         out = []
+        message(event, line: line, commitOrder: commitOrder, &w)
+        out = w.bytes
+    }
+
+    /// One server message as a JSON object (also each of a frame's inline `events`).
+    static func message(_ event: ServerEvent, line: Int?, commitOrder: CommitOrderMode, _ w: inout JSONWriter) {
         w.beginObject()
         switch event {
         case .welcome(let m):
@@ -84,7 +90,6 @@ extension Wire {
             w.key("ms"); w.number(ms)
         }
         w.endObject()
-        out = w.bytes
     }
 
     /// A commit's members after `t` (also what `external` carries as `commit`).
@@ -181,6 +186,12 @@ extension Wire {
         w.key("seq"); w.int(f.seq)
         w.key("ms"); w.number(f.ms)
         if let ack = f.ack { w.key("ack"); w.int(ack) }
+        if !f.events.isEmpty {
+            // `hello.config.events: "inline"`: this input's lift, moved and drop, in order.
+            w.key("events"); w.beginArray()
+            for e in f.events { message(e, line: nil, commitOrder: .full, &w) }
+            w.endArray()
+        }
         if let s = f.scroll { w.key("scroll"); point(s, &w) }
         if let d = f.scrollDur { w.key("scrollDur"); w.number(d) }
         if let c = f.content { w.key("content"); size(c, &w) }
@@ -285,6 +296,8 @@ extension Wire {
         w.key("idleResetMs"); w.number(c.idleResetMs)
         w.key("reducedMotion"); w.bool(c.reducedMotion)
         w.key("commitOrder"); w.string(c.commitOrder.rawValue)
+        // Only when asked for, so that the default welcome stays as the contract shows it.
+        if c.events != .separate { w.key("events"); w.string(c.events.rawValue) }
         w.endObject()
     }
 

@@ -20,7 +20,17 @@ struct LoadCommand: ParsableCommand {
     @Option(help: "Concurrent sessions.") var sessions = 1
     @Option(help: "Pointer moves per second per session.") var rate = 60.0
     @Option(help: "How long to run.") var seconds = 5.0
-    @Option(help: "Pointer moves per drag (each passes one row).") var moves = 30
+    @Option(help: "Pointer moves per drag of the reorder workload (each passes one row).") var moves = 30
+    @Option(help: "What the fingers do: reorder (every move passes a row) or realistic (4-8 px a frame, drags and pans).")
+    var workload = "reorder"
+    @Option(help: "Gestures per session, then the run ends once all are answered (a fixed, repeatable load).") var gestures: Int?
+    @Option(name: .customLong("press-wait-ms"), help: "How long a drag's finger stays still after down (the long press is 500 ms).")
+    var pressWaitMs = 540.0
+    @Option(help: "How sessions ask for lift, moved and drop: inline (inside frames, as the page does) or separate (messages).")
+    var events = "inline"
+    @Option(help: "Seed of the realistic workload's gestures.") var seed: UInt64 = 1
+    @Option(help: "Once every session is ready, print `ready` on stderr and wait this many seconds before the first gesture.")
+    var settle: Double?
     @Option(help: "Put every session on this board (default: a board of its own each).") var board: String?
     @Flag(name: .customLong("shared-board"), help: "Put every session on the board `load-1`.") var sharedBoard = false
     @Flag(help: "Time the server's liftboard.echo instead (the raw-transport baseline).") var echo = false
@@ -36,6 +46,11 @@ struct LoadCommand: ParsableCommand {
         guard moves >= 1 && moves <= 1_000_000 else { throw ValidationError("--moves must be 1 to 1000000") }
         guard writeBoards != nil || url.allSatisfy({ URL(string: $0)?.port != nil }) else { throw ValidationError("--url needs a host and a port: ws://HOST:PORT/ws") }
         guard sessionsPerBoard >= 1 else { throw ValidationError("--sessions-per-board must be positive") }
+        guard Workload(rawValue: workload) != nil else { throw ValidationError("--workload must be reorder or realistic") }
+        guard gestures.map({ $0 >= 1 }) ?? true else { throw ValidationError("--gestures must be at least 1") }
+        guard events == "inline" || events == "separate" else { throw ValidationError("--events must be inline or separate") }
+        guard pressWaitMs >= 0 && pressWaitMs <= 10_000 else { throw ValidationError("--press-wait-ms must be 0 to 10000") }
+        guard settle.map({ $0 >= 0 && $0 <= 600 }) ?? true else { throw ValidationError("--settle must be 0 to 600 seconds") }
     }
 
     func run() throws {
@@ -58,6 +73,12 @@ struct LoadCommand: ParsableCommand {
         config.echo = echo
         config.idle = idle
         config.movesPerDrag = moves
+        config.workload = Workload(rawValue: workload)!
+        config.gestures = gestures
+        config.seed = seed
+        config.inlineEvents = events == "inline"
+        config.pressWaitMs = pressWaitMs
+        config.settleSeconds = settle
         config.serverPid = serverPid
         config.morePorts = url.dropFirst().compactMap { URL(string: $0)?.port }
         config.sessionsPerBoard = sessionsPerBoard

@@ -28,6 +28,11 @@ def test_a_touch_long_press_and_drag_commits_the_expected_order(live_server, bro
     long_press_drag(browser, start, end, kind="touch")
     wait_for(lambda: todo(live_server)[:2] == ["mum", "milk"])
     assert live_server.board()["version"] == 1
+    # The page asked for events inline: they came inside frames, and it read them.
+    assert browser.execute_script("return window.__liftboard.config.events") == "inline"
+    wait_for(lambda: browser.execute_script("return window.__liftboard.gestures.drop") == 1)
+    gestures = browser.execute_script("return window.__liftboard.gestures")
+    assert gestures["lift"] == 1 and gestures["moved"] >= 1
 
 
 def test_a_mouse_drag_commits_too(live_server, browser):

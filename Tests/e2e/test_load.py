@@ -29,3 +29,33 @@ def test_a_two_second_load_of_a_few_sessions_completes_without_errors(tmp_path, 
 def test_bad_flags_are_usage_errors(liftboard):
     r = subprocess.run([liftboard, "load", "--sessions", "0"], capture_output=True, text=True, timeout=10)
     assert r.returncode == 64 and "--sessions" in r.stderr
+
+
+def test_a_counted_realistic_load_sends_the_same_gestures_every_run_and_every_drop_commits(tmp_path, liftboard):
+    boards = tmp_path / "boards"
+    subprocess.run([liftboard, "load", "--write-boards", str(boards), "--sessions", "3"], check=True, timeout=30)
+    s = RunningServer("--echo", "--boards", str(boards), data_dir=tmp_path / "data").start()
+    try:
+        reports = []
+        for extra in ([], [], ["--echo"], ["--events", "separate"]):
+            out = subprocess.run([liftboard, "load", "--url", f"ws://127.0.0.1:{s.port}/ws", "--sessions", "3", "--rate", "120",
+                                  "--seconds", "60", "--gestures", "3", "--workload", "realistic", "--seed", "5", "--json", *extra],
+                                 capture_output=True, text=True, timeout=90)
+            assert out.returncode == 0, out.stderr
+            reports.append(json.loads(out.stdout))
+        for r in reports:
+            assert r["errors"] == 0 and r["workload"] == "realistic"
+            assert r["drops"] + r["pans"] == 9  # 3 gestures for each of 3 sessions, then the run ends
+            assert r["elapsedSeconds"] < 30
+        assert len({r["movesSent"] for r in reports}) == 1 and reports[0]["movesSent"] > 9 * 8
+        assert len({(r["drops"], r["pans"]) for r in reports}) == 1
+        for r in reports[:2] + reports[3:]:
+            assert r["commits"] == r["drops"] and r["moves"] > 0  # every drag ends rows away: every drop commits
+    finally:
+        s.stop()
+
+
+def test_bad_workload_and_gesture_flags_are_usage_errors(liftboard):
+    for flags in (["--workload", "wander"], ["--gestures", "0"], ["--events", "sometimes"]):
+        r = subprocess.run([liftboard, "load", *flags], capture_output=True, text=True, timeout=10)
+        assert r.returncode == 64 and flags[0] in r.stderr, flags

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { backoffMs, helloMessage, pageOptions, socketURL } from "../../Public/client.js";
+import { backoffMs, gestureEvents, helloMessage, pageOptions, socketURL } from "../../Public/client.js";
 
 test("the page's URL picks the board, kiosk mode, idle reset, token and prediction", () => {
   assert.deepEqual(pageOptions(""), { board: "demo", kiosk: false, idleResetMs: 0, token: null, predict: true });
@@ -15,9 +15,9 @@ test("the socket follows the page's scheme and passes the token on", () => {
 
 test("hello asks for reduced motion and idle reset only when wanted", () => {
   const vp = { w: 390, h: 844, dpr: 3 };
-  assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 0 }, vp, false).config, { commitOrder: "none" });
+  assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 0 }, vp, false).config, { commitOrder: "none", events: "inline" });
   assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 60000 }, vp, true).config,
-    { commitOrder: "none", idleResetMs: 60000, reducedMotion: true });
+    { commitOrder: "none", events: "inline", idleResetMs: 60000, reducedMotion: true });
   assert.equal(helloMessage({ board: "x", idleResetMs: 0 }, vp, false).v, 1);
   assert.equal(helloMessage({ board: "x", idleResetMs: 0 }, vp, false, 1234.5).ms, 1234.5);  // the page's clock
 });
@@ -28,4 +28,13 @@ test("reconnects back off exponentially with jitter, capped at 10 s", () => {
   assert.equal(backoffMs(20, () => 0.5), 10000);
   assert.equal(backoffMs(1, () => 0), 500);
   assert.equal(backoffMs(1, () => 1), 1500);
+});
+
+test("gesture events come from a frame's inline events or from a message of their own", () => {
+  const lift = { t: "lift", p: 1, id: "a", from: { section: "s", index: 0 } };
+  const moved = { t: "moved", p: 1, id: "a", from: { section: "s", index: 0 }, to: { section: "s", index: 1 } };
+  assert.deepEqual(gestureEvents({ t: "frame", seq: 3, ms: 1, events: [lift, moved] }), [lift, moved]);
+  assert.deepEqual(gestureEvents({ t: "frame", seq: 4, ms: 2 }), []);
+  assert.deepEqual(gestureEvents(moved), [moved]);
+  assert.deepEqual(gestureEvents({ t: "commit", version: 2 }), []);
 });

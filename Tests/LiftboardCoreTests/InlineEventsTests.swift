@@ -1,0 +1,78 @@
+@testable import LiftboardCore
+import Testing
+
+/// `events: "inline"` is a pure rewrite of each step's messages: the same information in
+/// fewer messages, in the contract's order.
+struct InlineEventsTests {
+    /// Each step of a long-press drag past b's midpoint, then a release, then the timers.
+    static func dragSteps(board: Board = Fixtures.listBoard(), to: Point = Point(x: 50, y: 140)) -> [[ServerEvent]] {
+        var d = Driver(board)
+        var steps: [[ServerEvent]] = []
+        let from = Point(x: 50, y: 60)
+        steps.append(d.send(.down(pointer: 1, at: from, kind: .touch), at: 100))
+        steps.append(d.send(.move(pointer: 1, at: from), at: 700))
+        for k in 1...10 {
+            let f = Double(k) / 10
+            steps.append(d.send(.move(pointer: 1, at: Point(x: 50, y: from.y + (to.y - from.y) * f)), at: 700 + 16 * Double(k)))
+        }
+        steps.append(d.send(.up(pointer: 1, at: to), at: 900))
+        steps.append(d.settle())
+        return steps
+    }
+
+    /// Takes the events back out of the frames, as a client that reads `events` first does.
+    static func flattened(_ step: [ServerEvent]) -> [ServerEvent] {
+        step.flatMap { e -> [ServerEvent] in
+            guard case .frame(var f) = e, !f.events.isEmpty else { return [e] }
+            let events = f.events
+            f.events = []
+            return events + [.frame(f)]
+        }
+    }
+
+    static func isGestureEvent(_ e: ServerEvent) -> Bool {
+        switch e {
+        case .lift, .moved, .drop: true
+        default: false
+        }
+    }
+
+    @Test func everyStepOfADragSaysTheSameWithItsEventsInsideTheFrame() {
+        let steps = Self.dragSteps()
+        #expect(steps.joined().contains { if case .persist = $0 { true } else { false } })
+        for step in steps {
+            let inline = step.inliningEvents()
+            #expect(Self.flattened(inline) == step)
+            if step.contains(where: { if case .frame = $0 { true } else { false } }) {
+                #expect(!inline.contains(where: Self.isGestureEvent), "\(step)")
+            }
+        }
+    }
+
+    @Test func theLiftEachMovedAndTheDropRideInFramesAndTheCommitFollowsTheDropsFrame() {
+        let inline = Self.dragSteps().flatMap { $0.inliningEvents() }
+        let riding = inline.flatMap { e -> [ServerEvent] in if case .frame(let f) = e { f.events } else { [] } }
+        #expect(riding.filter { if case .lift = $0 { true } else { false } }.count == 1)
+        #expect(riding.contains { if case .moved(_, "a", _, _) = $0 { true } else { false } })
+        #expect(riding.filter { if case .drop = $0 { true } else { false } }.count == 1)
+        let dropFrame = inline.firstIndex { if case .frame(let f) = $0 { f.events.contains { if case .drop = $0 { true } else { false } } } else { false } }
+        let commit = inline.firstIndex { if case .persist = $0 { true } else { false } }
+        #expect(dropFrame != nil && commit != nil && dropFrame! < commit!)
+    }
+
+    @Test func anEventWithNoFrameAfterItStaysAMessageInItsPlace() {
+        let lift = ServerEvent.lift(p: 1, id: "a", from: Place(section: "todo", index: 0))
+        let announce = ServerEvent.announce("Lifted a")
+        #expect([lift, announce].inliningEvents() == [lift, announce])
+        #expect([lift].inliningEvents() == [lift])
+    }
+
+    @Test func mergedFramesKeepEveryEventInOrder() {
+        let a = FrameMessage(seq: 1, ms: 10)
+        var b = FrameMessage(seq: 2, ms: 20)
+        var first = a
+        first.events = [.lift(p: 1, id: "a", from: Place(section: "todo", index: 0))]
+        b.events = [.moved(p: 1, id: "a", from: Place(section: "todo", index: 0), to: Place(section: "todo", index: 1))]
+        #expect(first.merged(with: b).events == first.events + b.events)
+    }
+}

@@ -1,0 +1,69 @@
+import Testing
+import LiftboardCore
+@testable import LiftboardWire
+
+/// The `move` fast path must read exactly what the general decoder reads, and step aside
+/// (return nil) for everything else.
+struct FastMoveTests {
+    func fast(_ s: String) -> ClientMessage? {
+        Array(s.utf8).withUnsafeBufferPointer { Wire.fastMove($0) }
+    }
+
+    func general(_ s: String) -> ClientMessage? {
+        guard let v = try? JSONParser.parse(Array(s.utf8)) else { return nil }
+        return try? Wire.decodeClient(v)
+    }
+
+    @Test func theMovesClientsSendTakeTheFastPathWithTheSameResult() {
+        let lines = [#"{"t":"move","p":1,"x":100,"y":117.25,"seq":42,"ms":1234.567}"#,
+                     #"{"t":"move","p":1,"x":100,"y":117.25,"ms":0}"#,
+                     #" { "seq" : 7 , "ms" : 16.5 , "y" : -3 , "x" : 0.0001 , "p" : 0 , "t" : "move" } "#,
+                     #"{"t":"move","p":2147483647,"x":-10000000,"y":10000000,"ms":10000000000000,"seq":9007199254740}"#]
+        for l in lines {
+            let m = fast(l)
+            #expect(m != nil, "\(l)")
+            #expect(m == general(l), "\(l)")
+        }
+    }
+
+    @Test func anythingUnusualGoesTheGeneralWay() {
+        let lines = [#"{"t":"down","p":1,"x":1,"y":2,"ms":0}"#, #"{"t":"move","p":1,"x":1,"y":2}"#,
+                     #"{"t":"move","p":1.5,"x":1,"y":2,"ms":0}"#, #"{"t":"move","p":-1,"x":1,"y":2,"ms":0}"#,
+                     #"{"t":"move","p":1,"x":1e3,"y":2,"ms":0}"#, #"{"t":"move","p":1,"x":01,"y":2,"ms":0}"#,
+                     #"{"t":"move","p":1,"x":1,"y":2,"ms":0,"extra":true}"#, #"{"t":"mov\u0065","p":1,"x":1,"y":2,"ms":0}"#,
+                     #"{"t":"move","p":1,"x":1,"y":20000000,"ms":0}"#, #"{"t":"move","p":1,"x":1,"y":2,"ms":-1}"#,
+                     #"{"t":"move","p":1,"x":1,"y":2,"ms":0,"seq":1.5}"#, #"{"t":"move","p":1,"x":1,"y":2,"ms":0}x"#,
+                     #"{"t":"move","p":1,"x":1,"y":2,"ms":0"#, #"{"t":"move","p":1,"x":1,"y":1234567890.1234567,"ms":0}"#,
+                     #"{"t":"move","p":1,"x":1.,"y":2,"ms":0}"#, #"{"t":"move","p":"1","x":1,"y":2,"ms":0}"#, "[]", ""]
+        for l in lines { #expect(fast(l) == nil, "\(l)") }
+    }
+
+    /// Generated messages: keys shuffled, duplicated or unknown, values valid or not, numbers in
+    /// many shapes. Whenever the fast path answers, the general decoder answers the same.
+    @Test func onGeneratedMessagesTheFastPathNeverDisagrees() {
+        var state: UInt64 = 7
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % n
+        }
+        let numbers = ["0", "-0", "1", "12", "-7", "3.25", "0.0001", "1e2", "2E-1", "01", "1.", "-", "123456789012345",
+                       "1234567890123456", "10000000", "10000001", "-10000000.5", "9007199254740993", "2147483648", "0.5", "\"4\"", "true"]
+        var fastCount = 0
+        for _ in 0..<20_000 {
+            var members: [String] = []
+            let keys = ["t", "p", "x", "y", "ms", "seq", "q"]
+            for _ in 0..<(4 + next(5)) {
+                let k = keys[next(keys.count)]
+                let v = k == "t" ? ["\"move\"", "\"move\"", "\"up\"", "\"mov\""][next(4)] : numbers[next(numbers.count)]
+                members.append("\"\(k)\"\([":", " : "][next(2)])\(v)")
+            }
+            if next(2) == 0 { members = ["\"t\":\"move\"", "\"p\":1", "\"x\":2", "\"y\":3", "\"ms\":4"] + members.filter { _ in next(3) == 0 } }
+            let line = "{" + members.joined(separator: [",", " , "][next(2)]) + "}"
+            if let m = fast(line) {
+                fastCount += 1
+                #expect(m == general(line), "\(line)")
+            }
+        }
+        #expect(fastCount > 1000)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import LiftboardWire
+
+/// The hot path reads and writes numbers without String and strtod: the bytes and values must be
+/// exactly those of the slow path, for every shape a client or the engine produces.
+struct JSONNumberTests {
+    /// A fixed, varied sample: coordinates, times, scales, negatives, tiny and huge values.
+    static let samples: [Double] = {
+        var out: [Double] = [0, -0.0, 1, -1, 0.5, 0.0001, -0.0001, 0.00005, 1.05, 0.0873, 0.8, 123.4567, 99999.99995,
+                             1e11, 123456789012.5, 1e15, 1e16, 2.5e-7, 1234.56789, 0.1 + 0.2, -7.25]
+        var state: UInt64 = 42
+        for _ in 0..<20_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let scale = [1.0, 10, 1000, 1e6, 1e9][Int(state >> 61) % 5]
+            out.append((Double(state >> 11) / Double(1 << 53) - 0.5) * scale)
+        }
+        return out
+    }()
+
+    @Test func writtenNumbersAreTheShortestTextOfTheValueRoundedToFourDecimals() {
+        for x in Self.samples {
+            var w = JSONWriter()
+            w.number(x)
+            let r = (x * 10_000).rounded() / 10_000
+            let expected = r == r.rounded() && abs(r) < 1e15 ? String(Int(r)) : r.description
+            #expect(String(decoding: w.bytes, as: UTF8.self) == expected, "\(x)")
+        }
+    }
+
+    @Test func parsedNumbersAreExactlyWhatStrtodReads() throws {
+        var texts = Self.samples.map { "\($0)" }
+        texts += ["123.456", "-0", "0.1", "599.99", "1e3", "12345678901234567", "123456789012345.6", "0.000000000000001",
+                  "9007199254740993", "-2.5E-3", "800.125", "100"]
+        for t in texts {
+            let v = try JSONParser.parse(Array("[\(t)]".utf8))
+            guard case .array(let a) = v, case .number(let d)? = a.first else { Issue.record("\(t) did not parse"); continue }
+            let expected = strtod(t, nil)
+            #expect(d.bitPattern == expected.bitPattern, "\(t)")
+        }
+    }
+}
+
+/// Strings are copied whole when they need no escaping; the others still escape.
+struct JSONWriterStringTests {
+    @Test func plainSmallLargeAndEscapedStringsAreWrittenAsJSON() throws {
+        let cases: [String] = ["", "r1", "Row 12", String(repeating: "long label ", count: 20), "a \"quoted\" label",
+                               "back\\slash", "line\nbreak\ttab\u{1}", "café ☕︎", "\"" + String(repeating: "x", count: 40)]
+        for s in cases {
+            var w = JSONWriter()
+            w.beginArray(); w.string(s); w.string(s); w.endArray()
+            let back = try JSONParser.parse(w.bytes)
+            #expect(back == .array([.string(s), .string(s)]), "\(s)")
+        }
+        var w = JSONWriter()
+        w.string("a\"b\n")
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #""a\"b\n""#)
+    }
+}
