@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
-import LiftboardCore
 #endif
 import Foundation
+import LiftboardCore
 
 /// A seeded mutation fuzzer for when libFuzzer is not linked: corpus files and their
 /// mutations (byte flips, insertions, deletions, splices, interesting bytes), for a given time.
