@@ -61,3 +61,15 @@ def postgres():
     pg = PrivatePostgres().start()
     yield pg
     pg.destroy()
+
+
+ADMIN = "admin-secret"
+
+
+@pytest.fixture
+def admin_server(tmp_path):
+    """A server whose API writes take `ADMIN` (`--admin-token`), on its own store."""
+    from liftboard_server import RunningServer
+    s = RunningServer("--admin-token", ADMIN, data_dir=tmp_path / "data").start()
+    yield s
+    s.stop()

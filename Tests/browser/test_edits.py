@@ -2,25 +2,18 @@
 real `liftboard serve`: a card added through the API, and Ctrl-Z."""
 import json
 import threading
-import time
 import urllib.request
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from conftest import make_driver
-from liftboard_server import RunningServer
+from conftest import ADMIN, make_driver
 from pages import cell_center, long_press_drag, open_board, scene_cells, wait_for
 
-ADMIN = "admin-secret"
-
-
 @pytest.fixture
-def server(tmp_path):
-    s = RunningServer("--admin-token", ADMIN, data_dir=tmp_path / "data").start()
-    yield s
-    s.stop()
+def server(admin_server):
+    return admin_server
 
 
 def todo(server):

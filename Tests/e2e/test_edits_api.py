@@ -7,18 +7,16 @@ import urllib.request
 import pytest
 import websockets
 
+from conftest import ADMIN
 from liftboard_server import HELLO, RunningServer, long_press_drag, recv_until
 
-ADMIN = "admin-secret"
 # Demo board at width 400: "To do" header 0-32; milk 32-88 (center 60); mum 89-185 (center 137).
 MILK_Y = 60
 
 
 @pytest.fixture
-def server(tmp_path):
-    s = RunningServer("--admin-token", ADMIN, data_dir=tmp_path / "data").start()
-    yield s
-    s.stop()
+def server(admin_server):
+    return admin_server
 
 
 def run(coro):

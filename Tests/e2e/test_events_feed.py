@@ -8,16 +8,12 @@ import time
 import pytest
 import websockets
 
-from liftboard_server import HELLO, RunningServer, long_press_drag, recv_until
-
-ADMIN = "admin-secret"
-
+from conftest import ADMIN
+from liftboard_server import HELLO, long_press_drag, recv_until
 
 @pytest.fixture
-def server(tmp_path):
-    s = RunningServer("--admin-token", ADMIN, data_dir=tmp_path / "data").start()
-    yield s
-    s.stop()
+def server(admin_server):
+    return admin_server
 
 
 class Feed:

@@ -1,24 +1,17 @@
 """docs/openapi.yaml (issue 12): served at /api/openapi.yaml, and the real server checked against
 it by schemathesis (every operation but the endless event stream; bad inputs included; no 500s;
 status codes, content types, headers and bodies as the document says)."""
-import pathlib
 import shutil
 import subprocess
 
 import pytest
 import yaml
 
-from conftest import ROOT
-from liftboard_server import RunningServer
-
-ADMIN = "admin-secret"
-
+from conftest import ADMIN, ROOT
 
 @pytest.fixture
-def server(tmp_path):
-    s = RunningServer("--admin-token", ADMIN, data_dir=tmp_path / "data").start()
-    yield s
-    s.stop()
+def server(admin_server):
+    return admin_server
 
 
 def test_the_document_is_served_and_names_every_operation_of_the_api(server):
