@@ -31,6 +31,16 @@ def pg_server(tmp_path, url, name, *args):
     return RunningServer("--store", url, *args, data_dir=tmp_path / name).start()
 
 
+@pytest.fixture
+def two_processes(postgres, tmp_path):
+    """A fresh database and two server processes on it: (database url, process a, process b)."""
+    url = postgres.create_database()
+    a = pg_server(tmp_path, url, "a")
+    b = pg_server(tmp_path, url, "b")
+    yield url, a, b
+    a.stop(), b.stop()
+
+
 class View:
     """What a client was last told of the committed order: (version, order)."""
 
@@ -67,105 +77,88 @@ def api_order(server):
     return b["version"], [s["items"] for s in b["order"]]
 
 
-def test_the_schema_is_created_and_versioned_and_a_second_process_starts_on_it(postgres, tmp_path):
-    url = postgres.create_database()
-    a = pg_server(tmp_path, url, "a")
-    b = pg_server(tmp_path, url, "b")
-    try:
-        db = url.rsplit("/", 1)[1]
-        assert postgres.psql(db, "SELECT version FROM schema_version") == "2"
-        assert postgres.psql(db, "SELECT count(*) FROM boards") == "1"
-        for s in (a, b):
-            status, _, body = s.get("/healthz")
-            assert status == 200 and json.loads(body)["store"] == "up"
-    finally:
-        a.stop(), b.stop()
+def test_the_schema_is_created_and_versioned_and_a_second_process_starts_on_it(postgres, two_processes):
+    url, a, b = two_processes
+    db = url.rsplit("/", 1)[1]
+    assert postgres.psql(db, "SELECT version FROM schema_version") == "2"
+    assert postgres.psql(db, "SELECT count(*) FROM boards") == "1"
+    for s in (a, b):
+        status, _, body = s.get("/healthz")
+        assert status == 200 and json.loads(body)["store"] == "up"
 
 
-def test_two_processes_on_one_board_see_each_others_drags_live(postgres, tmp_path):
-    url = postgres.create_database()
-    a, b = pg_server(tmp_path, url, "a"), pg_server(tmp_path, url, "b")
-    try:
-        async def go():
-            va, vb = View(), View()
-            async with connect(a) as wa, connect(b) as wb:
-                await hello(wa, va), await hello(wb, vb)
-                await long_press_drag(wa, 50, MILK_Y, MUM_MID + 5)
-                va.see(await recv_until(wa, lambda m: m["t"] == "commit"))
-                seen = vb.see(await recv_until(wb, lambda m: m["t"] == "commit"))
-                assert seen[-1]["t"] == "commit" and seen[-1]["version"] == 1
-                assert any(m["t"] == "frame" for m in seen)  # b's cells animate to the new order
-                # and the other way round
-                await long_press_drag(wb, 50, PLANTS_Y, MUM_MID + 5)
-                vb.see(await recv_until(wb, lambda m: m["t"] == "commit"))
-                va.see(await recv_until(wa, lambda m: m["t"] == "commit" and m["version"] == 2))
-                assert va.version == vb.version == 2 and va.order == vb.order
-                return va.order
-        order = run(go())
-        assert api_order(a) == api_order(b) == (2, order)
-        assert order[0][:2] == ["mum", "plants"] and "milk" in order[0][2:]
-    finally:
-        a.stop(), b.stop()
+def test_two_processes_on_one_board_see_each_others_drags_live(postgres, two_processes):
+    url, a, b = two_processes
+    async def go():
+        va, vb = View(), View()
+        async with connect(a) as wa, connect(b) as wb:
+            await hello(wa, va), await hello(wb, vb)
+            await long_press_drag(wa, 50, MILK_Y, MUM_MID + 5)
+            va.see(await recv_until(wa, lambda m: m["t"] == "commit"))
+            seen = vb.see(await recv_until(wb, lambda m: m["t"] == "commit"))
+            assert seen[-1]["t"] == "commit" and seen[-1]["version"] == 1
+            assert any(m["t"] == "frame" for m in seen)  # b's cells animate to the new order
+            # and the other way round
+            await long_press_drag(wb, 50, PLANTS_Y, MUM_MID + 5)
+            vb.see(await recv_until(wb, lambda m: m["t"] == "commit"))
+            va.see(await recv_until(wa, lambda m: m["t"] == "commit" and m["version"] == 2))
+            assert va.version == vb.version == 2 and va.order == vb.order
+            return va.order
+    order = run(go())
+    assert api_order(a) == api_order(b) == (2, order)
+    assert order[0][:2] == ["mum", "plants"] and "milk" in order[0][2:]
 
 
-def test_drops_at_the_same_instant_on_two_processes_both_land_and_everyone_converges(postgres, tmp_path):
-    url = postgres.create_database()
-    a, b = pg_server(tmp_path, url, "a"), pg_server(tmp_path, url, "b")
-    try:
-        async def go():
-            va, vb, va2 = View(), View(), View()
-            async with connect(a) as wa, connect(b) as wb, connect(a) as wa2:
-                await hello(wa, va), await hello(wb, vb), await hello(wa2, va2)
-                # a carries milk below mum, b carries plants to the top of "Doing"; both held
-                await asyncio.gather(long_press_drag(wa, 50, MILK_Y, MUM_MID + 5, release=False),
-                                     long_press_drag(wb, 50, PLANTS_Y, 271 + 19 * 19, steps=19, release=False))
-                # both let go at once
-                await asyncio.gather(wa.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MUM_MID + 5, "ms": 0})),
-                                     wb.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 271 + 19 * 19, "ms": 0})))
-                await asyncio.gather(settle(wa, va, 2), settle(wb, vb, 2), settle(wa2, va2, 2))
-                return va, vb, va2
-        va, vb, va2 = run(go())
-        version, order = api_order(a)
-        assert (version, order) == api_order(b)
-        assert version == 2, "both drops landed"
-        assert order[0][:2] == ["mum", "milk"] and "plants" not in order[0] and order[1][0] == "plants"
-        for v in (va, vb, va2):
-            assert (v.version, v.order) == (2, order)
-            assert "store_unavailable" not in v.errors
-        db = url.rsplit("/", 1)[1]
-        assert postgres.psql(db, "SELECT string_agg(version::text, ',' ORDER BY version) FROM commits") == "1,2"
-    finally:
-        a.stop(), b.stop()
+def test_drops_at_the_same_instant_on_two_processes_both_land_and_everyone_converges(postgres, two_processes):
+    url, a, b = two_processes
+    async def go():
+        va, vb, va2 = View(), View(), View()
+        async with connect(a) as wa, connect(b) as wb, connect(a) as wa2:
+            await hello(wa, va), await hello(wb, vb), await hello(wa2, va2)
+            # a carries milk below mum, b carries plants to the top of "Doing"; both held
+            await asyncio.gather(long_press_drag(wa, 50, MILK_Y, MUM_MID + 5, release=False),
+                                 long_press_drag(wb, 50, PLANTS_Y, 271 + 19 * 19, steps=19, release=False))
+            # both let go at once
+            await asyncio.gather(wa.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MUM_MID + 5, "ms": 0})),
+                                 wb.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 271 + 19 * 19, "ms": 0})))
+            await asyncio.gather(settle(wa, va, 2), settle(wb, vb, 2), settle(wa2, va2, 2))
+            return va, vb, va2
+    va, vb, va2 = run(go())
+    version, order = api_order(a)
+    assert (version, order) == api_order(b)
+    assert version == 2, "both drops landed"
+    assert order[0][:2] == ["mum", "milk"] and "plants" not in order[0] and order[1][0] == "plants"
+    for v in (va, vb, va2):
+        assert (v.version, v.order) == (2, order)
+        assert "store_unavailable" not in v.errors
+    db = url.rsplit("/", 1)[1]
+    assert postgres.psql(db, "SELECT string_agg(version::text, ',' ORDER BY version) FROM commits") == "1,2"
 
 
-def test_kill_9_of_one_process_mid_drag_leaves_the_other_serving_and_loses_no_acknowledged_commit(postgres, tmp_path):
-    url = postgres.create_database()
-    a, b = pg_server(tmp_path, url, "a"), pg_server(tmp_path, url, "b")
-    try:
-        async def go():
-            va, vb = View(), View()
-            async with connect(a) as wa, connect(b) as wb:
-                await hello(wa, va), await hello(wb, vb)
-                await long_press_drag(wa, 50, MILK_Y, MUM_MID + 5)
-                acked = va.see(await recv_until(wa, lambda m: m["t"] == "commit"))[-1]
-                assert acked["t"] == "commit"
-                # a lifts plants and is killed mid-drag
-                await long_press_drag(wa, 50, PLANTS_Y, 400, release=False)
-                a.stop(sig=signal.SIGKILL)
-                # b goes on: it has a's acknowledged commit and commits its own
-                await settle(wb, vb, 0.5)
-                assert vb.version == 1 and vb.order == [s["items"] for s in acked["order"]]
-                await long_press_drag(wb, 50, MILK_Y, MILK_Y + 150)
-                vb.see(await recv_until(wb, lambda m: m["t"] == "commit" and m["version"] == 2))
-                assert vb.version == 2
-                return acked
-        acked = run(go())
-        version, order = api_order(b)
-        assert version == 2 and "plants" in order[0]  # the drag a never dropped committed nothing
-        a.start()  # a restarted process reads the same truth
-        assert api_order(a) == (version, order)
-    finally:
-        a.stop(), b.stop()
+def test_kill_9_of_one_process_mid_drag_leaves_the_other_serving_and_loses_no_acknowledged_commit(postgres, two_processes):
+    url, a, b = two_processes
+    async def go():
+        va, vb = View(), View()
+        async with connect(a) as wa, connect(b) as wb:
+            await hello(wa, va), await hello(wb, vb)
+            await long_press_drag(wa, 50, MILK_Y, MUM_MID + 5)
+            acked = va.see(await recv_until(wa, lambda m: m["t"] == "commit"))[-1]
+            assert acked["t"] == "commit"
+            # a lifts plants and is killed mid-drag
+            await long_press_drag(wa, 50, PLANTS_Y, 400, release=False)
+            a.stop(sig=signal.SIGKILL)
+            # b goes on: it has a's acknowledged commit and commits its own
+            await settle(wb, vb, 0.5)
+            assert vb.version == 1 and vb.order == [s["items"] for s in acked["order"]]
+            await long_press_drag(wb, 50, MILK_Y, MILK_Y + 150)
+            vb.see(await recv_until(wb, lambda m: m["t"] == "commit" and m["version"] == 2))
+            assert vb.version == 2
+            return acked
+    run(go())
+    version, order = api_order(b)
+    assert version == 2 and "plants" in order[0]  # the drag a never dropped committed nothing
+    a.start()  # a restarted process reads the same truth
+    assert api_order(a) == (version, order)
 
 
 def test_postgres_stopped_mid_run_refuses_drops_loses_nothing_and_commits_again_once_back(postgres, tmp_path):
