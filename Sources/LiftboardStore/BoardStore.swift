@@ -159,63 +159,79 @@ public final class BoardStore: Store {
     ///   whose cached order is not the stored one.
     @discardableResult
     public func apply(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
-        var working = cache
-        let out = try db.transaction { () throws(StoreError) -> [StoreOutcome] in
-            let version = try db.prepare("SELECT version FROM boards WHERE id = ?")
-            let setVersion = try db.prepare("UPDATE boards SET version = ? WHERE id = ?")
-            let place = try db.prepare("UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?")
-            let history = try db.prepare("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
-            let move = try db.prepare("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?)")
-            var out: [StoreOutcome] = []
-            for r in records {
-                let c = r.commit
-                version.bind([.text(c.board)])
-                guard try version.step() else { throw .unknownBoard(c.board) }
-                let stored = version.int(0)
-                if let expected = r.ifVersion, expected != stored {
+        do {
+            return try db.transaction { () throws(StoreError) -> [StoreOutcome] in try write(records) }
+        } catch {
+            // The cached boards were changed in place; a batch that did not land leaves them
+            // ahead of the file, so they are read again.
+            cache.forget()
+            throw error
+        }
+    }
+
+    /// `apply`'s body, inside its transaction.
+    private func write(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
+        let version = try db.cached("SELECT version FROM boards WHERE id = ?")
+        let setVersion = try db.cached("UPDATE boards SET version = ? WHERE id = ?")
+        let place = try db.cached("UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?")
+        let history = try db.cached("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
+        let move = try db.cached("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?)")
+        var out: [StoreOutcome] = []
+        for r in records {
+            let c = r.commit
+            version.bind([.text(c.board)])
+            guard try version.step() else { version.reset(); throw .unknownBoard(c.board) }
+            let stored = version.int(0)
+            version.reset()
+            if let expected = r.ifVersion, expected != stored {
+                out.append(.unchanged(board: c.board, token: r.token))
+                continue
+            }
+            var moves = c.moves
+            var landed = c.version
+            if let change = c.change {
+                // Changed in place: the cache holds the only reference while it changes.
+                var board = cache.take(c.board, at: stored)
+                if board == nil { board = try self.board(id: c.board) }
+                guard var current = board else { throw .unknownBoard(c.board) }
+                let before = change.isEdit ? current : nil
+                guard let m = current.apply(change) else {
                     out.append(.unchanged(board: c.board, token: r.token))
+                    cache.set(current)
                     continue
                 }
-                var moves = c.moves
-                var landed = c.version
-                if let change = c.change {
-                    var cached = working.board(c.board, at: stored)
-                    if cached == nil { cached = try self.board(id: c.board) }
-                    guard let current = cached else { throw .unknownBoard(c.board) }
-                    guard let (next, m) = current.applying(change) else {
-                        out.append(.unchanged(board: c.board, token: r.token))
-                        working.set(current)
-                        continue
-                    }
-                    moves = m
-                    landed = next.version
-                    if change.isEdit { try writeEdit(EditRow.rows(for: change, before: current, after: next), board: c.board) }
-                    for s in touchedSections(m, in: next) {
-                        for (k, item) in s.items.enumerated() { try place.run([.text(s.id), .int(k), .text(c.board), .text(item.id)]) }
-                    }
-                    working.set(next)
+                moves = m
+                landed = current.version
+                if let before {
+                    try writeEdit(EditRow.rows(for: change, before: before, after: current), board: c.board)
                 } else {
-                    guard c.version == stored + 1 else { throw .staleVersion(board: c.board, expected: stored + 1, got: c.version) }
-                    for so in c.order {
-                        for (k, item) in so.items.enumerated() { try place.run([.text(so.section), .int(k), .text(c.board), .text(item)]) }
+                    // Only the rows whose place changed: a drop a few rows away rewrites a few
+                    // rows, not its whole section.
+                    for p in changedPlaces(m, change: change, in: current) {
+                        try place.run([.text(p.section), .int(p.index), .text(c.board), .text(p.item)])
                     }
                 }
-                let columns = ChangeColumns(c.change)
-                try setVersion.run([.int(landed), .text(c.board)])
-                try history.run([.text(c.board), .int(landed), .text(c.by), .double(r.at), .text(r.origin), .int(r.token),
-                                 columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
-                                 columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
-                                 columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
-                for (k, m) in moves.enumerated() {
-                    try move.run([.text(c.board), .int(landed), .int(k), .text(m.id), .text(m.from.section), .int(m.from.index),
-                                  .text(m.to.section), .int(m.to.index)])
+                cache.set(current)
+            } else {
+                guard c.version == stored + 1 else { throw .staleVersion(board: c.board, expected: stored + 1, got: c.version) }
+                for so in c.order {
+                    for (k, item) in so.items.enumerated() { try place.run([.text(so.section), .int(k), .text(c.board), .text(item)]) }
                 }
-                out.append(.landed(DurableCommit(board: c.board, version: landed, by: c.by, at: r.at, change: c.change,
-                                                 origin: r.origin, token: r.token)))
+                cache.forget(c.board)
             }
-            return out
+            let columns = ChangeColumns(c.change)
+            try setVersion.run([.int(landed), .text(c.board)])
+            try history.run([.text(c.board), .int(landed), .text(c.by), .double(r.at), .text(r.origin), .int(r.token),
+                             columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
+                             columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
+                             columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
+            for (k, m) in moves.enumerated() {
+                try move.run([.text(c.board), .int(landed), .int(k), .text(m.id), .text(m.from.section), .int(m.from.index),
+                              .text(m.to.section), .int(m.to.index)])
+            }
+            out.append(.landed(DurableCommit(board: c.board, version: landed, by: c.by, at: r.at, change: c.change,
+                                             origin: r.origin, token: r.token)))
         }
-        cache = working
         return out
     }
 

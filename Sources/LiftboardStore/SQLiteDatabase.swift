@@ -70,14 +70,29 @@ final class SQLiteDatabase {
         return Statement(db: self, stmt: stmt, sql: sql)
     }
 
+    /// Statements of the hot path (a drop's write), prepared once per connection: preparing
+    /// one costs SQLite as much as running it several times.
+    private var statements: [String: Statement] = [:]
+
+    /// The connection's prepared `sql`, reset and ready to bind. Reset (`Statement.run`, or
+    /// `reset()` after reading rows) before the transaction ends, or a read stays open.
+    func cached(_ sql: String) throws(StoreError) -> Statement {
+        if let s = statements[sql] { return s }
+        let s = try prepare(sql)
+        statements[sql] = s
+        return s
+    }
+
     /// Runs `body` in one transaction: all of it is written, or none.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try execute("BEGIN IMMEDIATE")
+        try cached("BEGIN IMMEDIATE").run()
         do {
             let v = try body()
-            try execute("COMMIT")
+            try cached("COMMIT").run()
             return v
         } catch {
+            // A statement left mid-read would hold its snapshot past the rollback.
+            for s in statements.values { s.reset() }
             try? execute("ROLLBACK")
             throw error
         }
@@ -96,13 +111,25 @@ final class Statement {
     @discardableResult
     func bind(_ values: [SQLValue]) -> Statement {
         sqlite3_reset(stmt)
-        sqlite3_clear_bindings(stmt)
+        assert(values.count == Int(sqlite3_bind_parameter_count(stmt)), "\(sql): \(values.count) values")
+        // Every parameter is bound again (callers pass them all), so none is cleared first.
         for (k, v) in values.enumerated() {
             let i = Int32(k + 1)
             switch v {
             case .int(let x): sqlite3_bind_int64(stmt, i, Int64(x))
             case .double(let x): sqlite3_bind_double(stmt, i, x)
-            case .text(let s): sqlite3_bind_text(stmt, i, s, -1, csqlite_transient())
+            case .text(var s):
+                // The string's own UTF-8 with its length: no C string made, no strlen; SQLite
+                // copies it (transient).
+                s.withUTF8 { utf8 in
+                    utf8.withMemoryRebound(to: CChar.self) { text in
+                        if let base = text.baseAddress {
+                            sqlite3_bind_text(stmt, i, base, Int32(text.count), csqlite_transient())
+                        } else {
+                            sqlite3_bind_text(stmt, i, "", 0, csqlite_transient())
+                        }
+                    }
+                }
             case .null: sqlite3_bind_null(stmt, i)
             }
         }
@@ -117,10 +144,15 @@ final class Statement {
         throw db.error(rc, sql)
     }
 
+    /// Binds, steps to the end and resets, so the statement holds no lock afterwards.
     func run(_ values: [SQLValue] = []) throws(StoreError) {
         bind(values)
+        defer { sqlite3_reset(stmt) }
         while try step() {}
     }
+
+    /// Ends a read early (after the rows wanted), releasing what the statement holds.
+    func reset() { sqlite3_reset(stmt) }
 
     func int(_ col: Int32) -> Int { Int(sqlite3_column_int64(stmt, col)) }
     func double(_ col: Int32) -> Double { sqlite3_column_double(stmt, col) }

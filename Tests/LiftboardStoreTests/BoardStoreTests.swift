@@ -176,3 +176,73 @@ final class Locked<T>: @unchecked Sendable {
     var value: T { lock.lock(); defer { lock.unlock() }; return v }
     func update(_ f: (inout T) -> Void) { lock.lock(); f(&v); lock.unlock() }
 }
+
+/// The store writes only the rows a change moved and keeps the board it applies to in memory;
+/// the file must still hold exactly the order the changes make, batch after batch.
+@Suite struct StoreRowsTests {
+    /// Three sections of 12, 9 and 0 items, with pinned items in the first two.
+    static let board = Board(id: "demo", sections: [
+        Section(id: "s0", items: (0..<12).map { Item(id: "a\($0)", movable: $0 != 4) }),
+        Section(id: "s1", items: (0..<9).map { Item(id: "b\($0)", movable: $0 != 0 && $0 != 7) }),
+        Section(id: "s2", items: []),
+    ])
+
+    static func randomChange(_ b: Board, _ rng: inout SplitMix64) -> Change {
+        let items = b.sections.flatMap(\.items).map(\.id)
+        let x = items[Int(rng.next() % UInt64(items.count))]
+        if rng.next() % 4 == 0 {
+            let y = items[Int(rng.next() % UInt64(items.count))]
+            return .swap(x, y)
+        }
+        let s = b.sections[Int(rng.next() % UInt64(b.sections.count))]
+        let after = s.items.isEmpty || rng.next() % 5 == 0 ? nil : s.items[Int(rng.next() % UInt64(s.items.count))].id
+        return .insert(id: x, section: s.id, after: after, index: Int(rng.next() % UInt64(s.items.count + 1)))
+    }
+
+    @Test func randomBatchesOfChangesReadBackFromTheFileAsTheyApplyInMemory() throws {
+        let path = tempPath()
+        let store = try BoardStore(path: path)
+        try store.seed(Self.board)
+        var expected = Self.board
+        var rng = SplitMix64(seed: 13)
+        var landedCount = 0
+        for batch in 0..<60 {
+            var records: [CommitRecord] = []
+            for k in 0..<Int(1 + rng.next() % 4) {
+                let change = Self.randomChange(expected, &rng)
+                if expected.apply(change) != nil { landedCount += 1 }
+                records.append(CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [], change: change),
+                                            at: 0, origin: "p", token: batch * 10 + k))
+            }
+            try store.apply(records)
+            // A fresh connection reads the file, not the writer's memory.
+            let onDisk = try #require(try BoardStore(path: path).board(id: "demo"))
+            #expect(onDisk == expected, "batch \(batch)")
+            if onDisk != expected { return }
+        }
+        #expect(landedCount > 100)
+    }
+
+    @Test func aBatchThatFailsLeavesNothingAndTheNextWritesFromTheFile() throws {
+        let path = tempPath()
+        let store = try BoardStore(path: path)
+        try store.seed(Self.board)
+        // Warm the store's memory of the board, then fail a batch after a change that applied
+        // in memory: an old-style commit at a stale version refuses the whole batch.
+        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
+                                                     change: .insert(id: "a0", section: "s2", after: nil, index: 0)), at: 0)])
+        let failing = [
+            CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
+                                        change: .insert(id: "a1", section: "s2", after: nil, index: 0)), at: 0),
+            CommitRecord(commit: Commit(board: "demo", version: 7, by: "s", moves: [], order: []), at: 0),
+        ]
+        #expect(throws: StoreError.self) { try store.apply(failing) }
+        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
+                                                     change: .insert(id: "b1", section: "s0", after: "a2", index: 2)), at: 0)])
+        var expected = Self.board
+        _ = expected.apply(.insert(id: "a0", section: "s2", after: nil, index: 0))
+        _ = expected.apply(.insert(id: "b1", section: "s0", after: "a2", index: 2))
+        #expect(try BoardStore(path: path).board(id: "demo") == expected)
+        #expect(try store.board(id: "demo") == expected)
+    }
+}
