@@ -38,19 +38,22 @@ extension LiveSession {
     /// Recomputes drag `d`'s place from its snapshot's center; emits one `moved` if it changed.
     mutating func retarget(_ d: Int, now: Double) {
         let h = drags[d].item
-        let before = arr.place(of: h)
+        let section = arr.sectionOf[h], index = arr.indexOf[h]
         let c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
-        if swaps(drags[d]) {
+        // `swaps(drags[d])` spelled out: a call of a non-mutating method here copied the whole
+        // session (every array retained and released) on every move.
+        if config.mode == .swap && drags[d].pointer >= 0 {
             retargetSwap(d, center: c)
         } else if arr.kind == .list {
             retargetList(h, centerY: c.y)
         } else {
             retargetGrid(d, center: c)
         }
-        let after = arr.place(of: h)
-        if after != before {
-            step.gestures.append(.moved(p: drags[d].pointer, id: arr.ids[h], from: before, to: after))
-            step.cellsDirty = true
+        // Most moves pass nothing: compare handles, make the places (strings) only for a `moved`.
+        if arr.sectionOf[h] != section || arr.indexOf[h] != index {
+            let before = Place(section: arr.sectionIDs[section], index: index)
+            step.gestures.append(.moved(p: drags[d].pointer, id: arr.ids[h], from: before, to: arr.place(of: h)))
+            step.reordered = true
             step.shiftDur = dur(config.shiftMs)
         }
     }

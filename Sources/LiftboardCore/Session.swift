@@ -31,8 +31,18 @@ public struct Session: Sendable {
     public let id: String
     private var state: State = .awaitingHello
 
+    /// Tests only: every frame diffs every cell in the window, never just the ones the reorder
+    /// engine moved (the two must give the same frames).
+    let wholeDiffs: Bool
+
     public init(id: String) {
         self.id = id
+        wholeDiffs = false
+    }
+
+    init(id: String, wholeDiffs: Bool) {
+        self.id = id
+        self.wholeDiffs = wholeDiffs
     }
 
     /// The live session's box, to read from (never to mutate: see `withLive`).
@@ -154,6 +164,7 @@ public struct Session: Sendable {
             return [.error(code: .noBoard, message: "no board \"\(hello.board)\"")]
         }
         var session = LiveSession(sessionID: id, board: board, hello: hello, at: now)
+        session.wholeDiffs = wholeDiffs
         let out = session.start(seq: seq, at: now)
         state = .live(LiveBox(session))
         return out
