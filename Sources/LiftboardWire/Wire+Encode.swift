@@ -16,7 +16,7 @@ extension Wire {
         var w = JSONWriter(into: out)
         out = []
         message(event, line: line, commitOrder: commitOrder, &w)
-        out = w.bytes
+        out = w.takeBytes()
     }
 
     /// One server message as a JSON object (also each of a frame's inline `events`).
@@ -24,13 +24,13 @@ extension Wire {
         w.beginObject()
         switch event {
         case .welcome(let m):
-            w.key("t"); w.string("welcome")
+            w.key("t"); w.literal("welcome")
             w.key("v"); w.int(m.v)
             w.key("session"); w.string(m.session)
             w.key("board"); w.string(m.board)
             w.key("config"); config(m.config, &w)
         case .layout(let m):
-            w.key("t"); w.string("layout")
+            w.key("t"); w.literal("layout")
             w.key("version"); w.int(m.version)
             w.key("content"); size(m.content, &w)
             w.key("scroll"); point(m.scroll, &w)
@@ -46,7 +46,7 @@ extension Wire {
         case .frame(let f):
             frame(f, &w)
         case .lift(let p, let id, let from, let follow):
-            w.key("t"); w.string("lift")
+            w.key("t"); w.literal("lift")
             w.key("p"); w.int(p)
             w.key("id"); w.string(id)
             w.key("from"); place(from, &w)
@@ -58,30 +58,30 @@ extension Wire {
                 w.key("axis"); w.string(follow.lockX ? "y" : "xy")
             }
         case .moved(let p, let id, let from, let to):
-            w.key("t"); w.string("moved")
+            w.key("t"); w.literal("moved")
             w.key("p"); w.int(p)
             w.key("id"); w.string(id)
             w.key("from"); place(from, &w)
             w.key("to"); place(to, &w)
         case .drop(let p, let id, let at, let cancelled):
-            w.key("t"); w.string("drop")
+            w.key("t"); w.literal("drop")
             w.key("p"); w.int(p)
             w.key("id"); w.string(id)
             w.key("at"); place(at, &w)
             w.key("cancelled"); w.bool(cancelled)
         case .commit(let c), .persist(let c):
-            w.key("t"); w.string("commit")
+            w.key("t"); w.literal("commit")
             commitBody(c, withOrder: commitOrder == .full, &w)
         case .announce(let text):
-            w.key("t"); w.string("announce")
+            w.key("t"); w.literal("announce")
             w.key("text"); w.string(text)
         case .error(let code, let message):
-            w.key("t"); w.string("error")
+            w.key("t"); w.literal("error")
             w.key("code"); w.string(code.rawValue)
             w.key("message"); w.string(message)
             if let line { w.key("line"); w.int(line) }
         case .pong(let id, let ms):
-            w.key("t"); w.string("pong")
+            w.key("t"); w.literal("pong")
             w.key("id")
             switch id {
             case .int(let i): w.int(i)
@@ -124,33 +124,33 @@ extension Wire {
         case .swap(let x, let y):
             w.key("swap"); w.beginArray(); w.string(x); w.string(y); w.endArray()
         case .addItem(let item, let section, let after):
-            w.key("edit"); w.string("addItem")
+            w.key("edit"); w.literal("addItem")
             w.key("item"); self.item(item, &w)
             w.key("section"); w.string(section)
             w.key("after")
             if let after { w.string(after) } else { w.null() }
         case .removeItem(let id):
-            w.key("edit"); w.string("removeItem")
+            w.key("edit"); w.literal("removeItem")
             w.key("id"); w.string(id)
         case .updateItem(let u):
-            w.key("edit"); w.string("updateItem")
+            w.key("edit"); w.literal("updateItem")
             w.key("id"); w.string(u.id)
             if let v = u.label { w.key("label"); w.string(v) }
             if let v = u.color { w.key("color"); w.string(v) }
             if let v = u.height { w.key("height"); w.number(v) }
             if let v = u.movable { w.key("movable"); w.bool(v) }
         case .addSection(let id, let title, let after):
-            w.key("edit"); w.string("addSection")
+            w.key("edit"); w.literal("addSection")
             w.key("id"); w.string(id)
             w.key("title"); w.string(title)
             w.key("after")
             if let after { w.string(after) } else { w.null() }
         case .renameSection(let id, let title):
-            w.key("edit"); w.string("renameSection")
+            w.key("edit"); w.literal("renameSection")
             w.key("id"); w.string(id)
             w.key("title"); w.string(title)
         case .removeSection(let id):
-            w.key("edit"); w.string("removeSection")
+            w.key("edit"); w.literal("removeSection")
             w.key("id"); w.string(id)
         }
         w.endObject()
@@ -182,7 +182,7 @@ extension Wire {
     }
 
     static func frame(_ f: FrameMessage, _ w: inout JSONWriter) {
-        w.key("t"); w.string("frame")
+        w.key("t"); w.literal("frame")
         w.key("seq"); w.int(f.seq)
         w.key("ms"); w.number(f.ms)
         if let ack = f.ack { w.key("ack"); w.int(ack) }
@@ -205,7 +205,7 @@ extension Wire {
                 w.key("alpha"); w.number(c.alpha)
                 w.key("hidden"); w.bool(c.hidden)
                 w.key("dur"); w.number(c.dur)
-                w.key("ease"); w.string(c.ease.rawValue)
+                w.key("ease"); ease(c.ease, &w)
                 if c.appear { w.key("appear"); w.bool(true) }
                 if let i = c.info {
                     w.key("label"); w.string(i.label)
@@ -248,7 +248,7 @@ extension Wire {
         if let v = s.rotation { w.key("rotation"); w.number(v) }
         if let v = s.alpha { w.key("alpha"); w.number(v) }
         if let v = s.dur { w.key("dur"); w.number(v) }
-        if let v = s.ease { w.key("ease"); w.string(v.rawValue) }
+        if let v = s.ease { w.key("ease"); ease(v, &w) }
         w.key("done"); w.bool(s.done)
         w.endObject()
     }
@@ -299,6 +299,15 @@ extension Wire {
         // Only when asked for, so that the default welcome stays as the contract shows it.
         if c.events != .separate { w.key("events"); w.string(c.events.rawValue) }
         w.endObject()
+    }
+
+    /// An ease's name, as a literal (its `rawValue` would make a String each time).
+    static func ease(_ e: Ease, _ w: inout JSONWriter) {
+        switch e {
+        case .linear: w.literal("linear")
+        case .easeOut: w.literal("easeOut")
+        case .easeInOut: w.literal("easeInOut")
+        }
     }
 
     static func place(_ p: Place, _ w: inout JSONWriter) {
