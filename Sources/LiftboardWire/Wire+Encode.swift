@@ -13,10 +13,9 @@ extension Wire {
     /// Appends one server message to `out`: the server's hot path reuses one buffer.
     public static func encode(_ event: ServerEvent, line: Int? = nil, commitOrder: CommitOrderMode = .full,
                               into out: inout [UInt8]) {
-        var w = JSONWriter(into: out)
-        out = []
+        var w = JSONWriter()
         message(event, line: line, commitOrder: commitOrder, &w)
-        out = w.takeBytes()
+        w.append(to: &out)
     }
 
     /// One server message as a JSON object (also each of a frame's inline `events`).
