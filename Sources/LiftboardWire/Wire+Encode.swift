@@ -13,9 +13,10 @@ extension Wire {
     /// Appends one server message to `out`: the server's hot path reuses one buffer.
     public static func encode(_ event: ServerEvent, line: Int? = nil, commitOrder: CommitOrderMode = .full,
                               into out: inout [UInt8]) {
-        var w = JSONWriter()
+        var w = JSONWriter(into: out)
+        out = []
         message(event, line: line, commitOrder: commitOrder, &w)
-        w.append(to: &out)
+        out = w.takeBytes()
     }
 
     /// One server message as a JSON object (also each of a frame's inline `events`).
