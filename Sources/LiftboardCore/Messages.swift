@@ -301,8 +301,10 @@ public struct Follow: Hashable, Sendable {
     public init(grab: Point, lockX: Bool) { self.grab = grab; self.lockX = lockX }
 }
 
-/// A server message (contract §5).
-public enum ServerEvent: Hashable, Sendable {
+/// A server message (contract §5). Indirect: a frame is large and full of references, and
+/// drivers copy events several times on their way out (queues, merges); boxed, a copy is one
+/// retain.
+public indirect enum ServerEvent: Hashable, Sendable {
     case welcome(Welcome)
     case layout(LayoutMessage)
     case frame(FrameMessage)
