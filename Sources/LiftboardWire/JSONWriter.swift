@@ -247,46 +247,170 @@ public struct JSONWriter {
     /// four decimals and printed in their shortest form; `-0` prints `0`; non-finite values
     /// (which validation never lets in) print `0`.
     public mutating func number(_ x: Double) {
-        guard x.isFinite else { return int(0) }
-        if x == x.rounded(), abs(x) < 1e15 { return int(Int(x)) }
+        let comma = needsComma()
+        putNumber(x, comma: comma, nil, 0)
+    }
+
+    /// `[,]` then `prefix` then the number, in one piece (its digits are at most 24 bytes,
+    /// except the rare value that `description` prints).
+    @inline(__always)
+    private mutating func putNumber(_ x: Double, comma: Bool, _ prefix: UnsafePointer<UInt8>?, _ n: Int) {
+        var rare = false
+        write(n + 25) { p in
+            let i = Self.putPrefix(p, comma, prefix, n)
+            let k = Self.numberText(x, p + i)
+            if k < 0 { rare = true; return 0 }
+            return i + k
+        }
+        guard rare else { return }
+        let text = ((x * 10_000).rounded() / 10_000).description
+        write(n + 1 + text.utf8.count) { p in
+            var i = Self.putPrefix(p, comma, prefix, n)
+            for c in text.utf8 { p[i] = c; i += 1 }
+            return i
+        }
+    }
+
+    /// The separator and the verbatim prefix (a member's name: `"name":`) at `p`.
+    @inline(__always)
+    private static func putPrefix(_ p: UnsafeMutablePointer<UInt8>, _ comma: Bool, _ prefix: UnsafePointer<UInt8>?, _ n: Int) -> Int {
+        var i = 0
+        if comma { p[0] = UInt8(ascii: ","); i = 1 }
+        if let prefix { for j in 0..<n { p[i + j] = prefix[j] } }
+        return i + n
+    }
+
+    /// The number's text at `p` (at most 24 bytes); -1 for a value whose shortest text needs
+    /// `description` (four decimals past 10^11).
+    @inline(__always)
+    private static func numberText(_ x: Double, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        guard x.isFinite else { p[0] = 0x30; return 1 }
+        if x == x.rounded(), abs(x) < 1e15 { return writeInt(Int(x), p) }
         let n = (x * 10_000).rounded()
         let r = n / 10_000
-        if r == r.rounded(), abs(r) < 1e15 { return int(Int(r)) }
+        if r == r.rounded(), abs(r) < 1e15 { return writeInt(Int(r), p) }
         // r is the double nearest to n / 10^4: with at most 15 significant digits, that decimal
         // (trailing zeros dropped) is the shortest text that reads back as r, which is what
         // `description` prints, without making a String.
-        guard abs(n) < 1e15 else {
-            let comma = needsComma()
-            let text = r.description
-            write(text.utf8.count + 1) { p in
-                var i = 0
-                if comma { p[0] = UInt8(ascii: ","); i = 1 }
-                for c in text.utf8 { p[i] = c; i += 1 }
-                return i
-            }
-            return
+        guard abs(n) < 1e15 else { return -1 }
+        var i = 0
+        var m = Int(n)
+        if m < 0 { p[0] = UInt8(ascii: "-"); i = 1; m = -m }
+        i += writeDigits(UInt(m / 10_000), p + i)
+        // Not 0: r would have been integral. Trailing zeros are dropped.
+        var frac = m % 10_000
+        var digits = 4
+        while frac % 10 == 0 { frac /= 10; digits -= 1 }
+        p[i] = UInt8(ascii: ".")
+        i += 1
+        var k = digits
+        while k > 0 {
+            k -= 1
+            p[i + k] = UInt8(truncatingIfNeeded: frac % 10) &+ 0x30
+            frac /= 10
         }
+        return i + digits
+    }
+
+    // MARK: Whole members
+    //
+    // A member's name and its value in one piece: what the frame encoder writes most. `name` is
+    // written verbatim (`"name":`, quotes and colon included, or several members' worth of
+    // fixed text ending with a name); the separator before it is the writer's, as for `key`.
+
+    @inline(__always)
+    private static func prefixOf(_ name: StaticString, _ body: (UnsafePointer<UInt8>, Int) -> Void) {
+        if name.hasPointerRepresentation { body(name.utf8Start, name.utf8CodeUnitCount) } else {
+            name.withUTF8Buffer { body($0.baseAddress!, $0.count) }
+        }
+    }
+
+    mutating func member(_ name: StaticString, _ x: Double) {
         let comma = needsComma()
-        write(24) { p in
-            var i = 0
-            if comma { p[0] = UInt8(ascii: ","); i = 1 }
-            var m = Int(n)
-            if m < 0 { p[i] = UInt8(ascii: "-"); i += 1; m = -m }
-            i += Self.writeDigits(UInt(m / 10_000), p + i)
-            // Not 0: r would have been integral. Trailing zeros are dropped.
-            var frac = m % 10_000
-            var digits = 4
-            while frac % 10 == 0 { frac /= 10; digits -= 1 }
-            p[i] = UInt8(ascii: ".")
-            i += 1
-            var k = digits
-            while k > 0 {
-                k -= 1
-                p[i + k] = UInt8(truncatingIfNeeded: frac % 10) &+ 0x30
-                frac /= 10
+        Self.prefixOf(name) { putNumber(x, comma: comma, $0, $1) }
+    }
+
+    mutating func member(_ name: StaticString, int v: Int) {
+        let comma = needsComma()
+        Self.prefixOf(name) { prefix, n in
+            write(n + 21) { p in
+                let i = Self.putPrefix(p, comma, prefix, n)
+                return i + Self.writeInt(v, p + i)
             }
-            return i + digits
         }
+    }
+
+    mutating func member(_ name: StaticString, bool b: Bool) {
+        let comma = needsComma()
+        Self.prefixOf(name) { prefix, n in
+            write(n + 6) { p in
+                let i = Self.putPrefix(p, comma, prefix, n)
+                if b {
+                    p[i] = UInt8(ascii: "t"); p[i + 1] = UInt8(ascii: "r"); p[i + 2] = UInt8(ascii: "u"); p[i + 3] = UInt8(ascii: "e")
+                    return i + 4
+                }
+                p[i] = UInt8(ascii: "f"); p[i + 1] = UInt8(ascii: "a"); p[i + 2] = UInt8(ascii: "l"); p[i + 3] = UInt8(ascii: "s")
+                p[i + 4] = UInt8(ascii: "e")
+                return i + 5
+            }
+        }
+    }
+
+    /// A member whose value is a string known to need no escaping (a name the protocol fixes).
+    mutating func member(_ name: StaticString, literal value: StaticString) {
+        let comma = needsComma()
+        Self.prefixOf(name) { prefix, n in
+            let m = value.utf8CodeUnitCount
+            value.withUTF8Buffer { v in
+                write(n + m + 3) { p in
+                    var i = Self.putPrefix(p, comma, prefix, n)
+                    p[i] = UInt8(ascii: "\"")
+                    for j in 0..<m { p[i + 1 + j] = v[j] }
+                    i += m + 1
+                    p[i] = UInt8(ascii: "\"")
+                    return i + 1
+                }
+            }
+        }
+    }
+
+    mutating func member(_ name: StaticString, _ s: String) {
+        let comma = needsComma()
+        var plain = false
+        Self.prefixOf(name) { prefix, n in
+            _ = s.utf8.withContiguousStorageIfAvailable { utf8 in
+                let m = utf8.count
+                write(n + m + 3) { p in
+                    var i = Self.putPrefix(p, comma, prefix, n)
+                    p[i] = UInt8(ascii: "\"")
+                    i += 1
+                    for c in utf8 {
+                        if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return 0 }
+                        p[i] = c
+                        i += 1
+                    }
+                    p[i] = UInt8(ascii: "\"")
+                    plain = true
+                    return i + 1
+                }
+            }
+            guard !plain else { return }
+            write(n + 1) { p in Self.putPrefix(p, comma, prefix, n) }
+        }
+        if !plain { escaped(s, comma: false) }
+    }
+
+    /// A member whose value (an object or an array) is written next, piece by piece.
+    mutating func member(_ name: StaticString) {
+        let comma = needsComma()
+        Self.prefixOf(name) { prefix, n in write(n + 1) { p in Self.putPrefix(p, comma, prefix, n) } }
+        afterKey = true
+    }
+
+    /// Bytes written verbatim, outside the writer's bookkeeping: the `}` of an object that a
+    /// member's name opened (`"center":{"x":`).
+    mutating func raw(_ text: StaticString) {
+        Self.prefixOf(text) { prefix, n in write(n) { p in Self.putPrefix(p, false, prefix, n) } }
     }
 }
 
