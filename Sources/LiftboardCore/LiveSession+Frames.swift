@@ -77,6 +77,12 @@ extension LiveSession {
             changed = true
         }
         let frame = changed || step.forceFrame
+        // `events: "inline"`: the step's lift, moved and drop ride in its frame, as
+        // `inliningEvents()` would put them (drivers still call it; it then finds none here).
+        if frame, config.events == .inline, !step.gestures.isEmpty, step.gestures.allSatisfy(\.isGestureEvent) {
+            f.events = step.gestures
+            step.gestures.removeAll(keepingCapacity: true)
+        }
         out.reserveCapacity(out.count + step.errors.count + step.gestures.count + (frame ? 1 : 0)
                             + step.commits.count + step.announces.count)
         if !step.errors.isEmpty { out += step.errors; step.errors.removeAll(keepingCapacity: true) }
