@@ -51,7 +51,18 @@ extension LiveSession {
             changed = true
         }
         let edited = !step.appeared.isEmpty || !step.refreshed.isEmpty || !step.removed.isEmpty
-        if cellsDirty || (step.reordered && (edited || wholeDiffs || !diffReordered(into: &f, shiftDur: step.shiftDur))) {
+        var whole = cellsDirty
+        if !whole && (step.reordered || step.restyled != nil) {
+            // Only the cells the step touched are compared, when that says all (see below).
+            if edited || wholeDiffs || (step.reordered && step.restyled != nil) {
+                whole = true
+            } else if let h = step.restyled {
+                whole = !diffRestyled(h, into: &f)
+            } else {
+                whole = !diffReordered(into: &f, shiftDur: step.shiftDur)
+            }
+        }
+        if whole {
             let content = Size(w: viewport.w, h: arr.contentHeight)
             if content != sentContent { f.content = content; sentContent = content; changed = true }
             let sections = arr.sections()
@@ -96,6 +107,7 @@ extension LiveSession {
         if edited { step.appeared = []; step.refreshed = []; step.removed = [] }
         step.cellsDirty = false
         step.reordered = false
+        step.restyled = nil
         step.shiftDur = 0
         step.scrollDur = nil
         step.forceFrame = false
@@ -160,6 +172,21 @@ extension LiveSession {
         let renamed = was.section != now.section || was.index != now.index || refreshed
         return CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
                           ease: .easeInOut, info: renamed ? cellInfo(h) : nil)
+    }
+
+    /// `diffCells` for a step in which only cell `h`'s visibility changed (a lift) and nothing
+    /// moved since the last diff: only that cell can differ from what the client has. `false`
+    /// (nothing done) when something moved; the caller then makes the whole diff.
+    mutating func diffRestyled(_ h: Int, into f: inout FrameMessage) -> Bool {
+        guard arr.changes.section < 0, !arr.changes.wide else { return false }
+        let slot = Int(sentSlot[h])
+        guard slot >= 0 else { return true }
+        let was = sentCells[slot], now = sentCell(h)
+        if was != now {
+            f.cells.append(cellUpdate(h, was: was, now: now, shiftDur: step.shiftDur, refreshed: false))
+            sentCells[slot] = now
+        }
+        return true
     }
 
     /// `diffCells` for a step in which only the reorder engine moved items, within one section

@@ -19,7 +19,8 @@ extension LiveSession {
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[h], center: center, size: f.size, moveDur: 0,
                                              scale: config.liftScale, rotation: config.liftRotation,
                                              alpha: config.liftAlpha, dur: dur(config.liftMs), ease: .easeOut))
-        step.cellsDirty = true
+        // Only its cell changed (hidden): a second lift in the step compares every cell.
+        if step.restyled == nil { step.restyled = h } else { step.cellsDirty = true }
         updateAutoScroll(now: now)
     }
 
