@@ -54,9 +54,10 @@ extension LiveSession {
         var whole = cellsDirty
         if !whole && (step.reordered || step.restyled != nil) {
             // Only the cells the step touched are compared, when that says all (see below).
-            if edited || wholeDiffs || (step.reordered && step.restyled != nil) {
+            if edited || wholeDiffs {
                 whole = true
             } else if let h = step.restyled {
+                // Only if nothing moved (a drop that leaves every item where it was live).
                 whole = !diffRestyled(h, into: &f)
             } else {
                 whole = !diffReordered(into: &f, shiftDur: step.shiftDur)
@@ -174,8 +175,8 @@ extension LiveSession {
                           ease: .easeInOut, info: renamed ? cellInfo(h) : nil)
     }
 
-    /// `diffCells` for a step in which only cell `h`'s visibility changed (a lift) and nothing
-    /// moved since the last diff: only that cell can differ from what the client has. `false`
+    /// `diffCells` for a step in which only cell `h`'s visibility changed (a lift, a drop) and
+    /// nothing moved since the last diff: only that cell can differ from what the client has. `false`
     /// (nothing done) when something moved; the caller then makes the whole diff.
     mutating func diffRestyled(_ h: Int, into f: inout FrameMessage) -> Bool {
         guard arr.changes.section < 0, !arr.changes.wide else { return false }

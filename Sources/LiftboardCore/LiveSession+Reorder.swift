@@ -238,7 +238,8 @@ extension LiveSession {
         step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: arr.ids[h], center: Point(x: f.midX, y: f.midY - scrollY),
                                              moveDur: dur(config.dropMs), scale: 1, rotation: 0, alpha: 1,
                                              dur: dur(config.dropMs), ease: .easeOut, done: true))
-        step.cellsDirty = true
+        // Its cell shows again; what moved, `rebuildLive` left in the arrangement's changes.
+        if step.restyled == nil { step.restyled = h } else { step.cellsDirty = true }
         updateAutoScroll(now: now)
     }
 
@@ -352,7 +353,8 @@ extension LiveSession {
             let now = arr.place(of: drags[k].item)
             if now != was { step.gestures.append(.moved(p: drags[k].pointer, id: arr.ids[drags[k].item], from: was, to: now)) }
         }
-        step.cellsDirty = true
+        // Whatever moved is in the arrangement's changes (a new order: all of it).
+        step.reordered = true
     }
 
     // MARK: Commits from elsewhere

@@ -136,7 +136,7 @@ struct LiveSession: Sendable {
         /// The reorder engine moved items (`Arrangement.changes` says which): a frame compares
         /// only those cells when nothing else made every cell dirty.
         var reordered = false
-        /// The one cell whose visibility changed (a lift hides its cell) when nothing else did.
+        /// The one cell whose visibility changed (a lift hides it, a drop shows it again).
         var restyled: Int? = nil
         var shiftDur: Double = 0
         /// Edits: items new on the board (faded in), items taken off it (faded out), items whose
