@@ -67,7 +67,9 @@ private struct MoveCursor {
     var i = 0
 
     @inline(__always) mutating func skipSpace() {
-        while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
+        // Clients send no spaces: one comparison settles the usual byte (space and the three
+        // control characters JSON allows are all at or below 0x20).
+        while i < b.count, b[i] <= 0x20, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
     }
 
     @inline(__always) mutating func expect(_ c: UInt8) -> Bool {
