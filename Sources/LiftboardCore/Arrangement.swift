@@ -49,6 +49,20 @@ struct Arrangement: Sendable {
     private(set) var width: Double
     private(set) var columns: Int
 
+    /// What moved since `clearChanges()`, for a frame that re-sends only those cells: one
+    /// section's range of reindexed places, or `wide` (more than one section, or anything
+    /// restacked: every cell may have moved).
+    struct Changes: Sendable {
+        var section = -1
+        var lo = Int.max
+        var hi = -1
+        var wide = true
+    }
+    /// A new arrangement is all new.
+    private(set) var changes = Changes()
+
+    mutating func clearChanges() { changes = Changes(wide: false) }
+
     init(board: Board, width: Double) {
         kind = board.layout
         list = board.list
@@ -129,6 +143,13 @@ struct Arrangement: Sendable {
             if tops[s].count < m.count { tops[s].append(contentsOf: repeatElement(0, count: m.count - tops[s].count)) }
         }
         guard i <= last else { return }
+        if changes.section < 0 || changes.section == s {
+            changes.section = s
+            changes.lo = min(changes.lo, i)
+            changes.hi = max(changes.hi, last)
+        } else {
+            changes.wide = true
+        }
         var y = (i == 0 || kind == .grid) ? 0 : tops[s][i - 1] + heights[m[i - 1]] + list.spacing
         for k in i...last {
             let h = m[k]
@@ -156,6 +177,7 @@ struct Arrangement: Sendable {
     /// Recomputes section heights and tops from section `s` down.
     /// - Complexity: O(sections).
     private mutating func restack(from s: Int) {
+        changes.wide = true
         var y = s == 0 ? 0 : sectionTop[s - 1] + sectionHeight[s - 1]
         for k in s..<sectionCount {
             sectionTop[k] = y
@@ -251,8 +273,14 @@ struct Arrangement: Sendable {
     /// The handles of the cells that intersect `[y0, y1)`, in order.
     /// - Complexity: O(log n + k) for k cells.
     func cells(from y0: Double, to y1: Double) -> [Int] {
-        guard sectionCount > 0, y1 > y0 else { return [] }
         var out: [Int] = []
+        cells(from: y0, to: y1, into: &out)
+        return out
+    }
+
+    /// `cells(from:to:)` appended to `out` (a buffer the caller reuses).
+    func cells(from y0: Double, to y1: Double, into out: inout [Int]) {
+        guard sectionCount > 0, y1 > y0 else { return }
         var s = section(at: max(0, y0))
         while s < sectionCount, sectionTop[s] < y1 {
             let base = sectionTop[s] + headerHeight
@@ -279,7 +307,6 @@ struct Arrangement: Sendable {
             }
             s += 1
         }
-        return out
     }
 
     // MARK: Moves

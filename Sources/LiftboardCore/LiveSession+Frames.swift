@@ -26,6 +26,7 @@ extension LiveSession {
         sentOrder = handles
         sentCells = handles.map(sentCell)
         for (k, h) in handles.enumerated() { sentSlot[h] = Int32(k) }
+        arr.clearChanges()
         sentScroll = scrollY
         sentContent = Size(w: viewport.w, h: arr.contentHeight)
         sentSections = arr.sections()
@@ -34,34 +35,52 @@ extension LiveSession {
                                      snapshots: drags.map(snapshotState)))
     }
 
-    /// Ends a step: its gesture events, then its frame, then commits, then announcements.
-    mutating func flushStep(at now: Double) -> [ServerEvent] {
+    /// Ends a step: its gesture events, then its frame, then commits, then announcements,
+    /// appended to `out`. The step's buffers are emptied, keeping their room for the next.
+    mutating func flushStep(at now: Double, into out: inout [ServerEvent]) {
         // A move can shorten the content under the scroll offset.
         if scrollY > maxScroll { scrollY = maxScroll }
-        var s = step
-        step = Step()
-        var out = s.errors
-        out += s.gestures
         var f = FrameMessage(seq: frameSeq + 1, ms: now, ack: lastSeq)
         var changed = false
+        var cellsDirty = step.cellsDirty
         if scrollY != sentScroll {
             f.scroll = Point(x: 0, y: scrollY)
-            f.scrollDur = s.scrollDur
+            f.scrollDur = step.scrollDur
             sentScroll = scrollY
-            s.cellsDirty = true
+            cellsDirty = true
             changed = true
         }
-        if s.cellsDirty {
+        let edited = !step.appeared.isEmpty || !step.refreshed.isEmpty || !step.removed.isEmpty
+        var whole = cellsDirty
+        if !whole && (step.reordered || step.restyled != nil) {
+            // Only the cells the step touched are compared, when that says all (see below).
+            if edited || wholeDiffs {
+                whole = true
+            } else if let h = step.restyled {
+                // Only if nothing moved (a drop that leaves every item where it was live).
+                whole = !diffRestyled(h, into: &f)
+            } else {
+                whole = !diffReordered(into: &f, shiftDur: step.shiftDur)
+            }
+        }
+        if whole {
             let content = Size(w: viewport.w, h: arr.contentHeight)
             if content != sentContent { f.content = content; sentContent = content; changed = true }
             let sections = arr.sections()
             if sections != sentSections { f.sections = sections; sentSections = sections; changed = true }
-            diffCells(into: &f, step: s)
-            if !s.removed.isEmpty { f.removed = s.removed; f.removeDur = s.shiftDur; changed = true }
-            if !f.cells.isEmpty || !f.gone.isEmpty { changed = true }
+            diffCells(into: &f)
+            if !step.removed.isEmpty { f.removed = step.removed; f.removeDur = step.shiftDur; changed = true }
         }
-        if !s.snapshots.isEmpty {
-            f.snapshots = mergeSnapshots(s.snapshots)
+        if !f.cells.isEmpty || !f.gone.isEmpty { changed = true }
+        if !step.snapshots.isEmpty {
+            if step.snapshots.count == 1 {
+                // The usual step: one snapshot moved. Its buffer becomes the frame's.
+                f.snapshots = step.snapshots
+                step.snapshots = []
+            } else {
+                f.snapshots = mergeSnapshots(step.snapshots)
+                step.snapshots.removeAll(keepingCapacity: true)
+            }
             changed = true
         }
         if focus != sentFocus, let fh = focus {
@@ -69,13 +88,30 @@ extension LiveSession {
             sentFocus = focus
             changed = true
         }
-        if changed || s.forceFrame {
+        let frame = changed || step.forceFrame
+        // `events: "inline"`: the step's lift, moved and drop ride in its frame, as
+        // `inliningEvents()` would put them (drivers still call it; it then finds none here).
+        if frame, config.events == .inline, !step.gestures.isEmpty, step.gestures.allSatisfy(\.isGestureEvent) {
+            f.events = step.gestures
+            step.gestures.removeAll(keepingCapacity: true)
+        }
+        out.reserveCapacity(out.count + step.errors.count + step.gestures.count + (frame ? 1 : 0)
+                            + step.commits.count + step.announces.count)
+        if !step.errors.isEmpty { out += step.errors; step.errors.removeAll(keepingCapacity: true) }
+        if !step.gestures.isEmpty { out += step.gestures; step.gestures.removeAll(keepingCapacity: true) }
+        if frame {
             frameSeq += 1
             out.append(.frame(f))
         }
-        out += s.commits
-        out += s.announces
-        return out
+        if !step.commits.isEmpty { out += step.commits; step.commits.removeAll(keepingCapacity: true) }
+        if !step.announces.isEmpty { out += step.announces; step.announces.removeAll(keepingCapacity: true) }
+        if edited { step.appeared = []; step.refreshed = []; step.removed = [] }
+        step.cellsDirty = false
+        step.reordered = false
+        step.restyled = nil
+        step.shiftDur = 0
+        step.scrollDur = nil
+        step.forceFrame = false
     }
 
     /// Several updates of one snapshot in a step become one: later keys win.
@@ -88,11 +124,17 @@ extension LiveSession {
     /// Cells that entered the window come whole; cells whose frame or visibility changed come
     /// with their new state; cells that left are `gone`.
     /// - Complexity: O(cells in the window).
-    mutating func diffCells(into f: inout FrameMessage, step s: Step) {
-        let shiftDur = s.shiftDur
+    mutating func diffCells(into f: inout FrameMessage) {
+        let shiftDur = step.shiftDur
         let (y0, y1) = window
-        let handles = arr.cells(from: y0, to: y1)
+        // Two buffers each for the window's handles and cells, swapped: no allocation per frame.
+        var handles: [Int] = []
+        swap(&handles, &spareOrder)
+        handles.removeAll(keepingCapacity: true)
+        arr.cells(from: y0, to: y1, into: &handles)
         var next: [SentCell] = []
+        swap(&next, &spareCells)
+        next.removeAll(keepingCapacity: true)
         next.reserveCapacity(handles.count)
         for h in handles {
             let now = sentCell(h)
@@ -100,17 +142,13 @@ extension LiveSession {
             let slot = Int(sentSlot[h])
             if slot >= 0 {
                 let was = sentCells[slot]
-                let refreshed = !s.refreshed.isEmpty && s.refreshed.contains(h)
+                let refreshed = !step.refreshed.isEmpty && step.refreshed.contains(h)
                 guard was != now || refreshed else { continue }
-                let moved = was.frame != now.frame
-                let renamed = was.section != now.section || was.index != now.index || refreshed
-                f.cells.append(CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden,
-                                          dur: moved ? shiftDur : 0, ease: .easeInOut,
-                                          info: renamed ? cellInfo(h) : nil))
+                f.cells.append(cellUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: refreshed))
             } else {
                 var u = CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: 0,
                                    ease: .easeInOut, info: cellInfo(h))
-                if !s.appeared.isEmpty, s.appeared.contains(arr.ids[h]) { u.appear = true; u.dur = shiftDur }
+                if !step.appeared.isEmpty, step.appeared.contains(arr.ids[h]) { u.appear = true; u.dur = shiftDur }
                 f.cells.append(u)
             }
         }
@@ -121,7 +159,81 @@ extension LiveSession {
             f.gone.append(arr.ids[h])
             sentSlot[h] = -1
         }
-        sentCells = next
-        sentOrder = handles
+        swap(&sentCells, &next)
+        swap(&sentOrder, &handles)
+        spareCells = next
+        spareOrder = handles
+        arr.clearChanges()
+    }
+
+    /// A cell the client has whose state changed: its new frame and visibility, and its
+    /// attributes again when its place (section, index) changed.
+    func cellUpdate(_ h: Int, was: SentCell, now: SentCell, shiftDur: Double, refreshed: Bool) -> CellUpdate {
+        let moved = was.frame != now.frame
+        let renamed = was.section != now.section || was.index != now.index || refreshed
+        return CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
+                          ease: .easeInOut, info: renamed ? cellInfo(h) : nil)
+    }
+
+    /// `diffCells` for a step in which only cell `h`'s visibility changed (a lift, a drop) and
+    /// nothing moved since the last diff: only that cell can differ from what the client has. `false`
+    /// (nothing done) when something moved; the caller then makes the whole diff.
+    mutating func diffRestyled(_ h: Int, into f: inout FrameMessage) -> Bool {
+        guard arr.changes.section < 0, !arr.changes.wide else { return false }
+        let slot = Int(sentSlot[h])
+        guard slot >= 0 else { return true }
+        let was = sentCells[slot], now = sentCell(h)
+        if was != now {
+            f.cells.append(cellUpdate(h, was: was, now: now, shiftDur: step.shiftDur, refreshed: false))
+            sentCells[slot] = now
+        }
+        return true
+    }
+
+    /// `diffCells` for a step in which only the reorder engine moved items, within one section
+    /// and without restacking (a drag passing a neighbour, the usual reorder): only the places
+    /// the arrangement reindexed can differ from what the client has, so only those are
+    /// compared, giving the same cells in the same order as the whole diff would. `false`
+    /// (nothing done) when that does not hold: more than one section changed, or a cell
+    /// entered or left the window; the caller then makes the whole diff.
+    /// - Complexity: O(places reindexed).
+    mutating func diffReordered(into f: inout FrameMessage, shiftDur: Double) -> Bool {
+        let c = arr.changes
+        guard !c.wide else { return false }
+        guard c.section >= 0 else { return true }  // moved and back: nothing to say
+        let (y0, y1) = window
+        let m = arr.members[c.section]
+        let hi = min(c.hi, m.count - 1)
+        guard c.lo <= hi else { arr.clearChanges(); return true }
+        // The reindexed places hold the same items as before, permuted: those in the window
+        // filled a run of the client's slots, and fill it again in their new order.
+        var first = Int.max, last = -1, count = 0
+        for k in c.lo...hi {
+            let h = m[k]
+            let fr = arr.frame(of: h)
+            let inside = fr.y < y1 && fr.y + fr.h > y0
+            let slot = Int(sentSlot[h])
+            guard inside == (slot >= 0) else { return false }
+            if inside { first = min(first, slot); last = max(last, slot); count += 1 }
+        }
+        guard count > 0 else { arr.clearChanges(); return true }
+        guard last - first + 1 == count else { return false }
+        for k in c.lo...hi {
+            let h = m[k]
+            let slot = Int(sentSlot[h])
+            guard slot >= 0 else { continue }
+            let was = sentCells[slot], now = sentCell(h)
+            if was != now { f.cells.append(cellUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: false)) }
+        }
+        var slot = first
+        for k in c.lo...hi where sentSlot[m[k]] >= 0 {
+            let h = m[k]
+            sentOrder[slot] = h
+            sentCells[slot] = sentCell(h)
+            sentSlot[h] = Int32(slot)
+            slot += 1
+        }
+        arr.clearChanges()
+        return true
     }
 }

@@ -19,7 +19,8 @@ extension LiveSession {
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[h], center: center, size: f.size, moveDur: 0,
                                              scale: config.liftScale, rotation: config.liftRotation,
                                              alpha: config.liftAlpha, dur: dur(config.liftMs), ease: .easeOut))
-        step.cellsDirty = true
+        // Only its cell changed (hidden): a second lift in the step compares every cell.
+        if step.restyled == nil { step.restyled = h } else { step.cellsDirty = true }
         updateAutoScroll(now: now)
     }
 
@@ -38,19 +39,22 @@ extension LiveSession {
     /// Recomputes drag `d`'s place from its snapshot's center; emits one `moved` if it changed.
     mutating func retarget(_ d: Int, now: Double) {
         let h = drags[d].item
-        let before = arr.place(of: h)
+        let section = arr.sectionOf[h], index = arr.indexOf[h]
         let c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
-        if swaps(drags[d]) {
+        // `swaps(drags[d])` spelled out: a call of a non-mutating method here copied the whole
+        // session (every array retained and released) on every move.
+        if config.mode == .swap && drags[d].pointer >= 0 {
             retargetSwap(d, center: c)
         } else if arr.kind == .list {
             retargetList(h, centerY: c.y)
         } else {
             retargetGrid(d, center: c)
         }
-        let after = arr.place(of: h)
-        if after != before {
-            step.gestures.append(.moved(p: drags[d].pointer, id: arr.ids[h], from: before, to: after))
-            step.cellsDirty = true
+        // Most moves pass nothing: compare handles, make the places (strings) only for a `moved`.
+        if arr.sectionOf[h] != section || arr.indexOf[h] != index {
+            let before = Place(section: arr.sectionIDs[section], index: index)
+            step.gestures.append(.moved(p: drags[d].pointer, id: arr.ids[h], from: before, to: arr.place(of: h)))
+            step.reordered = true
             step.shiftDur = dur(config.shiftMs)
         }
     }
@@ -234,7 +238,8 @@ extension LiveSession {
         step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: arr.ids[h], center: Point(x: f.midX, y: f.midY - scrollY),
                                              moveDur: dur(config.dropMs), scale: 1, rotation: 0, alpha: 1,
                                              dur: dur(config.dropMs), ease: .easeOut, done: true))
-        step.cellsDirty = true
+        // Its cell shows again; what moved, `rebuildLive` left in the arrangement's changes.
+        if step.restyled == nil { step.restyled = h } else { step.cellsDirty = true }
         updateAutoScroll(now: now)
     }
 
@@ -348,7 +353,8 @@ extension LiveSession {
             let now = arr.place(of: drags[k].item)
             if now != was { step.gestures.append(.moved(p: drags[k].pointer, id: arr.ids[drags[k].item], from: was, to: now)) }
         }
-        step.cellsDirty = true
+        // Whatever moved is in the arrangement's changes (a new order: all of it).
+        step.reordered = true
     }
 
     // MARK: Commits from elsewhere

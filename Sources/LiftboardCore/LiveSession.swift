@@ -109,6 +109,12 @@ struct LiveSession: Sendable {
     var sentOrder: [Int] = []
     var sentSlot: [Int32]
     var sentFocus: Int? = nil
+    /// The other halves of `sentOrder` and `sentCells`: `diffCells` builds the new window in
+    /// these and swaps, so a frame allocates neither.
+    var spareOrder: [Int] = []
+    var spareCells: [SentCell] = []
+    /// Tests only: never take `diffReordered`'s shortcut.
+    var wholeDiffs = false
 
     // The step being assembled (one input or one timer).
     var step = Step()
@@ -127,6 +133,11 @@ struct LiveSession: Sendable {
         var errors: [ServerEvent] = []
         var snapshots: [SnapshotUpdate] = []
         var cellsDirty = false
+        /// The reorder engine moved items (`Arrangement.changes` says which): a frame compares
+        /// only those cells when nothing else made every cell dirty.
+        var reordered = false
+        /// The one cell whose visibility changed (a lift hides it, a drop shows it again).
+        var restyled: Int? = nil
         var shiftDur: Double = 0
         /// Edits: items new on the board (faded in), items taken off it (faded out), items whose
         /// label, color or movability changed (sent whole again).
@@ -174,7 +185,8 @@ struct LiveSession: Sendable {
     // MARK: Dispatch
 
     mutating func handle(_ event: ClientEvent, seq: Int?, at now: Double) -> [ServerEvent] {
-        var out = fire(at: now)
+        var out: [ServerEvent] = []
+        fire(at: now, into: &out)
         if let seq { lastSeq = max(lastSeq ?? seq, seq) }
         switch event {
         case .hello:
@@ -198,7 +210,7 @@ struct LiveSession: Sendable {
             scrollY = clampScroll(scrollY)
             committedLayout?.relayout(width: vp.w)
             for k in drags.indices { drags[k].lastRegion = nil }
-            out += flushStep(at: now)
+            flushStep(at: now, into: &out)
             out.append(makeLayout())
             return out
         case .key(let key):
@@ -213,20 +225,24 @@ struct LiveSession: Sendable {
         case .external(let commit):
             applyExternal(commit, now: now)
         }
-        out += flushStep(at: now)
+        flushStep(at: now, into: &out)
         return out
     }
 
     /// Fires every timer due at or before `now`, earliest first, each as its own step.
     mutating func fire(at now: Double) -> [ServerEvent] {
         var out: [ServerEvent] = []
+        fire(at: now, into: &out)
+        return out
+    }
+
+    mutating func fire(at now: Double, into out: inout [ServerEvent]) {
         var guardCount = 0
         while let (due, timer) = nextTimer(), due <= now, guardCount < 100_000 {
             guardCount += 1
             fireTimer(timer, at: due)
-            out += flushStep(at: due)
+            flushStep(at: due, into: &out)
         }
-        return out
     }
 
     enum Timer { case press(Int), autoScroll, deceleration, idleReset }

@@ -33,7 +33,9 @@ public struct Hello: Hashable, Sendable {
 
 /// A client message, decoded and validated (contract §3). Its time comes separately.
 public enum ClientEvent: Hashable, Sendable {
-    case hello(Hello)
+    // `hello` and `external` are boxed: they are rare and large (a config, a commit), and
+    // every event is as large as its largest case; unboxed, each `move` copied 150 bytes.
+    indirect case hello(Hello)
     case down(pointer: Int, at: Point, kind: PointerKind?)
     case move(pointer: Int, at: Point)
     case up(pointer: Int, at: Point)
@@ -48,7 +50,7 @@ public enum ClientEvent: Hashable, Sendable {
     /// Replay only: move the clock.
     case advance
     /// Replay only (and the hub, live): a commit made by another session on this board.
-    case external(Commit)
+    indirect case external(Commit)
 }
 
 /// Where an item is: its section's id and its 0-based index there.
@@ -301,8 +303,10 @@ public struct Follow: Hashable, Sendable {
     public init(grab: Point, lockX: Bool) { self.grab = grab; self.lockX = lockX }
 }
 
-/// A server message (contract §5).
-public enum ServerEvent: Hashable, Sendable {
+/// A server message (contract §5). Indirect: a frame is large and full of references, and
+/// drivers copy events several times on their way out (queues, merges); boxed, a copy is one
+/// retain.
+public indirect enum ServerEvent: Hashable, Sendable {
     case welcome(Welcome)
     case layout(LayoutMessage)
     case frame(FrameMessage)

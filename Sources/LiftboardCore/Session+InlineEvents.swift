@@ -7,6 +7,16 @@ public enum EventsMode: String, Sendable, Hashable {
     case inline
 }
 
+extension ServerEvent {
+    /// A `lift`, `moved` or `drop`: what `events: "inline"` puts inside frames.
+    var isGestureEvent: Bool {
+        switch self {
+        case .lift, .moved, .drop: true
+        default: false
+        }
+    }
+}
+
 extension Array where Element == ServerEvent {
     /// The messages of one step with every `lift`, `moved` and `drop` moved into the `events`
     /// of the next frame of the step. One with no frame after it in the step stays a message
@@ -14,7 +24,7 @@ extension Array where Element == ServerEvent {
     /// events, then the frame, then a commit, then an announce.
     public func inliningEvents() -> [ServerEvent] {
         // Most steps (a move that only moves the snapshot) have none: nothing to copy.
-        guard contains(where: { switch $0 { case .lift, .moved, .drop: true; default: false } }) else { return self }
+        guard contains(where: \.isGestureEvent) else { return self }
         var out: [ServerEvent] = []
         out.reserveCapacity(count)
         var waiting: [ServerEvent] = []

@@ -13,60 +13,83 @@ public struct Session: Sendable {
     private enum State: Sendable {
         /// Nothing but `hello` can start it; errors leave it waiting (a replay goes on).
         case awaitingHello
-        case live(LiveSession)
+        case live(LiveBox)
         /// The driver closed it: every event is ignored.
         case closed
+    }
+
+    /// The live session behind a reference, copied on write: an input mutates it in place
+    /// instead of copying its thirty-odd arrays out of the enum and back (a retain and a
+    /// release each, on every input), and reading one property reads just that property.
+    private final class LiveBox: @unchecked Sendable {
+        // Unchecked: `withLive` mutates only a box no other Session shares (copy on write),
+        // as Array does with its storage.
+        var session: LiveSession
+        init(_ session: LiveSession) { self.session = session }
     }
 
     public let id: String
     private var state: State = .awaitingHello
 
+    /// Tests only: every frame diffs every cell in the window, never just the ones the reorder
+    /// engine moved (the two must give the same frames).
+    let wholeDiffs: Bool
+
     public init(id: String) {
         self.id = id
+        wholeDiffs = false
     }
 
-    private var live: LiveSession? {
-        if case .live(let s) = state { return s }
+    init(id: String, wholeDiffs: Bool) {
+        self.id = id
+        self.wholeDiffs = wholeDiffs
+    }
+
+    /// The live session's box, to read from (never to mutate: see `withLive`).
+    private var live: LiveBox? {
+        if case .live(let b) = state { return b }
         return nil
     }
 
-    /// Runs `body` on the live session in place (no copy of its arrays).
+    /// Runs `body` on the live session in place, copying it first only when another copy of
+    /// this Session shares it.
     private mutating func withLive<R>(_ body: (inout LiveSession) -> R) -> R? {
-        guard case .live(var s) = state else { return nil }
-        state = .closed
-        defer { state = .live(s) }
-        return body(&s)
+        guard case .live(var box) = state else { return nil }
+        state = .closed  // drops the enum's reference, so `box` is unique unless shared
+        if !isKnownUniquelyReferenced(&box) { box = LiveBox(box.session) }
+        defer { state = .live(box) }
+        return body(&box.session)
     }
 
     /// The board this session is on, after a successful `hello`.
-    public var boardID: String? { live?.boardID }
+    public var boardID: String? { live?.session.boardID }
 
     /// The board's committed version as this session knows it.
-    public var version: Int? { live?.version }
+    public var version: Int? { live?.session.version }
 
     /// The config in force, after `hello`.
-    public var config: SessionConfig? { live?.config }
+    public var config: SessionConfig? { live?.session.config }
 
     /// When the session next needs `fire(at:)`, or `nil` when nothing is pending.
-    public var nextDeadline: Double? { live?.nextDeadline }
+    public var nextDeadline: Double? { live?.session.nextDeadline }
 
     /// Whether any item is lifted right now.
-    public var isDragging: Bool { live.map { !$0.drags.isEmpty } ?? false }
+    public var isDragging: Bool { live.map { !$0.session.drags.isEmpty } ?? false }
 
     /// Whether the driver has closed the session.
     public var isClosed: Bool { if case .closed = state { true } else { false } }
 
     /// The live order (dragged items at their live places).
-    public var liveOrder: [SectionOrder]? { live?.arr.order }
+    public var liveOrder: [SectionOrder]? { live?.session.arr.order }
 
     /// The committed order as this session knows it.
-    public var committedOrder: [SectionOrder]? { live?.baseOrder }
+    public var committedOrder: [SectionOrder]? { live?.session.baseOrder }
 
     /// The committed board as this session knows it (edits included), attributes resolved.
-    public var committedBoard: Board? { live?.committedBoard() }
+    public var committedBoard: Board? { live?.session.committedBoard() }
 
     /// The content's scroll offset.
-    public var scrollY: Double? { live?.scrollY }
+    public var scrollY: Double? { live?.session.scrollY }
 
     public mutating func handle(_ event: ClientEvent, seq: Int? = nil, at now: Double,
                                 boards: (String) -> Board?) -> [ServerEvent] {
@@ -126,7 +149,7 @@ public struct Session: Sendable {
 
     /// Everything that is wrong with the session's state, for tests: empty when sound.
     public func invariantViolations() -> [String] {
-        live?.invariantViolations() ?? []
+        live?.session.invariantViolations() ?? []
     }
 
     private mutating func start(_ event: ClientEvent, seq: Int?, at now: Double,
@@ -141,8 +164,9 @@ public struct Session: Sendable {
             return [.error(code: .noBoard, message: "no board \"\(hello.board)\"")]
         }
         var session = LiveSession(sessionID: id, board: board, hello: hello, at: now)
+        session.wholeDiffs = wholeDiffs
         let out = session.start(seq: seq, at: now)
-        state = .live(session)
+        state = .live(LiveBox(session))
         return out
     }
 }

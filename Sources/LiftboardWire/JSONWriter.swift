@@ -1,7 +1,13 @@
 /// Appends JSON to a byte buffer in one canonical form, so that the same values always give
 /// the same bytes: members in the order written, numbers as `JSONWriter.number` says.
+///
+/// Each piece (a member name with its separator, a number, a string) is written through one
+/// pointer into room made ahead in the buffer, not byte by byte through `Array.append` (a
+/// uniqueness and capacity check per byte): the server's frame encoding is mostly this.
 public struct JSONWriter {
-    public var bytes: [UInt8]
+    /// The output is `storage[0..<count]`; what lies beyond is room already made (zeros).
+    private var storage: [UInt8]
+    private var count: Int
     /// Per open container, one bit: set while nothing has been written in it yet. A bit set
     /// instead of an array of Bool: no allocation per message on the server's hot path.
     /// Containers nested deeper than 64 (only re-serialized parsed values can be) use `deep`.
@@ -12,21 +18,71 @@ public struct JSONWriter {
     private var afterKey = false
 
     public init(into bytes: [UInt8] = []) {
-        self.bytes = bytes
-        self.bytes.reserveCapacity(256)
+        storage = bytes
+        count = bytes.count
     }
 
-    private mutating func valueStart() {
-        if afterKey { afterKey = false; return }
-        guard depth > 0 else { return }
+    /// What has been written (after whatever the buffer held at `init`).
+    public var bytes: [UInt8] { count == storage.count ? storage : Array(storage[..<count]) }
+
+    /// The output, handed over without a copy; the writer is left empty.
+    public mutating func takeBytes() -> [UInt8] {
+        if storage.count > count { storage.removeLast(storage.count - count) }
+        var out: [UInt8] = []
+        swap(&out, &storage)
+        count = 0
+        return out
+    }
+
+    /// Zeros to make room with: one copy (a memcpy) per 512 bytes of output.
+    private static let room = [UInt8](repeating: 0, count: 512)
+
+    /// Runs `body` on a pointer to room for at least `n` bytes; `body` returns how many it wrote.
+    @inline(__always)
+    private mutating func write(_ n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if count + n > storage.count { makeRoom(n) }
+        let start = count
+        count = start + storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
+    }
+
+    @inline(never)
+    private mutating func makeRoom(_ n: Int) {
+        while count + n > storage.count {
+            if count + n - storage.count > Self.room.count {
+                storage.append(contentsOf: repeatElement(0, count: count + n - storage.count))
+            } else {
+                storage.append(contentsOf: Self.room)
+            }
+        }
+    }
+
+    /// Whether the value about to be written needs a `,` before it (and records that the
+    /// container now has one).
+    @inline(__always)
+    private mutating func needsComma() -> Bool {
+        if afterKey { afterKey = false; return false }
+        guard depth > 0 else { return false }
         if depth > 64 {
-            if !deep[deep.count - 1] { bytes.append(UInt8(ascii: ",")) }
+            let first = deep[deep.count - 1]
             deep[deep.count - 1] = false
-            return
+            return !first
         }
         let bit: UInt64 = 1 << UInt64(depth - 1)
-        if firstBits & bit == 0 { bytes.append(UInt8(ascii: ",")) }
+        let first = firstBits & bit != 0
         firstBits &= ~bit
+        return !first
+    }
+
+    /// One structural byte, after a separator when a value starts here.
+    @inline(__always)
+    private mutating func valueByte(_ c: UInt8) {
+        let comma = needsComma()
+        write(2) { p in
+            var i = 0
+            if comma { p[0] = UInt8(ascii: ","); i = 1 }
+            p[i] = c
+            return i + 1
+        }
     }
 
     private mutating func open() {
@@ -39,133 +95,345 @@ public struct JSONWriter {
         depth -= 1
     }
 
-    public mutating func beginObject() { valueStart(); bytes.append(UInt8(ascii: "{")); open() }
-    public mutating func endObject() { close(); bytes.append(UInt8(ascii: "}")) }
-    public mutating func beginArray() { valueStart(); bytes.append(UInt8(ascii: "[")); open() }
-    public mutating func endArray() { close(); bytes.append(UInt8(ascii: "]")) }
+    public mutating func beginObject() { valueByte(UInt8(ascii: "{")); open() }
+    public mutating func endObject() { close(); write(1) { $0[0] = UInt8(ascii: "}"); return 1 } }
+    public mutating func beginArray() { valueByte(UInt8(ascii: "[")); open() }
+    public mutating func endArray() { close(); write(1) { $0[0] = UInt8(ascii: "]"); return 1 } }
 
     /// Starts a member: the value written next belongs to it.
     public mutating func key(_ k: StaticString) {
-        valueStart()
-        bytes.append(UInt8(ascii: "\""))
-        if k.hasPointerRepresentation {
-            // Names are a few bytes: a loop of appends beats a generic copy and its memcpy.
-            let p = k.utf8Start
-            for j in 0..<k.utf8CodeUnitCount { bytes.append(p[j]) }
-        } else {
-            k.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let comma = needsComma()
         afterKey = true
+        guard k.hasPointerRepresentation else { return k.withUTF8Buffer { quoted($0.baseAddress!, $0.count, comma: comma, colon: true) } }
+        quoted(k.utf8Start, k.utf8CodeUnitCount, comma: comma, colon: true)
+    }
+
+    /// `"text"` (and `:` for a member name), after a separator if needed. Names and literals
+    /// are a few bytes: a loop beats a call of memcpy.
+    @inline(__always)
+    private mutating func quoted(_ text: UnsafePointer<UInt8>, _ n: Int, comma: Bool, colon: Bool) {
+        write(n + 4) { p in
+            var i = 0
+            if comma { p[0] = UInt8(ascii: ","); i = 1 }
+            p[i] = UInt8(ascii: "\"")
+            i += 1
+            Self.copy(text, n, to: p + i)
+            i += n
+            p[i] = UInt8(ascii: "\"")
+            i += 1
+            if colon { p[i] = UInt8(ascii: ":"); i += 1 }
+            return i
+        }
     }
 
     /// A member name that is not a literal (re-serializing parsed objects).
     public mutating func dynamicKey(_ k: String) {
         string(k)
-        bytes.append(UInt8(ascii: ":"))
+        write(1) { $0[0] = UInt8(ascii: ":"); return 1 }
         afterKey = true
     }
 
+    /// A string known to need no escaping (a name the protocol fixes: a type, an ease).
+    public mutating func literal(_ s: StaticString) {
+        let comma = needsComma()
+        guard s.hasPointerRepresentation else { return s.withUTF8Buffer { quoted($0.baseAddress!, $0.count, comma: comma, colon: false) } }
+        quoted(s.utf8Start, s.utf8CodeUnitCount, comma: comma, colon: false)
+    }
+
     public mutating func string(_ s: String) {
-        valueStart()
-        bytes.append(UInt8(ascii: "\""))
-        // Most strings (ids, keys, labels) need no escaping: copy them whole, from their
-        // contiguous UTF-8 when they have it (native strings do).
-        let copied: Bool? = s.utf8.withContiguousStorageIfAvailable { utf8 in
-            for c in utf8 where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return false }
-            if utf8.count <= 24 {
-                for c in utf8 { bytes.append(c) }
-            } else {
-                bytes.append(contentsOf: utf8)
+        let comma = needsComma()
+        // Most strings (ids, keys, labels) need no escaping: copied whole, in one piece, from
+        // their contiguous UTF-8 (native strings, small ones included, have it).
+        let done: Bool? = s.utf8.withContiguousStorageIfAvailable { utf8 in
+            let n = utf8.count
+            var plain = true
+            write(n + 3) { p in
+                var i = 0
+                if comma { p[0] = UInt8(ascii: ","); i = 1 }
+                p[i] = UInt8(ascii: "\"")
+                i += 1
+                for c in utf8 {
+                    if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { plain = false; return 0 }
+                    p[i] = c
+                    i += 1
+                }
+                p[i] = UInt8(ascii: "\"")
+                return i + 1
             }
-            bytes.append(UInt8(ascii: "\""))
-            return true
+            return plain
         }
-        if copied == true { return }
-        if copied == nil, !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: s.utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for c in s.utf8 {
-            switch c {
-            case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(c)
-            case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(c)
-            case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
-            default: bytes.append(c)
+        if done == true { return }
+        escaped(s, comma: comma)
+    }
+
+    /// A string written byte by byte, escaping what JSON requires.
+    private mutating func escaped(_ s: String, comma: Bool) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        // At most six bytes per byte (`\u00XX`), plus a separator and the quotes.
+        write(s.utf8.count * 6 + 3) { p in
+            var i = 0
+            if comma { p[0] = UInt8(ascii: ","); i = 1 }
+            p[i] = UInt8(ascii: "\""); i += 1
+            for c in s.utf8 {
+                switch c {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): p[i] = 0x5C; p[i + 1] = c; i += 2
+                case 0x0A: p[i] = 0x5C; p[i + 1] = UInt8(ascii: "n"); i += 2
+                case 0x0D: p[i] = 0x5C; p[i + 1] = UInt8(ascii: "r"); i += 2
+                case 0x09: p[i] = 0x5C; p[i + 1] = UInt8(ascii: "t"); i += 2
+                case 0..<0x20:
+                    p[i] = 0x5C; p[i + 1] = UInt8(ascii: "u"); p[i + 2] = 0x30; p[i + 3] = 0x30
+                    p[i + 4] = hex[Int(c >> 4)]; p[i + 5] = hex[Int(c & 15)]; i += 6
+                default: p[i] = c; i += 1
+                }
             }
+            p[i] = UInt8(ascii: "\"")
+            return i + 1
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     public mutating func bool(_ b: Bool) {
-        valueStart()
-        if b { append("true") } else { append("false") }
+        if b { bare("true") } else { bare("false") }
     }
 
-    public mutating func null() {
-        valueStart()
-        append("null")
-    }
+    public mutating func null() { bare("null") }
 
-    private mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    /// A value written as is (`true`, `false`, `null`).
+    private mutating func bare(_ literal: StaticString) {
+        let comma = needsComma()
+        let n = literal.utf8CodeUnitCount
+        literal.withUTF8Buffer { text in
+            write(n + 1) { p in
+                var i = 0
+                if comma { p[0] = UInt8(ascii: ","); i = 1 }
+                (p + i).update(from: text.baseAddress!, count: n)
+                return i + n
+            }
+        }
     }
 
     public mutating func int(_ v: Int) {
-        valueStart()
-        appendInt(v)
+        let comma = needsComma()
+        write(21) { p in
+            var i = 0
+            if comma { p[0] = UInt8(ascii: ","); i = 1 }
+            return i + Self.writeInt(v, p + i)
+        }
     }
 
-    private mutating func appendInt(_ v: Int) {
-        if v == 0 { bytes.append(0x30); return }
-        var n = v.magnitude
-        if v < 0 { bytes.append(UInt8(ascii: "-")) }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            while n > 0 { d[count] = UInt8(n % 10) + 0x30; n /= 10; count += 1 }
-        }
-        withUnsafeBytes(of: &digits) { d in
-            for k in stride(from: count - 1, through: 0, by: -1) { bytes.append(d[k]) }
-        }
+    /// The decimal digits of `v` (with its sign) at `p`; returns how many bytes (at most 20).
+    @inline(__always)
+    private static func writeInt(_ v: Int, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        var i = 0
+        if v < 0 { p[0] = UInt8(ascii: "-"); i = 1 }
+        return i + writeDigits(v.magnitude, p + i)
+    }
+
+    @inline(__always)
+    private static func writeDigits(_ v: UInt, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = 1
+        var t = v
+        while t >= 10 { t /= 10; n += 1 }
+        var x = v
+        var k = n
+        repeat {
+            k -= 1
+            p[k] = UInt8(truncatingIfNeeded: x % 10) &+ 0x30
+            x /= 10
+        } while k > 0
+        return n
     }
 
     /// Integral values under 10^15 print as integers (`56`, not `56.0`); others are rounded to
     /// four decimals and printed in their shortest form; `-0` prints `0`; non-finite values
     /// (which validation never lets in) print `0`.
     public mutating func number(_ x: Double) {
-        valueStart()
-        guard x.isFinite else { bytes.append(0x30); return }
-        if x == x.rounded(), abs(x) < 1e15 { appendInt(Int(x)); return }
-        let r = (x * 10_000).rounded() / 10_000
-        if r == r.rounded(), abs(r) < 1e15 { appendInt(Int(r)); return }
+        let comma = needsComma()
+        putNumber(x, comma: comma, nil, 0)
+    }
+
+    /// `[,]` then `prefix` then the number, in one piece (its digits are at most 24 bytes,
+    /// except the rare value that `description` prints).
+    @inline(__always)
+    private mutating func putNumber(_ x: Double, comma: Bool, _ prefix: UnsafePointer<UInt8>?, _ n: Int) {
+        var rare = false
+        write(n + 25) { p in
+            let i = Self.putPrefix(p, comma, prefix, n)
+            let k = Self.numberText(x, p + i)
+            if k < 0 { rare = true; return 0 }
+            return i + k
+        }
+        guard rare else { return }
+        let text = ((x * 10_000).rounded() / 10_000).description
+        write(n + 1 + text.utf8.count) { p in
+            var i = Self.putPrefix(p, comma, prefix, n)
+            for c in text.utf8 { p[i] = c; i += 1 }
+            return i
+        }
+    }
+
+    /// Copies `n` bytes (a name, a literal: a few to a few dozen), eight at a time: a loop of
+    /// single bytes cost six instructions a byte, a call of memcpy more than the copy.
+    @inline(__always)
+    private static func copy(_ from: UnsafePointer<UInt8>, _ n: Int, to: UnsafeMutablePointer<UInt8>) {
+        let src = UnsafeRawPointer(from), dst = UnsafeMutableRawPointer(to)
+        var j = 0
+        while j &+ 8 <= n {
+            dst.storeBytes(of: src.loadUnaligned(fromByteOffset: j, as: UInt64.self), toByteOffset: j, as: UInt64.self)
+            j &+= 8
+        }
+        while j < n {
+            dst.storeBytes(of: src.load(fromByteOffset: j, as: UInt8.self), toByteOffset: j, as: UInt8.self)
+            j &+= 1
+        }
+    }
+
+    /// The separator and the verbatim prefix (a member's name: `"name":`) at `p`.
+    @inline(__always)
+    private static func putPrefix(_ p: UnsafeMutablePointer<UInt8>, _ comma: Bool, _ prefix: UnsafePointer<UInt8>?, _ n: Int) -> Int {
+        var i = 0
+        if comma { p[0] = UInt8(ascii: ","); i = 1 }
+        if let prefix { copy(prefix, n, to: p + i) }
+        return i + n
+    }
+
+    /// The number's text at `p` (at most 24 bytes); -1 for a value whose shortest text needs
+    /// `description` (four decimals past 10^11).
+    @inline(__always)
+    private static func numberText(_ x: Double, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        guard x.isFinite else { p[0] = 0x30; return 1 }
+        // Integrality tested through Int (exact under 10^15), not `rounded()` (a libm call).
+        if abs(x) < 1e15 {
+            let i = Int(x)
+            if Double(i) == x { return writeInt(i, p) }
+        }
+        let n = (x * 10_000).rounded()
+        let r = n / 10_000
+        if abs(r) < 1e15 {
+            let i = Int(r)
+            if Double(i) == r { return writeInt(i, p) }
+        }
         // r is the double nearest to n / 10^4: with at most 15 significant digits, that decimal
         // (trailing zeros dropped) is the shortest text that reads back as r, which is what
         // `description` prints, without making a String.
-        let n = (x * 10_000).rounded()
-        if abs(n) < 1e15, n / 10_000 == r {
-            var m = Int(n)
-            if m < 0 { bytes.append(UInt8(ascii: "-")); m = -m }
-            appendInt(m / 10_000)
-            var frac = m % 10_000
-            var digits = 4
-            while frac % 10 == 0 { frac /= 10; digits -= 1 }
-            bytes.append(UInt8(ascii: "."))
-            var scale = 1
-            for _ in 1..<digits { scale *= 10 }
-            while scale > 0 { bytes.append(UInt8(frac / scale) + 0x30); frac %= scale; scale /= 10 }
-            return
+        guard abs(n) < 1e15 else { return -1 }
+        var i = 0
+        var m = Int(n)
+        if m < 0 { p[0] = UInt8(ascii: "-"); i = 1; m = -m }
+        i += writeDigits(UInt(m / 10_000), p + i)
+        // Not 0: r would have been integral. Trailing zeros are dropped.
+        var frac = m % 10_000
+        var digits = 4
+        while frac % 10 == 0 { frac /= 10; digits -= 1 }
+        p[i] = UInt8(ascii: ".")
+        i += 1
+        var k = digits
+        while k > 0 {
+            k -= 1
+            p[i + k] = UInt8(truncatingIfNeeded: frac % 10) &+ 0x30
+            frac /= 10
         }
-        bytes.append(contentsOf: r.description.utf8)
+        return i + digits
+    }
+
+    // MARK: Whole members
+    //
+    // A member's name and its value in one piece: what the frame encoder writes most. `name` is
+    // written verbatim (`"name":`, quotes and colon included, or several members' worth of
+    // fixed text ending with a name); the separator before it is the writer's, as for `key`.
+
+    @inline(__always)
+    private static func prefixOf(_ name: StaticString, _ body: (UnsafePointer<UInt8>, Int) -> Void) {
+        if name.hasPointerRepresentation { body(name.utf8Start, name.utf8CodeUnitCount) } else {
+            name.withUTF8Buffer { body($0.baseAddress!, $0.count) }
+        }
+    }
+
+    mutating func member(_ name: StaticString, _ x: Double) {
+        let comma = needsComma()
+        Self.prefixOf(name) { putNumber(x, comma: comma, $0, $1) }
+    }
+
+    mutating func member(_ name: StaticString, int v: Int) {
+        let comma = needsComma()
+        Self.prefixOf(name) { prefix, n in
+            write(n + 21) { p in
+                let i = Self.putPrefix(p, comma, prefix, n)
+                return i + Self.writeInt(v, p + i)
+            }
+        }
+    }
+
+    mutating func member(_ name: StaticString, bool b: Bool) {
+        let comma = needsComma()
+        Self.prefixOf(name) { prefix, n in
+            write(n + 6) { p in
+                let i = Self.putPrefix(p, comma, prefix, n)
+                if b {
+                    p[i] = UInt8(ascii: "t"); p[i + 1] = UInt8(ascii: "r"); p[i + 2] = UInt8(ascii: "u"); p[i + 3] = UInt8(ascii: "e")
+                    return i + 4
+                }
+                p[i] = UInt8(ascii: "f"); p[i + 1] = UInt8(ascii: "a"); p[i + 2] = UInt8(ascii: "l"); p[i + 3] = UInt8(ascii: "s")
+                p[i + 4] = UInt8(ascii: "e")
+                return i + 5
+            }
+        }
+    }
+
+    /// A member whose value is a string known to need no escaping (a name the protocol fixes).
+    mutating func member(_ name: StaticString, literal value: StaticString) {
+        let comma = needsComma()
+        Self.prefixOf(name) { prefix, n in
+            let m = value.utf8CodeUnitCount
+            value.withUTF8Buffer { v in
+                write(n + m + 3) { p in
+                    var i = Self.putPrefix(p, comma, prefix, n)
+                    p[i] = UInt8(ascii: "\"")
+                    Self.copy(v.baseAddress!, m, to: p + i + 1)
+                    i += m + 1
+                    p[i] = UInt8(ascii: "\"")
+                    return i + 1
+                }
+            }
+        }
+    }
+
+    mutating func member(_ name: StaticString, _ s: String) {
+        let comma = needsComma()
+        var plain = false
+        Self.prefixOf(name) { prefix, n in
+            _ = s.utf8.withContiguousStorageIfAvailable { utf8 in
+                let m = utf8.count
+                write(n + m + 3) { p in
+                    var i = Self.putPrefix(p, comma, prefix, n)
+                    p[i] = UInt8(ascii: "\"")
+                    i += 1
+                    for c in utf8 {
+                        if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return 0 }
+                        p[i] = c
+                        i += 1
+                    }
+                    p[i] = UInt8(ascii: "\"")
+                    plain = true
+                    return i + 1
+                }
+            }
+            guard !plain else { return }
+            write(n + 1) { p in Self.putPrefix(p, comma, prefix, n) }
+        }
+        if !plain { escaped(s, comma: false) }
+    }
+
+    /// A member whose value (an object or an array) is written next, piece by piece.
+    mutating func member(_ name: StaticString) {
+        let comma = needsComma()
+        Self.prefixOf(name) { prefix, n in write(n + 1) { p in Self.putPrefix(p, comma, prefix, n) } }
+        afterKey = true
+    }
+
+    /// Bytes written verbatim, outside the writer's bookkeeping: the `}` of an object that a
+    /// member's name opened (`"center":{"x":`).
+    mutating func raw(_ text: StaticString) {
+        Self.prefixOf(text) { prefix, n in write(n) { p in Self.putPrefix(p, false, prefix, n) } }
     }
 }
 

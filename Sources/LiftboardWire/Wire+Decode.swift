@@ -13,6 +13,21 @@ extension Wire {
             return .failure(WireError(code: .tooLarge, message: "message of \(bytes.count) bytes is over the \(maxMessageBytes)-byte limit"))
         }
         if let m = bytes.withContiguousStorageIfAvailable(fastMove) ?? nil { return .success(m) }
+        return decodeParsed(bytes)
+    }
+
+    /// `decodeClient` for a byte array (the server's receive buffer): the same answer, without
+    /// the generic collection's dispatch on every message.
+    public static func decodeClient(_ bytes: [UInt8]) -> Result<ClientMessage, WireError> {
+        guard bytes.count <= maxMessageBytes else {
+            return .failure(WireError(code: .tooLarge, message: "message of \(bytes.count) bytes is over the \(maxMessageBytes)-byte limit"))
+        }
+        if let m = bytes.withUnsafeBufferPointer(fastMove) { return .success(m) }
+        return decodeParsed(bytes)
+    }
+
+    /// The general way: a JSON tree, then its fields.
+    private static func decodeParsed(_ bytes: some Collection<UInt8>) -> Result<ClientMessage, WireError> {
         let value: JSONValue
         do { value = try JSONParser.parse(bytes) } catch {
             return .failure(WireError(code: .badJSON, message: error.description))

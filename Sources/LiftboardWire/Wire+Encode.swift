@@ -16,7 +16,7 @@ extension Wire {
         var w = JSONWriter(into: out)
         out = []
         message(event, line: line, commitOrder: commitOrder, &w)
-        out = w.bytes
+        out = w.takeBytes()
     }
 
     /// One server message as a JSON object (also each of a frame's inline `events`).
@@ -24,13 +24,13 @@ extension Wire {
         w.beginObject()
         switch event {
         case .welcome(let m):
-            w.key("t"); w.string("welcome")
+            w.key("t"); w.literal("welcome")
             w.key("v"); w.int(m.v)
             w.key("session"); w.string(m.session)
             w.key("board"); w.string(m.board)
             w.key("config"); config(m.config, &w)
         case .layout(let m):
-            w.key("t"); w.string("layout")
+            w.key("t"); w.literal("layout")
             w.key("version"); w.int(m.version)
             w.key("content"); size(m.content, &w)
             w.key("scroll"); point(m.scroll, &w)
@@ -46,42 +46,36 @@ extension Wire {
         case .frame(let f):
             frame(f, &w)
         case .lift(let p, let id, let from, let follow):
-            w.key("t"); w.string("lift")
-            w.key("p"); w.int(p)
-            w.key("id"); w.string(id)
-            w.key("from"); place(from, &w)
+            w.member(#""t":"lift","p":"#, int: p)
+            w.member(#""id":"#, id)
+            w.member(#""from":{"section":"#, from.section); w.member(#""index":"#, int: from.index); w.raw("}")
             if let follow {
-                w.key("grab"); w.beginObject()
-                w.key("x"); w.number(follow.grab.x)
-                w.key("y"); w.number(follow.grab.y)
-                w.endObject()
-                w.key("axis"); w.string(follow.lockX ? "y" : "xy")
+                w.member(#""grab":{"x":"#, follow.grab.x); w.member(#""y":"#, follow.grab.y); w.raw("}")
+                w.member(#""axis":"#, literal: follow.lockX ? "y" : "xy")
             }
         case .moved(let p, let id, let from, let to):
-            w.key("t"); w.string("moved")
-            w.key("p"); w.int(p)
-            w.key("id"); w.string(id)
-            w.key("from"); place(from, &w)
-            w.key("to"); place(to, &w)
+            w.member(#""t":"moved","p":"#, int: p)
+            w.member(#""id":"#, id)
+            w.member(#""from":{"section":"#, from.section); w.member(#""index":"#, int: from.index); w.raw("}")
+            w.member(#""to":{"section":"#, to.section); w.member(#""index":"#, int: to.index); w.raw("}")
         case .drop(let p, let id, let at, let cancelled):
-            w.key("t"); w.string("drop")
-            w.key("p"); w.int(p)
-            w.key("id"); w.string(id)
-            w.key("at"); place(at, &w)
-            w.key("cancelled"); w.bool(cancelled)
+            w.member(#""t":"drop","p":"#, int: p)
+            w.member(#""id":"#, id)
+            w.member(#""at":{"section":"#, at.section); w.member(#""index":"#, int: at.index); w.raw("}")
+            w.member(#""cancelled":"#, bool: cancelled)
         case .commit(let c), .persist(let c):
-            w.key("t"); w.string("commit")
+            w.key("t"); w.literal("commit")
             commitBody(c, withOrder: commitOrder == .full, &w)
         case .announce(let text):
-            w.key("t"); w.string("announce")
+            w.key("t"); w.literal("announce")
             w.key("text"); w.string(text)
         case .error(let code, let message):
-            w.key("t"); w.string("error")
+            w.key("t"); w.literal("error")
             w.key("code"); w.string(code.rawValue)
             w.key("message"); w.string(message)
             if let line { w.key("line"); w.int(line) }
         case .pong(let id, let ms):
-            w.key("t"); w.string("pong")
+            w.key("t"); w.literal("pong")
             w.key("id")
             switch id {
             case .int(let i): w.int(i)
@@ -124,33 +118,33 @@ extension Wire {
         case .swap(let x, let y):
             w.key("swap"); w.beginArray(); w.string(x); w.string(y); w.endArray()
         case .addItem(let item, let section, let after):
-            w.key("edit"); w.string("addItem")
+            w.key("edit"); w.literal("addItem")
             w.key("item"); self.item(item, &w)
             w.key("section"); w.string(section)
             w.key("after")
             if let after { w.string(after) } else { w.null() }
         case .removeItem(let id):
-            w.key("edit"); w.string("removeItem")
+            w.key("edit"); w.literal("removeItem")
             w.key("id"); w.string(id)
         case .updateItem(let u):
-            w.key("edit"); w.string("updateItem")
+            w.key("edit"); w.literal("updateItem")
             w.key("id"); w.string(u.id)
             if let v = u.label { w.key("label"); w.string(v) }
             if let v = u.color { w.key("color"); w.string(v) }
             if let v = u.height { w.key("height"); w.number(v) }
             if let v = u.movable { w.key("movable"); w.bool(v) }
         case .addSection(let id, let title, let after):
-            w.key("edit"); w.string("addSection")
+            w.key("edit"); w.literal("addSection")
             w.key("id"); w.string(id)
             w.key("title"); w.string(title)
             w.key("after")
             if let after { w.string(after) } else { w.null() }
         case .renameSection(let id, let title):
-            w.key("edit"); w.string("renameSection")
+            w.key("edit"); w.literal("renameSection")
             w.key("id"); w.string(id)
             w.key("title"); w.string(title)
         case .removeSection(let id):
-            w.key("edit"); w.string("removeSection")
+            w.key("edit"); w.literal("removeSection")
             w.key("id"); w.string(id)
         }
         w.endObject()
@@ -181,38 +175,42 @@ extension Wire {
         w.endArray()
     }
 
+    // Frames are most of what the server writes: each member is written whole (its name and
+    // value in one piece), and the small fixed objects (points, sizes, rects) inline, opened by
+    // their member's name and closed verbatim. The bytes are those of the piece-by-piece form.
+
     static func frame(_ f: FrameMessage, _ w: inout JSONWriter) {
-        w.key("t"); w.string("frame")
-        w.key("seq"); w.int(f.seq)
-        w.key("ms"); w.number(f.ms)
-        if let ack = f.ack { w.key("ack"); w.int(ack) }
+        w.member(#""t":"frame","seq":"#, int: f.seq)
+        w.member(#""ms":"#, f.ms)
+        if let ack = f.ack { w.member(#""ack":"#, int: ack) }
         if !f.events.isEmpty {
             // `hello.config.events: "inline"`: this input's lift, moved and drop, in order.
-            w.key("events"); w.beginArray()
+            w.member(#""events":"#); w.beginArray()
             for e in f.events { message(e, line: nil, commitOrder: .full, &w) }
             w.endArray()
         }
-        if let s = f.scroll { w.key("scroll"); point(s, &w) }
-        if let d = f.scrollDur { w.key("scrollDur"); w.number(d) }
-        if let c = f.content { w.key("content"); size(c, &w) }
+        if let s = f.scroll { w.member(#""scroll":{"x":"#, s.x); w.member(#""y":"#, s.y); w.raw("}") }
+        if let d = f.scrollDur { w.member(#""scrollDur":"#, d) }
+        if let c = f.content { w.member(#""content":{"w":"#, c.w); w.member(#""h":"#, c.h); w.raw("}") }
         if let s = f.sections { w.key("sections"); sections(s, &w) }
         if !f.cells.isEmpty {
-            w.key("cells"); w.beginArray()
+            w.member(#""cells":"#); w.beginArray()
             for c in f.cells {
                 w.beginObject()
-                w.key("id"); w.string(c.id)
-                w.key("frame"); rect(c.frame, &w)
-                w.key("alpha"); w.number(c.alpha)
-                w.key("hidden"); w.bool(c.hidden)
-                w.key("dur"); w.number(c.dur)
-                w.key("ease"); w.string(c.ease.rawValue)
-                if c.appear { w.key("appear"); w.bool(true) }
+                w.member(#""id":"#, c.id)
+                w.member(#""frame":{"x":"#, c.frame.x); w.member(#""y":"#, c.frame.y)
+                w.member(#""w":"#, c.frame.w); w.member(#""h":"#, c.frame.h); w.raw("}")
+                w.member(#""alpha":"#, c.alpha)
+                w.member(#""hidden":"#, bool: c.hidden)
+                w.member(#""dur":"#, c.dur)
+                w.member(#""ease":"#, literal: easeName(c.ease))
+                if c.appear { w.member(#""appear":"#, bool: true) }
                 if let i = c.info {
-                    w.key("label"); w.string(i.label)
-                    w.key("color"); w.string(i.color)
-                    w.key("section"); w.string(i.section)
-                    w.key("index"); w.int(i.index)
-                    w.key("movable"); w.bool(i.movable)
+                    w.member(#""label":"#, i.label)
+                    w.member(#""color":"#, i.color)
+                    w.member(#""section":"#, i.section)
+                    w.member(#""index":"#, int: i.index)
+                    w.member(#""movable":"#, bool: i.movable)
                 }
                 w.endObject()
             }
@@ -230,7 +228,7 @@ extension Wire {
             w.key("removeDur"); w.number(f.removeDur)
         }
         if !f.snapshots.isEmpty {
-            w.key("snapshots"); w.beginArray()
+            w.member(#""snapshots":"#); w.beginArray()
             for s in f.snapshots { snapshot(s, &w) }
             w.endArray()
         }
@@ -239,17 +237,17 @@ extension Wire {
 
     static func snapshot(_ s: SnapshotUpdate, _ w: inout JSONWriter) {
         w.beginObject()
-        w.key("p"); w.int(s.p)
-        w.key("id"); w.string(s.id)
-        if let c = s.center { w.key("center"); point(c, &w) }
-        if let z = s.size { w.key("size"); size(z, &w) }
-        if let v = s.moveDur { w.key("moveDur"); w.number(v) }
-        if let v = s.scale { w.key("scale"); w.number(v) }
-        if let v = s.rotation { w.key("rotation"); w.number(v) }
-        if let v = s.alpha { w.key("alpha"); w.number(v) }
-        if let v = s.dur { w.key("dur"); w.number(v) }
-        if let v = s.ease { w.key("ease"); w.string(v.rawValue) }
-        w.key("done"); w.bool(s.done)
+        w.member(#""p":"#, int: s.p)
+        w.member(#""id":"#, s.id)
+        if let c = s.center { w.member(#""center":{"x":"#, c.x); w.member(#""y":"#, c.y); w.raw("}") }
+        if let z = s.size { w.member(#""size":{"w":"#, z.w); w.member(#""h":"#, z.h); w.raw("}") }
+        if let v = s.moveDur { w.member(#""moveDur":"#, v) }
+        if let v = s.scale { w.member(#""scale":"#, v) }
+        if let v = s.rotation { w.member(#""rotation":"#, v) }
+        if let v = s.alpha { w.member(#""alpha":"#, v) }
+        if let v = s.dur { w.member(#""dur":"#, v) }
+        if let v = s.ease { w.member(#""ease":"#, literal: easeName(v)) }
+        w.member(#""done":"#, bool: s.done)
         w.endObject()
     }
 
@@ -299,6 +297,15 @@ extension Wire {
         // Only when asked for, so that the default welcome stays as the contract shows it.
         if c.events != .separate { w.key("events"); w.string(c.events.rawValue) }
         w.endObject()
+    }
+
+    /// An ease's name, as a literal (its `rawValue` would make a String each time).
+    static func easeName(_ e: Ease) -> StaticString {
+        switch e {
+        case .linear: "linear"
+        case .easeOut: "easeOut"
+        case .easeInOut: "easeInOut"
+        }
     }
 
     static func place(_ p: Place, _ w: inout JSONWriter) {

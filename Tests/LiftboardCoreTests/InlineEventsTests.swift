@@ -75,4 +75,30 @@ struct InlineEventsTests {
         b.events = [.moved(p: 1, id: "a", from: Place(section: "todo", index: 0), to: Place(section: "todo", index: 1))]
         #expect(first.merged(with: b).events == first.events + b.events)
     }
+
+    /// With `events: "inline"` the engine puts the events in its frames itself; the output is
+    /// what the driver's `inliningEvents()` makes of the separate form, on random streams, and
+    /// `inliningEvents()` then finds nothing left to move.
+    @Test func inlineSessionsAnswerWhatInliningTheSeparateOutputGives() {
+        var failures: [String] = []
+        for seed in 0..<800 as Range<UInt64> {
+            var rng = SplitMix64(seed: seed &+ 70_000)
+            let board = RandomStreams.board(&rng)
+            var config = RandomStreams.config(&rng)
+            let events = RandomStreams.events(&rng, board: board, count: 60)
+            var violations: [String] = []
+            config.events = .separate
+            let separate = RandomStreams.run(board: board, config: config, events: events, violations: &violations)
+            config.events = .inline
+            let inline = RandomStreams.run(board: board, config: config, events: events, violations: &violations)
+            // The welcome says which mode is in force; the rest must agree.
+            let expected = Array(separate.dropFirst()).inliningEvents()
+            let got = Array(inline.dropFirst())
+            if got != expected { failures.append("seed \(seed): \(got.count) messages against \(expected.count) expected") }
+            if got.inliningEvents() != got { failures.append("seed \(seed): events left outside frames") }
+            failures += violations.map { "seed \(seed): \($0)" }
+            if failures.count > 3 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(3))")
+    }
 }

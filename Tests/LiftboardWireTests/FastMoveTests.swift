@@ -66,4 +66,18 @@ struct FastMoveTests {
         }
         #expect(fastCount > 1000)
     }
+
+    /// The server decodes its receive buffer (an array) without the generic collection's
+    /// dispatch: both overloads give the same answer, fast path or not, errors included.
+    @Test func decodingAnArrayAnswersAsDecodingAnyCollection() {
+        let lines = [#"{"t":"move","p":1,"x":100,"y":117.25,"seq":42,"ms":1234.567}"#, #"{"t":"down","p":1,"x":1,"y":2,"ms":0}"#,
+                     #"{"t":"move","p":1,"x":1,"y":2}"#, #"{"t":"nope","ms":0}"#, "{", "", #"{"t":"ping","id":"x","ms":3}"#,
+                     String(repeating: " ", count: Wire.maxMessageBytes + 1)]
+        for l in lines {
+            let bytes = Array(l.utf8)
+            let viaArray = Wire.decodeClient(bytes)
+            let viaSlice = Wire.decodeClient(bytes[...])
+            #expect(viaArray == viaSlice, "\(l.prefix(80))")
+        }
+    }
 }

@@ -1,0 +1,50 @@
+import Testing
+@testable import LiftboardWire
+
+/// The writer writes through a pointer into room it makes ahead: what it hands over must be
+/// exactly the bytes written, whatever the sizes.
+struct JSONWriterBufferTests {
+    @Test func outputLongerThanTheRoomMadeAtOnceIsWrittenWhole() throws {
+        let long = String(repeating: "0123456789", count: 120)
+        let escaped = String(repeating: "\"\n", count: 400)
+        var w = JSONWriter()
+        w.beginArray()
+        for k in 0..<300 { w.int(k); w.number(Double(k) + 0.25) }
+        w.string(long); w.string(escaped)
+        w.endArray()
+        let back = try JSONParser.parse(w.bytes)
+        guard case .array(let a) = back else { Issue.record("not an array"); return }
+        #expect(a.count == 602)
+        #expect(a[599] == .number(299.25))
+        #expect(a[600] == .string(long) && a[601] == .string(escaped))
+    }
+
+    @Test func encodingIntoABufferKeepsWhatItHeldAndAppendsTheMessage() {
+        var out: [UInt8] = Array(repeating: 7, count: 16)
+        Wire.encode(.announce("hello"), into: &out)
+        #expect(Array(out.prefix(16)) == Array(repeating: 7, count: 16))
+        #expect(String(decoding: out.dropFirst(16), as: UTF8.self) == #"{"t":"announce","text":"hello"}"#)
+        out.removeSubrange(16...)
+        Wire.encode(.pong(id: .int(3), ms: 1.5), into: &out)
+        #expect(String(decoding: out.dropFirst(16), as: UTF8.self) == #"{"t":"pong","id":3,"ms":1.5}"#)
+    }
+
+    @Test func containersNestedDeeperThanSixtyFourStillSeparateTheirValues() throws {
+        var w = JSONWriter()
+        for _ in 0..<70 { w.beginArray() }
+        w.int(1); w.int(2)
+        for _ in 0..<70 { w.endArray() }
+        let text = String(decoding: w.bytes, as: UTF8.self)
+        #expect(text == String(repeating: "[", count: 70) + "1,2" + String(repeating: "]", count: 70))
+    }
+
+    @Test func aCopyOfAWriterWritesOnItsOwn() {
+        var a = JSONWriter()
+        a.beginArray(); a.int(1)
+        var b = a
+        b.int(2); b.endArray()
+        a.int(3); a.endArray()
+        #expect(String(decoding: a.bytes, as: UTF8.self) == "[1,3]")
+        #expect(String(decoding: b.bytes, as: UTF8.self) == "[1,2]")
+    }
+}
