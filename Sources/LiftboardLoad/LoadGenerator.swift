@@ -131,6 +131,7 @@ public final class LoadGenerator {
     /// Sessions ready for gestures (laid out, or connected for the echo).
     var readyCount = 0
     var allFinished = false
+    var allClosed = false
     /// Drop delivery: (board, version) → when its drop was sent, and arrivals at other
     /// sessions seen before the dropping session learnt the version.
     var dropSentNs: [String: UInt64] = [:]
@@ -186,6 +187,8 @@ public final class LoadGenerator {
     }
 
     func heartbeat() {
+        // Every connection failed or was closed by the server: nothing is left to measure.
+        allClosed = clients.allSatisfy { $0.link == .closed }
         if config.gestures != nil, readyCount == config.sessions {
             allFinished = clients.allSatisfy { if case .closed = $0.phase { true } else { false } }
         }
@@ -241,6 +244,7 @@ public final class LoadGenerator {
             }
             // A counted run ends once every session has made its gestures, every move is
             // answered and every drop's commit is back (or ten seconds have passed).
+            if allClosed { break }
             if allFinished, finishedAt == nil { finishedAt = now }
             if let f = finishedAt, now > f + 10_000_000_000
                 || (clients.allSatisfy { $0.pending.isEmpty && $0.unsent.isEmpty } && (config.echo || commits >= drops)) { break }
