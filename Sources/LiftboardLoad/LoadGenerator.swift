@@ -82,6 +82,10 @@ public struct LoadReport: Codable, Sendable {
     /// The load generator's own CPU time (user and system) over the run: its cost per message
     /// is this over `sent + received`.
     public var loadCPUSeconds: Double?
+    /// The load generator's loop turns (each one `epoll_pwait2`), and the sockets they found
+    /// ready: how many messages one wake-up handles.
+    public var loadWakeUps: Int?
+    public var loadSocketsReady: Int?
     public var serverResidentBeforeKiB: Int?
     public var serverResidentIdleKiB: Int?
     /// From a drop (its `up` sent) to its commit reaching the other sessions on the board
@@ -132,6 +136,8 @@ public final class LoadGenerator {
     var readyCount = 0
     var allFinished = false
     var allClosed = false
+    /// Loop turns (each one `epoll_pwait2`) and sockets found ready by them.
+    var wakes = 0, readyEvents = 0
     /// Drop delivery: (board, version) → when its drop was sent, and arrivals at other
     /// sessions seen before the dropping session learnt the version.
     var dropSentNs: [String: UInt64] = [:]
@@ -227,6 +233,8 @@ public final class LoadGenerator {
             var wake = min(end, nextHeartbeat)
             if let t = timers.earliest { wake = min(wake, t) }
             let n = loop.wait(timeoutNs: wake > now ? wake - now : 0)
+            wakes += 1
+            readyEvents += n
             for k in 0..<n {
                 let (token, events) = loop.ready(k)
                 clients[token].ready(events)
@@ -257,6 +265,8 @@ public final class LoadGenerator {
         r.serverResidentBeforeKiB = before
         r.serverResidentIdleKiB = idleSample
         r.loadCPUSeconds = Self.cpuSeconds() - cpuBefore
+        r.loadWakeUps = wakes
+        r.loadSocketsReady = readyEvents
         return r
     }
 
@@ -280,7 +290,7 @@ public final class LoadGenerator {
                           seconds: config.seconds, elapsedSeconds: Double(nowNs) / 1e9, sent: sent, received: received, moves: sorted.count,
                           p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, drops: drops, pans: pans,
                           movesSent: movesSent, workload: config.workload.rawValue, errors: errors,
-                          serverCPUSeconds: nil, serverPeakMemoryKiB: nil, loadCPUSeconds: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
+                          serverCPUSeconds: nil, serverPeakMemoryKiB: nil, loadCPUSeconds: nil, loadWakeUps: nil, loadSocketsReady: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
                           deliveryP50us: dpct(0.5), deliveryP99us: dpct(0.99), deliveries: config.sessionsPerBoard > 1 ? delivery.count : nil, resyncs: resyncs)
     }
 
