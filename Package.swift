@@ -30,8 +30,8 @@ let package = Package(
         .target(name: "LiftboardServer",
                 dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "CLibWebSockets"]),
         // The load generator: WebSocket clients (its own, on epoll) driving real sessions.
-        .systemLibrary(name: "CEpoll"),
-        .target(name: "LiftboardLoad", dependencies: ["LiftboardCore", "LiftboardWire", "CEpoll"]),
+        .systemLibrary(name: "CLoadSockets"),
+        .target(name: "LiftboardLoad", dependencies: ["LiftboardCore", "LiftboardWire", "CLoadSockets"]),
         .executableTarget(name: "liftboard", dependencies: [
             "LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer", "LiftboardLoad",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,4 +1,4 @@
-import CEpoll
+import CLoadSockets
 #if canImport(Glibc)
 import Glibc
 #endif

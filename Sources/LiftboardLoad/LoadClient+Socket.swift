@@ -1,4 +1,4 @@
-import CEpoll
+import CLoadSockets
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +12,9 @@ extension LoadClient {
         guard fd >= 0 else { return connectionFailed() }
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        // The kernel stamps each arrival: a move's answer is timed when it reached this machine's
+        // socket, not when this loop got round to reading it (see `LoadGenerator.receivedNs`).
+        _ = setsockopt(fd, SOL_SOCKET, LB_SO_TIMESTAMPNS, &one, socklen_t(MemoryLayout<Int32>.size))
         let r = address.withSockaddr { Glibc.connect(fd, $0, $1) }
         guard r == 0 || errno == EINPROGRESS else { return connectionFailed() }
         guard generator.loop.add(fd, token: index, writable: true) else { return connectionFailed() }
@@ -43,8 +46,10 @@ extension LoadClient {
     private func readable() {
         let scratch = generator.scratch
         while link == .upgrading || link == .open {
-            let n = read(fd, scratch.baseAddress, scratch.count)
+            var stamp: Int64 = 0
+            let n = lb_read_timestamped(fd, scratch.baseAddress, scratch.count, &stamp)
             if n > 0 {
+                generator.arrived(kernelRealtimeNs: stamp)
                 arrived(UnsafeRawBufferPointer(rebasing: scratch[..<n]))
                 if n < scratch.count { return }
             } else if n == 0 {

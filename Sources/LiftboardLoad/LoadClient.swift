@@ -166,10 +166,10 @@ final class LoadClient {
     static func integer(_ d: Double) -> Int { d.isFinite && abs(d) < 9e18 ? Int(d) : 0 }
 
     func acknowledge(upTo ack: Int) {
-        let now = generator.nowNs
+        let now = generator.receivedNs
         var n = 0
         while n < pending.count, pending[n].seq <= ack {
-            generator.latenciesNs.append(now - pending[n].at)
+            generator.latenciesNs.append(now > pending[n].at ? now - pending[n].at : 0)
             n += 1
         }
         if n > 0 { pending.removeFirst(n) }

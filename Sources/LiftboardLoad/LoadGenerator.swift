@@ -44,6 +44,8 @@ public struct LoadConfig: Sendable {
     /// Sessions per board: with 2 and two servers, each board has one session on each, and
     /// the report says how long a drop on one takes to reach the other's client.
     public var sessionsPerBoard = 1
+    /// Time each answer at the kernel's receive stamp (true) or at the load generator's read.
+    public var kernelReceiveTime = true
     public init() {}
 
     /// The port session `k` connects to.
@@ -85,6 +87,17 @@ public struct LoadReport: Codable, Sendable {
     /// The load generator's loop turns (each one `epoll_pwait2`), and the sockets they found
     /// ready: how many messages one wake-up handles.
     public var loadWakeUps: Int?
+    /// How late the sessions' steps (each down, move, up) ran after their deadlines, p50 and
+    /// p99: large figures mean the load generator could not keep its own schedule.
+    public var loadLateP50us: Double?
+    public var loadLateP99us: Double?
+    /// How long bytes waited in the socket between the kernel's receive stamp and the load
+    /// generator's read, p50 and p99 (what `receiveTime: kernel` leaves out of the latencies).
+    public var loadReadDelayP50us: Double?
+    public var loadReadDelayP99us: Double?
+    /// When an answer is timed: `kernel` (the kernel's receive stamp, SO_TIMESTAMPNS) or `read`
+    /// (when the load generator read it, as before the stamps).
+    public var receiveTime: String?
     public var loadSocketsReady: Int?
     public var serverResidentBeforeKiB: Int?
     public var serverResidentIdleKiB: Int?
@@ -147,6 +160,16 @@ public final class LoadGenerator {
     /// first while its own drop was on its way to the store, or a write failed).
     var resyncs = 0
     let started: UInt64
+    /// CLOCK_REALTIME when `started` was read: turns the kernel's receive stamps into run time.
+    let startedRealtime: Int64
+    /// When the bytes being handled reached the socket (run time, ns): the kernel's stamp, or
+    /// the time they were read when there is none.
+    var receivedNs: UInt64 = 0
+    /// From the kernel's stamp to the read, for every read that had one: how long arrivals
+    /// waited for the load generator.
+    var readDelayNs: [UInt64] = []
+    /// How late each session's step ran after its deadline: the generator keeping its schedule.
+    var lateNs: [UInt64] = []
     /// Shared by every session (one thread): what a read lands in, the message being written
     /// and its frame.
     let scratch: UnsafeMutableRawBufferPointer
@@ -162,6 +185,19 @@ public final class LoadGenerator {
         payload.reserveCapacity(4096)
         frame.reserveCapacity(4096)
         started = Self.monotonicNs()
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        startedRealtime = Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// Bytes were read: `kernelRealtimeNs` is the kernel's receive stamp (0: none).
+    func arrived(kernelRealtimeNs stamp: Int64) {
+        let now = nowNs
+        let kernel = stamp - startedRealtime
+        // A stamp from before the run or after now (the wall clock stepped) is not used.
+        receivedNs = stamp > 0 && kernel > 0 && UInt64(kernel) <= now ? UInt64(kernel) : now
+        if receivedNs < now { readDelayNs.append(now - receivedNs) }
+        if !config.kernelReceiveTime { receivedNs = now }
     }
 
     deinit { scratch.deallocate() }
@@ -244,6 +280,7 @@ public final class LoadGenerator {
                 let client = clients[token]
                 guard client.deadline == deadline else { continue }  // re-scheduled since
                 client.deadline = 0
+                lateNs.append(now - deadline)
                 client.tick()
             }
             if now >= nextHeartbeat {
@@ -265,6 +302,17 @@ public final class LoadGenerator {
         r.serverResidentBeforeKiB = before
         r.serverResidentIdleKiB = idleSample
         r.loadCPUSeconds = Self.cpuSeconds() - cpuBefore
+        let late = lateNs.sorted()
+        if !late.isEmpty {
+            r.loadLateP50us = Double(late[late.count / 2]) / 1000
+            r.loadLateP99us = Double(late[min(late.count - 1, late.count * 99 / 100)]) / 1000
+        }
+        let delays = readDelayNs.sorted()
+        if !delays.isEmpty {
+            r.loadReadDelayP50us = Double(delays[delays.count / 2]) / 1000
+            r.loadReadDelayP99us = Double(delays[min(delays.count - 1, delays.count * 99 / 100)]) / 1000
+        }
+        r.receiveTime = config.kernelReceiveTime ? "kernel" : "read"
         r.loadWakeUps = wakes
         r.loadSocketsReady = readyEvents
         return r
@@ -290,7 +338,7 @@ public final class LoadGenerator {
                           seconds: config.seconds, elapsedSeconds: Double(nowNs) / 1e9, sent: sent, received: received, moves: sorted.count,
                           p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, drops: drops, pans: pans,
                           movesSent: movesSent, workload: config.workload.rawValue, errors: errors,
-                          serverCPUSeconds: nil, serverPeakMemoryKiB: nil, loadCPUSeconds: nil, loadWakeUps: nil, loadSocketsReady: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
+                          serverCPUSeconds: nil, serverPeakMemoryKiB: nil, loadCPUSeconds: nil, loadWakeUps: nil, loadLateP50us: nil, loadLateP99us: nil, loadReadDelayP50us: nil, loadReadDelayP99us: nil, receiveTime: nil, loadSocketsReady: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
                           deliveryP50us: dpct(0.5), deliveryP99us: dpct(0.99), deliveries: config.sessionsPerBoard > 1 ? delivery.count : nil, resyncs: resyncs)
     }
 
@@ -304,8 +352,8 @@ public final class LoadGenerator {
     /// Another session's commit reached this one.
     func othersCommit(board: String, version: Int) {
         let key = "\(board)#\(version)"
-        let now = nowNs
-        if let sent = dropSentNs[key] { deliveryNs.append(now - sent) } else { earlyArrivalsNs[key, default: []].append(now) }
+        let now = receivedNs
+        if let sent = dropSentNs[key] { deliveryNs.append(now > sent ? now - sent : 0) } else { earlyArrivalsNs[key, default: []].append(now) }
     }
 
     private func raiseFileLimit() {

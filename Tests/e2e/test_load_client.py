@@ -142,10 +142,10 @@ class FramingEchoServer:
         self.sock.close()
 
 
-def run_load(liftboard, port, sessions):
+def run_load(liftboard, port, sessions, *extra):
     out = subprocess.run([liftboard, "load", "--echo", "--url", f"ws://127.0.0.1:{port}/ws", "--sessions", str(sessions),
                           "--workload", "reorder", "--moves", "12", "--gestures", "2", "--press-wait-ms", "0", "--rate", "120",
-                          "--seconds", "60", "--json"], capture_output=True, text=True, timeout=60)
+                          "--seconds", "60", "--json", *extra], capture_output=True, text=True, timeout=60)
     return out, json.loads(out.stdout)
 
 
@@ -162,8 +162,23 @@ def test_every_echo_is_read_however_the_server_frames_it_and_every_ping_is_answe
         assert r["movesSent"] == 3 * 2 * 12 and r["moves"] == r["movesSent"]
         assert set(server.styles) == {"fragments and a ping", "16-bit length", "64-bit length", "escaped, exponent"}
         assert server.pings and all(server.pings.values()), server.pings
+        # Answers are timed at the kernel's receive stamp; the report says how long reads lagged it.
+        assert r["receiveTime"] == "kernel" and r["loadReadDelayP50us"] >= 0 and r["loadLateP99us"] >= 0
+        assert r["loadCPUSeconds"] > 0 and r["loadWakeUps"] > 0
     finally:
         server.close()
+
+
+def test_answers_can_be_timed_when_read_instead_of_at_the_kernels_stamp(liftboard):
+    server = FramingEchoServer()
+    try:
+        out, r = run_load(liftboard, server.port, 2, "--receive-time", "read")
+        assert out.returncode == 0, out.stderr
+        assert r["receiveTime"] == "read" and r["errors"] == 0 and r["moves"] == r["movesSent"] == 2 * 2 * 12
+    finally:
+        server.close()
+    bad = subprocess.run([liftboard, "load", "--receive-time", "later"], capture_output=True, text=True, timeout=10)
+    assert bad.returncode == 64 and "--receive-time" in bad.stderr
 
 
 def test_a_server_whose_upgrade_answer_does_not_match_the_key_gets_no_session(liftboard):
