@@ -27,6 +27,7 @@ extension LoadClient {
 
     /// epoll says the socket is ready: `events` is its mask.
     func ready(_ events: UInt32) {
+        guard link != .closed else { return }  // closed earlier in the same batch of events
         if link == .connecting {
             guard events & (EPOLLOUT.rawValue | EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0 else { return }
             var err: Int32 = 0
