@@ -33,7 +33,3 @@ static inline ssize_t lb_read_timestamped(int fd, void *buf, size_t len, int64_t
 /// SO_TIMESTAMPNS is a macro of a macro in glibc, which Swift does not import.
 static const int LB_SO_TIMESTAMPNS = SO_TIMESTAMPNS;
 
-#include <sys/prctl.h>
-/// The thread's timer slack (prctl is variadic, which Swift does not call): epoll_pwait2's
-/// timeout is rounded up by up to 50 µs by default.
-static inline int lb_set_timer_slack_ns(unsigned long ns) { return prctl(PR_SET_TIMERSLACK, ns, 0, 0, 0); }
