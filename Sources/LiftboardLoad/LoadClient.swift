@@ -36,18 +36,11 @@ final class LoadClient {
         self.generator = generator
     }
 
-    /// The deadline whose step is running (0: none): the next step is due a whole interval
-    /// after it, not after whenever it ran, so that a session keeps its rate however late or
-    /// early (see `LoadGenerator.earlyNs`) its steps run.
-    var firing: UInt64 = 0
-
-    /// `fromNow`: the interval starts now whatever the deadline was (a long press is held at
-    /// least that long by the client's own clock, the `ms` its messages carry).
-    func after(ms: Double, fromNow: Bool = false) {
-        let now = generator.nowNs
-        let due = (firing > 0 && !fromNow ? firing : now) + UInt64(max(0, ms * 1_000_000))
-        // A step that ran more than an interval late does not owe a burst of catching up.
-        deadline = max(due, now)
+    /// The next step is due `ms` after now (after the step that schedules it ran, as the old
+    /// generator's timers were: the rhythm in which the server sees the messages, and so the
+    /// instructions `scripts/bench-instructions` counts, stay the same).
+    func after(ms: Double) {
+        deadline = generator.nowNs + UInt64(max(0, ms * 1_000_000))
         generator.timers.push(deadline, index)
     }
 
@@ -110,7 +103,7 @@ final class LoadClient {
             send(.down, g.start)
             phase = .pressing
             // A drag waits out the long press; a pan moves at once.
-            after(ms: g.isDrag ? generator.config.pressWaitMs : frameMs, fromNow: g.isDrag)
+            after(ms: g.isDrag ? generator.config.pressWaitMs : frameMs)
         case .pressing:
             phase = .moving(1)
             tick()

@@ -47,10 +47,6 @@ public final class LoadGenerator {
     var readDelayNs: [UInt64] = []
     /// How late each session's step ran after its deadline: the generator keeping its schedule.
     var lateNs: [UInt64] = []
-    /// Steps due this soon run in the current wake-up: one wake-up serves several sessions
-    /// whose deadlines fall close together (they are anchored to their deadlines, so running a
-    /// step early does not speed a session up).
-    let earlyNs: UInt64 = 100_000
     /// Shared by every session (one thread): what a read lands in, the message being written
     /// and its frame.
     let scratch: UnsafeMutableRawBufferPointer
@@ -157,14 +153,12 @@ public final class LoadGenerator {
                 clients[token].ready(events)
             }
             now = nowNs
-            while let (deadline, token) = timers.popDue(now + earlyNs) {
+            while let (deadline, token) = timers.popDue(now) {
                 let client = clients[token]
                 guard client.deadline == deadline else { continue }  // re-scheduled since
                 client.deadline = 0
-                if now > deadline { lateNs.append(now - deadline) } else { lateNs.append(0) }
-                client.firing = deadline
+                lateNs.append(now - deadline)
                 client.tick()
-                client.firing = 0
             }
             if now >= nextHeartbeat {
                 heartbeat()
