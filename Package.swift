@@ -29,8 +29,9 @@ let package = Package(
                        providers: [.apt(["libwebsockets-dev"])]),
         .target(name: "LiftboardServer",
                 dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "CLibWebSockets"]),
-        // The load generator: libwebsockets clients driving real sessions.
-        .target(name: "LiftboardLoad", dependencies: ["LiftboardCore", "LiftboardWire", "CLibWebSockets"]),
+        // The load generator: WebSocket clients (its own, on epoll) driving real sessions.
+        .systemLibrary(name: "CLoadSockets"),
+        .target(name: "LiftboardLoad", dependencies: ["LiftboardCore", "LiftboardWire", "CLoadSockets"]),
         .executableTarget(name: "liftboard", dependencies: [
             "LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer", "LiftboardLoad",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -41,6 +42,7 @@ let package = Package(
         .testTarget(name: "LiftboardWireTests", dependencies: ["LiftboardCore", "LiftboardWire"],
                     exclude: ["Golden", "ContractExamples"]),
         .testTarget(name: "LiftboardStoreTests", dependencies: ["LiftboardCore", "LiftboardStore"]),
+        .testTarget(name: "LiftboardLoadTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardLoad"]),
     ],
     swiftLanguageModes: [.v6]
 )

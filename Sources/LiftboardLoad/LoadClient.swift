@@ -1,65 +1,47 @@
-import CLibWebSockets
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LiftboardCore
-import LiftboardWire
 
-/// One simulated person: connects, says hello, then loops long-press drags.
+/// One simulated person: connects, says hello, then loops gestures (see `Workload`).
 final class LoadClient {
     enum Phase { case connecting, awaitingLayout, idle, pressing, moving(Int), releasing, closed }
+    /// The socket's state: TCP connect in progress, upgrade sent, WebSocket open, gone.
+    enum Link { case connecting, upgrading, open, closed }
 
     let index: Int
     let board: String
     unowned let generator: LoadGenerator
-    var wsi: OpaquePointer?
+    var fd: Int32 = -1
+    var link = Link.connecting
     var phase = Phase.connecting
-    /// Messages to write, one per WRITEABLE, with the seq of the timed ones.
-    var outbox: [(bytes: [UInt8], timed: Int?)] = []
+    var handshake: WebSocketHandshake?
+    /// The server's answer to the upgrade, until its blank line.
+    var upgradeAnswer: [UInt8] = []
+    var frames = ServerFrameParser()
+    /// Bytes the socket did not take yet (written when it is writable again, before anything newer).
+    var unsent: [UInt8] = []
     var seq = 0
     /// Moves sent and not yet acknowledged: (seq, send time in ns), in order.
     var pending: [(seq: Int, at: UInt64)] = []
-    var session: String?
+    var session: [UInt8]?
     /// When the last `up` went on the wire (the drop the next own commit is for).
     var upSentNs: UInt64 = 0
-    var timer: UnsafeMutablePointer<clws_timer>?
+    /// When this session's next step is due (0: none); older entries in the heap are stale.
+    var deadline: UInt64 = 0
 
     init(index: Int, board: String, generator: LoadGenerator) {
         self.index = index
         self.board = board
         self.generator = generator
-        timer = clws_timer_new(Unmanaged.passUnretained(self).toOpaque())
     }
 
-    deinit {
-        if let timer { lws_sul_cancel(&timer.pointee.sul); free(timer) }
-    }
-
-    func connect() {
-        var info = lws_client_connect_info()
-        info.context = generator.context
-        info.address = generator.cString(generator.config.host)
-        info.port = Int32(generator.config.port(ofSession: index))
-        info.path = generator.cString(generator.config.echo ? "/echo" : generator.config.path)
-        info.host = info.address
-        info.protocol = generator.cString(generator.config.echo ? "liftboard.echo" : "liftboard.v1")
-        info.userdata = Unmanaged.passUnretained(self).toOpaque()
-        wsi = lws_client_connect_via_info(&info)
-    }
-
+    /// The next step is due `ms` after now (after the step that schedules it ran, as the old
+    /// generator's timers were: the rhythm in which the server sees the messages, and so the
+    /// instructions `scripts/bench-instructions` counts, stay the same).
     func after(ms: Double) {
-        guard let timer else { return }
-        lws_sul_schedule(generator.context, 0, &timer.pointee.sul, loadClientTimerFired, lws_usec_t(max(0, ms * 1000)))
-    }
-
-    func send(_ object: [(String, JSONValue)], timed: Bool = false, isUp: Bool = false) {
-        seq += 1
-        var members = object
-        members.append(("seq", .number(Double(seq))))
-        members.append(("ms", .number(Double(generator.nowNs / 1000) / 1000)))
-        var w = JSONWriter()
-        w.value(.object(members))
-        outbox.append((w.bytes, timed ? seq : (isUp ? -1 : nil)))
-        if timed { pending.append((seq, 0)) }
-        if let wsi { lws_callback_on_writable(wsi) }
+        deadline = generator.nowNs + UInt64(max(0, ms * 1_000_000))
+        generator.timers.push(deadline, index)
     }
 
     // MARK: The gesture loop
@@ -67,12 +49,25 @@ final class LoadClient {
     func established() {
         generator.connected += 1
         phase = .awaitingLayout
-        var hello: [(String, JSONValue)] = [("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
-              ("viewport", .object([("w", .number(LoadBoards.viewport.w)), ("h", .number(LoadBoards.viewport.h)), ("dpr", .number(1))]))]
-        // Like the page: lift, moved and drop inside the frames (one message per move).
-        if generator.config.inlineEvents { hello.append(("config", .object([("events", .string("inline"))]))) }
-        send(hello)
-        if generator.config.echo { phase = .idle; generator.ready(self) }
+        seq += 1
+        let c = generator.config
+        generator.payload.removeAll(keepingCapacity: true)
+        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, seq: seq,
+                             ms: generator.clientMs, into: &generator.payload)
+        if transmitPayload() { generator.sent += 1 }
+        if c.echo { phase = .idle; generator.ready(self) }
+    }
+
+    /// Sends one `down`, `move` or `up`; a timed one is clocked from now, when it goes on the wire.
+    func send(_ input: ClientMessages.Input, _ p: Point, timed: Bool = false, isUp: Bool = false) {
+        seq += 1
+        let now = generator.nowNs
+        generator.payload.removeAll(keepingCapacity: true)
+        ClientMessages.input(input, x: p.x, y: p.y + bandOffset, seq: seq, ms: Double(now / 1000) / 1000, into: &generator.payload)
+        guard transmitPayload() else { return }
+        generator.sent += 1
+        if timed { pending.append((seq, now)) }
+        if isUp { upSentNs = now }
     }
 
     /// Sessions sharing a board start their drags spread over one drag's cycle, so that their
@@ -93,7 +88,6 @@ final class LoadClient {
                                     seed: generator.config.seed &* 1_000_003 &+ UInt64(index))
 
     func tick() {
-        let pointer: (String, JSONValue) = ("p", .number(1))
         let frameMs = 1000 / generator.config.rate
         switch phase {
         case .idle:
@@ -106,7 +100,7 @@ final class LoadClient {
             gestures += 1
             let g = script.next()
             gesture = g
-            send([("t", .string("down")), pointer, ("x", .number(g.start.x)), ("y", .number(g.start.y + bandOffset)), ("kind", .string("touch"))])
+            send(.down, g.start)
             phase = .pressing
             // A drag waits out the long press; a pan moves at once.
             after(ms: g.isDrag ? generator.config.pressWaitMs : frameMs)
@@ -115,17 +109,15 @@ final class LoadClient {
             tick()
         case .moving(let k):
             guard let g = gesture else { return }
-            let p = g.moves[k - 1]
             // A pan's moves on a board that cannot scroll change nothing, so no frame acknowledges
             // them (contract §5: nothing is sent for nothing): only a drag's moves are timed.
-            send([("t", .string("move")), pointer, ("x", .number(p.x)), ("y", .number(p.y + bandOffset))], timed: g.isDrag)
+            send(.move, g.moves[k - 1], timed: g.isDrag)
             generator.movesSent += 1
             phase = k < g.moves.count ? .moving(k + 1) : .releasing
             after(ms: frameMs)
         case .releasing:
             guard let g = gesture else { return }
-            let p = g.moves.last ?? g.start
-            send([("t", .string("up")), pointer, ("x", .number(p.x)), ("y", .number(p.y + bandOffset))], isUp: g.isDrag)
+            send(.up, g.moves.last ?? g.start, isUp: g.isDrag)
             if g.isDrag { generator.drops += 1 } else { generator.pans += 1 }
             gesture = nil
             phase = .idle
@@ -135,96 +127,54 @@ final class LoadClient {
         }
     }
 
-    // MARK: Traffic
-
-    func writeable() -> Int32 {
-        guard !outbox.isEmpty else { return 0 }
-        let (bytes, timed) = outbox.removeFirst()
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: CLWS_PRE + bytes.count)
-        defer { buffer.deallocate() }
-        bytes.withUnsafeBufferPointer { (buffer + CLWS_PRE).update(from: $0.baseAddress!, count: bytes.count) }
-        let now = generator.nowNs
-        // The clock of a timed move starts when it goes on the wire.
-        if let timed, let k = pending.lastIndex(where: { $0.seq == timed }) { pending[k].at = now }
-        if timed == -1 { upSentNs = now }
-        if clws_write_text(wsi, buffer + CLWS_PRE, bytes.count) < bytes.count { return -1 }
-        generator.sent += 1
-        if !outbox.isEmpty, let wsi { lws_callback_on_writable(wsi) }
-        return 0
-    }
+    // MARK: Messages in
 
     func receive(_ bytes: UnsafeRawBufferPointer) {
         generator.received += 1
-        guard let msg = try? JSONParser.parse(bytes) else { generator.errors += 1; return }
-        guard case .string(let t)? = msg["t"] else { return }
+        guard let msg = MessageFields.scan(bytes) else { generator.errors += 1; return }
+        guard let kind = msg.kind else { return }
         if generator.config.echo {
-            if t == "move", case .number(let s)? = msg["seq"] { acknowledge(upTo: Int(s)) }
+            if kind == .move, let s = msg.seq { acknowledge(upTo: Self.integer(s)) }
             return
         }
-        switch t {
-        case "welcome":
-            if case .string(let s)? = msg["session"] { session = s }
-        case "layout":
-            if case .awaitingLayout = phase {} else { generator.resyncs += 1 }
+        switch kind {
+        case .welcome:
+            if let s = msg.session { session = s }
+        case .layout:
             if case .awaitingLayout = phase {
                 generator.laidOut += 1
                 phase = .idle
                 generator.ready(self)
+            } else {
+                generator.resyncs += 1
             }
-        case "frame":
-            if case .number(let a)? = msg["ack"] { acknowledge(upTo: Int(a)) }
-        case "commit":
-            guard case .string(let by)? = msg["by"], case .number(let v)? = msg["version"] else { break }
+        case .frame:
+            if let a = msg.ack { acknowledge(upTo: Self.integer(a)) }
+        case .commit:
+            guard let by = msg.by, let v = msg.version else { break }
             if by == session {
                 generator.commits += 1
-                generator.ownCommit(board: board, version: Int(v), sentNs: upSentNs)
+                generator.ownCommit(board: board, version: Self.integer(v), sentNs: upSentNs)
             } else {
-                generator.othersCommit(board: board, version: Int(v))
+                generator.othersCommit(board: board, version: Self.integer(v))
             }
-        case "error":
+        case .error:
             generator.errors += 1
-        default:
+        case .move, .other:
             break
         }
     }
 
+    /// A JSON number as an integer (toward zero, as `Int(_:)` does; out of range: 0).
+    static func integer(_ d: Double) -> Int { d.isFinite && abs(d) < 9e18 ? Int(d) : 0 }
+
     func acknowledge(upTo ack: Int) {
-        let now = generator.nowNs
+        let now = generator.receivedNs
         var n = 0
-        while n < pending.count, pending[n].seq <= ack, pending[n].at > 0 {
-            generator.latenciesNs.append(now - pending[n].at)
+        while n < pending.count, pending[n].seq <= ack {
+            generator.latenciesNs.append(now > pending[n].at ? now - pending[n].at : 0)
             n += 1
         }
-        pending.removeFirst(n)
+        if n > 0 { pending.removeFirst(n) }
     }
-}
-
-func loadClientTimerFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul, let owner = clws_timer_owner(sul) else { return }
-    Unmanaged<LoadClient>.fromOpaque(owner).takeUnretainedValue().tick()
-}
-
-func loadClientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-                        _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
-    guard let user else { return 0 }
-    let client = Unmanaged<LoadClient>.fromOpaque(user).takeUnretainedValue()
-    switch reason {
-    case LWS_CALLBACK_CLIENT_ESTABLISHED:
-        client.wsi = wsi
-        client.established()
-    case LWS_CALLBACK_CLIENT_RECEIVE:
-        if let input { client.receive(UnsafeRawBufferPointer(start: input, count: len)) }
-    case LWS_CALLBACK_CLIENT_WRITEABLE:
-        return client.writeable()
-    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-        client.generator.errors += 1
-        client.phase = .closed
-        client.wsi = nil
-    case LWS_CALLBACK_CLIENT_CLOSED:
-        client.phase = .closed
-        client.wsi = nil
-    default:
-        break
-    }
-    return 0
 }

@@ -1,123 +1,33 @@
-import CLibWebSockets
+import CLoadSockets
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LiftboardCore
 import LiftboardWire
 
-/// What a load run is told.
-public struct LoadConfig: Sendable {
-    public var host = "127.0.0.1"
-    public var port = 8080
-    public var path = "/ws"
-    public var sessions = 1
-    /// Pointer moves per second per session.
-    public var rate = 60.0
-    public var seconds = 5.0
-    /// One board for everyone; `nil`: session k uses board `load-k` (see `LoadBoards`).
-    public var board: String? = nil
-    /// Send the same messages to `liftboard.echo` and time the echo instead.
-    public var echo = false
-    /// Pointer moves per drag (`reorder`: each passes one row).
-    public var movesPerDrag = 30
-    /// How long a drag's finger stays still after `down` (the long press is 500 ms; a server
-    /// slowed by a profiler needs more margin, or the drag becomes a pan).
-    public var pressWaitMs = 540.0
-    /// Ask for `lift`, `moved` and `drop` inside frames (`hello.config.events: "inline"`), as the page does.
-    public var inlineEvents = true
-    /// What the fingers do.
-    public var workload = Workload.reorder
-    /// Gestures per session, then it stops and the run ends once all have (`nil`: until `seconds`).
-    public var gestures: Int? = nil
-    /// Seeds the `realistic` gestures (session k uses seed * 1000003 + k).
-    public var seed: UInt64 = 1
-    /// Once every session is ready, write "ready" to stderr and wait this long before the
-    /// first gesture (a profiler zeroes its counters then; `nil`: each starts when ready).
-    public var settleSeconds: Double? = nil
-    /// Sessions say hello and then stay still (to measure what an idle session costs).
-    public var idle = false
-    /// Sampled once every session is connected and idle (resident KiB of the server).
-    public var serverPid: Int32? = nil
-    /// More servers (ports on `host`): session k connects to `[port] + ports` at k modulo
-    /// their count, so that sessions spread over several server processes.
-    public var morePorts: [Int] = []
-    /// Sessions per board: with 2 and two servers, each board has one session on each, and
-    /// the report says how long a drop on one takes to reach the other's client.
-    public var sessionsPerBoard = 1
-    public init() {}
-
-    /// The port session `k` connects to.
-    func port(ofSession k: Int) -> Int {
-        let all = [port] + morePorts
-        return all[k % all.count]
-    }
-}
-
-/// What a load run measured.
-public struct LoadReport: Codable, Sendable {
-    public var mode: String
-    public var sessions: Int
-    public var connected: Int
-    public var rate: Double
-    public var seconds: Double
-    /// How long the run lasted, connecting and draining included.
-    public var elapsedSeconds: Double
-    public var sent: Int
-    public var received: Int
-    public var moves: Int
-    public var p50us: Double
-    public var p99us: Double
-    public var p999us: Double
-    public var commits: Int
-    /// Drags released (each moves its item ten rows, so each must commit).
-    public var drops: Int
-    /// Gestures that moved before the long press (`realistic`).
-    public var pans: Int
-    /// Pointer moves sent (the timed ones; `moves` counts those acknowledged).
-    public var movesSent: Int
-    public var workload: String
-    public var errors: Int
-    public var serverCPUSeconds: Double?
-    public var serverPeakMemoryKiB: Int?
-    public var serverResidentBeforeKiB: Int?
-    public var serverResidentIdleKiB: Int?
-    /// From a drop (its `up` sent) to its commit reaching the other sessions on the board
-    /// (on other servers when sessions spread over several): p50, p99, and how many arrivals.
-    public var deliveryP50us: Double?
-    public var deliveryP99us: Double?
-    public var deliveries: Int?
-    public var resyncs: Int?
-}
-
-/// Boards the server is given for a load run: one per session, so that the run measures
-/// sessions rather than one board's commit rate.
-public enum LoadBoards {
-    public static let rows = 40
-    /// Rows one session's drags cover (0 to 20): sessions sharing a board drag in bands of
-    /// this many rows each, so that one's commit never moves the row under another's finger.
-    public static let band = 22
-
-    /// `sessionsPerBoard` sessions get a band of rows each.
-    public static func board(id: String, sessionsPerBoard: Int = 1) -> Board {
-        let n = max(rows, band * sessionsPerBoard)
-        return Board(id: id, sections: [Section(id: "all", title: "All", items: (0..<n).map { Item(id: "r\($0)", label: "Row \($0)") })])
-    }
-
-    /// The viewport every load session claims: tall enough that 30 row-sized moves never reach
-    /// an auto-scroll band, in any session's band of a board shared by two.
-    public static let viewport = Viewport(w: 400, h: 2600, dpr: 1)
-}
-
-/// Many libwebsockets client connections on one service thread, each looping gestures (see
-/// `Workload`: long-press drags, and pans for `realistic`) at `rate` moves a second, timing every move
-/// until the frame that acknowledges it (`seq`/`ack`), or until its echo.
+/// Many WebSocket sessions on one thread, each looping gestures (see `Workload`: long-press
+/// drags, and pans for `realistic`) at `rate` moves a second, timing every move until the frame
+/// that acknowledges it (`seq`/`ack`), or until its echo.
+///
+/// The generator must cost little per message, or a run measures it rather than the server:
+/// plain non-blocking sockets on one epoll (`EventLoop`), one heap of deadlines for every
+/// session's next step, messages written from templates into one reused buffer
+/// (`ClientMessages`, `ClientFrame`), and received messages scanned for the few members it reads
+/// (`MessageFields`) instead of parsed into a tree.
 public final class LoadGenerator {
     let config: LoadConfig
-    var context: OpaquePointer?
+    let loop: EventLoop
+    var timers = DeadlineHeap()
     var clients: [LoadClient] = []
     var latenciesNs: [UInt64] = []
     var sent = 0, received = 0, commits = 0, errors = 0, connected = 0, laidOut = 0, drops = 0, pans = 0, movesSent = 0
     /// Sessions ready for gestures (laid out, or connected for the echo).
     var readyCount = 0
     var allFinished = false
+    var allClosed = false
+    /// Loop turns (each one `epoll_pwait2`) and sockets found ready by them.
+    var wakes = 0, readyEvents = 0
     /// Drop delivery: (board, version) → when its drop was sent, and arrivals at other
     /// sessions seen before the dropping session learnt the version.
     var dropSentNs: [String: UInt64] = [:]
@@ -126,23 +36,81 @@ public final class LoadGenerator {
     /// `layout`s after the first: the server resynced a session (another process committed
     /// first while its own drop was on its way to the store, or a write failed).
     var resyncs = 0
-    let started = DispatchTime.now().uptimeNanoseconds
-    private var protocols: UnsafeMutablePointer<lws_protocols>?
-    private var strings: [UnsafeMutablePointer<CChar>] = []
+    let started: UInt64
+    /// CLOCK_REALTIME when `started` was read: turns the kernel's receive stamps into run time.
+    let startedRealtime: Int64
+    /// When the bytes being handled reached the socket (run time, ns): the kernel's stamp, or
+    /// the time they were read when there is none.
+    var receivedNs: UInt64 = 0
+    /// From the kernel's stamp to the read, for every read that had one: how long arrivals
+    /// waited for the load generator.
+    var readDelayNs: [UInt64] = []
+    /// How late each session's step ran after its deadline: the generator keeping its schedule.
+    var lateNs: [UInt64] = []
+    /// Shared by every session (one thread): what a read lands in, the message being written
+    /// and its frame.
+    let scratch: UnsafeMutableRawBufferPointer
+    var payload: [UInt8] = []
+    var frame: [UInt8] = []
+    private var maskState: UInt64 = 0x2545_F491_4F6C_DD1D
+    private var noted = false
 
-    public init(config: LoadConfig) {
+    public init(config: LoadConfig) throws {
         self.config = config
+        loop = try EventLoop()
+        scratch = .allocate(byteCount: 256 * 1024, alignment: 16)
+        payload.reserveCapacity(4096)
+        frame.reserveCapacity(4096)
+        started = Self.monotonicNs()
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        startedRealtime = Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
-    var nowNs: UInt64 { DispatchTime.now().uptimeNanoseconds - started }
-    var ticker: UnsafeMutablePointer<clws_timer>?
+    /// Bytes were read: `kernelRealtimeNs` is the kernel's receive stamp (0: none).
+    func arrived(kernelRealtimeNs stamp: Int64) {
+        let now = nowNs
+        let kernel = stamp - startedRealtime
+        // A stamp from before the run or after now (the wall clock stepped) is not used.
+        receivedNs = stamp > 0 && kernel > 0 && UInt64(kernel) <= now ? UInt64(kernel) : now
+        if receivedNs < now { readDelayNs.append(now - receivedNs) }
+        if !config.kernelReceiveTime { receivedNs = now }
+    }
+
+    deinit { scratch.deallocate() }
+
+    static func monotonicNs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    var nowNs: UInt64 { Self.monotonicNs() - started }
+    /// The `ms` of a message sent now: the client's clock, to the microsecond.
+    var clientMs: Double { Double(nowNs / 1000) / 1000 }
+
+    /// A fresh masking key for each frame (xorshift: RFC 6455 asks for unpredictable keys to
+    /// protect proxies from a browser's script; any key is valid to the server).
+    func nextMask() -> UInt32 {
+        maskState ^= maskState << 13
+        maskState ^= maskState >> 7
+        maskState ^= maskState << 17
+        return UInt32(truncatingIfNeeded: maskState >> 16)
+    }
+
+    /// The first reason a session could not connect, on stderr (the rest only count as errors).
+    func note(_ message: String) {
+        if noted { return }
+        noted = true
+        FileHandle.standardError.write(Data("liftboard load: \(message)\n".utf8))
+    }
 
     func heartbeat() {
-        guard let ticker else { return }
+        // Every connection failed or was closed by the server: nothing is left to measure.
+        allClosed = clients.allSatisfy { $0.link == .closed }
         if config.gestures != nil, readyCount == config.sessions {
             allFinished = clients.allSatisfy { if case .closed = $0.phase { true } else { false } }
         }
-        lws_sul_schedule(context, 0, &ticker.pointee.sul, loadHeartbeat, 100_000)
     }
 
     /// A session is ready for gestures: it starts now, or with everyone after the settle time.
@@ -155,58 +123,83 @@ public final class LoadGenerator {
         for c in clients { c.after(ms: settle * 1000 + Double(c.index % 17) + c.stagger) }
     }
 
-    func cString(_ s: String) -> UnsafePointer<CChar> {
-        let p = strdup(s)!
-        strings.append(p)
-        return UnsafePointer(p)
-    }
-
     public func run() throws -> LoadReport {
         raiseFileLimit()
-        protocols = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 2)
-        protocols![0] = lws_protocols(name: cString(config.echo ? "liftboard.echo" : "liftboard.v1"), callback: loadClientCallback,
-                                      per_session_data_size: 0, rx_buffer_size: 65_536, id: 0, user: nil, tx_packet_size: 0)
-        protocols![1] = lws_protocols()
-        lws_set_log_level(Int32(LLL_ERR), nil)
-        var info = lws_context_creation_info()
-        info.port = Int32(CONTEXT_PORT_NO_LISTEN)
-        info.protocols = UnsafePointer(protocols)
-        info.options = CLWS_CLIENT_CONTEXT_OPTIONS
-        info.user = Unmanaged.passUnretained(self).toOpaque()
-        info.fd_limit_per_thread = UInt32(config.sessions * 2 + 64)
-        guard let ctx = lws_create_context(&info) else { throw LoadError.context }
-        context = ctx
-        defer { lws_context_destroy(ctx); context = nil; for s in strings { free(s) } }
+        let cpuBefore = Self.cpuSeconds()
+        var addresses: [Int: SocketAddress] = [:]
+        for port in Set([config.port] + config.morePorts) { addresses[port] = try SocketAddress(host: config.host, port: port) }
         for k in 0..<config.sessions {
             let board = config.board ?? "load-\(k / max(1, config.sessionsPerBoard) + 1)"
             let client = LoadClient(index: k, board: board, generator: self)
             clients.append(client)
-            client.connect()
+            client.connect(to: addresses[config.port(ofSession: k)]!)
         }
-        // A heartbeat, so that the service loop wakes up to check the time even when idle.
-        ticker = clws_timer_new(Unmanaged.passUnretained(self).toOpaque())
-        defer { if let t = ticker { lws_sul_cancel(&t.pointee.sul); free(t) } }
-        heartbeat()
         let before = config.serverPid.flatMap(ProcessStats.residentKiB)
         // After `seconds`, no new drag starts; the rest of the time drains drags and commits.
         let end = UInt64((config.seconds + 2.5) * 1e9)
         var idleSample: Int? = nil
         var finishedAt: UInt64? = nil
-        while nowNs < end {
-            if lws_service(ctx, 0) < 0 { break }
+        // A heartbeat, so that the loop checks whether a counted run is over even when idle.
+        var nextHeartbeat: UInt64 = 0
+        var now = nowNs
+        while now < end {
+            var wake = min(end, nextHeartbeat)
+            if let t = timers.earliest { wake = min(wake, t) }
+            let n = loop.wait(timeoutNs: wake > now ? wake - now : 0)
+            wakes += 1
+            readyEvents += n
+            for k in 0..<n {
+                let (token, events) = loop.ready(k)
+                clients[token].ready(events)
+            }
+            now = nowNs
+            while let (deadline, token) = timers.popDue(now) {
+                let client = clients[token]
+                guard client.deadline == deadline else { continue }  // re-scheduled since
+                client.deadline = 0
+                lateNs.append(now - deadline)
+                client.tick()
+            }
+            if now >= nextHeartbeat {
+                heartbeat()
+                nextHeartbeat = now + 100_000_000
+            }
             // A counted run ends once every session has made its gestures, every move is
             // answered and every drop's commit is back (or ten seconds have passed).
-            if allFinished, finishedAt == nil { finishedAt = nowNs }
-            if let f = finishedAt, nowNs > f + 10_000_000_000
-                || (clients.allSatisfy { $0.pending.isEmpty && $0.outbox.isEmpty } && (config.echo || commits >= drops)) { break }
+            if allClosed { break }
+            if allFinished, finishedAt == nil { finishedAt = now }
+            if let f = finishedAt, now > f + 10_000_000_000
+                || (clients.allSatisfy { $0.pending.isEmpty && $0.unsent.isEmpty } && (config.echo || commits >= drops)) { break }
             if config.idle, idleSample == nil, let pid = config.serverPid, laidOut == config.sessions {
                 idleSample = ProcessStats.residentKiB(pid: pid)
             }
         }
+        for c in clients where c.link != .closed { c.close(code: 1000) }
         var r = report()
         r.serverResidentBeforeKiB = before
         r.serverResidentIdleKiB = idleSample
+        r.loadCPUSeconds = Self.cpuSeconds() - cpuBefore
+        let late = lateNs.sorted()
+        if !late.isEmpty {
+            r.loadLateP50us = Double(late[late.count / 2]) / 1000
+            r.loadLateP99us = Double(late[min(late.count - 1, late.count * 99 / 100)]) / 1000
+        }
+        let delays = readDelayNs.sorted()
+        if !delays.isEmpty {
+            r.loadReadDelayP50us = Double(delays[delays.count / 2]) / 1000
+            r.loadReadDelayP99us = Double(delays[min(delays.count - 1, delays.count * 99 / 100)]) / 1000
+        }
+        r.receiveTime = config.kernelReceiveTime ? "kernel" : "read"
+        r.loadWakeUps = wakes
+        r.loadSocketsReady = readyEvents
         return r
+    }
+
+    /// This process's CPU time so far, user and system.
+    static func cpuSeconds() -> Double {
+        var u = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &u)
+        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
     }
 
     func report() -> LoadReport {
@@ -222,7 +215,7 @@ public final class LoadGenerator {
                           seconds: config.seconds, elapsedSeconds: Double(nowNs) / 1e9, sent: sent, received: received, moves: sorted.count,
                           p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, drops: drops, pans: pans,
                           movesSent: movesSent, workload: config.workload.rawValue, errors: errors,
-                          serverCPUSeconds: nil, serverPeakMemoryKiB: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
+                          serverCPUSeconds: nil, serverPeakMemoryKiB: nil, loadCPUSeconds: nil, loadWakeUps: nil, loadLateP50us: nil, loadLateP99us: nil, loadReadDelayP50us: nil, loadReadDelayP99us: nil, receiveTime: nil, loadSocketsReady: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
                           deliveryP50us: dpct(0.5), deliveryP99us: dpct(0.99), deliveries: config.sessionsPerBoard > 1 ? delivery.count : nil, resyncs: resyncs)
     }
 
@@ -236,8 +229,8 @@ public final class LoadGenerator {
     /// Another session's commit reached this one.
     func othersCommit(board: String, version: Int) {
         let key = "\(board)#\(version)"
-        let now = nowNs
-        if let sent = dropSentNs[key] { deliveryNs.append(now - sent) } else { earlyArrivalsNs[key, default: []].append(now) }
+        let now = receivedNs
+        if let sent = dropSentNs[key] { deliveryNs.append(now > sent ? now - sent : 0) } else { earlyArrivalsNs[key, default: []].append(now) }
     }
 
     private func raiseFileLimit() {
@@ -249,9 +242,16 @@ public final class LoadGenerator {
     }
 }
 
+
 public enum LoadError: Error, CustomStringConvertible {
-    case context
-    public var description: String { "libwebsockets: cannot create a client context" }
+    case system(String, Int32)
+    case resolve(String, String)
+    public var description: String {
+        switch self {
+        case .system(let call, let e): "\(call): \(String(cString: strerror(e)))"
+        case .resolve(let host, let why): "cannot resolve \(host): \(why)"
+        }
+    }
 }
 
 /// Reads a server process's CPU time and peak memory from /proc.
@@ -279,9 +279,4 @@ public enum ProcessStats {
         }
         return nil
     }
-}
-
-func loadHeartbeat(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul, let owner = clws_timer_owner(sul) else { return }
-    Unmanaged<LoadGenerator>.fromOpaque(owner).takeUnretainedValue().heartbeat()
 }

@@ -29,6 +29,8 @@ struct LoadCommand: ParsableCommand {
     @Option(help: "How sessions ask for lift, moved and drop: inline (inside frames, as the page does) or separate (messages).")
     var events = "inline"
     @Option(help: "Seed of the realistic workload's gestures.") var seed: UInt64 = 1
+    @Option(name: .customLong("receive-time"), help: "When an answer is timed: kernel (its arrival at the socket, the kernel's stamp: leaves the load generator's own delays out) or read (when the load generator reads it).")
+    var receiveTime = "kernel"
     @Option(help: "Once every session is ready, print `ready` on stderr and wait this many seconds before the first gesture.")
     var settle: Double?
     @Option(help: "Put every session on this board (default: a board of its own each).") var board: String?
@@ -49,6 +51,7 @@ struct LoadCommand: ParsableCommand {
         guard Workload(rawValue: workload) != nil else { throw ValidationError("--workload must be reorder or realistic") }
         guard gestures.map({ $0 >= 1 }) ?? true else { throw ValidationError("--gestures must be at least 1") }
         guard events == "inline" || events == "separate" else { throw ValidationError("--events must be inline or separate") }
+        guard receiveTime == "kernel" || receiveTime == "read" else { throw ValidationError("--receive-time must be kernel or read") }
         guard pressWaitMs >= 0 && pressWaitMs <= 10_000 else { throw ValidationError("--press-wait-ms must be 0 to 10000") }
         guard settle.map({ $0 >= 0 && $0 <= 600 }) ?? true else { throw ValidationError("--settle must be 0 to 600 seconds") }
     }
@@ -82,6 +85,7 @@ struct LoadCommand: ParsableCommand {
         config.serverPid = serverPid
         config.morePorts = url.dropFirst().compactMap { URL(string: $0)?.port }
         config.sessionsPerBoard = sessionsPerBoard
+        config.kernelReceiveTime = receiveTime == "kernel"
         let cpuBefore = serverPid.flatMap(ProcessStats.cpuSeconds)
         var report = try LoadGenerator(config: config).run()
         if let pid = serverPid {
@@ -103,6 +107,10 @@ struct LoadCommand: ParsableCommand {
             }
             if let r = report.resyncs, r > 0 { print("resyncs (a layout after the first): \(r)") }
             if let m = report.serverPeakMemoryKiB { print("server peak memory \(m) KiB") }
+            if let c = report.loadCPUSeconds {
+                print(String(format: "load generator: CPU %.2f s (%.1f us per message sent or received), steps late p99 %.0f us, reads late p99 %.0f us",
+                             c, c * 1e6 / Double(max(1, report.sent + report.received)), report.loadLateP99us ?? 0, report.loadReadDelayP99us ?? 0))
+            }
             if let a = report.serverResidentBeforeKiB, let b = report.serverResidentIdleKiB {
                 print(String(format: "server resident memory %d KiB before, %d KiB with %d idle sessions: %.1f KiB per session",
                              a, b, sessions, Double(b - a) / Double(sessions)))

@@ -1,0 +1,124 @@
+import LiftboardCore
+
+/// What a load run is told.
+public struct LoadConfig: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var path = "/ws"
+    public var sessions = 1
+    /// Pointer moves per second per session.
+    public var rate = 60.0
+    public var seconds = 5.0
+    /// One board for everyone; `nil`: session k uses board `load-k` (see `LoadBoards`).
+    public var board: String? = nil
+    /// Send the same messages to `liftboard.echo` and time the echo instead.
+    public var echo = false
+    /// Pointer moves per drag (`reorder`: each passes one row).
+    public var movesPerDrag = 30
+    /// How long a drag's finger stays still after `down` (the long press is 500 ms; a server
+    /// slowed by a profiler needs more margin, or the drag becomes a pan).
+    public var pressWaitMs = 540.0
+    /// Ask for `lift`, `moved` and `drop` inside frames (`hello.config.events: "inline"`), as the page does.
+    public var inlineEvents = true
+    /// What the fingers do.
+    public var workload = Workload.reorder
+    /// Gestures per session, then it stops and the run ends once all have (`nil`: until `seconds`).
+    public var gestures: Int? = nil
+    /// Seeds the `realistic` gestures (session k uses seed * 1000003 + k).
+    public var seed: UInt64 = 1
+    /// Once every session is ready, write "ready" to stderr and wait this long before the
+    /// first gesture (a profiler zeroes its counters then; `nil`: each starts when ready).
+    public var settleSeconds: Double? = nil
+    /// Sessions say hello and then stay still (to measure what an idle session costs).
+    public var idle = false
+    /// Sampled once every session is connected and idle (resident KiB of the server).
+    public var serverPid: Int32? = nil
+    /// More servers (ports on `host`): session k connects to `[port] + ports` at k modulo
+    /// their count, so that sessions spread over several server processes.
+    public var morePorts: [Int] = []
+    /// Sessions per board: with 2 and two servers, each board has one session on each, and
+    /// the report says how long a drop on one takes to reach the other's client.
+    public var sessionsPerBoard = 1
+    /// Time each answer at the kernel's receive stamp (true) or at the load generator's read.
+    public var kernelReceiveTime = true
+    public init() {}
+
+    /// The port session `k` connects to.
+    func port(ofSession k: Int) -> Int {
+        let all = [port] + morePorts
+        return all[k % all.count]
+    }
+}
+
+/// What a load run measured.
+public struct LoadReport: Codable, Sendable {
+    public var mode: String
+    public var sessions: Int
+    public var connected: Int
+    public var rate: Double
+    public var seconds: Double
+    /// How long the run lasted, connecting and draining included.
+    public var elapsedSeconds: Double
+    public var sent: Int
+    public var received: Int
+    public var moves: Int
+    public var p50us: Double
+    public var p99us: Double
+    public var p999us: Double
+    public var commits: Int
+    /// Drags released (each moves its item ten rows, so each must commit).
+    public var drops: Int
+    /// Gestures that moved before the long press (`realistic`).
+    public var pans: Int
+    /// Pointer moves sent (the timed ones; `moves` counts those acknowledged).
+    public var movesSent: Int
+    public var workload: String
+    public var errors: Int
+    public var serverCPUSeconds: Double?
+    public var serverPeakMemoryKiB: Int?
+    /// The load generator's own CPU time (user and system) over the run: its cost per message
+    /// is this over `sent + received`.
+    public var loadCPUSeconds: Double?
+    /// The load generator's loop turns (each one `epoll_pwait2`), and the sockets they found
+    /// ready: how many messages one wake-up handles.
+    public var loadWakeUps: Int?
+    /// How late the sessions' steps (each down, move, up) ran after their deadlines, p50 and
+    /// p99: large figures mean the load generator could not keep its own schedule.
+    public var loadLateP50us: Double?
+    public var loadLateP99us: Double?
+    /// How long bytes waited in the socket between the kernel's receive stamp and the load
+    /// generator's read, p50 and p99 (what `receiveTime: kernel` leaves out of the latencies).
+    public var loadReadDelayP50us: Double?
+    public var loadReadDelayP99us: Double?
+    /// When an answer is timed: `kernel` (the kernel's receive stamp, SO_TIMESTAMPNS) or `read`
+    /// (when the load generator read it, as before the stamps).
+    public var receiveTime: String?
+    public var loadSocketsReady: Int?
+    public var serverResidentBeforeKiB: Int?
+    public var serverResidentIdleKiB: Int?
+    /// From a drop (its `up` sent) to its commit reaching the other sessions on the board
+    /// (on other servers when sessions spread over several): p50, p99, and how many arrivals.
+    public var deliveryP50us: Double?
+    public var deliveryP99us: Double?
+    public var deliveries: Int?
+    public var resyncs: Int?
+}
+
+/// Boards the server is given for a load run: one per session, so that the run measures
+/// sessions rather than one board's commit rate.
+public enum LoadBoards {
+    public static let rows = 40
+    /// Rows one session's drags cover (0 to 20): sessions sharing a board drag in bands of
+    /// this many rows each, so that one's commit never moves the row under another's finger.
+    public static let band = 22
+
+    /// `sessionsPerBoard` sessions get a band of rows each.
+    public static func board(id: String, sessionsPerBoard: Int = 1) -> Board {
+        let n = max(rows, band * sessionsPerBoard)
+        return Board(id: id, sections: [Section(id: "all", title: "All", items: (0..<n).map { Item(id: "r\($0)", label: "Row \($0)") })])
+    }
+
+    /// The viewport every load session claims: tall enough that 30 row-sized moves never reach
+    /// an auto-scroll band, in any session's band of a board shared by two.
+    public static let viewport = Viewport(w: 400, h: 2600, dpr: 1)
+}
