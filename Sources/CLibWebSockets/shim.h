@@ -15,6 +15,8 @@ static const uint64_t CLWS_VHOST_TLS_OPTIONS = LWS_SERVER_OPTION_DO_SSL_GLOBAL_I
 static const uint64_t CLWS_VHOST_FAIL_UNLESS_BOUND = LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
 /// An AF_INET listening socket, so that an IPv4 `iface` literal is bound as given.
 static const uint64_t CLWS_VHOST_IPV4_ONLY = LWS_SERVER_OPTION_DISABLE_IPV6;
+/// The context option that makes lws load its libuv plugin (epoll; see event_loop.h).
+static const uint64_t CLWS_CONTEXT_LIBUV = LWS_SERVER_OPTION_LIBUV;
 static const uint64_t CLWS_CLIENT_CONTEXT_OPTIONS = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
 
 static inline void clws_log_emit(int level, const char *line) { _lws_log(level, "%s\n", line); }
