@@ -121,8 +121,8 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         if mode == .liftboard { c.startHelloDeadline() }
     case LWS_CALLBACK_RECEIVE:
         guard let c = connection(), let input else { return 0 }
-        c.receive(UnsafeRawBufferPointer(start: input, count: len), final: lws_is_final_fragment(wsi) != 0,
-                  binary: lws_frame_is_binary(wsi) != 0)
+        return c.receive(UnsafeRawBufferPointer(start: input, count: len), final: lws_is_final_fragment(wsi) != 0,
+                         binary: lws_frame_is_binary(wsi) != 0)
     case LWS_CALLBACK_SERVER_WRITEABLE:
         guard let c = connection() else { return 0 }
         return c.writeable()

@@ -1,0 +1,76 @@
+import CLibWebSockets
+import LiftboardWire
+
+/// Writing what is queued for the client.
+///
+/// A message answering the client's own input is written from the receive callback that
+/// produced it, while the socket takes it without blocking: waiting for a writeable callback
+/// instead costs a second trip through the service loop (a wake-up, and in lws's poll loop a
+/// walk over every descriptor) for each message. Anything else (timers, other sessions'
+/// commits, what the socket would not take, the close) waits for `SERVER_WRITEABLE`.
+/// `lws_send_pipe_choked` reports a partial write lws still holds, so no write ever lands
+/// behind one.
+extension Connection {
+    /// SERVER_WRITEABLE: writes what is ready and asks again for the rest; closes once
+    /// everything before the close is out. Returns -1 to close.
+    func writeable() -> Int32 {
+        if writeReady(first: true) < 0 { return -1 }
+        if hasReadyOutgoing {
+            lws_callback_on_writable(wsi)
+            return 0
+        }
+        if let closing, outgoingHead >= outgoing.count {
+            // The close frame must not overtake a partial write lws still holds.
+            if lws_send_pipe_choked(wsi) != 0 {
+                lws_callback_on_writable(wsi)
+                return 0
+            }
+            var reason = Array(closing.reason.utf8.prefix(120))
+            reason.withUnsafeMutableBufferPointer { lws_close_reason(wsi, lws_close_status(rawValue: UInt32(closing.code)), $0.baseAddress, $0.count) }
+            return -1
+        }
+        if closing != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// At the end of the receive callback: writes what the input queued if the socket takes it,
+    /// else leaves it (and any close) to the writeable callback. Returns -1 to close.
+    func writeQueued() -> Int32 {
+        if closing == nil, lws_send_pipe_choked(wsi) == 0, writeReady(first: false) < 0 { return -1 }
+        if hasReadyOutgoing || closing != nil { lws_callback_on_writable(wsi) }
+        return 0
+    }
+
+    /// Whether the next queued message may go out (its commit is durable).
+    var hasReadyOutgoing: Bool {
+        outgoingHead < outgoing.count && outgoing[outgoingHead].barrier <= (hub?.durableVersion ?? Int.max)
+    }
+
+    /// Writes ready messages while the socket takes them (up to 16); in a writeable callback
+    /// the first write needs no check. Returns -1 when a write failed.
+    private func writeReady(first unchecked: Bool) -> Int32 {
+        let durable = hub?.durableVersion ?? Int.max
+        var written = 0
+        while outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
+            if (written > 0 || !unchecked) && (written >= 16 || lws_send_pipe_choked(wsi) != 0) { break }
+            let o = outgoing[outgoingHead]
+            outgoingHead += 1
+            pendingBytes -= o.size
+            sendBuffer.removeSubrange(CLWS_PRE...)
+            if let raw = o.raw {
+                sendBuffer.append(contentsOf: raw)
+            } else {
+                Wire.encode(o.event!, commitOrder: commitOrder, into: &sendBuffer)
+            }
+            let n = sendBuffer.count - CLWS_PRE
+            let rc = sendBuffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, o.binary ? 1 : 0) }
+            if rc < n { return -1 }
+            written += 1
+        }
+        if outgoingHead > 64, outgoingHead * 2 > outgoing.count {
+            outgoing.removeFirst(outgoingHead)
+            outgoingHead = 0
+        }
+        return 0
+    }
+}
