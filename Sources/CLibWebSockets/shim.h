@@ -91,6 +91,10 @@ static inline int clws_http_write_raw(struct lws *wsi, const char *head, const u
 /// second), whether or not its socket would take a close frame.
 static inline void clws_kill_async(struct lws *wsi) { lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC); }
 
+/// Closes a connection now, from outside its own callback: with a close reason set, lws sends
+/// the close frame and waits for the client's (the connection lives on until then).
+static inline void clws_kill_sync(struct lws *wsi) { lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC); }
+
 /// The accepted socket of a LWS_CALLBACK_FILTER_NETWORK_CONNECTION.
 static inline int clws_filter_accept_fd(void *in) { return (int)(intptr_t)in; }
 

@@ -27,7 +27,12 @@ extension Connection {
             }
             var reason = Array(closing.reason.utf8.prefix(120))
             reason.withUnsafeMutableBufferPointer { lws_close_reason(wsi, lws_close_status(rawValue: UInt32(closing.code)), $0.baseAddress, $0.count) }
-            return -1
+            // lws is told to close from a timer, outside this callback: it sends the close
+            // frame and waits for the client's. Returning -1 here does the same in lws's poll
+            // loop, but with the libuv plugin Debian's build (compiled with _DEBUG) closes a
+            // second time at once ("uv repeat test") and kills the socket before the frame.
+            closeSoon()
+            return 0
         }
         if closing != nil { lws_callback_on_writable(wsi) }
         return 0
@@ -35,6 +40,9 @@ extension Connection {
 
     /// At the end of the receive callback: writes what the input queued if the socket takes it,
     /// else leaves it (and any close) to the writeable callback. Returns -1 to close.
+    /// Only for a message that came in one frame from a client that has not sent a close: lws
+    /// answers pings (which may come between fragments) and a close from its own writeable
+    /// handling, and those answers must not be overtaken.
     func writeQueued() -> Int32 {
         if closing == nil, lws_send_pipe_choked(wsi) == 0, writeReady(first: false) < 0 { return -1 }
         if hasReadyOutgoing || closing != nil { lws_callback_on_writable(wsi) }
@@ -73,4 +81,20 @@ extension Connection {
         }
         return 0
     }
+}
+
+extension Connection {
+    /// Has lws close the connection (with the reason already given) on the next loop turn.
+    func closeSoon() {
+        guard closeTimer == nil, let t = clws_timer_new(Unmanaged.passUnretained(self).toOpaque()) else { return }
+        closeTimer = t
+        lws_sul_schedule(server.context, 0, &t.pointee.sul, connectionCloseDue, 1)
+    }
+}
+
+/// The close timer: lws closes the connection, sending the close frame its reason set. The
+/// connection may be gone when this returns (lws calls CLOSED at once when it cannot wait).
+func connectionCloseDue(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let owner = clws_timer_owner(sul) else { return }
+    clws_kill_sync(Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue().wsi)
 }

@@ -38,6 +38,12 @@ final class Connection {
     var inReceive = false
     /// Something was queued during the receive callback.
     var writeWanted = false
+    /// The current message has had fragments before this one.
+    var midMessage = false
+    /// The client sent a close frame (lws answers it).
+    var peerClosed = false
+    /// Armed once the close frame's reason is set: lws closes from there (see `closeSoon`).
+    var closeTimer: UnsafeMutablePointer<clws_timer>?
     /// The send buffer, reused: LWS_PRE bytes of room, then the message.
     var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE + 4096)
     var rxTooLarge = false
@@ -65,9 +71,10 @@ final class Connection {
     }
 
     deinit {
-        if let timer {
-            lws_sul_cancel(&timer.pointee.sul)
-            free(timer)
+        for t in [timer, closeTimer] {
+            guard let t else { continue }
+            lws_sul_cancel(&t.pointee.sul)
+            free(t)
         }
     }
 
@@ -76,7 +83,8 @@ final class Connection {
     /// One fragment of a message arrived. What it queues for this client is written before
     /// the callback returns (see `writeQueued`). Returns -1 to close.
     func receive(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool) -> Int32 {
-        inReceive = true
+        inReceive = final && !midMessage && !peerClosed
+        midMessage = !final
         handle(bytes, final: final, binary: binary)
         inReceive = false
         guard writeWanted else { return 0 }

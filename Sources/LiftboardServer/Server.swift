@@ -209,7 +209,7 @@ public final class Server {
             throw .listen("cannot listen on \(address.urlHost):\(config.port): no listening socket")
         }
         boundAddress = bound.description
-        log(.info, "limits", session: nil, "event-loop=\(serviceLoop.kind.rawValue) fds=\(budget.limit) max-sessions=\(budget.maxSessions) max-other-connections=\(budget.maxOtherConnections) hello-timeout=\(config.helloTimeout)s")
+        log(.info, "limits", session: nil, "fds=\(budget.limit) max-sessions=\(budget.maxSessions) max-other-connections=\(budget.maxOtherConnections) hello-timeout=\(config.helloTimeout)s event-loop=\(serviceLoop.kind.rawValue)")
         log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(bound)/ bound=\(bound) boards=\(hubs.keys.sorted().joined(separator: ","))")
         if address.isPublic && config.token == nil {
             log(.warn, "exposed", session: nil, "listening on \(address.isWildcard ? "every interface" : "a public address") (\(bound)) without --token: anyone who can reach this machine can read and reorder the boards")
@@ -228,7 +228,7 @@ public final class Server {
         for c in connections.values { c.close(1001, "server shutting down") }
         let deadline = now + 1000
         while !connections.isEmpty && now < deadline { _ = serviceLoop.turn(context) }
-        for c in connections.values { if let t = c.timer { lws_sul_cancel(&t.pointee.sul) } }
+        for c in connections.values { for t in [c.timer, c.closeTimer] { if let t { lws_sul_cancel(&t.pointee.sul) } } }
         if let heartbeat { lws_sul_cancel(&heartbeat.pointee.sul) }
         writer?.close()
         listener?.close()

@@ -6,8 +6,9 @@ import Foundation
 /// lws 4.1's own loop calls poll() over every descriptor on each wake-up, and each message
 /// takes two wake-ups (the read, then the writeable callback it asks for): at 1,000 sessions
 /// the kernel walks 1,000 descriptors twice a message. Through its libuv plugin lws waits with
-/// epoll, whose cost follows the descriptors that are ready. `LIFTBOARD_EVENT_LOOP=epoll` picks
-/// it; a machine without the plugin (`libwebsockets-evlib-uv`) falls back to lws's own loop.
+/// epoll, whose cost follows the descriptors that are ready (see docs/performance.md, "The
+/// service loop"). `LIFTBOARD_EVENT_LOOP=poll` keeps lws's own loop; a machine without the
+/// plugin (`libwebsockets-evlib-uv`) falls back to it.
 struct ServiceLoop {
     enum Kind: String { case epoll, poll }
 
@@ -17,9 +18,9 @@ struct ServiceLoop {
     /// lws reads `foreign_loops[0]` while it creates the context.
     private var foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 
-    /// The loop `LIFTBOARD_EVENT_LOOP` asks for: `poll` (the default), or `epoll`.
+    /// The loop `LIFTBOARD_EVENT_LOOP` asks for: `epoll` (the default), or `poll`.
     static func requested(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(ServerError) -> Kind {
-        guard let value = environment["LIFTBOARD_EVENT_LOOP"], !value.isEmpty else { return .poll }
+        guard let value = environment["LIFTBOARD_EVENT_LOOP"], !value.isEmpty else { return .epoll }
         guard let kind = Kind(rawValue: value) else {
             throw .listen("LIFTBOARD_EVENT_LOOP=\(value): expected epoll or poll")
         }
