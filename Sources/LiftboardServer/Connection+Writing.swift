@@ -61,17 +61,19 @@ extension Connection {
         var written = 0
         while outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
             if (written > 0 || !unchecked) && (written >= 16 || lws_send_pipe_choked(wsi) != 0) { break }
-            let o = outgoing[outgoingHead]
+            let i = outgoingHead
             outgoingHead += 1
-            pendingBytes -= o.size
+            pendingBytes -= outgoing[i].size
+            let binary = outgoing[i].binary
             sendBuffer.removeSubrange(CLWS_PRE...)
-            if let raw = o.raw {
+            // Moved out of the queue, not copied: the slot is only waiting to be removed.
+            if let raw = outgoing[i].raw.take() {
                 sendBuffer.append(contentsOf: raw)
-            } else {
-                Wire.encode(o.event!, commitOrder: commitOrder, into: &sendBuffer)
+            } else if let event = outgoing[i].event.take() {
+                Wire.encode(event, commitOrder: commitOrder, into: &sendBuffer)
             }
             let n = sendBuffer.count - CLWS_PRE
-            let rc = sendBuffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, o.binary ? 1 : 0) }
+            let rc = sendBuffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, binary ? 1 : 0) }
             if rc < n { return -1 }
             written += 1
         }

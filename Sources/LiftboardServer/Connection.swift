@@ -243,11 +243,13 @@ final class Connection {
             default:
                 break
             }
-            queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0))
             // These end the session (contract §5): the error goes out, then the close.
-            if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) {
-                server.log(.warn, "refusal", session: id, code.rawValue)
-                close(1008, code.rawValue)
+            var fatal: ErrorCode?
+            if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) { fatal = code }
+            queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0))
+            if let fatal {
+                server.log(.warn, "refusal", session: id, fatal.rawValue)
+                close(1008, fatal.rawValue)
             }
         }
         schedule()
@@ -257,20 +259,20 @@ final class Connection {
         queue(Outgoing(event: e, raw: nil, barrier: 0, queuedAt: server.now, size: 0))
     }
 
-    func queue(_ o: Outgoing) {
-        var o = o
+    func queue(_ o: consuming Outgoing) {
         if o.size == 0, let e = o.event { o.size = e.estimatedSize(commitOrder: commitOrder) }
+        let size = o.size
         // Frames waiting behind each other merge: the client gets the latest state.
         if case .frame(let f)? = o.event, outgoing.count > outgoingHead, case .frame(let g)? = outgoing[outgoing.count - 1].event,
            outgoing[outgoing.count - 1].barrier == o.barrier {
             outgoing[outgoing.count - 1].event = .frame(g.merged(with: f))
         } else {
+            pendingBytes += size
             outgoing.append(o)
-            pendingBytes += o.size
         }
         // One big message (a whole order on a huge board) is not a slow reader: the bound
         // leaves room for twice the message being queued; time catches a client that stalls.
-        let maxPending = max(mode == .echo ? 4 * Limits.maxEchoMessageBytes : Limits.maxPendingBytes, 2 * o.size)
+        let maxPending = max(mode == .echo ? 4 * Limits.maxEchoMessageBytes : Limits.maxPendingBytes, 2 * size)
         if pendingBytes > maxPending || server.now - outgoing[outgoingHead].queuedAt > Limits.maxPendingMs {
             server.log(.warn, "refusal", session: id, "slow reader: \(pendingBytes) bytes pending")
             outgoing.removeAll()
