@@ -1,6 +1,6 @@
 # Build: the same release build command scripts/test runs (CI exercises it there).
 FROM swift:6.0-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libwebsockets-dev libssl-dev libsqlite3-dev libpq-dev pkg-config \
+RUN apt-get update && apt-get install -y --no-install-recommends libwebsockets-dev libuv1-dev libssl-dev libsqlite3-dev libpq-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -10,7 +10,8 @@ RUN swift build -c release --static-swift-stdlib --product liftboard \
     && cp "$(swift build -c release --show-bin-path)/liftboard" /usr/local/bin/liftboard
 
 FROM debian:bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends libwebsockets17 libssl3 libsqlite3-0 libpq5 curl ca-certificates \
+# libwebsockets-evlib-uv (with libuv1): the epoll service loop; without it the server falls back to poll.
+RUN apt-get update && apt-get install -y --no-install-recommends libwebsockets17 libwebsockets-evlib-uv libuv1 libssl3 libsqlite3-0 libpq5 curl ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --create-home --home-dir /var/lib/liftboard liftboard
 COPY --from=build /usr/local/bin/liftboard /usr/local/bin/liftboard

@@ -1,6 +1,7 @@
 """Starts and stops a real `liftboard serve` on an ephemeral loopback port for tests."""
 import asyncio
 import json
+import os
 import re
 import signal
 import subprocess
@@ -12,9 +13,10 @@ from conftest import BINARY
 
 
 class RunningServer:
-    def __init__(self, *args, data_dir, scheme="http"):
+    def __init__(self, *args, data_dir, scheme="http", env=None):
         self.args = [str(BINARY), "serve", "--port", "0", "--data", str(data_dir), *args]
         self.scheme = scheme
+        self.env = env
         self.lines = []
         self.proc = None
         self.port = None
@@ -25,7 +27,8 @@ class RunningServer:
         args = list(self.args)
         if self.port:
             args[args.index("--port") + 1] = str(self.port)
-        self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        env = {**os.environ, **self.env} if self.env else None
+        self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
         threading.Thread(target=self._read, daemon=True).start()
         end = time.time() + timeout
         while time.time() < end:

@@ -15,6 +15,8 @@ static const uint64_t CLWS_VHOST_TLS_OPTIONS = LWS_SERVER_OPTION_DO_SSL_GLOBAL_I
 static const uint64_t CLWS_VHOST_FAIL_UNLESS_BOUND = LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
 /// An AF_INET listening socket, so that an IPv4 `iface` literal is bound as given.
 static const uint64_t CLWS_VHOST_IPV4_ONLY = LWS_SERVER_OPTION_DISABLE_IPV6;
+/// The context option that makes lws load its libuv plugin (epoll; see event_loop.h).
+static const uint64_t CLWS_CONTEXT_LIBUV = LWS_SERVER_OPTION_LIBUV;
 static const uint64_t CLWS_CLIENT_CONTEXT_OPTIONS = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
 
 static inline void clws_log_emit(int level, const char *line) { _lws_log(level, "%s\n", line); }
@@ -88,6 +90,10 @@ static inline int clws_http_write_raw(struct lws *wsi, const char *head, const u
 /// Closes a connection from outside its own callback at the next timeout check (within a
 /// second), whether or not its socket would take a close frame.
 static inline void clws_kill_async(struct lws *wsi) { lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC); }
+
+/// Closes a connection now, from outside its own callback: with a close reason set, lws sends
+/// the close frame and waits for the client's (the connection lives on until then).
+static inline void clws_kill_sync(struct lws *wsi) { lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC); }
 
 /// The accepted socket of a LWS_CALLBACK_FILTER_NETWORK_CONNECTION.
 static inline int clws_filter_accept_fd(void *in) { return (int)(intptr_t)in; }

@@ -121,11 +121,13 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         if mode == .liftboard { c.startHelloDeadline() }
     case LWS_CALLBACK_RECEIVE:
         guard let c = connection(), let input else { return 0 }
-        c.receive(UnsafeRawBufferPointer(start: input, count: len), final: lws_is_final_fragment(wsi) != 0,
-                  binary: lws_frame_is_binary(wsi) != 0)
+        return c.receive(UnsafeRawBufferPointer(start: input, count: len), final: lws_is_final_fragment(wsi) != 0,
+                         binary: lws_frame_is_binary(wsi) != 0)
     case LWS_CALLBACK_SERVER_WRITEABLE:
         guard let c = connection() else { return 0 }
         return c.writeable()
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        connection()?.peerClosed = true
     case LWS_CALLBACK_TIMER:
         connection()?.helloDeadlinePassed()
     case LWS_CALLBACK_CLOSED:
@@ -133,6 +135,7 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         let server = c.server
         c.hub?.leave(c)
         if let t = c.timer { lws_sul_cancel(&t.pointee.sul) }
+        if let t = c.closeTimer { lws_sul_cancel(&t.pointee.sul) }
         server.connections[ObjectIdentifier(c)] = nil
         server.log(.info, "disconnect", session: c.id, c.session.isDragging ? "mid-drag: nothing committed" : "")
         user?.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)

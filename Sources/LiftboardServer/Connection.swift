@@ -34,6 +34,18 @@ final class Connection {
     /// Whether this client asked for lift, moved and drop inside frames (read once, at `hello`).
     var inlineEvents = false
     var rx: [UInt8] = []
+    /// Set while this connection's own receive callback runs (see `receive`).
+    var inReceive = false
+    /// Something was queued during the receive callback.
+    var writeWanted = false
+    /// The current message has had fragments before this one.
+    var midMessage = false
+    /// The client sent a close frame (lws answers it).
+    var peerClosed = false
+    /// Armed once the close frame's reason is set: lws closes from there (see `closeSoon`).
+    var closeTimer: UnsafeMutablePointer<clws_timer>?
+    /// The send buffer, reused: LWS_PRE bytes of room, then the message.
+    var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE + 4096)
     var rxTooLarge = false
     var closing: (code: Int32, reason: String)? = nil
     var timer: UnsafeMutablePointer<clws_timer>?
@@ -59,16 +71,28 @@ final class Connection {
     }
 
     deinit {
-        if let timer {
-            lws_sul_cancel(&timer.pointee.sul)
-            free(timer)
+        for t in [timer, closeTimer] {
+            guard let t else { continue }
+            lws_sul_cancel(&t.pointee.sul)
+            free(t)
         }
     }
 
     // MARK: Receiving
 
-    /// One fragment of a message arrived.
-    func receive(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool) {
+    /// One fragment of a message arrived. What it queues for this client is written before
+    /// the callback returns (see `writeQueued`). Returns -1 to close.
+    func receive(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool) -> Int32 {
+        inReceive = final && !midMessage && !peerClosed
+        midMessage = !final
+        handle(bytes, final: final, binary: binary)
+        inReceive = false
+        guard writeWanted else { return 0 }
+        writeWanted = false
+        return writeQueued()
+    }
+
+    private func handle(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool) {
         // Once a close is decided, nothing more this client says is acted on.
         guard closing == nil else { return }
         let limit = mode == .echo ? Limits.maxEchoMessageBytes : Limits.maxMessageBytes
@@ -219,11 +243,13 @@ final class Connection {
             default:
                 break
             }
-            queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0))
             // These end the session (contract §5): the error goes out, then the close.
-            if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) {
-                server.log(.warn, "refusal", session: id, code.rawValue)
-                close(1008, code.rawValue)
+            var fatal: ErrorCode?
+            if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) { fatal = code }
+            queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0))
+            if let fatal {
+                server.log(.warn, "refusal", session: id, fatal.rawValue)
+                close(1008, fatal.rawValue)
             }
         }
         schedule()
@@ -233,20 +259,20 @@ final class Connection {
         queue(Outgoing(event: e, raw: nil, barrier: 0, queuedAt: server.now, size: 0))
     }
 
-    func queue(_ o: Outgoing) {
-        var o = o
+    func queue(_ o: consuming Outgoing) {
         if o.size == 0, let e = o.event { o.size = e.estimatedSize(commitOrder: commitOrder) }
+        let size = o.size
         // Frames waiting behind each other merge: the client gets the latest state.
         if case .frame(let f)? = o.event, outgoing.count > outgoingHead, case .frame(let g)? = outgoing[outgoing.count - 1].event,
            outgoing[outgoing.count - 1].barrier == o.barrier {
             outgoing[outgoing.count - 1].event = .frame(g.merged(with: f))
         } else {
+            pendingBytes += size
             outgoing.append(o)
-            pendingBytes += o.size
         }
         // One big message (a whole order on a huge board) is not a slow reader: the bound
         // leaves room for twice the message being queued; time catches a client that stalls.
-        let maxPending = max(mode == .echo ? 4 * Limits.maxEchoMessageBytes : Limits.maxPendingBytes, 2 * o.size)
+        let maxPending = max(mode == .echo ? 4 * Limits.maxEchoMessageBytes : Limits.maxPendingBytes, 2 * size)
         if pendingBytes > maxPending || server.now - outgoing[outgoingHead].queuedAt > Limits.maxPendingMs {
             server.log(.warn, "refusal", session: id, "slow reader: \(pendingBytes) bytes pending")
             outgoing.removeAll()
@@ -255,7 +281,9 @@ final class Connection {
             close(1008, "too far behind")
             return abandon()
         }
-        lws_callback_on_writable(wsi)
+        // In this connection's own receive callback the message goes out before it returns;
+        // anywhere else, at the next writeable callback.
+        if inReceive { writeWanted = true } else { lws_callback_on_writable(wsi) }
     }
 
     /// Asks for the connection to close with `code` once the callback can.
@@ -263,54 +291,6 @@ final class Connection {
         guard closing == nil else { return }
         closing = (code, reason)
         lws_callback_on_writable(wsi)
-    }
-
-    /// The send buffer, reused: LWS_PRE bytes of room, then the message.
-    private var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE + 4096)
-
-    /// SERVER_WRITEABLE: writes what is ready, while the socket takes it without blocking (a
-    /// `moved` and its `frame` then leave together), and asks again for the rest. lws buffers a
-    /// partial write itself, and `lws_send_pipe_choked` reports that buffer, so no second write
-    /// ever lands on a truncated one. Returns -1 to close.
-    func writeable() -> Int32 {
-        let durable = hub?.durableVersion ?? Int.max
-        var written = 0
-        while outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
-            if written > 0 && (written >= 16 || lws_send_pipe_choked(wsi) != 0) { break }
-            let o = outgoing[outgoingHead]
-            outgoingHead += 1
-            pendingBytes -= o.size
-            sendBuffer.removeSubrange(CLWS_PRE...)
-            if let raw = o.raw {
-                sendBuffer.append(contentsOf: raw)
-            } else {
-                Wire.encode(o.event!, commitOrder: commitOrder, into: &sendBuffer)
-            }
-            let n = sendBuffer.count - CLWS_PRE
-            let rc = sendBuffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, o.binary ? 1 : 0) }
-            if rc < n { return -1 }
-            written += 1
-        }
-        if outgoingHead > 64, outgoingHead * 2 > outgoing.count {
-            outgoing.removeFirst(outgoingHead)
-            outgoingHead = 0
-        }
-        if outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
-            lws_callback_on_writable(wsi)
-            return 0
-        }
-        if let closing, outgoingHead >= outgoing.count {
-            // The close frame must not overtake a partial write lws still holds.
-            if lws_send_pipe_choked(wsi) != 0 {
-                lws_callback_on_writable(wsi)
-                return 0
-            }
-            var reason = Array(closing.reason.utf8.prefix(120))
-            reason.withUnsafeMutableBufferPointer { lws_close_reason(wsi, lws_close_status(rawValue: UInt32(closing.code)), $0.baseAddress, $0.count) }
-            return -1
-        }
-        if closing != nil { lws_callback_on_writable(wsi) }
-        return 0
     }
 
     /// The hub applied a commit made by another session on this board.

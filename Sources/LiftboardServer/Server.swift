@@ -55,6 +55,8 @@ public final class Server {
     private let started = DispatchTime.now().uptimeNanoseconds
     private var nextSessionNumber = 0
     private var allocations = CAllocations()
+    /// What the service thread waits with (epoll through libuv, or lws's poll).
+    private var serviceLoop = ServiceLoop(kind: .poll)
     private var signalSources: [DispatchSourceSignal] = []
     private let stopFlag = StopFlag()
     /// Public/, resolved once: every static path must stay under it.
@@ -165,7 +167,16 @@ public final class Server {
         info.max_http_header_data = 8192
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.port = Int32(CONTEXT_PORT_NO_LISTEN)
-        guard let ctx = lws_create_context(&info) else { throw .listen("libwebsockets: cannot create a context") }
+        serviceLoop = ServiceLoop(kind: try ServiceLoop.requested())
+        var loopInfo = info
+        serviceLoop.configure(&loopInfo)
+        var created = lws_create_context(&loopInfo)
+        if created == nil && serviceLoop.kind == .epoll {
+            serviceLoop.fallBackToPoll()
+            log(.warn, "event-loop", session: nil, "libwebsockets' libuv plugin did not load (libwebsockets-evlib-uv): using poll")
+            created = lws_create_context(&info)
+        }
+        guard let ctx = created else { throw .listen("libwebsockets: cannot create a context") }
         context = ctx
         contextBox.set(ctx)
 
@@ -198,7 +209,7 @@ public final class Server {
             throw .listen("cannot listen on \(address.urlHost):\(config.port): no listening socket")
         }
         boundAddress = bound.description
-        log(.info, "limits", session: nil, "fds=\(budget.limit) max-sessions=\(budget.maxSessions) max-other-connections=\(budget.maxOtherConnections) hello-timeout=\(config.helloTimeout)s")
+        log(.info, "limits", session: nil, "fds=\(budget.limit) max-sessions=\(budget.maxSessions) max-other-connections=\(budget.maxOtherConnections) hello-timeout=\(config.helloTimeout)s event-loop=\(serviceLoop.kind.rawValue)")
         log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(bound)/ bound=\(bound) boards=\(hubs.keys.sorted().joined(separator: ","))")
         if address.isPublic && config.token == nil {
             log(.warn, "exposed", session: nil, "listening on \(address.isWildcard ? "every interface" : "a public address") (\(bound)) without --token: anyone who can reach this machine can read and reorder the boards")
@@ -211,17 +222,18 @@ public final class Server {
     public func run() {
         installSignalHandlers()
         while !stopFlag.isSet {
-            if lws_service(context, 0) < 0 { break }
+            if !serviceLoop.turn(context) { break }
         }
         log(.info, "shutdown", session: nil, "closing \(connections.count) sessions")
         for c in connections.values { c.close(1001, "server shutting down") }
         let deadline = now + 1000
-        while !connections.isEmpty && now < deadline { lws_service(context, 0) }
-        for c in connections.values { if let t = c.timer { lws_sul_cancel(&t.pointee.sul) } }
+        while !connections.isEmpty && now < deadline { _ = serviceLoop.turn(context) }
+        for c in connections.values { for t in [c.timer, c.closeTimer] { if let t { lws_sul_cancel(&t.pointee.sul) } } }
         if let heartbeat { lws_sul_cancel(&heartbeat.pointee.sul) }
         writer?.close()
         listener?.close()
         lws_context_destroy(context)
+        serviceLoop.destroy()
         context = nil
         log(.info, "stopped", session: nil, "bye")
     }

@@ -19,7 +19,7 @@ def test_every_copied_path_exists():
 
 
 def test_runtime_packages_exist_in_debian_bookworm():
-    for pkg in ["libwebsockets17", "libssl3", "libsqlite3-0", "libpq5"]:
+    for pkg in ["libwebsockets17", "libwebsockets-evlib-uv", "libuv1", "libssl3", "libsqlite3-0", "libpq5"]:
         assert pkg in DOCKERFILE
         out = subprocess.run(["apt-cache", "policy", pkg], capture_output=True, text=True, timeout=30).stdout
         assert "Candidate:" in out and "(none)" not in out, pkg
