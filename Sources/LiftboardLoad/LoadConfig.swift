@@ -29,6 +29,11 @@ public struct LoadConfig: Sendable {
     /// Once every session is ready, write "ready" to stderr and wait this long before the
     /// first gesture (a profiler zeroes its counters then; `nil`: each starts when ready).
     public var settleSeconds: Double? = nil
+    /// When sessions make their first gesture: spread over one gesture's cycle (`true`, the
+    /// default: a room of people does not drop in the same millisecond), or all at once, in
+    /// phase (only sessions sharing a board spread over the cycle): every drop of the run then
+    /// comes in a burst, the worst case for the store.
+    public var spreadStarts = true
     /// Sessions say hello and then stay still (to measure what an idle session costs).
     public var idle = false
     /// Sampled once every session is connected and idle (resident KiB of the server).

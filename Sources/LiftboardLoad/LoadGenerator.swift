@@ -117,10 +117,10 @@ public final class LoadGenerator {
     func ready(_ client: LoadClient) {
         readyCount += 1
         if config.idle { return }
-        guard let settle = config.settleSeconds else { return client.after(ms: Double(client.index % 17) + client.stagger) }
+        guard let settle = config.settleSeconds else { return client.after(ms: client.stagger) }
         guard readyCount == config.sessions else { return }
         FileHandle.standardError.write(Data("ready\n".utf8))
-        for c in clients { c.after(ms: settle * 1000 + Double(c.index % 17) + c.stagger) }
+        for c in clients { c.after(ms: settle * 1000 + c.stagger) }
     }
 
     public func run() throws -> LoadReport {

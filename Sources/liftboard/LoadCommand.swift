@@ -33,6 +33,8 @@ struct LoadCommand: ParsableCommand {
     var receiveTime = "kernel"
     @Option(help: "Once every session is ready, print `ready` on stderr and wait this many seconds before the first gesture.")
     var settle: Double?
+    @Option(help: "When sessions make their first gesture: spread (over one gesture's cycle, as a room of people would) or in-phase (all at once: every drop in a burst, the store's worst case).")
+    var start = "spread"
     @Option(help: "Put every session on this board (default: a board of its own each).") var board: String?
     @Flag(name: .customLong("shared-board"), help: "Put every session on the board `load-1`.") var sharedBoard = false
     @Flag(help: "Time the server's liftboard.echo instead (the raw-transport baseline).") var echo = false
@@ -53,6 +55,7 @@ struct LoadCommand: ParsableCommand {
         guard events == "inline" || events == "separate" else { throw ValidationError("--events must be inline or separate") }
         guard receiveTime == "kernel" || receiveTime == "read" else { throw ValidationError("--receive-time must be kernel or read") }
         guard pressWaitMs >= 0 && pressWaitMs <= 10_000 else { throw ValidationError("--press-wait-ms must be 0 to 10000") }
+        guard start == "spread" || start == "in-phase" else { throw ValidationError("--start must be spread or in-phase") }
         guard settle.map({ $0 >= 0 && $0 <= 600 }) ?? true else { throw ValidationError("--settle must be 0 to 600 seconds") }
     }
 
@@ -78,6 +81,7 @@ struct LoadCommand: ParsableCommand {
         config.movesPerDrag = moves
         config.workload = Workload(rawValue: workload)!
         config.gestures = gestures
+        config.spreadStarts = start == "spread"
         config.seed = seed
         config.inlineEvents = events == "inline"
         config.pressWaitMs = pressWaitMs
