@@ -20,6 +20,10 @@ public final class CommitListener: @unchecked Sendable {
     private var delivered: [String: Int]
     private let onCommits: @Sendable ([DurableCommit]) -> Void
     private let onHealth: @Sendable (Bool) -> Void
+    /// Wakes the thread's `poll` at once for a request or a close (a pipe: without it a
+    /// request would wait for the next notification, or the poll's 200 ms timeout).
+    private let wakePipe: [Int32]
+    private var wakeFD: Int32 { wakePipe[0] }
 
     /// `versions`: each board's version as the server loaded it.
     public init(url: String, origin: String, versions: [String: Int], onCommits: @escaping @Sendable ([DurableCommit]) -> Void,
@@ -29,28 +33,49 @@ public final class CommitListener: @unchecked Sendable {
         delivered = versions
         self.onCommits = onCommits
         self.onHealth = onHealth
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        } else {
+            fds = [-1, -1]
+        }
+        wakePipe = fds
         let t = Thread { [unowned self] in self.loop() }
         t.name = "liftboard-listen"
         thread = t
         t.start()
     }
 
-    /// Stops the thread (within its 200 ms poll).
+    deinit { for fd in wakePipe where fd >= 0 { Glibc.close(fd) } }
+
+    /// Stops the thread (at once, or within its 200 ms poll when the pipe could not be made).
     public func close() {
         lock.lock(); stopping = true; lock.unlock()
+        wake()
         while true {
             lock.lock(); let done = thread == nil; lock.unlock()
             if done { return }
-            usleep(10_000)
+            usleep(1_000)
         }
+    }
+
+    private func wake() {
+        // A full pipe already wakes the thread: a failed write loses nothing.
+        var byte: UInt8 = 1
+        if wakePipe[1] >= 0 { _ = write(wakePipe[1], &byte, 1) }
     }
 
     private var isStopping: Bool { lock.lock(); defer { lock.unlock() }; return stopping }
 
     /// Asks for every commit of `board` after `version` again (the hub is missing one: a
-    /// commit of this process reported failed that landed after all). Served within 200 ms.
+    /// commit of this process reported failed that landed after all). Served at once (within
+    /// one round trip to PostgreSQL), or after a reconnection when the connection is down.
     public func catchUp(board: String, after version: Int) {
         lock.lock(); requests[board] = min(requests[board] ?? version, version); lock.unlock()
+        wake()
     }
 
     private func takeRequests() -> [String: Int] {
@@ -76,13 +101,20 @@ public final class CommitListener: @unchecked Sendable {
                     if !up { up = true; onHealth(true) }
                     backoff = 0.1
                 }
-                var fd = pollfd(fd: db!.socket, events: Int16(POLLIN), revents: 0)
+                var fds = [pollfd(fd: db!.socket, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
                 var boards: [String] = []
                 for (b, v) in takeRequests() where delivered[b] != nil {
                     delivered[b] = min(delivered[b]!, v)
                     boards.append(b)
                 }
-                if poll(&fd, 1, boards.isEmpty ? 200 : 0) > 0 {
+                _ = poll(&fds, wakeFD >= 0 ? 2 : 1, boards.isEmpty ? 200 : 0)
+                if fds[1].revents != 0 {
+                    // Requests are taken at the top of the next turn.
+                    var drain = [UInt8](repeating: 0, count: 64)
+                    while read(wakeFD, &drain, drain.count) > 0 {}
+                }
+                if fds[0].revents != 0 {
                     var carried: [DurableCommit] = []
                     for (_, payload) in try db!.notifications() {
                         guard let n = NotifyPayload.decode(payload), let last = delivered[n.board], !boards.contains(n.board) else {
