@@ -70,19 +70,8 @@ final class LoadClient {
         if isUp { upSentNs = now }
     }
 
-    /// When this session's first gesture starts, after it is ready: spread over one drag's
-    /// cycle (session k at the fractional part of k times the golden ratio: evenly for any
-    /// count, and sessions sharing a board far apart), or, in phase, only sessions sharing a
-    /// board spread, so that their drops do not land at the same instant.
-    var stagger: Double {
-        let c = generator.config
-        let cycle = c.pressWaitMs + 40 + Double(c.movesPerDrag + 1) * 1000 / c.rate + 100
-        if c.spreadStarts {
-            let golden = 0.618_033_988_749_894_8
-            return (Double(index) * golden).truncatingRemainder(dividingBy: 1) * cycle
-        }
-        return Double(index % max(1, c.sessionsPerBoard)) * cycle / Double(max(1, c.sessionsPerBoard)) + Double(index % 17)
-    }
+    /// When this session's first gesture starts, after it is ready (`LoadConfig.startOffsetMs`).
+    var stagger: Double { generator.config.startOffsetMs(index: index) }
 
     /// Sessions sharing a board each drag in their own band of rows: the script's rows, shifted.
     var bandOffset: Double { 57 * Double(LoadBoards.band * (index % max(1, generator.config.sessionsPerBoard))) }

@@ -127,3 +127,22 @@ public enum LoadBoards {
     /// an auto-scroll band, in any session's band of a board shared by two.
     public static let viewport = Viewport(w: 400, h: 2600, dpr: 1)
 }
+
+extension LoadConfig {
+    /// One drag's cycle: the long press, the moves at `rate`, the pause after `up`.
+    public var gestureCycleMs: Double { pressWaitMs + 40 + Double(movesPerDrag + 1) * 1000 / rate + 100 }
+
+    /// How long after it is ready session `index` makes its first gesture. Spread: at the
+    /// fractional part of index × the golden ratio of one cycle, which spreads any number of
+    /// sessions evenly (no gap wider than about 2.6 / N of the cycle) and puts sessions sharing
+    /// a board (consecutive indices) at least a third of a cycle apart. In phase: sessions
+    /// sharing a board spread over the cycle, everyone else within 17 ms of them.
+    public func startOffsetMs(index: Int) -> Double {
+        if spreadStarts {
+            let golden = 0.618_033_988_749_894_8
+            return (Double(index) * golden).truncatingRemainder(dividingBy: 1) * gestureCycleMs
+        }
+        let mates = max(1, sessionsPerBoard)
+        return Double(index % mates) * gestureCycleMs / Double(mates) + Double(index % 17)
+    }
+}
