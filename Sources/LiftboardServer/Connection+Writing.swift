@@ -8,8 +8,10 @@ import LiftboardWire
 /// instead costs a second trip through the service loop (a wake-up, and in lws's poll loop a
 /// walk over every descriptor) for each message. Anything else (timers, other sessions'
 /// commits, what the socket would not take, the close) waits for `SERVER_WRITEABLE`.
-/// `lws_send_pipe_choked` reports a partial write lws still holds, so no write ever lands
-/// behind one.
+/// `lws_partial_buffered` reports a partial write lws still holds, so no write ever lands
+/// behind one. (Not `lws_send_pipe_choked`: it adds a `poll` system call per write to ask the
+/// kernel what the next `send` finds out anyway; a message the socket does not take whole is
+/// kept by lws and finished when the socket drains, like any partial write.)
 extension Connection {
     /// SERVER_WRITEABLE: writes what is ready and asks again for the rest; closes once
     /// everything before the close is out. Returns -1 to close.
@@ -44,7 +46,7 @@ extension Connection {
     /// answers pings (which may come between fragments) and a close from its own writeable
     /// handling, and those answers must not be overtaken.
     func writeQueued() -> Int32 {
-        if closing == nil, lws_send_pipe_choked(wsi) == 0, writeReady(first: false) < 0 { return -1 }
+        if closing == nil, hasReadyOutgoing, lws_partial_buffered(wsi) == 0, writeReady(first: false) < 0 { return -1 }
         if hasReadyOutgoing || closing != nil { lws_callback_on_writable(wsi) }
         return 0
     }
@@ -60,7 +62,7 @@ extension Connection {
         let durable = hub?.durableVersion ?? Int.max
         var written = 0
         while outgoingHead < outgoing.count, outgoing[outgoingHead].barrier <= durable {
-            if (written > 0 || !unchecked) && (written >= 16 || lws_send_pipe_choked(wsi) != 0) { break }
+            if (written > 0 || !unchecked) && (written >= 16 || lws_partial_buffered(wsi) != 0) { break }
             let i = outgoingHead
             outgoingHead += 1
             pendingBytes -= outgoing[i].size
