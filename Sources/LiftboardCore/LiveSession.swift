@@ -224,6 +224,8 @@ struct LiveSession: Sendable {
             break
         case .external(let commit):
             applyExternal(commit, now: now)
+        case .resync:
+            break  // `Session` handles it before it gets here
         }
         flushStep(at: now, into: &out)
         return out

@@ -51,6 +51,10 @@ public enum ClientEvent: Hashable, Sendable {
     case advance
     /// Replay only (and the hub, live): a commit made by another session on this board.
     indirect case external(Commit)
+    /// Replay only (and the hub, live): the committed order is the store's `order` at
+    /// `version`, whatever the session had (a drop the store refused, or another process's
+    /// commit that came first); answered by a `layout`.
+    indirect case resync(version: Int, order: [SectionOrder])
 }
 
 /// Where an item is: its section's id and its 0-based index there.

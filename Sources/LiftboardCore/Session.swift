@@ -102,6 +102,10 @@ public struct Session: Sendable {
             if case .hello = event {
                 return [.error(code: .badMessage, message: "hello: the session has already started")]
             }
+            if case .resync(let version, let order) = event {
+                // As the live hub does it: no timers fired, no step flushed.
+                return resync(to: order, version: version)
+            }
             return withLive { $0.handle(event, seq: seq, at: now) } ?? []
         }
     }
@@ -135,8 +139,13 @@ public struct Session: Sendable {
     /// in flight keep their live places. Returns the `layout` to send, or nothing when the
     /// board's items are not this session's.
     public mutating func resync(to board: Board) -> [ServerEvent] {
+        resync(to: board.order, version: board.version)
+    }
+
+    /// `resync(to:)` with the order and version only (a recorded `resync` line).
+    public mutating func resync(to order: [SectionOrder], version: Int) -> [ServerEvent] {
         withLive { s in
-            guard s.resync(to: board.order, version: board.version) else { return [] }
+            guard s.resync(to: order, version: version) else { return [] }
             return [s.makeLayout()]
         } ?? []
     }

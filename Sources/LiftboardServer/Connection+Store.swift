@@ -14,6 +14,9 @@ extension Connection {
             }
         }
         let now = server.now
+        if let recorder, session.committedOrder != nil {
+            recorder.recordResync(version: board.version, order: board.order, ms: clock.serverEvent(serverNow: now))
+        }
         deliver(session.resync(to: board), now: now, barrier: board.version)
     }
 }

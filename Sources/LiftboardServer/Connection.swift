@@ -120,7 +120,7 @@ final class Connection {
             send(.error(code: e.code, message: e.message))
         case .success(let m):
             switch m.event {
-            case .advance, .external:
+            case .advance, .external, .resync:
                 send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"))
                 return
             default: break
@@ -323,6 +323,7 @@ extension ClientEvent {
         case .undo: "undo"
         case .advance: "advance"
         case .external: "external"
+        case .resync: "resync"
         }
     }
 }

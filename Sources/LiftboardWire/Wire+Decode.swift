@@ -87,6 +87,8 @@ extension Wire {
         case "external":
             let c = try f.object("commit")
             event = .external(try commit(c))
+        case "resync":
+            event = .resync(version: try f.int("version", in: 0...Int(Int32.max)), order: try order(f))
         default:
             throw WireError(code: .unknownType, message: "unknown message type \"\(t.utf8.count <= 64 ? t : String(t.prefix(64)) + "…")\"")
         }
@@ -165,10 +167,15 @@ extension Wire {
                               from: try place(from, path: "\(mf.path).from"), to: try place(to, path: "\(mf.path).to")))
         }
         let change = f.has("change") ? try self.change(try f.object("change")) : nil
-        var order: [SectionOrder] = []
         // A commit may leave its order out when it carries its change (`commitOrder: "none"`).
-        let orderEntries = change != nil && !f.has("order") ? [] : try f.array("order", max: 100_000)
-        for (k, s) in orderEntries.enumerated() {
+        let order = change != nil && !f.has("order") ? [] : try self.order(f)
+        return Commit(board: board, version: version, by: by, moves: moves, order: order, change: change)
+    }
+
+    /// An `order` member: `[{"section", "items": [id…]}…]`.
+    static func order(_ f: Fields) throws(WireError) -> [SectionOrder] {
+        var order: [SectionOrder] = []
+        for (k, s) in try f.array("order", max: 100_000).enumerated() {
             guard case .object = s else { throw f.fail("order[\(k)]", "expected an object") }
             let sf = Fields(object: s, path: "\(f.path).order[\(k)]")
             var items: [String] = []
@@ -178,7 +185,7 @@ extension Wire {
             }
             order.append(SectionOrder(section: try sf.string("section", maxLength: 256), items: items))
         }
-        return Commit(board: board, version: version, by: by, moves: moves, order: order, change: change)
+        return order
     }
 
     /// A commit's `change`: `{"id", "section", "after", "index"}` or `{"swap": [x, y]}`.

@@ -162,6 +162,19 @@ extension Wire {
     }
 
     /// An order, as commits and `GET /api/boards/{id}` carry it.
+    /// A replay stream's `resync` line: the session's committed order became `order` at
+    /// `version` (what `--record` writes where the live hub resynced the session).
+    public static func encodeResyncLine(version: Int, order: [SectionOrder], ms: Double) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("t"); w.string("resync")
+        w.key("version"); w.int(version)
+        w.key("order"); self.order(order, &w)
+        w.key("ms"); w.number(ms)
+        w.endObject()
+        return w.bytes
+    }
+
     static func order(_ order: [SectionOrder], _ w: inout JSONWriter) {
         w.beginArray()
         for s in order {
