@@ -134,6 +134,7 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         guard let c = connection() else { return 0 }
         let server = c.server
         c.hub?.leave(c)
+        if c.waitingForBoard != nil { server.forgetWaitingHello(c) }
         if let t = c.timer { lws_sul_cancel(&t.pointee.sul) }
         if let t = c.closeTimer { lws_sul_cancel(&t.pointee.sul) }
         server.connections[ObjectIdentifier(c)] = nil

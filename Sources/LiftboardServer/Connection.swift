@@ -47,6 +47,12 @@ final class Connection {
     /// The send buffer, reused: LWS_PRE bytes of room, then the message.
     var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE + 4096)
     var rxTooLarge = false
+    /// A hello for a board this process does not have, while the listener looks for it in
+    /// the shared store (created a moment ago by another process?): the hello and whatever
+    /// the client sends before the answer, handled in order once it comes.
+    var waitingForBoard: [[UInt8]]?
+    /// The board was looked up once: a hello for it is answered from what this process has.
+    var boardLookedUp = false
     var closing: (code: Int32, reason: String)? = nil
     var timer: UnsafeMutablePointer<clws_timer>?
     /// The server time the timer is armed for (nil: not armed).
@@ -114,6 +120,12 @@ final class Connection {
             return close(1009, "message too large")
         }
         guard admit() else { return }
+        if waitingForBoard != nil { return holdUntilBoard() }
+        process()
+    }
+
+    /// The message in `rx`, admitted.
+    private func process() {
         let now = server.now
         switch Wire.decodeClient(rx) {
         case .failure(let e):
@@ -130,6 +142,10 @@ final class Connection {
                     send(.error(code: .unauthorized, message: "a valid token is required"))
                     return close(4401, "unauthorized")
                 }
+                if server.hubs[h.board] == nil, !boardLookedUp, server.lookUpBoard(h.board, for: self) {
+                    waitingForBoard = [rx]
+                    return
+                }
                 handleHello(m, hello: h, at: clock.message(ms: m.ms, serverNow: now), now: now)
                 return
             }
@@ -137,6 +153,31 @@ final class Connection {
             recorder?.record(rx, ms: ms)
             deliver(session.handle(m.event, seq: m.seq, at: ms), now: now)
         }
+    }
+
+    /// A message that came while the hello waits for its board: kept, up to a bound.
+    private func holdUntilBoard() {
+        guard waitingForBoard!.count < Limits.heldBeforeBoard else {
+            send(.error(code: .badMessage, message: "over \(Limits.heldBeforeBoard) messages before the board was found"))
+            waitingForBoard = nil
+            server.forgetWaitingHello(self)
+            return close(1008, "too many messages before welcome")
+        }
+        waitingForBoard!.append(rx)
+    }
+
+    /// The listener answered about the board a hello waits for (the server has its hub now,
+    /// or there is none): the held messages are handled in order.
+    func boardLookupAnswered() {
+        guard let held = waitingForBoard, closing == nil else { return }
+        waitingForBoard = nil
+        boardLookedUp = true
+        for message in held {
+            rx = message
+            if waitingForBoard != nil { holdUntilBoard() } else { process() }
+        }
+        rx.removeAll()
+        if hasReadyOutgoing { lws_callback_on_writable(wsi) }
     }
 
     /// Counts a message against the rate limit; false when it must be dropped.

@@ -13,6 +13,14 @@ extension Connection {
     /// LWS_CALLBACK_TIMER: closes with 1008 unless a hello arrived.
     func helloDeadlinePassed() {
         guard hub == nil, closing == nil else { return }
+        if waitingForBoard != nil {
+            // The hello came; the shared store did not say in time whether its board exists.
+            waitingForBoard = nil
+            server.forgetWaitingHello(self)
+            send(.error(code: .storeUnavailable, message: "the board could not be looked up in the shared store in time"))
+            server.log(.warn, "refusal", session: id, "board lookup unanswered within \(server.config.helloTimeout) s, closing")
+            return close(1011, "store unavailable")
+        }
         send(.error(code: .noHello, message: "no hello within \(server.config.helloTimeout) s"))
         server.log(.warn, "refusal", session: id, "no hello within \(server.config.helloTimeout) s, closing")
         close(1008, "no hello")

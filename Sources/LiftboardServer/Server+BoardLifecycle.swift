@@ -58,10 +58,7 @@ extension Server {
 
     func deleteBoard(_ wsi: OpaquePointer, hub: Hub) -> WriteOutcome {
         let id = hub.board.id
-        hubs[id] = nil
-        for c in hub.connections { c.close(Self.boardDeletedCloseCode, "board deleted") }
-        closeEvents(board: id)
-        log(.info, "board", session: nil, "\(id) deleted through the API; \(hub.connections.count) sessions closed")
+        closeBoard(hub, how: "through the API")
         return scheduleBoardJob(wsi, status: 200) { store throws(StoreError) -> BoardJobResult.Outcome in
             _ = try store.deleteBoard(id: id)
             return .deleted
@@ -173,5 +170,53 @@ extension Server {
             }
             if let (wsi, _) = resolved { lws_callback_on_writable(wsi) }
         }
+    }
+}
+
+/// Boards that other processes create and delete (a shared PostgreSQL store), and hellos that
+/// wait for a board this process has not heard of yet.
+extension Server {
+    /// The board goes: its sessions are closed with 4404, its event streams end.
+    func closeBoard(_ hub: Hub, how: String) {
+        let id = hub.board.id
+        hubs[id] = nil
+        for c in hub.connections { c.close(Self.boardDeletedCloseCode, "board deleted") }
+        closeEvents(board: id)
+        log(.info, "board", session: nil, "\(id) deleted \(how); \(hub.connections.count) sessions closed")
+    }
+
+    /// What the listener found: boards created (by any process, or asked about) get a hub,
+    /// deleted ones go, and hellos waiting for any of them go on.
+    func apply(_ news: BoardNews) {
+        for id in news.gone { if let hub = hubs[id] { closeBoard(hub, how: "by another process") } }
+        for b in news.appeared where hubs[b.id] == nil {
+            hubs[b.id] = Hub(board: b, server: self)
+            log(.info, "board", session: nil, "\(b.id) v\(b.version) found in the shared store")
+        }
+        for id in news.appeared.map(\.id) + news.missing {
+            for c in waitingHellos.removeValue(forKey: id) ?? [] { c.boardLookupAnswered() }
+        }
+    }
+
+    /// A hello names a board this process does not have: with a shared store, asks the
+    /// listener whether it exists (another process may have created it a moment ago) and
+    /// keeps `c` waiting for the answer. False (answer now: `no_board`) without a shared
+    /// store, while the store is down, or past `Limits.boardLookupsPerSecond`.
+    func lookUpBoard(_ id: String, for c: Connection) -> Bool {
+        guard let listener, storeReports.storeUp else { return false }
+        if waitingHellos[id] == nil {
+            if now - boardLookupWindow.start >= 1000 { boardLookupWindow = (now, 0) }
+            guard boardLookupWindow.count < Limits.boardLookupsPerSecond else { return false }
+            boardLookupWindow.count += 1
+            listener.lookUp(board: id)
+        }
+        waitingHellos[id, default: []].append(c)
+        return true
+    }
+
+    /// `c` closed while its hello waited.
+    func forgetWaitingHello(_ c: Connection) {
+        for id in waitingHellos.keys { waitingHellos[id]?.removeAll { $0 === c } }
+        waitingHellos = waitingHellos.filter { !$0.value.isEmpty }
     }
 }

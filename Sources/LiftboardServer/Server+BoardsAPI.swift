@@ -130,6 +130,8 @@ extension Server {
             response = awaitingWrites.resolve(board: board, token: token) { _ in
                 .error(503, "store_unavailable", "the edit could not be saved; the board is as it was")
             }
+        case .boards:
+            return
         }
         if let (wsi, _) = response { lws_callback_on_writable(wsi) }
     }

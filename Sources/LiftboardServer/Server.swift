@@ -46,6 +46,10 @@ public final class Server {
     var heartbeat: UnsafeMutablePointer<clws_timer>?
     var writer: CommitWriter?
     var listener: CommitListener?
+    /// Connections whose hello waits for the listener to look its board up, by board.
+    var waitingHellos: [String: [Connection]] = [:]
+    /// Lookups started in the current second (`Limits.boardLookupsPerSecond`).
+    var boardLookupWindow: (start: Double, count: Int) = (0, 0)
     /// This process among the processes sharing a store: tells its own commits apart.
     let origin = "\(ProcessInfo.processInfo.hostName)/\(getpid())/\(UInt32.random(in: 0...UInt32.max))"
     /// A short random tag of this process for session ids.
@@ -154,6 +158,9 @@ public final class Server {
                 contextBox.wake()
             }, onHealth: { up in
                 reports.setListenerUp(up)
+                contextBox.wake()
+            }, onBoards: { news in
+                reports.add([.boards(news)])
                 contextBox.wake()
             })
         }
@@ -280,6 +287,9 @@ public final class Server {
             case .landed(let d): hubs[d.board]?.durable(d)
             case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
             case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)
+            case .boards(let news):
+                apply(news)
+                continue
             }
             if !touched.contains(r.board) { touched.append(r.board) }
             answerWrite(r)
@@ -304,11 +314,14 @@ final class StoreReports: @unchecked Sendable {
         case landed(DurableCommit)
         case unchanged(board: String, token: Int)
         case failed(board: String, token: Int, reason: String)
+        /// Boards another process created or deleted, or a lookup's answer (the listener).
+        case boards(BoardNews)
 
         var board: String {
             switch self {
             case .landed(let d): d.board
             case .unchanged(let b, _), .failed(let b, _, _): b
+            case .boards: ""
             }
         }
     }

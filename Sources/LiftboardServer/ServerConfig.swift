@@ -62,4 +62,9 @@ enum Limits {
     /// A reader this far behind is closed.
     static let maxPendingBytes = 1 << 20
     static let maxPendingMs = 5000.0
+    /// Messages kept while a hello waits for the shared store to say whether its board exists.
+    static let heldBeforeBoard = 64
+    /// Boards looked up in the shared store a second, server-wide, for hellos naming boards
+    /// this process does not have (past it such a hello gets `no_board` at once).
+    static let boardLookupsPerSecond = 50
 }

@@ -9,6 +9,10 @@ public final class PostgresStore: Store {
     /// the commit row's columns joined by tabs (`NotifyPayload`), so that other processes need
     /// not read it back; `board <TAB> version <TAB> origin` alone when a value holds a tab.
     public static let channel = "liftboard_commits"
+    /// The channel on which a board's creation or deletion is announced (`created <TAB> id`,
+    /// `deleted <TAB> id`, sent in the transaction that does it), so that every process
+    /// serves the boards the database has.
+    public static let boardsChannel = "liftboard_boards"
     /// The schema this build writes; older databases migrate forward on start.
     public static let schemaVersion = 2
     /// Serializes schema changes and seeding across processes starting at once.
@@ -76,6 +80,7 @@ public final class PostgresStore: Store {
         return try db.transaction { () throws(StoreError) -> Board in
             try db.exec("SELECT pg_advisory_xact_lock($1)", [String(Self.migrationLock)])
             if let existing = try self.board(id: board.id) { return existing }
+            try db.exec("SELECT pg_notify($1, $2)", [Self.boardsChannel, "created\t" + board.id])
             try db.exec("INSERT INTO boards VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)", [
                 board.id, board.layout.rawValue, String(board.version),
                 String(board.list.rowHeight), String(board.list.headerHeight), String(board.list.spacing),
@@ -107,6 +112,10 @@ public final class PostgresStore: Store {
 
     /// - Complexity: O(n log n) in the board's items.
     public func board(id: String) throws(StoreError) -> Board? {
+        try Self.board(on: db, id: id)
+    }
+
+    static func board(on db: PostgresConnection, id: String) throws(StoreError) -> Board? {
         let b = try db.exec("SELECT layout, version, row_height, list_header, list_spacing, item_width, item_height, grid_spacing, grid_header FROM boards WHERE id = $1", [id])
         guard b.count == 1 else { return nil }
         var board = Board(id: id, layout: LayoutKind(rawValue: b.text(0, 0)) ?? .list,
@@ -245,6 +254,7 @@ public final class PostgresStore: Store {
             for table in ["moves", "commits", "items", "sections", "boards"] {
                 try db.exec("DELETE FROM \(table) WHERE \(table == "boards" ? "id" : "board") = $1", [id])
             }
+            try db.exec("SELECT pg_notify($1, $2)", [Self.boardsChannel, "deleted\t" + id])
             cache.forget()
             return true
         }
