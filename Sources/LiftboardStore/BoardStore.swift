@@ -179,10 +179,17 @@ public final class BoardStore: Store {
         var out: [StoreOutcome] = []
         for r in records {
             let c = r.commit
-            version.bind([.text(c.board)])
-            guard try version.step() else { version.reset(); throw .unknownBoard(c.board) }
-            let stored = version.int(0)
-            version.reset()
+            // The cached board's version is the file's (this store is the file's only writer,
+            // and a failed batch or a deletion empties the cache): no read when it is cached.
+            let stored: Int
+            if let cached = cache.version(of: c.board) {
+                stored = cached
+            } else {
+                version.bind([.text(c.board)])
+                guard try version.step() else { version.reset(); throw .unknownBoard(c.board) }
+                stored = version.int(0)
+                version.reset()
+            }
             if let expected = r.ifVersion, expected != stored {
                 out.append(.unchanged(board: c.board, token: r.token))
                 continue
