@@ -415,6 +415,9 @@ extension LiveSession {
         let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
         setCommitted(next, version: version)
         rebuildLive(reporting: before)
+        // The order may be shorter (an item left a section for an empty one, which then
+        // loses its drop slot): the scroll offset stays inside the content, as after a step.
+        if scrollY > maxScroll { scrollY = maxScroll }
         return true
     }
 

@@ -72,7 +72,7 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         let p = Int(reader.byte() % 3)
         let point = Point(x: reader.double(700) - 50, y: reader.double(1400) - 100)
         let event: ClientEvent
-        switch reader.byte() % 12 {
+        switch reader.byte() % 13 {
         case 0, 1: event = .down(pointer: p, at: point, kind: .touch)
         case 2, 3, 4: event = .move(pointer: p, at: point)
         case 5: event = .up(pointer: p, at: point)
@@ -81,6 +81,12 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         case 8: event = .key(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "Escape", "Tab"][Int(reader.byte() % 8)])
         case 9: event = .resize(Viewport(w: 100 + reader.double(900), h: 100 + reader.double(900)))
         case 10: event = .ping(id: .int(Int(reader.byte())))
+        case 11:
+            // Another process's commit came first: the hub resyncs the session to the store's
+            // order, this board with one more change.
+            guard let next = driver.board.withAnotherProcessesMove(&reader) else { continue }
+            driver.board = next
+            event = .resync(version: next.version, order: next.order)
         default: event = .advance
         }
         driver.step(event, at: now)
@@ -96,6 +102,9 @@ struct SessionUnderTest {
     init(board: Board) { self.board = board }
 
     mutating func step(_ event: ClientEvent, seq: Int? = nil, at now: Double) {
+        // A resync comes only from the hub, to the store's order (made by the structured
+        // target); one read from a mutated stream may name an order no store makes.
+        if case .resync(let version, let order) = event, version != board.version || order != board.order { return }
         if case .external(let c) = event {
             // The hub hands a session only commits that follow its board: others' commits
             // that a mutated stream made inconsistent are not something a session can get.
@@ -168,5 +177,22 @@ struct ByteReader {
         if flags & 4 != 0 { c.reducedMotion = true }
         if flags & 8 != 0 { c.edgeScrollRange = 10 + double(190) }
         return c
+    }
+}
+
+extension Board {
+    /// This board after a move of one of its items that another process might have made
+    /// (an item after another, or first in a section, as a drop would); nil when the bytes
+    /// pick a move the board refuses.
+    func withAnotherProcessesMove(_ reader: inout ByteReader) -> Board? {
+        let items = sections.flatMap(\.items)
+        guard !items.isEmpty else { return nil }
+        let id = items[Int(reader.byte()) % items.count].id
+        let section = sections[Int(reader.byte()) % sections.count]
+        let others = section.items.filter { $0.id != id }
+        let after: String? = others.isEmpty || reader.byte() % 4 == 0 ? nil : others[Int(reader.byte()) % others.count].id
+        var next = self
+        guard next.apply(.insert(id: id, section: section.id, after: after, index: 0)) != nil else { return nil }
+        return next
     }
 }

@@ -38,3 +38,25 @@ import Testing
         #expect(d.session.version == 0)
     }
 }
+
+@Suite struct SessionResyncScrollTests {
+    /// Found by the session fuzzer: a resync to a shorter order left the scroll offset past the
+    /// end of the content.
+    @Test func aResyncToAShorterOrderKeepsTheScrollInsideTheContent() {
+        var d = Driver(Fixtures.listBoard(), viewport: Viewport(w: 400, h: 300))
+        d.send(.wheel(dx: 0, dy: 10_000), at: 10)
+        guard case .layout(let before)? = d.session.resync(to: Fixtures.listBoard().order, version: 0).first else {
+            Issue.record("no layout"); return
+        }
+        let bottom = before.content.h - 300
+        #expect(before.scroll.y == bottom && bottom > 0, "scrolled to the end")
+        // b (96 tall) leaves "To do" for the empty "Done", whose drop slot (56) it replaces.
+        let shorter = [SectionOrder(section: "todo", items: ["a", "c", "d"]), SectionOrder(section: "doing", items: ["e"]),
+                       SectionOrder(section: "done", items: ["b"])]
+        guard case .layout(let after)? = d.send(.resync(version: 1, order: shorter), at: 20).first else {
+            Issue.record("no layout"); return
+        }
+        #expect(after.content.h < before.content.h, "the order is shorter")
+        #expect(after.scroll.y == max(0, after.content.h - 300))
+    }
+}
