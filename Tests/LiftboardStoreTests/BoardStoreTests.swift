@@ -85,6 +85,51 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
         #expect(throws: StoreError.self) { try BoardStore(path: newer) }
     }
 
+    @Test func historyReadsMovesWrittenBeforeAndAfterSchemaFive() throws {
+        // A file at schema 4 whose commit keeps its moves as rows of `moves`.
+        let path = tempPath()
+        do {
+            let db = try SQLiteDatabase(path: path)
+            for m in BoardStore.migrations.prefix(4) { try db.execute(m) }
+            try db.execute("PRAGMA user_version = 4")
+            try db.execute("INSERT INTO boards VALUES ('demo', 'list', 1, 64, 0, 0, 0, 0, 0, 0)")
+            try db.execute("INSERT INTO sections VALUES ('demo', 'todo', 0, 'To do'), ('demo', 'done', 1, 'Done')")
+            try db.execute("""
+                INSERT INTO items VALUES ('demo', 'b', 'todo', 0, 'B', '#222', 96, 1), ('demo', 'c', 'todo', 1, 'C', '#333', NULL, 0),
+                  ('demo', 'a', 'done', 0, 'A', '#111', NULL, 1)
+                """)
+            try db.execute("INSERT INTO commits (board, version, by, at) VALUES ('demo', 1, 's1', 5)")
+            try db.execute("INSERT INTO moves VALUES ('demo', 1, 0, 'a', 'todo', 0, 'done', 0), ('demo', 1, 1, 'b', 'todo', 1, 'todo', 0)")
+        }
+        let store = try BoardStore(path: path)
+        #expect(try store.userVersion() == 5)
+        // A commit made now keeps its moves (several, with text that needs escaping) in its row.
+        let moves = [Move(id: "b", from: Place(section: "todo", index: 0), to: Place(section: "done", index: 1)),
+                     Move(id: "q\"u\\o", from: Place(section: "to do ✓", index: 3), to: Place(section: "todo", index: 0))]
+        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 2, by: "s2", moves: moves,
+                                                     order: [SectionOrder(section: "todo", items: ["c"]),
+                                                             SectionOrder(section: "done", items: ["a", "b"])]), at: 6)])
+        let history = try store.history(board: "demo")
+        #expect(history.map(\.commit.version) == [1, 2])
+        #expect(history[0].commit.moves == [Move(id: "a", from: Place(section: "todo", index: 0), to: Place(section: "done", index: 0)),
+                                            Move(id: "b", from: Place(section: "todo", index: 1), to: Place(section: "todo", index: 0))])
+        #expect(history[1].commit.moves == moves)
+        // Nothing was added to the old table.
+        let db = try SQLiteDatabase(path: path)
+        let rows = try db.prepare("SELECT count(*) FROM moves")
+        #expect(try rows.step() && rows.int(0) == 2)
+    }
+
+    @Test func aCommitWithoutMovesReadsBackWithout() throws {
+        let store = try BoardStore(path: tempPath())
+        try store.seed(demo)
+        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 1, by: "s1", moves: [],
+                                                     order: [SectionOrder(section: "todo", items: ["a", "b", "c"]),
+                                                             SectionOrder(section: "done", items: [])]), at: 1)])
+        let history = try store.history(board: "demo")
+        #expect(history.count == 1 && history[0].commit.moves.isEmpty)
+    }
+
     @Test func theWriterReportsEveryCommitDurableInOrder() throws {
         let path = tempPath()
         let store = try BoardStore(path: path)
