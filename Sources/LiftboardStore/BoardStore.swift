@@ -321,8 +321,10 @@ public final class BoardStore: Store {
                 // Written before schema v5: its moves are rows of `moves`.
                 byVersion[s.int(0)] = out.count
             } else {
-                let text = s.text(3)
-                guard let decoded = Wire.decodeMoves(text) else { throw .sqlite(code: SQLITE_CORRUPT, message: "commit \(s.int(0)) of \(board): moves_json is not a list of moves", sql: "moves_json")  }
+                guard let decoded = Wire.decodeMoves(s.text(3)) else {
+                    throw .sqlite(code: SQLITE_CORRUPT, message: "commit \(s.int(0)) of \(board): moves_json is not a list of moves",
+                                  sql: "moves_json")
+                }
                 moves = decoded
             }
             out.append(CommitRecord(commit: Commit(board: board, version: s.int(0), by: s.text(1), moves: moves, order: []), at: s.double(2)))

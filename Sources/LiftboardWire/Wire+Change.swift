@@ -12,33 +12,16 @@ extension Wire {
     /// A commit's moves as text, in the form a `commit` message carries them
     /// (`[{"id", "from": {"section", "index"}, "to": {…}}…]`): how the SQLite store keeps them,
     /// one value in the commit's row instead of a row each.
-    public static func encodeMoves(_ moves: [Move]) -> String {
+    public static func encodeMoves(_ list: [Move]) -> String {
         var w = JSONWriter()
-        w.beginArray()
-        for m in moves {
-            w.beginObject()
-            w.key("id"); w.string(m.id)
-            w.key("from"); place(m.from, &w)
-            w.key("to"); place(m.to, &w)
-            w.endObject()
-        }
-        w.endArray()
+        moves(list, &w)
         return String(decoding: w.bytes, as: UTF8.self)
     }
 
     /// The moves `encodeMoves` wrote, or nil when the text is not such a list.
     public static func decodeMoves(_ text: String) -> [Move]? {
         guard let v = try? JSONParser.parse(Array(text.utf8)), case .array(let list) = v else { return nil }
-        var moves: [Move] = []
-        moves.reserveCapacity(list.count)
-        for m in list {
-            guard case .object = m else { return nil }
-            let f = Fields(object: m, path: "moves")
-            guard let id = try? f.string("id", maxLength: 256), let from = f.object["from"], let to = f.object["to"],
-                  let a = try? place(from, path: "from"), let b = try? place(to, path: "to") else { return nil }
-            moves.append(Move(id: id, from: a, to: b))
-        }
-        return moves
+        return try? moves(list, path: "moves")
     }
 
     /// Writes a change as a commit carries it, as the value of the member just started.

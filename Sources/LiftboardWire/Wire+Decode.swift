@@ -157,19 +157,26 @@ extension Wire {
         let board = try f.string("board", maxLength: 256)
         let version = try f.int("version", in: 1...Int(Int32.max))
         let by = try f.string("by", maxLength: 256, allowEmpty: true)
+        let moves = try self.moves(try f.array("moves", max: 100_000), path: "\(f.path).moves")
+        let change = f.has("change") ? try self.change(try f.object("change")) : nil
+        // A commit may leave its order out when it carries its change (`commitOrder: "none"`).
+        let order = change != nil && !f.has("order") ? [] : try self.order(f)
+        return Commit(board: board, version: version, by: by, moves: moves, order: order, change: change)
+    }
+
+    /// A list of moves (`[{"id", "from": {"section", "index"}, "to": {…}}…]`), errors named under `path`.
+    static func moves(_ list: [JSONValue], path: String) throws(WireError) -> [Move] {
         var moves: [Move] = []
-        for (k, m) in try f.array("moves", max: 100_000).enumerated() {
-            guard case .object = m else { throw f.fail("moves[\(k)]", "expected an object") }
-            let mf = Fields(object: m, path: "\(f.path).moves[\(k)]")
+        moves.reserveCapacity(list.count)
+        for (k, m) in list.enumerated() {
+            guard case .object = m else { throw WireError(code: .badMessage, message: "\(path)[\(k)]: expected an object") }
+            let mf = Fields(object: m, path: "\(path)[\(k)]")
             guard let from = mf.object["from"] else { throw mf.fail("from", "missing") }
             guard let to = mf.object["to"] else { throw mf.fail("to", "missing") }
             moves.append(Move(id: try mf.string("id", maxLength: 256),
                               from: try place(from, path: "\(mf.path).from"), to: try place(to, path: "\(mf.path).to")))
         }
-        let change = f.has("change") ? try self.change(try f.object("change")) : nil
-        // A commit may leave its order out when it carries its change (`commitOrder: "none"`).
-        let order = change != nil && !f.has("order") ? [] : try self.order(f)
-        return Commit(board: board, version: version, by: by, moves: moves, order: order, change: change)
+        return moves
     }
 
     /// An `order` member: `[{"section", "items": [id…]}…]`.

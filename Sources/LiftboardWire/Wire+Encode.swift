@@ -91,8 +91,15 @@ extension Wire {
         w.key("board"); w.string(c.board)
         w.key("version"); w.int(c.version)
         w.key("by"); w.string(c.by)
-        w.key("moves"); w.beginArray()
-        for m in c.moves {
+        w.key("moves"); moves(c.moves, &w)
+        if let change = c.change { w.key("change"); self.change(change, &w) }
+        if withOrder { w.key("order"); order(c.order, &w) }
+    }
+
+    /// `[{"id", "from": {"section", "index"}, "to": {…}}…]`.
+    static func moves(_ list: [Move], _ w: inout JSONWriter) {
+        w.beginArray()
+        for m in list {
             w.beginObject()
             w.key("id"); w.string(m.id)
             w.key("from"); place(m.from, &w)
@@ -100,8 +107,6 @@ extension Wire {
             w.endObject()
         }
         w.endArray()
-        if let change = c.change { w.key("change"); self.change(change, &w) }
-        if withOrder { w.key("order"); order(c.order, &w) }
     }
 
     /// `{"id", "section", "after", "index"}` (`after` null: first in the section) or
