@@ -49,6 +49,9 @@ let package = Package(
                     exclude: ["Golden", "ContractExamples"]),
         .testTarget(name: "LiftboardStoreTests", dependencies: ["LiftboardCore", "LiftboardStore"]),
         .testTarget(name: "LiftboardLoadTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardLoad"]),
+        // The server's deciding types (hub, connection) driven without sockets.
+        .testTarget(name: "LiftboardServerTests",
+                    dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer"]),
     ],
     swiftLanguageModes: [.v6]
 )
