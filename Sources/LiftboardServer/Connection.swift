@@ -132,7 +132,7 @@ final class Connection {
             send(.error(code: e.code, message: e.message))
         case .success(let m):
             switch m.event {
-            case .advance, .external, .resync:
+            case .advance, .external, .resync, .rebase:
                 send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"))
                 return
             default: break
@@ -365,6 +365,7 @@ extension ClientEvent {
         case .advance: "advance"
         case .external: "external"
         case .resync: "resync"
+        case .rebase: "rebase"
         }
     }
 }

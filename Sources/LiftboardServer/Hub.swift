@@ -113,8 +113,8 @@ final class Hub {
                 for c in connections { c.requestWrite() }
             case .refuse(let to, let code, let message):
                 connection(to)?.send(.error(code: code, message: message))
-            case .rebase:
-                break
+            case .rebase(let to, let base, let commits):
+                connection(to)?.rebase(to: base, commits: commits)
             case .resync(let to, let board, let since):
                 connection(to)?.resync(to: board, droppingHeldAbove: since)
             }

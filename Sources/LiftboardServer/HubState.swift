@@ -194,7 +194,8 @@ struct HubState {
         guard k != 0 || p.expected != nil else { return [] }
         markDiverged()
         tellable = false
-        return []
+        guard p.expected != nil else { return [] }
+        return [.refuse(to: p.by, .dropMoot, message: "the drop changed nothing by the time it was saved (another change came first); the board is back to its saved order")]
     }
 
     /// The store could not write this commit: the drop is refused (`store_unavailable`).
@@ -217,7 +218,7 @@ struct HubState {
         divergedFrom = nil
         var commits = sinceDivergence
         sinceDivergence = []
-        var asCommits = false  // commits: the next step
+        var asCommits = tellable
         tellable = true
         var out: [Action] = []
         board = truth
@@ -228,6 +229,9 @@ struct HubState {
                 commits.append(Commit(board: board.id, version: board.version, by: pending[k].by, moves: moves, order: [], change: change))
                 if change.isEdit { asCommits = false }
             } else {
+                if pending[k].expected != nil {
+                    out.append(.refuse(to: pending[k].by, .dropMoot, message: "the drop changes nothing after another change that came first"))
+                }
                 pending[k].expected = nil
                 asCommits = false
             }

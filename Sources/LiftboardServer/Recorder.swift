@@ -5,9 +5,10 @@ import LiftboardWire
 
 /// Writes one session's client messages as a replay stream on the session's clock (the
 /// client's `ms` as `ClientClock` bounded it), with
-/// `advance` lines where timers fired, `external` lines for other sessions' commits and
-/// `resync` lines where the hub reset the session to the store's order, and the board as it
-/// was at the session's start beside it.
+/// `advance` lines where timers fired, `external` lines for other sessions' commits, `resync`
+/// lines where the hub reset the session to the store's order and `rebase` lines where it
+/// told a rebase as commits (the `external` lines after it), and the board as it was at the
+/// session's start beside it.
 ///
 /// A recording has a budget: it holds the decoded message (keys the protocol does not know are
 /// dropped, so padding costs nothing), stops with a final `#` line (which a replay skips) past
@@ -78,6 +79,10 @@ final class Recorder {
 
     func recordResync(version: Int, order: [SectionOrder], ms: Double) {
         write(Wire.encodeResyncLine(version: version, order: order, ms: ms))
+    }
+
+    func recordRebase(version: Int, order: [SectionOrder], ms: Double) {
+        write(Wire.encodeRebaseLine(version: version, order: order, ms: ms))
     }
 
     func recordExternal(_ c: Commit, ms: Double) {

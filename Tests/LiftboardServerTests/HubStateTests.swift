@@ -45,7 +45,7 @@ import LiftboardStore
 
     static let aToDone = Change.insert(id: "a", section: "done", after: nil, index: 0)
     static let dFirst = Change.insert(id: "d", section: "todo", after: nil, index: 0)
-    static let bLast = Change.insert(id: "b", section: "todo", after: "d", index: 3)
+    static let cToDone = Change.insert(id: "c", section: "done", after: "a", index: 1)
 
     func record(_ c: Commit, token: Int, ifVersion: Int? = nil) -> HubState.Action {
         .persist(CommitRecord(commit: c, at: 5, origin: Self.here, token: token, ifVersion: ifVersion))
@@ -176,18 +176,67 @@ import LiftboardStore
         var merged = Self.board()
         _ = merged.apply(Self.dFirst)
         _ = merged.apply(Self.aToDone)
-        #expect(h.settle() == ["s1", "s2", "s3"].map { .resync(to: $0, board: merged, droppingHeldAbove: 0) })
+        // Everyone gets the other process's commit, then ours at the store's version, by s1.
+        let commits = [Self.told(Self.dFirst, on: Self.board(), version: 1, by: "s7-y"),
+                       Self.told(Self.aToDone, on: Self.boardAfter(Self.dFirst), version: 2, by: "s1")]
+        let base = HubState.RebaseBase(version: 0, order: Self.board().order)
+        #expect(h.settle() == ["s1", "s2", "s3"].map { .rebase(to: $0, base: base, commits: commits) })
         #expect(h.board == merged && h.truth == merged && h.pending.isEmpty)
+        #expect(h.settle() == [])
     }
 
-    @Test func aDropTheStoreFoundMootResyncsEveryone() {
+    @Test func aRebaseTellsTheDropsStillInFlightAtTheirNewVersions() {
+        var h = Self.hub()
+        let first = Self.commit(Self.aToDone, on: Self.board(), by: "s1")
+        _ = h.commit(first, by: "s1", at: 5, now: 0)
+        _ = h.commit(Self.commit(Self.cToDone, on: h.board, by: "s2"), by: "s2", at: 5, now: 1)
+        let theirs = Self.durable(Self.dFirst, 1, by: "s7-y", origin: Self.there, token: 3)
+        #expect(h.durable(theirs) == [.publish(theirs), .release(durable: 1)])
+        let afterTheirs = Self.boardAfter(Self.dFirst)
+        var afterBoth = afterTheirs
+        _ = afterBoth.apply(Self.aToDone)
+        let commits = [Self.told(Self.dFirst, on: Self.board(), version: 1, by: "s7-y"),
+                       Self.told(Self.aToDone, on: afterTheirs, version: 2, by: "s1"),
+                       Self.told(Self.cToDone, on: afterBoth, version: 3, by: "s2")]
+        let base = HubState.RebaseBase(version: 0, order: Self.board().order)
+        #expect(h.settle() == ["s1", "s2", "s3"].map { .rebase(to: $0, base: base, commits: commits) })
+        #expect(h.pending.map(\.expected) == [2, 3])
+        // Then both land where they were told this time: nothing more to correct.
+        let d2 = Self.durable(Self.aToDone, 2, by: "s1", origin: Self.here, token: 1)
+        let d3 = Self.durable(Self.cToDone, 3, by: "s2", origin: Self.here, token: 2)
+        #expect(h.durable(d2) == [.publish(d2), .release(durable: 2)])
+        #expect(h.durable(d3) == [.publish(d3), .release(durable: 3)])
+        #expect(h.settle() == [])
+        #expect(h.truth == h.board)
+    }
+
+    @Test func aDropThatARebaseMakesMootIsRefusedAndEveryoneGetsALayout() {
+        var h = Self.hub()
+        _ = h.commit(Self.commit(Self.aToDone, on: Self.board(), by: "s2"), by: "s2", at: 5, now: 0)
+        // Another process moved a to "done" first: ours changes nothing on top of it.
+        let theirs = Self.durable(Self.aToDone, 1, by: "s7-y", origin: Self.there, token: 3)
+        #expect(h.durable(theirs) == [.publish(theirs), .release(durable: 1)])
+        let truth = Self.boardAfter(Self.aToDone)
+        #expect(h.settle() == [.refuse(to: "s2", .dropMoot, message: "the drop changes nothing after another change that came first")]
+                + ["s1", "s2", "s3"].map { .resync(to: $0, board: truth, droppingHeldAbove: 0) })
+        #expect(h.pending.map(\.expected) == [nil])
+        #expect(h.unchanged(token: 1) == [])
+        #expect(h.settle() == [])
+    }
+
+    static func boardAfter(_ change: Change) -> Board {
+        var b = board()
+        _ = b.apply(change)
+        return b
+    }
+
+    @Test func aDropTheStoreFoundMootIsRefusedAsMootAndEveryoneGetsALayout() {
         var h = Self.hub()
         _ = h.commit(Self.commit(Self.aToDone, on: Self.board(), by: "s2"), by: "s2", at: 5, now: 0)
         let theirs = Self.durable(Self.aToDone, 1, by: "s7-y", origin: Self.there, token: 3)
         #expect(h.durable(theirs) == [.publish(theirs), .release(durable: 1)])
-        #expect(h.unchanged(token: 1) == [])
-        var truth = Self.board()
-        _ = truth.apply(Self.aToDone)
+        #expect(h.unchanged(token: 1) == [.refuse(to: "s2", .dropMoot, message: "the drop changed nothing by the time it was saved (another change came first); the board is back to its saved order")])
+        let truth = Self.boardAfter(Self.aToDone)
         #expect(h.settle() == ["s1", "s2", "s3"].map { .resync(to: $0, board: truth, droppingHeldAbove: 0) })
     }
 }
