@@ -113,8 +113,9 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         let server = serverOf(wsi)
         let echoPath = server.config.echo && header(wsi, WSI_TOKEN_GET_URI) == "/echo"
         let mode: Connection.Mode = lws_get_protocol(wsi)?.pointee.id == 2 || echoPath ? .echo : .liftboard
-        let c = Connection(id: server.makeSessionID(), wsi: wsi, mode: mode, server: server)
-        if let token = server.config.token, mode == .liftboard { c.authorized = server.tokenAccepted(wsi: wsi, expected: token) }
+        var authorized = true
+        if let token = server.config.token, mode == .liftboard { authorized = server.tokenAccepted(wsi: wsi, expected: token) }
+        let c = Connection(id: server.makeSessionID(), wsi: wsi, mode: mode, server: server, authorized: authorized)
         user?.storeBytes(of: Unmanaged.passRetained(c).toOpaque(), as: UnsafeMutableRawPointer?.self)
         server.connections[ObjectIdentifier(c)] = c
         server.log(.info, "connect", session: c.id, mode == .echo ? "echo" : "liftboard.v1")
@@ -127,18 +128,18 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         guard let c = connection() else { return 0 }
         return c.writeable()
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-        connection()?.peerClosed = true
+        connection()?.peerSentClose()
     case LWS_CALLBACK_TIMER:
         connection()?.helloDeadlinePassed()
     case LWS_CALLBACK_CLOSED:
         guard let c = connection() else { return 0 }
         let server = c.server
         c.hub?.leave(c)
-        if c.waitingForBoard != nil { server.forgetWaitingHello(c) }
+        if c.awaitingLookup { server.forgetWaitingHello(c) }
         if let t = c.timer { lws_sul_cancel(&t.pointee.sul) }
         if let t = c.closeTimer { lws_sul_cancel(&t.pointee.sul) }
         server.connections[ObjectIdentifier(c)] = nil
-        server.log(.info, "disconnect", session: c.id, c.session.isDragging ? "mid-drag: nothing committed" : "")
+        server.log(.info, "disconnect", session: c.id, c.machine.session.isDragging ? "mid-drag: nothing committed" : "")
         user?.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
         Unmanaged<Connection>.fromOpaque(Unmanaged.passUnretained(c).toOpaque()).release()
     default:

@@ -109,8 +109,8 @@ final class Hub {
                 server.publish(d)
             case .catchUp(let after):
                 server.listener?.catchUp(board: truth.id, after: after)
-            case .release:
-                for c in connections { c.requestWrite() }
+            case .release(let durable):
+                for c in connections { c.durableAdvanced(to: durable) }
             case .refuse(let to, let code, let message):
                 connection(to)?.send(.error(code: code, message: message))
             case .rebase(let to, let base, let commits):

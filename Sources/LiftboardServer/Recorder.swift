@@ -29,7 +29,7 @@ final class Recorder {
         let stream = base.appendingPathComponent("\(session).jsonl")
         do {
             try Data(Wire.encodeBoard(board)).write(to: base.appendingPathComponent("\(session).board.json"))
-            FileManager.default.createFile(atPath: stream.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: stream.path, contents: nil)
             handle = try FileHandle(forWritingTo: stream)
         } catch {
             log(.error, "error", session, "cannot record to \(dir): \(error)")

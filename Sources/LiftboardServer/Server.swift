@@ -303,10 +303,6 @@ public final class Server {
     }
 }
 
-extension Connection {
-    func requestWrite() { lws_callback_on_writable(wsi) }
-}
-
 /// What the store thread and the listener report, handed to the service thread in order.
 final class StoreReports: @unchecked Sendable {
     // @unchecked: every member is guarded by `lock`.
