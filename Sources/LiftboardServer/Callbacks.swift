@@ -98,6 +98,10 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         return httpCallback(wsi, reason, user, input, len)
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         let server = serverOf(wsi)
+        if server.draining {
+            server.log(.info, "refusal", session: nil, "shutting down: no new sessions")
+            return 1
+        }
         if server.connections.count >= server.budget.maxSessions {
             server.log(.warn, "refusal", session: nil, "max sessions (\(server.budget.maxSessions)) reached")
             return 1

@@ -31,6 +31,9 @@ extension Server {
             return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served"}"#)
         }
         if path == "/healthz" {
+            if draining {
+                return respondJSON(wsi, 503, #"{"ok":false,"draining":true,"sessions":\#(connections.count),"listen":"\#(boundAddress)"}"#)
+            }
             let up = storeReports.storeUp
             return respondJSON(wsi, up ? 200 : 503, #"{"ok":\#(up),"store":"\#(up ? "up" : "down")","sessions":\#(connections.count),"boards":\#(hubs.count),"connections":\#(openConnections),"listen":"\#(boundAddress)"}"#)
         }

@@ -75,6 +75,11 @@ public final class Server {
     /// Connections lws holds (HTTP, upgrading, sessions): its WSI_CREATE minus WSI_DESTROY.
     var openConnections = 0
     private var logLimiter = LogLimiter()
+    /// Set once a shutdown began: `/healthz` answers 503 `draining`, new sessions are refused.
+    private(set) var draining = false
+    /// Called on the service thread when a shutdown begins (`serve --workers`: the other
+    /// workers are told to stop at once, so that they drain alongside this one).
+    public var onStopping: (() -> Void)?
     /// Every session's recorder draws on this.
     lazy var recordingRate = RecordingRate(bytesPerSecond: config.recordMaxBytesPerSecond)
 
@@ -224,17 +229,36 @@ public final class Server {
         return port
     }
 
-    /// Services until SIGINT or SIGTERM, then closes every session with 1001 and finishes
-    /// the store's writes.
+    /// How long a shutdown waits for sessions to take their close and answer it, and for
+    /// change feeds to end, before it closes what is left without them.
+    static let drainMs = 1000.0
+
+    /// Services until SIGINT or SIGTERM, then drains: `/healthz` says so and new sessions are
+    /// refused, every session gets its 1001 close and every change feed ends, for at most
+    /// `drainMs` whatever the clients do (a client that never reads, or never answers the
+    /// close, or never said hello, is closed without it); then the store's queued writes are
+    /// finished (every commit a client was told of was durable before it was told) and the
+    /// process is done, within 2 s of the signal.
     public func run() {
         installSignalHandlers()
         while !stopFlag.isSet {
             if !serviceLoop.turn(context) { break }
         }
-        log(.info, "shutdown", session: nil, "closing \(connections.count) sessions")
+        draining = true
+        onStopping?()
+        log(.info, "shutdown", session: nil, "closing \(connections.count) sessions and \(eventStreams.count) change feeds")
         for c in connections.values { c.close(1001, "server shutting down") }
-        let deadline = now + 1000
-        while !connections.isEmpty && now < deadline { _ = serviceLoop.turn(context) }
+        for board in Set(eventStreams.values.map(\.board)) { closeEvents(board: board) }
+        // A turn waits for the next event or timer, and with silent clients the next timer is
+        // libwebsockets' own close timeout (5 s): this one wakes the loop at the deadline.
+        let wake = clws_timer_new(nil)
+        if let wake { lws_sul_schedule(context, 0, &wake.pointee.sul, shutdownDeadlinePassed, lws_usec_t(Self.drainMs * 1000)) }
+        let deadline = now + Self.drainMs
+        while (!connections.isEmpty || !eventStreams.isEmpty) && now < deadline { _ = serviceLoop.turn(context) }
+        if let wake { lws_sul_cancel(&wake.pointee.sul); free(wake) }
+        if !connections.isEmpty {
+            log(.info, "shutdown", session: nil, "\(connections.count) sessions did not take their close in \(Int(Self.drainMs)) ms: closed without it")
+        }
         for c in connections.values { for t in [c.timer, c.closeTimer] { if let t { lws_sul_cancel(&t.pointee.sul) } } }
         if let heartbeat { lws_sul_cancel(&heartbeat.pointee.sul) }
         writer?.close()
@@ -302,6 +326,9 @@ public final class Server {
         return queryValue(wsi, "token") == expected
     }
 }
+
+/// The shutdown's deadline timer: firing is all it does (the service loop's turn returns).
+func shutdownDeadlinePassed(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
 
 /// What the store thread and the listener report, handed to the service thread in order.
 final class StoreReports: @unchecked Sendable {

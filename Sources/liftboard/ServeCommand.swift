@@ -115,6 +115,9 @@ struct ServeCommand: ParsableCommand {
         let others = (1..<workers).map { _ in Self.spawnWorker() }
         let server = Server(config: config)
         do { _ = try server.start() } catch { others.forEach { $0.terminate() }; fail("\(error)") }
+        // The workers are told to stop as soon as this one is (each drains within its own
+        // bound, alongside this one), not after.
+        server.onStopping = { for p in others where p.isRunning { p.terminate() } }
         server.run()
         for p in others where p.isRunning { p.terminate() }
         for p in others { p.waitUntilExit() }
