@@ -43,9 +43,9 @@ extension Connection {
     /// socket takes it, else leaves it (and any close) to the writeable callback. Returns -1
     /// to close.
     func writeNow() -> Int32 {
-        if machine.hasReadyOutgoing, lws_partial_buffered(wsi) == 0, writeReady(first: false) < 0 { return -1 }
+        if writeReady(first: false) < 0 { return -1 }
         machine.compactQueue()
-        if machine.wantsWritable { lws_callback_on_writable(wsi) }
+        if machine.needsWritable() { lws_callback_on_writable(wsi) }
         return 0
     }
 
@@ -53,7 +53,7 @@ extension Connection {
     /// the first write needs no check. Returns -1 when a write failed.
     private func writeReady(first unchecked: Bool) -> Int32 {
         var written = 0
-        while machine.hasReadyOutgoing {
+        while true {
             if (written > 0 || !unchecked) && (written >= 16 || lws_partial_buffered(wsi) != 0) { break }
             guard let binary = machine.nextMessage(into: &sendBuffer, headroom: CLWS_PRE) else { break }
             let n = sendBuffer.count - CLWS_PRE

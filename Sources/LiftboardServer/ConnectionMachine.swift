@@ -519,6 +519,11 @@ struct ConnectionMachine {
     /// Whether a writeable callback is needed: something is ready, or a close waits.
     var wantsWritable: Bool { hasReadyOutgoing || isClosing }
 
+    /// `wantsWritable` for the performer. Mutating only so that a read through the class that
+    /// holds the machine is made in place: a plain read of a computed property copies the whole
+    /// machine first (a retain and a release of each of its dozen references, on every write).
+    mutating func needsWritable() -> Bool { wantsWritable }
+
     /// Takes the next ready message and writes it into `buffer` after `headroom` bytes (the
     /// buffer's length is then the message's end). Returns whether it is binary, or nil when
     /// nothing is ready.

@@ -42,7 +42,7 @@ final class Hub {
             server.log(.error, "error", session: origin.id, "commit v\(c.version) does not follow board \(board.id) v\(board.version)")
             return 0
         }
-        server.log(.info, "commit", session: origin.id, "board \(board.id) v\(c.version): \(c.moves.map { "\($0.id) \($0.from)->\($0.to)" }.joined(separator: ", "))")
+        server.log(.info, "commit", session: origin.id, "board \(c.board) v\(c.version): \(c.moves.map { "\($0.id) \($0.from)->\($0.to)" }.joined(separator: ", "))")
         perform(actions)
         return c.version
     }
