@@ -64,7 +64,12 @@ final class Hub {
 
     /// A commit is durable (see `HubState.durable`).
     func durable(_ d: DurableCommit) {
+        let debug = LogLevel.debug <= server.config.logLevel && d.origin == server.origin
+        let queuedAt = debug ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil
         let actions = state.durable(d)
+        if let queuedAt, !state.pending.contains(where: { $0.token == d.token }) {
+            server.log(.debug, "durable", session: d.by, "board \(d.board) v\(d.version) durable \(Int(server.now - queuedAt)) ms after the drop")
+        }
         if d.origin != server.origin, actions.contains(where: { if case .deliver(let c, _) = $0 { c.version == d.version } else { false } }) {
             let age = Self.wallClock() - d.at
             server.log(.info, "commit", session: nil, "board \(truth.id) v\(d.version) from another process (\(d.origin)), \(Int(age)) ms after its drop")
