@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import struct
+import threading
 import time
 
 import websockets
@@ -57,11 +58,14 @@ def test_sigterm_with_a_client_that_never_reads_exits_within_2_s_and_loses_no_ac
                 told = await recv_until(ws, lambda m: m["t"] == "commit")
                 assert told[-1]["t"] == "commit" and told[-1]["version"] == 1
                 # A client that never reads, with the server's answers (a whole layout per
-                # resize) piling up in its socket; one that never says hello.
+                # resize) piling up in its socket; one that never says hello (below).
                 reader = raw_session(s.port, rcvbuf=4096)
                 for w in range(300):
                     reader.sendall(frame(json.dumps({"t": "resize", "w": 300 + w % 100, "h": 800, "dpr": 1, "ms": w})))
-                raws.extend([reader, raw_session(s.port, hello=False)])
+                # One that reads everything and never answers the close.
+                deaf = raw_session(s.port)
+                threading.Thread(target=lambda: [None for _ in iter(lambda: deaf.recv(65536), b"")], daemon=True).start()
+                raws.extend([reader, raw_session(s.port, hello=False), deaf])
                 await asyncio.sleep(0.3)
                 started = time.monotonic()
                 s.proc.send_signal(signal.SIGTERM)
