@@ -39,7 +39,7 @@ extension LiveSession {
     /// appended to `out`. The step's buffers are emptied, keeping their room for the next.
     mutating func flushStep(at now: Double, into out: inout [ServerEvent]) {
         // A move can shorten the content under the scroll offset.
-        if scrollY > maxScroll { scrollY = maxScroll }
+        if scrollY > maxScroll { clampScrollRetargeting(now: now) }
         var f = FrameMessage(seq: frameSeq + 1, ms: now, ack: lastSeq)
         var changed = false
         var cellsDirty = step.cellsDirty

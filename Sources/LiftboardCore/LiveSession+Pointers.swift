@@ -91,12 +91,18 @@ extension LiveSession {
     }
 
     /// Sets the scroll offset (clamped) and retargets every drag, whose content position moved.
+    /// Scrolls toward `y`, clamped to the content, and retargets every pointer drag (the
+    /// content moved under its snapshot). A retarget can change the content's height (an
+    /// empty section's slot appears or vanishes) and so the clamp: the offset is clamped again
+    /// until it holds, so a pan held at one point ends where the same point would take it again.
     mutating func scroll(to y: Double, now: Double) {
-        let clamped = clampScroll(y)
-        guard clamped != scrollY else { return }
-        scrollY = clamped
-        step.cellsDirty = true
-        for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
+        for _ in 0...(arr.sectionCount + 1) {
+            let clamped = clampScroll(y)
+            guard clamped != scrollY else { return }
+            scrollY = clamped
+            step.cellsDirty = true
+            for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
+        }
     }
 
     // MARK: Deceleration

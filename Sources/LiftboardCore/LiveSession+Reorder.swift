@@ -53,10 +53,35 @@ extension LiveSession {
         // Most moves pass nothing: compare handles, make the places (strings) only for a `moved`.
         if arr.sectionOf[h] != section || arr.indexOf[h] != index {
             let before = Place(section: arr.sectionIDs[section], index: index)
-            step.gestures.append(.moved(p: drags[d].pointer, id: arr.ids[h], from: before, to: arr.place(of: h)))
+            noteMoved(pointer: drags[d].pointer, id: arr.ids[h], from: before, to: arr.place(of: h))
             step.reordered = true
             step.shiftDur = dur(config.shiftMs)
         }
+    }
+
+    /// Records a `moved` in this step: one input yields at most one per drag, from the place
+    /// before the input to the place after it, so a second move of the same drag in the step
+    /// (the content moved under its still center) extends the first, or cancels it out.
+    mutating func noteMoved(pointer p: Int, id: String, from: Place, to: Place) {
+        let k = step.gestures.lastIndex { if case .moved(p, _, _, _) = $0 { true } else { false } }
+        guard let k, case .moved(_, _, let first, _) = step.gestures[k] else {
+            step.gestures.append(.moved(p: p, id: id, from: from, to: to))
+            return
+        }
+        if first == to { step.gestures.remove(at: k) } else { step.gestures[k] = .moved(p: p, id: id, from: first, to: to) }
+    }
+
+    /// A step that shortened the content under the scroll offset scrolls back inside it; the
+    /// content then moved under every still snapshot, so each pointer drag is retargeted, as
+    /// an auto-scroll tick retargets it, until the offset holds (a retarget can change the
+    /// content's height again). Without this the same point, sent again, would move the item.
+    /// - Complexity: O(drags × cells passed) per round; rounds end when the offset holds.
+    mutating func clampScrollRetargeting(now: Double) {
+        for _ in 0...(arr.itemCount + arr.sectionCount) where scrollY > maxScroll {
+            scrollY = maxScroll
+            for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
+        }
+        if scrollY > maxScroll { scrollY = maxScroll }
     }
 
     // MARK: Lists: midpoints, with hysteresis
@@ -95,7 +120,9 @@ extension LiveSession {
     /// that the reverse rule would undo at once (a section's empty slot appearing or vanishing
     /// changes the geometry) is not made, so holding still never moves anything.
     /// - Complexity: O(cells passed).
-    mutating func retargetList(_ h: Int, centerY y: Double) {
+    /// `barred`: a section the item must not be taken into across a header (a swap drag
+    /// outside its lift section comes back over a cell of it only).
+    mutating func retargetList(_ h: Int, centerY y: Double, barred: Int? = nil) {
         for _ in 0...(arr.itemCount + arr.sectionCount) {
             let dir = listStep(h, centerY: y)
             if dir == 0 { return }
@@ -110,6 +137,7 @@ extension LiveSession {
             }
             // Across a header.
             let t = s + dir
+            if t == barred { return }
             arr.move(h, toSection: t, index: dir > 0 ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
             if listStep(h, centerY: y) == -dir {
                 arr.move(h, toSection: s, index: i, pinnedHome: pinnedHome)
@@ -120,32 +148,51 @@ extension LiveSession {
 
     // MARK: Grids: entering frames
 
-    /// Acts when the center enters a new region: a cell (take its place), a header (down: the
-    /// section's start; up: the end of the section above), an empty slot or a row's blank end.
-    mutating func retargetGrid(_ d: Int, center c: Point) {
+    /// Acts when the center enters a new region: a cell (take its place: pinned cells and
+    /// cells other drags hold included), a header (down: the section's start; up: the end of
+    /// the section above), an empty slot or a row's blank end. A move can slide another region
+    /// under the still center (a section above shrank or grew): within the same input the
+    /// rule is applied again against the new layout until the center is over a region it has
+    /// acted on (its own cell, a pinned cell that gave its index back) or over nothing.
+    /// `barred`: a section the insert rules must not take the item into (a swap drag outside
+    /// its lift section comes back over a cell of it only); entering it leaves the item where
+    /// it is.
+    /// - Complexity: O(cells passed) per region entered, at most one pass per section and cell.
+    mutating func retargetGrid(_ d: Int, center c: Point, barred: Int? = nil) {
         let h = drags[d].item
-        let region = arr.region(at: c)
-        guard region != drags[d].lastRegion else { return }
+        var region = arr.region(at: c)
+        // A region entered twice in one input would start a cycle: stop there, and take it as
+        // the region the center is in, so the same point entered again moves nothing.
+        var entered: [Region] = []
+        while region != drags[d].lastRegion && !entered.contains(region) {
+            entered.append(region)
+            drags[d].lastRegion = region
+            if let (t, index) = gridTarget(of: h, entering: region), t != barred {
+                arr.move(h, toSection: t, index: index, pinnedHome: pinnedHome)
+            }
+            region = arr.region(at: c)
+        }
+        drags[d].lastRegion = region
+    }
+
+    /// Where the grid's insert rules put item `h` when its center enters `region`: `nil` for
+    /// its own cell, spacing and the first section's header going up (no section above).
+    func gridTarget(of h: Int, entering region: Region) -> (section: Int, index: Int)? {
         let s = arr.sectionOf[h]
         switch region {
-        case .cell(let other) where other != h && arr.movable[other] && liftedBy[other] == nil:
-            arr.move(h, toSection: arr.sectionOf[other], index: arr.indexOf[other], pinnedHome: pinnedHome)
+        case .cell(let other) where other != h:
+            return (arr.sectionOf[other], arr.indexOf[other])
         case .header(let t):
-            if t > s {
-                arr.move(h, toSection: t, index: 0, pinnedHome: pinnedHome)
-            } else if t > 0 {
-                arr.move(h, toSection: t - 1, index: arr.members[t - 1].count, pinnedHome: pinnedHome)
-            } else if s > 0 {
-                arr.move(h, toSection: 0, index: 0, pinnedHome: pinnedHome)
-            }
+            if t > s { return (t, 0) }
+            if t > 0 { return (t - 1, arr.members[t - 1].count) }
+            return s > 0 ? (0, 0) : nil
         case .slot(let t):
-            arr.move(h, toSection: t, index: 0, pinnedHome: pinnedHome)
+            return (t, 0)
         case .trailing(let t):
-            arr.move(h, toSection: t, index: arr.members[t].count, pinnedHome: pinnedHome)
+            return (t, arr.members[t].count)
         default:
-            break
+            return nil
         }
-        drags[d].lastRegion = arr.region(at: c)
     }
 
     // MARK: Swap mode
@@ -153,7 +200,10 @@ extension LiveSession {
     /// The target is the cell of the lift's section under the center in the layout of the
     /// committed order (a fixed reference while nothing commits, so nothing oscillates). Over
     /// no such cell the live order stays, unless the center goes into another section by the
-    /// insert rules: then the exchange is undone and the item moves as in insert mode.
+    /// insert rules: then the exchange is undone and the item moves as in insert mode. Only a
+    /// cell of the lift's section brings it back (never that section's header, slot or row
+    /// end), and a cell another drag holds (lifted, or another swap drag's target) is never a
+    /// target.
     mutating func retargetSwap(_ d: Int, center c: Point) {
         let h = drags[d].item, ls = drags[d].liftSection
         if let ref = committedLayout, case .cell(let x) = ref.region(at: c), ref.sectionOf[x] == ls {
@@ -163,25 +213,38 @@ extension LiveSession {
             }
             if x == h {
                 setSwapTarget(d, nil)
-            } else if arr.movable[x] && liftedBy[x] == nil {
+            } else if arr.movable[x] && !isHeld(x, byOtherThan: d) {
                 setSwapTarget(d, x)
             }  // a pinned or held cell is never a target: the live order stays
             drags[d].lastRegion = nil
             return
         }
-        if arr.sectionOf[h] == ls && !leavesLiftSection(d, center: c) { return }
-        setSwapTarget(d, nil)
-        if arr.kind == .list { retargetList(h, centerY: c.y) } else { retargetGrid(d, center: c) }
-        if arr.sectionOf[h] == ls, let ref = committedLayout {
-            // The insert rules brought it back: it waits at its committed place.
-            arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome)
-            drags[d].lastRegion = nil
+        if arr.sectionOf[h] == ls {
+            guard leavesLiftSection(d, center: c) else { return }
+            setSwapTarget(d, nil)
+            if arr.kind == .list { retargetList(h, centerY: c.y) } else { retargetGrid(d, center: c) }
+            if arr.sectionOf[h] == ls, let ref = committedLayout {
+                // The insert rules kept it in its section: it waits at its committed place.
+                arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome)
+                drags[d].lastRegion = nil
+            }
+        } else if arr.kind == .list {
+            retargetList(h, centerY: c.y, barred: ls)
+        } else {
+            retargetGrid(d, center: c, barred: ls)
         }
     }
 
+    /// Whether item `x` is held by a drag other than `d`: lifted by it, or its swap target.
+    func isHeld(_ x: Int, byOtherThan d: Int) -> Bool {
+        if let p = liftedBy[x], p != drags[d].pointer { return true }
+        return drags.indices.contains { $0 != d && drags[$0].swapTarget == x }
+    }
+
     /// Whether the center, over no cell of the lift's section, has gone into another section
-    /// by the insert rules: past a header's midpoint in a list; into a header, an empty slot,
-    /// a row's blank end or a cell of another section in a grid.
+    /// by the insert rules: past a header's midpoint in a list; into a header (but the first
+    /// section's own, going up: there is no section above), an empty slot, a row's blank end
+    /// or a cell of another section in a grid.
     func leavesLiftSection(_ d: Int, center c: Point) -> Bool {
         let ls = drags[d].liftSection
         if arr.kind == .list {
@@ -190,7 +253,7 @@ extension LiveSession {
             return false
         }
         switch arr.region(at: c) {
-        case .header: return true
+        case .header(let t): return !(t == 0 && ls == 0)
         case .slot(let t), .trailing(let t): return t != ls
         case .cell(let x): return arr.sectionOf[x] != ls
         case .none: return false
@@ -255,10 +318,16 @@ extension LiveSession {
             return .swap(arr.ids[h], arr.ids[t])
         }
         // Pinned items are never anchors: they keep an index, not a neighbour, and take it
-        // back after the change (anchoring on one would undo a drop past it).
+        // back after the change (anchoring on one would undo a drop past it). Nor are held
+        // items (lifted, or another swap drag's target): they stand where the committed order
+        // does not have them.
         func unheldPredecessor(in m: [Int], before i: Int) -> Int? {
             var k = i - 1
-            while k >= 0 { if m[k] != h && liftedBy[m[k]] == nil && arr.movable[m[k]] { return m[k] }; k -= 1 }
+            while k >= 0 {
+                let x = m[k]
+                if x != h && arr.movable[x] && liftedBy[x] == nil && !drags.contains(where: { $0.swapTarget == x }) { return x }
+                k -= 1
+            }
             return nil
         }
         let after = unheldPredecessor(in: arr.members[s], before: arr.indexOf[h])

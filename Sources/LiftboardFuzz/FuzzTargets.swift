@@ -42,7 +42,8 @@ let fuzzBoards: [Board] = [
 
 /// A `Session` fed a decoded stream, with the engine's invariants checked after every event:
 /// the board stays a permutation and pinned items keep their index (`invariantViolations`),
-/// and with no drag in flight the live order is the committed order.
+/// with no drag in flight the live order is the committed order, and a move to the point a
+/// pointer is at already, with no timer due, moves nothing (no flip-flop under a still finger).
 ///
 /// An input starting with `{` or `#` is a JSON-lines stream, as `liftboard replay` reads it
 /// (the golden streams are the seed corpus); any other input is read as compact binary
@@ -123,6 +124,9 @@ struct SessionUnderTest {
         }
         absorb(out)
         check(after: event)
+        if case .move = event, let still = session.stillPointMoved(repeating: event, at: now) {
+            fatalError("after \(event): the same point again moved \(still)")
+        }
     }
 
     /// Lets time run until nothing is pending, as `liftboard replay` does after its last line.

@@ -144,6 +144,9 @@ enum RandomStreams {
             let o = s.handle(e, at: t) { _ in board }
             out += o
             check(o, before: before, after: "after \(e) at \(t)")
+            if case .move = e, let still = s.stillPointMoved(repeating: e, at: t) {
+                violations.append("after \(e) at \(t): the same point again moved \(still)")
+            }
             if !violations.isEmpty { break }
         }
         let before = committed(s, board)
