@@ -29,9 +29,11 @@ public enum ScriptParser {
         case "config": return .config(try object(rest, step: "config"))
         case "send":
             let v = try object(rest, step: "send")
-            // Validated now, so that a wrong message is the script's error (exit 2), not a
-            // surprise in the middle of a run.
-            if case .failure(let e) = Wire.decodeClient(Array(rest.utf8)) { throw .badMessage(e.message) }
+            // Validated now (with the `ms` the run gives it, when it has none), so that a wrong
+            // message is the script's error (exit 2), not a surprise in the middle of a run.
+            var w = JSONWriter()
+            w.value(Step.timed(v, at: 0))
+            if case .failure(let e) = Wire.decodeClient(w.bytes) { throw .badMessage(e.message) }
             return .send(v)
         default: break
         }

@@ -90,7 +90,7 @@ public struct ScriptRunner {
             if ms > 0 { driver.send([("t", .string("advance"))], ms: driver.clock + ms) }
         case .send(let message):
             var w = JSONWriter()
-            w.value(message)
+            w.value(Step.timed(message, at: driver.clock))
             driver.send(w.bytes)
             // What a hand-written message makes the session answer, errors included, is the
             // script's business: it has no step to expect them with yet.

@@ -53,3 +53,11 @@ public enum Step: Hashable, Sendable {
         }
     }
 }
+
+extension Step {
+    /// A `send` message as sent: with `ms` last at the script's clock when it has none.
+    static func timed(_ message: JSONValue, at clock: Double) -> JSONValue {
+        guard case .object(let members) = message, message["ms"] == nil else { return message }
+        return .object(members + [("ms", .number(clock))])
+    }
+}
