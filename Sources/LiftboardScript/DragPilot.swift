@@ -46,9 +46,10 @@ struct DragPilot {
             if there, releasable(pointer, driver) { reached = true; break }
             var want: Point
             if there {
-                // At the place but in an edge band: back toward the middle, out of the band.
-                let h = driver.view.viewport.h, r = config.edgeScrollRange
-                want = Point(x: pointer.x, y: min(max(pointer.y, r), h - r))
+                // At the place but in an edge band that still scrolls: the place itself lies in
+                // the band. Holding still lets the content scroll it inward; what that moves, the
+                // next steps steer back, toward a place now out of the band.
+                want = pointer
             } else if let aim = aim(driver, ontoFrame: ontoFrame) {
                 want = Point(x: aim.x - grab.x, y: aim.y - driver.view.scrollY - grab.y)
                 if lockX { want.x = pointer.x }
@@ -131,23 +132,31 @@ struct DragPilot {
         func cellCenter(_ id: String) -> Point? { view.cells[id].map { Point(x: $0.midX, y: $0.midY + nudge) } }
         func header(_ s: SectionInfo) -> Point { Point(x: s.frame.midX, y: s.frame.minY + s.header / 2 + nudge) }
         let without = order.map { SectionOrder(section: $0.section, items: $0.items.filter { $0 != item }) }
+        let mov = movable(driver)
+        // Pinned cells keep their index whatever enters them: the pilot heads for movable ones.
+        func firstMovable(_ s: Int, from i: Int) -> String? {
+            without[s].items.dropFirst(i).first { mov[$0] ?? true }
+        }
+        // Up over the next section's header puts X at the end of section `s`.
+        func belowEnd(_ s: Int) -> Point? {
+            guard s + 1 < without.count, let next = view.section(without[s + 1].section) else { return nil }
+            return header(next)
+        }
         switch target {
         case .onto(let y):
             return (ontoFrame ?? view.cells[y]).map { $0.center }
         case .after(let y):
             guard let at = locate(without, y) else { return nil }
             if forward { return cellCenter(y) }
-            // Backward: over the item that follows Y puts X between them; when Y is last in its
-            // section, up over the next section's header puts X at the end of Y's.
-            let items = without[at.s].items
-            if at.i + 1 < items.count { return cellCenter(items[at.i + 1]) }
-            guard at.s + 1 < without.count, let next = view.section(without[at.s + 1].section) else { return cellCenter(y) }
-            return header(next)
+            // Backward: over the movable item that follows Y puts X between them.
+            if let z = firstMovable(at.s, from: at.i + 1) { return cellCenter(z) }
+            return belowEnd(at.s) ?? cellCenter(y)
         case .first(let section):
             guard let s = without.firstIndex(where: { $0.section == section }), let info = view.section(section) else { return nil }
             if without[s].items.isEmpty, let slot = info.slot { return slot.center }
             if forward { return header(info) }
-            return without[s].items.first.flatMap(cellCenter) ?? header(info)
+            if let z = firstMovable(s, from: 0) { return cellCenter(z) }
+            return belowEnd(s) ?? header(info)
         }
     }
 

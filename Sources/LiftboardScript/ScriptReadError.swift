@@ -11,6 +11,8 @@ public enum ScriptReadError: Error, Hashable, Sendable, CustomStringConvertible 
     case setupAfterGesture(String)
     case noItem(step: String, id: String)
     case noSection(step: String, id: String)
+    /// `drag X after P` with P pinned: no drop can name it.
+    case pinnedAnchor(step: String, id: String)
     case noBoardStep
     case cannotReadBoard(String)
     case invalidBoard(path: String, reason: String)
@@ -28,6 +30,7 @@ public enum ScriptReadError: Error, Hashable, Sendable, CustomStringConvertible 
         case .setupAfterGesture(let step): "\(step): setup steps come before the first gesture"
         case .noItem(let step, let id): "\(step): no item \"\(id)\" on the board"
         case .noSection(let step, let id): "\(step): no section \"\(id)\" on the board"
+        case .pinnedAnchor(let step, let id): "\(step): \"\(id)\" is pinned, and a drop is never after a pinned item: name the movable item before it (or `first in` its section)"
         case .noBoardStep: "no `board PATH` step (and no --board)"
         case .cannotReadBoard(let path): "board: cannot read \(path)"
         case .invalidBoard(let path, let reason): "board: invalid board \(path): \(reason)"

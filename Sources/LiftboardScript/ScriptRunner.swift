@@ -56,7 +56,13 @@ public struct ScriptRunner {
         case .drag(let item, let target, let cancel):
             try requireItem(item, step: "drag")
             switch target {
-            case .after(let y), .onto(let y): try requireItem(y, step: "drag")
+            case .after(let y):
+                try requireItem(y, step: "drag")
+                // A drop's change never names a pinned item (it keeps an index, not a neighbour).
+                if driver.board.sections.contains(where: { $0.items.contains { $0.id == y && !$0.movable } }) {
+                    throw .pinnedAnchor(step: "drag", id: y)
+                }
+            case .onto(let y): try requireItem(y, step: "drag")
             case .first(let s): try requireSection(s, step: "drag")
             }
             startGesture(line)
