@@ -41,18 +41,27 @@ struct DragPilot {
         let lockX = driver.view.follow[p]?.lockX ?? !isGrid
         let tMoves = driver.clock
         var reached = false
+        // How far past its aim the pilot reaches while the item does not move: a pass that
+        // would make an empty section's slot appear or vanish waits for the layout after it.
+        var push = 0.0
+        var lastPlace = driver.session.liveOrder
         for k in 1...Self.maxSteps {
+            if driver.session.liveOrder != lastPlace { push = 0; lastPlace = driver.session.liveOrder }
             let there = isThere(driver)
             if there, releasable(pointer, driver) { reached = true; break }
             var want: Point
             if there {
-                // At the place but in an edge band that still scrolls: the place itself lies in
-                // the band. Holding still lets the content scroll it inward; what that moves, the
-                // next steps steer back, toward a place now out of the band.
-                want = pointer
+                // At the place but in an edge band that still scrolls. Out of the band, if the
+                // snapshot's center stays over the item's own cell on the way (so nothing
+                // passes); else the place itself lies in the band, and holding still lets the
+                // content scroll it inward (what that moves, the next steps steer back).
+                want = exit(pointer, grab: grab, driver) ?? pointer
             } else if let aim = aim(driver, ontoFrame: ontoFrame) {
-                want = Point(x: aim.x - grab.x, y: aim.y - driver.view.scrollY - grab.y)
+                want = Point(x: aim.x - grab.x, y: aim.y - driver.view.scrollY - grab.y + push)
                 if lockX { want.x = pointer.x }
+                if Self.step(from: pointer, toward: want) == pointer {
+                    push += isForward(driver) ? Self.stepPx : -Self.stepPx
+                }
             } else {
                 // The place is not in the picture yet: toward the edge it lies beyond, which
                 // auto-scrolls it into view.
@@ -158,6 +167,22 @@ struct DragPilot {
             if let z = firstMovable(s, from: 0) { return cellCenter(z) }
             return belowEnd(s) ?? header(info)
         }
+    }
+
+    /// The nearest point out of the edge band `pointer` is in, when going there keeps the
+    /// snapshot's center over the item's own cell.
+    func exit(_ pointer: Point, grab: Point, _ driver: StreamDriver) -> Point? {
+        let r = config.edgeScrollRange, h = driver.view.viewport.h
+        guard let own = driver.view.cells[item] else { return nil }
+        let to = Point(x: pointer.x, y: pointer.y < r ? r : h - r)
+        let scroll = driver.view.scrollY
+        for p in [pointer, to] {
+            let c = Point(x: p.x + grab.x, y: p.y + grab.y + scroll)
+            // A list keeps the snapshot's x: only y has to be over the row.
+            let inside = isGrid ? own.contains(c) : (c.y >= own.minY && c.y < own.maxY)
+            if !inside { return nil }
+        }
+        return to
     }
 
     /// Whether an `up` here leaves the item where it is: out of the edge bands, or in a band

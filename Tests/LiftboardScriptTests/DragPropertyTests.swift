@@ -12,20 +12,22 @@ import LiftboardWire
         #"{"id": "l", "sections": [{"id": "s", "items": [\#((0..<40).map { #"{"id": "r\#($0)", "height": \#(30 + ($0 * 37) % 90)}"# }.joined(separator: ","))]}, {"id": "e", "items": []}, {"id": "t", "items": [\#((0..<15).map { #"{"id": "t\#($0)"}"# }.joined(separator: ","))]}]}"#,
     ]
 
-    @Test(arguments: boards.indices)
-    func everyDragCommitsTheChangeItsStepNames(_ which: Int) throws {
+    @Test(arguments: boards.indices, 0..<3)
+    func everyDragCommitsTheChangeItsStepNames(_ which: Int, _ run: Int) throws {
         let board = try Wire.decodeBoard(Array(Self.boards[which].utf8))
         var movable: [String: Bool] = [:]
         for s in board.sections { for i in s.items { movable[i.id] = i.movable } }
         let ids = board.sections.flatMap { $0.items.filter(\.movable).map(\.id) }
-        var runner = try ScriptRunner(board: board, viewport: Size(w: 400, h: 600), config: [])
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(which)
+        // Three viewports: a phone, a short landscape one, a wide one (more grid columns).
+        let viewport = [Size(w: 400, h: 600), Size(w: 640, h: 360), Size(w: 900, h: 700)][run]
+        var runner = try ScriptRunner(board: board, viewport: viewport, config: [])
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(which * 3 + run)
         func next(_ n: Int) -> Int {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             return Int((seed >> 33) % UInt64(n))
         }
         var steps: [String] = []
-        for k in 1...25 {
+        for k in 1...40 {
             let x = ids[next(ids.count)]
             let target: DragTarget
             if next(4) == 0 {
@@ -49,7 +51,7 @@ import LiftboardWire
             let commitsBefore = runner.driver.commits.count
             let line = ScriptLine(number: k, text: "drag", step: .drag(item: x, to: target, cancel: false))
             let failure = try runner.run(line)
-            #expect(failure == nil, "\(failure.map { TestReport.text(ScriptResult(path: "p", outcome: .failed($0), stream: [])) } ?? "")\nsteps:\n\(steps.joined(separator: "\n"))")
+            #expect(failure == nil, "\(failure.map { TestReport.text(ScriptResult(path: "p", outcome: .failed($0), stream: [])) } ?? "")\nviewport \(Int(viewport.w)) \(Int(viewport.h))\n\(steps.joined(separator: "\n"))")
             let made = runner.driver.commits[commitsBefore...]
             if there {
                 #expect(made.isEmpty)
