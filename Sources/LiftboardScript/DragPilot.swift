@@ -28,7 +28,7 @@ struct DragPilot {
         var pointer = Self.bringIntoView(item, &driver, config: config)
         let t0 = driver.clock
         var out = driver.send(Self.pointerMessage("down", at: pointer, p: Double(p)) + [("kind", .string("touch"))], ms: t0)
-        out += driver.send([("t", .string("advance"))], ms: Self.roundMs(t0 + config.pressMs))
+        out += driver.send([("t", .string("advance"))], ms: Self.ceilMs(t0 + config.pressMs))
         for e in Self.unwrapped(out) { if case .lift(p, let id, _, _) = e { lifted = id } }
         guard lifted == item else {
             driver.send(Self.pointerMessage("up", at: pointer, p: Double(p)), ms: driver.clock)
@@ -245,7 +245,13 @@ struct DragPilot {
 
     static func round(_ v: Double) -> Double { (v * 16).rounded() / 16 }
 
-    static func roundMs(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+    /// Times on a 1/8 ms grid: exact in binary, so sums of them are exact too, and short in
+    /// the stream.
+    static func roundMs(_ v: Double) -> Double { (v * 8).rounded() / 8 }
+
+    /// A time at or after `v` on the same grid: for a line that must come once a timer due at
+    /// `v` (computed by the engine the same way) has fired.
+    static func ceilMs(_ v: Double) -> Double { (v * 8).rounded(.up) / 8 }
 
     /// The events of `out`, with those a frame carries inline taken out of it.
     static func unwrapped(_ out: [ServerEvent]) -> [ServerEvent] {

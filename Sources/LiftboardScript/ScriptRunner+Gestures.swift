@@ -10,7 +10,9 @@ extension ScriptRunner {
         let t0 = driver.clock
         var lifted: String?
         var out = driver.send(DragPilot.pointerMessage("down", at: at, p: p) + [("kind", .string("touch"))], ms: t0)
-        out += driver.send(DragPilot.pointerMessage("up", at: at, p: p), ms: DragPilot.roundMs(t0 + holdMs))
+        // A press is released once its timer has fired; a tap well before.
+        let end = holdMs >= config.pressMs ? DragPilot.ceilMs(t0 + holdMs) : DragPilot.roundMs(t0 + holdMs)
+        out += driver.send(DragPilot.pointerMessage("up", at: at, p: p), ms: end)
         for e in out {
             if case .lift(_, let id, _, _) = e { lifted = id }
         }

@@ -15,6 +15,8 @@ public struct ScriptRunner {
     let isGrid: Bool
     /// The last gesture's line, what it lifted, and the number of commits before it.
     var gesture: (line: ScriptLine, lifted: String?, commitsBefore: Int)?
+    /// When the last pointer gesture's drop has landed.
+    var readyAt = 0.0
 
     /// Starts the session: `config` members are merged, in order, into `hello.config`.
     public init(board: Board, viewport: Size, config: [(String, JSONValue)]) throws(ScriptReadError) {
@@ -66,21 +68,28 @@ public struct ScriptRunner {
             case .first(let s): try requireSection(s, step: "drag")
             }
             startGesture(line)
+            settle()
             var pilot = DragPilot(item: item, target: target, cancel: cancel, config: config, isGrid: isGrid)
             kind = pilot.run(&driver)
             gesture?.lifted = pilot.lifted
+            readyAt = DragPilot.ceilMs(driver.clock + config.dropMs)
         case .press(let item):
             try requireItem(item, step: "press")
             startGesture(line)
+            settle()
             let lifted = press(item, holdMs: config.pressMs)
             gesture?.lifted = lifted
+            readyAt = DragPilot.ceilMs(driver.clock + config.dropMs)
         case .tap(let item):
             try requireItem(item, step: "tap")
             startGesture(line)
+            settle()
             let lifted = press(item, holdMs: config.pressMs > 100 ? 100 : config.pressMs / 2)
             gesture?.lifted = lifted
+            readyAt = DragPilot.ceilMs(driver.clock + config.dropMs)
         case .pan(let direction, let px):
             startGesture(line)
+            settle()
             pan(direction, px)
         case .wheel(let dx, let dy):
             startGesture(line)
@@ -133,6 +142,12 @@ public struct ScriptRunner {
 
     private mutating func startGesture(_ line: ScriptLine) {
         gesture = (line, nil, driver.commits.count)
+    }
+
+    /// Lets the last drop land before a finger comes down again: a landing item cannot be
+    /// lifted (nor pressed through to the cell under it) until its snapshot has settled.
+    private mutating func settle() {
+        if driver.clock < readyAt { driver.send([("t", .string("advance"))], ms: readyAt) }
     }
 
     private func gestureCommits() -> [String] {
