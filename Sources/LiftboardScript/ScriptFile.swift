@@ -20,13 +20,16 @@ public enum ScriptFile {
         var boardLine = 0
         var viewport = Size(w: 400, h: 800)
         var config: [(String, JSONValue)] = []
+        var configLine = 0
         for l in lines where l.step.isSetup {
             switch l.step {
             case .board(let p) where boardOverride == nil:
                 boardPath = resolve(p, against: path)
                 boardLine = l.number
             case .viewport(let w, let h): viewport = Size(w: w, h: h)
-            case .config(.object(let members)): config += members
+            case .config(.object(let members)):
+                config += members
+                configLine = l.number
             default: break
             }
         }
@@ -38,7 +41,8 @@ public enum ScriptFile {
         }
         var runner: ScriptRunner
         do { runner = try ScriptRunner(board: board, viewport: viewport, config: config) } catch {
-            return broken(boardLine, error)
+            // The hello is refused for its config (a wrong value), else for the board.
+            return broken(configLine > 0 ? configLine : boardLine, error)
         }
         var firstFailure: ScriptFailure?
         for l in lines where !l.step.isSetup {
