@@ -40,7 +40,8 @@ public enum ScriptFile {
             return broken(boardLine, .invalidBoard(path: boardPath, reason: error.description))
         }
         var runner: ScriptRunner
-        do { runner = try ScriptRunner(board: board, viewport: viewport, config: config) } catch {
+        do { runner = try ScriptRunner(board: board, viewport: viewport, config: config,
+                                           header: "board: \(boardPath) (liftboard replay --board \(boardPath))") } catch {
             // The hello is refused for its config (a wrong value), else for the board.
             return broken(configLine > 0 ? configLine : boardLine, error)
         }

@@ -18,9 +18,11 @@ public struct ScriptRunner {
     /// When the last pointer gesture's drop has landed.
     var readyAt = 0.0
 
-    /// Starts the session: `config` members are merged, in order, into `hello.config`.
-    public init(board: Board, viewport: Size, config: [(String, JSONValue)]) throws(ScriptReadError) {
+    /// Starts the session: `config` members are merged, in order, into `hello.config`. The
+    /// stream starts with `header` as a `#` line, when given.
+    public init(board: Board, viewport: Size, config: [(String, JSONValue)], header: String? = nil) throws(ScriptReadError) {
         driver = StreamDriver(board: board, viewport: viewport)
+        if let header { driver.send(Array("# \(header)".utf8)) }
         var hello: [(String, JSONValue)] = [
             ("t", .string("hello")), ("v", .number(1)), ("board", .string(board.id)),
             ("viewport", .object([("w", .number(viewport.w)), ("h", .number(viewport.h)), ("dpr", .number(1))])),

@@ -95,7 +95,9 @@ def test_the_emitted_stream_replays_to_the_commits_the_script_expects(liftboard,
     s = script(tmp_path, "s.lbtest", "drag a after d\nexpect order todo: b d c a\ndrag e first in done\nexpect order done: e")
     out = run(liftboard, "test", "--emit-stream", s)
     assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout.splitlines()[0])["t"] == "hello"
+    first, second = out.stdout.splitlines()[:2]
+    assert first == f"# board: {BOARD} (liftboard replay --board {BOARD})"
+    assert json.loads(second)["t"] == "hello"
     (tmp_path / "s.jsonl").write_text(out.stdout)
     replayed = replay(liftboard, BOARD, tmp_path / "s.jsonl")
     assert not [m for m in replayed if m["t"] == "error"]
