@@ -16,8 +16,9 @@ public enum ScriptParser {
                 throw ScriptProblem(line: i + 1, error: .setupAfterGesture(step.keyword))
             }
             if !step.isSetup, !step.isExpectation { sawGesture = true }
-            let text = String(trimmed).trimmingTrailingBlanks()
-            out.append(ScriptLine(number: i + 1, text: text, step: step))
+            var text = Substring(trimmed)
+            while let l = text.last, l == " " || l == "\t" { text = text.dropLast() }
+            out.append(ScriptLine(number: i + 1, text: String(text), step: step))
         }
         return out
     }
@@ -130,36 +131,5 @@ public enum ScriptParser {
         do { v = try JSONParser.parse(Array(text.utf8)) } catch { throw .badJSON(step: step, reason: error.description) }
         guard case .object = v else { throw .badJSON(step: step, reason: "expected a JSON object") }
         return v
-    }
-}
-
-extension Step {
-    /// The step's first word, as reports name it.
-    var keyword: String {
-        switch self {
-        case .board: "board"
-        case .viewport: "viewport"
-        case .config: "config"
-        case .drag: "drag"
-        case .press: "press"
-        case .tap: "tap"
-        case .pan: "pan"
-        case .wheel: "wheel"
-        case .key: "key"
-        case .wait: "wait"
-        case .send: "send"
-        case .expectOrder: "expect order"
-        case .expectCommits: "expect commits"
-        case .expectLifted: "expect lifted"
-        case .expectAnnounce: "expect announce"
-        }
-    }
-}
-
-extension String {
-    func trimmingTrailingBlanks() -> String {
-        var s = Substring(self)
-        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        return String(s)
     }
 }

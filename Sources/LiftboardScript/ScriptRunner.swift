@@ -180,7 +180,7 @@ public struct ScriptRunner {
         case .swap(let x, let y)?:
             what = "\(x) onto \(y)"
         case let other?:
-            what = "an edit (\(String(decoding: Wire.encodeChange(other).utf8, as: UTF8.self)))"
+            what = "an edit (\(Wire.encodeChange(other)))"
         case nil:
             what = c.moves.map { "\($0.id) to \($0.to)" }.joined(separator: ", ")
         }

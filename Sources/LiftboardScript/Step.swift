@@ -1,21 +1,5 @@
 import LiftboardWire
 
-/// Where `drag X ...` takes X. A target names items, never indexes, as a commit's change does,
-/// so the same step means the same thing whatever the geometry.
-public enum DragTarget: Hashable, Sendable {
-    /// X follows the item, with only pinned items between (the drop's change names it).
-    case after(String)
-    /// X is first in the section (only pinned items before it).
-    case first(section: String)
-    /// Swap mode: X takes the item's place and the item takes X's.
-    case onto(String)
-}
-
-/// The finger's direction of a `pan`.
-public enum PanDirection: String, Hashable, Sendable {
-    case up, down
-}
-
 /// One line of a gesture script, parsed (docs/testing.md lists them).
 public enum Step: Hashable, Sendable {
     // Setup, before the first gesture.
@@ -59,5 +43,28 @@ extension Step {
     static func timed(_ message: JSONValue, at clock: Double) -> JSONValue {
         guard case .object(let members) = message, message["ms"] == nil else { return message }
         return .object(members + [("ms", .number(clock))])
+    }
+}
+
+extension Step {
+    /// The step's first word, as reports name it.
+    var keyword: String {
+        switch self {
+        case .board: "board"
+        case .viewport: "viewport"
+        case .config: "config"
+        case .drag: "drag"
+        case .press: "press"
+        case .tap: "tap"
+        case .pan: "pan"
+        case .wheel: "wheel"
+        case .key: "key"
+        case .wait: "wait"
+        case .send: "send"
+        case .expectOrder: "expect order"
+        case .expectCommits: "expect commits"
+        case .expectLifted: "expect lifted"
+        case .expectAnnounce: "expect announce"
+        }
     }
 }

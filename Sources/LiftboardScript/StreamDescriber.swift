@@ -22,6 +22,8 @@ public struct StreamDescriber {
         var cell: String?
         /// The live order just before the pointer's last line (where a cancel left the item).
         var liveBefore: [SectionOrder]?
+        /// How many commits the recording had made when the pointer went down.
+        var commitsAtDown = 0
     }
 
     private var recorded: StreamDriver
@@ -31,6 +33,9 @@ public struct StreamDescriber {
     /// Lines held while a pointer is down: they are the gesture's, or `send`s when it has none.
     private var held: [(line: [UInt8], ms: Double, message: ClientMessage)] = []
     private var tangled = false
+    /// Pointers still down after a gesture that had to be written as `send` lines: the rest
+    /// of their lines are `send`s too.
+    private var rawPointers: Set<Int> = []
     private let boardPath: String
 
     private init(board: Board, boardPath: String) {
@@ -75,28 +80,37 @@ public struct StreamDescriber {
             o.liveBefore = recorded.session.liveOrder
             open = o
         }
+        let commitsBefore = recorded.commits.count
         let events = DragPilot.unwrapped(recorded.send(line))
         switch m.event {
         case .down(let p, let at, _):
             if open != nil { tangled = true; held.append((line, ms, m)); return }
-            open = OpenPointer(p: p, downMs: ms, downAt: at, lastAt: at, cell: recorded.view.cell(at: at))
+            if !rawPointers.isEmpty { rawPointers.insert(p); send(line, ms: ms); return }
+            open = OpenPointer(p: p, downMs: ms, downAt: at, lastAt: at, cell: recorded.view.cell(at: at),
+                               commitsAtDown: recorded.commits.count)
             held = [(line, ms, m)]
             tangled = false
             noteLift(events)
+        case .move(let p, _) where open == nil, .up(let p, _) where open == nil, .cancel(let p) where open == nil:
+            guard rawPointers.contains(p) else { return }  // a hovering mouse
+            send(line, ms: ms)
+            if case .move = m.event { return }
+            rawPointers.remove(p)
+            expectOrders(recorded.commits[commitsBefore...].filter { $0.by == Replay.sessionID })
         case .move(let p, let at), .up(let p, let at):
-            guard var o = open else { return }  // a hovering mouse
+            guard var o = open else { return }
             if p != o.p { tangled = true; held.append((line, ms, m)); return }
             held.append((line, ms, m))
             o.lastAt = at
             o.farthest = max(o.farthest, ((at.x - o.downAt.x) * (at.x - o.downAt.x) + (at.y - o.downAt.y) * (at.y - o.downAt.y)).squareRoot())
             open = o
             noteLift(events)
-            if case .up = m.event { closeGesture(events, cancelled: false) }
+            if case .up = m.event { closeGesture(cancelled: false) }
         case .cancel(let p):
             guard let o = open else { return }
             if p != o.p { tangled = true; held.append((line, ms, m)); return }
             held.append((line, ms, m))
-            closeGesture(events, cancelled: true)
+            closeGesture(cancelled: true)
         default:
             if open != nil {
                 noteLift(events)
@@ -129,15 +143,13 @@ public struct StreamDescriber {
         }
     }
 
-    private mutating func closeGesture(_ events: [ServerEvent], cancelled: Bool) {
+    private mutating func closeGesture(cancelled: Bool) {
         guard let o = open else { return }
         open = nil
         let lines = held
         held = []
-        let own = events.compactMap { e -> Commit? in
-            if case .commit(let c) = e, c.by == Replay.sessionID { return c }
-            return nil
-        }
+        // The session's own commits during the gesture (the down's line is already in).
+        let own = recorded.commits[min(o.commitsAtDown, recorded.commits.count)...].filter { $0.by == Replay.sessionID }
         let config = recorded.session.config ?? SessionConfig()
         var step: String?
         // An item an edit took off the board mid-gesture has no step that could name it.
@@ -165,7 +177,17 @@ public struct StreamDescriber {
             }
         }
         guard let step else {
-            for l in lines { send(l.line, ms: l.ms) }
+            var down: Set<Int> = []
+            for l in lines {
+                send(l.line, ms: l.ms)
+                switch l.message.event {
+                case .down(let p, _, _): down.insert(p)
+                case .up(let p, _), .cancel(let p): down.remove(p)
+                default: break
+                }
+            }
+            rawPointers = down
+            expectOrders(own)
             return
         }
         // Other sessions' commits and resyncs that came during the gesture go first: the drop's
@@ -178,7 +200,12 @@ public struct StreamDescriber {
         }
         waitUntil(o.downMs)
         emit(step)
-        for c in own {
+        expectOrders(own)
+    }
+
+    /// `expect order` lines for the sections the commits touched, as the recording left them.
+    private mutating func expectOrders(_ commits: some Collection<Commit>) {
+        for c in commits {
             let touched = Set(c.moves.flatMap { [$0.from.section, $0.to.section] })
             for s in c.order where touched.contains(s.section) {
                 emit("expect order " + ScriptRunner.orderText(s.section, s.items))

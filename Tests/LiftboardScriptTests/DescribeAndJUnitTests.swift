@@ -39,6 +39,32 @@ import LiftboardWire
         #expect(script.hasSuffix("expect commits 1\n"))
     }
 
+    @Test func overlappingPointersAreSentAsTheyCameAndTheirCommitsExpected() throws {
+        let board = try Wire.decodeBoard(try #require(Files.read(Files.golden.appendingPathComponent("boards/list.json").path)))
+        let stream = """
+            {"t":"hello","v":1,"board":"demo","viewport":{"w":400,"h":600,"dpr":2}}
+            {"t":"down","p":1,"x":50,"y":60,"ms":100,"kind":"touch"}
+            {"t":"down","p":2,"x":50,"y":271,"ms":150,"kind":"touch"}
+            {"t":"advance","ms":700}
+            {"t":"move","p":1,"x":50,"y":200,"ms":740}
+            {"t":"up","p":1,"x":50,"y":200,"ms":800}
+            {"t":"move","p":2,"x":50,"y":40,"ms":840}
+            {"t":"up","p":2,"x":50,"y":40,"ms":900}
+            {"t":"down","p":1,"x":50,"y":60,"ms":1500,"kind":"touch"}
+            {"t":"advance","ms":2000}
+            {"t":"move","p":1,"x":50,"y":400,"ms":2100}
+            {"t":"up","p":1,"x":50,"y":400,"ms":2200}
+            """
+        let script = StreamDescriber.describe(stream: Array(stream.utf8), board: board, boardPath: "b.json")
+        let lines = script.split(separator: "\n")
+        // The two pointers at once have no step: every line of theirs is a `send`, in order.
+        #expect(lines.filter { $0.hasPrefix("send ") }.count == 7)
+        #expect(lines.filter { $0.hasPrefix("expect order ") }.count >= 3)
+        #expect(lines.filter { $0.hasPrefix("drag ") }.count == 1)
+        let r = ScriptFile.run(path: "d.lbtest", read: Files.reader(["d.lbtest": script, "b.json": String(decoding: Wire.encodeBoard(board), as: UTF8.self)]))
+        #expect(r.outcome == .passed, "\(script)\n\(TestReport.text(r))")
+    }
+
     @Test func junitHasOneTestcasePerScriptWithFailuresAndErrors() {
         let line = ScriptLine(number: 3, text: "expect order s: a <b>", step: .expectCommits(0))
         let results = [
@@ -56,29 +82,4 @@ import LiftboardWire
         #expect(!xml.contains("<b>"))
         #expect(JUnitWriter.xml(results) == xml)
     }
-}
-
-@Suite struct GoldenTwinTests {
-    static let twins = Files.list(Files.root.appendingPathComponent("Tests/twins"), suffix: ".lbtest")
-
-    /// A twin's run commits the orders its golden stream commits, in the same sequence.
-    @Test(arguments: twins)
-    func aTwinCommitsWhatItsGoldenStreamCommits(_ path: String) throws {
-        let text = String(decoding: try #require(Files.read(path)), as: UTF8.self)
-        let name = try #require(text.split(separator: "\n").first { $0.hasPrefix("# twin of: ") }).dropFirst(11)
-        let golden = String(decoding: try #require(Files.read(Files.golden.appendingPathComponent(String(name)).path)), as: UTF8.self)
-        let boardFile = String(golden.split(separator: "\n")[0].dropFirst(9).split(separator: " ")[0])
-        let board = try Wire.decodeBoard(try #require(Files.read(Files.golden.appendingPathComponent("boards/\(boardFile)").path)))
-
-        let r = ScriptFile.run(path: path, read: Files.read)
-        #expect(r.outcome == .passed, "\(TestReport.text(r))")
-        var twin = StreamDriver(board: board, viewport: Size(w: 1, h: 1))
-        for l in r.stream { twin.send(l) }
-        var recorded = StreamDriver(board: board, viewport: Size(w: 1, h: 1))
-        for l in golden.split(separator: "\n", omittingEmptySubsequences: false) { recorded.send(Array(l.utf8)) }
-        #expect(twin.commits.map(\.order) == recorded.commits.map(\.order))
-        #expect(twin.ownCommits == recorded.ownCommits)
-    }
-
-    @Test func thereAreTwins() { #expect(Self.twins.count >= 5) }
 }
