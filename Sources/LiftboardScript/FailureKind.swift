@@ -1,4 +1,4 @@
-// Why a script that could be read did not pass (exit status 1).
+/// Why a script that could be read did not pass (exit status 1).
 public enum FailureKind: Hashable, Sendable {
     /// An `expect` line: what it wanted and what the session had, in the same words.
     case expectation(expected: String, got: String)

@@ -1,4 +1,3 @@
-
 /// A failing step with what happened around it, for the report.
 public struct ScriptFailure: Hashable, Sendable {
     public var line: ScriptLine
