@@ -5,9 +5,10 @@ public enum ScriptParser {
     public static func parse(_ text: String) throws(ScriptProblem) -> [ScriptLine] {
         var out: [ScriptLine] = []
         var sawGesture = false
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = raw
-            if line.last == "\r" { line = line.dropLast() }
+        // By scalars: a Character would hold "\r\n" whole, and CRLF files would be one line.
+        for (i, scalars) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = Substring(scalars)
+            if line.unicodeScalars.last == "\r" { line = Substring(line.unicodeScalars.dropLast()) }
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             if trimmed.isEmpty || trimmed.first == "#" { continue }
             let step: Step

@@ -58,6 +58,12 @@ import LiftboardWire
         #expect(throws: ScriptProblem(line: line, error: error)) { try ScriptParser.parse(text) }
     }
 
+    @Test func readsWindowsLineEndings() throws {
+        let lines = try ScriptParser.parse("board b.json\r\n# c\r\ntap a\r\nexpect order s: a b\r\n")
+        #expect(lines.map(\.step) == [.board("b.json"), .tap("a"), .expectOrder(section: "s", items: ["a", "b"])])
+        #expect(lines.map(\.number) == [1, 3, 4])
+    }
+
     @Test func writesTokensBackSoTheyReadTheSame() throws {
         for s in ["a", " ", "my card", "x:", "\"q\"", "#h"] {
             let tokens = try ScriptToken.split(Substring(ScriptToken.written(s)))
