@@ -6,7 +6,8 @@ public enum TestReport {
         case .passed:
             return "ok \(r.path)\n"
         case .broken(let p):
-            return "\(r.path):\(p.line): \(p.error)\n"
+            // Line 0: the file as a whole (it cannot be read, it names no board).
+            return p.line > 0 ? "\(r.path):\(p.line): \(p.error)\n" : "\(r.path): \(p.error)\n"
         case .failed(let f):
             var s = "\(r.path):\(f.line.number): \(f.line.text)\n"
             switch f.kind {
