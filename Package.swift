@@ -38,8 +38,12 @@ let package = Package(
         // The load generator: WebSocket clients (its own, on epoll) driving real sessions.
         .systemLibrary(name: "CLoadSockets"),
         .target(name: "LiftboardLoad", dependencies: ["LiftboardCore", "LiftboardWire", "CLoadSockets"]),
+        // Gesture scripts (`liftboard test`, `liftboard describe`): parser, the closed-loop
+        // compiler that drives `Session`, expectations, reports, JUnit.
+        .target(name: "LiftboardScript", dependencies: ["LiftboardCore", "LiftboardWire"]),
         .executableTarget(name: "liftboard", dependencies: [
             "LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer", "LiftboardLoad",
+            "LiftboardScript",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Fuzz targets (Wire.decodeClient, Session with its invariants): see scripts/fuzz.
@@ -49,6 +53,7 @@ let package = Package(
                     exclude: ["Golden", "ContractExamples"]),
         .testTarget(name: "LiftboardStoreTests", dependencies: ["LiftboardCore", "LiftboardStore"]),
         .testTarget(name: "LiftboardLoadTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardLoad"]),
+        .testTarget(name: "LiftboardScriptTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardScript"]),
     ],
     swiftLanguageModes: [.v6]
 )
