@@ -28,7 +28,9 @@ final class Recorder {
         let stream = base.appendingPathComponent("\(session).jsonl")
         do {
             try Data(Wire.encodeBoard(board)).write(to: base.appendingPathComponent("\(session).board.json"))
-            FileManager.default.createFile(atPath: stream.path, contents: nil)
+            guard FileManager.default.createFile(atPath: stream.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: stream.path])
+            }
             handle = try FileHandle(forWritingTo: stream)
         } catch {
             log(.error, "error", session, "cannot record to \(dir): \(error)")

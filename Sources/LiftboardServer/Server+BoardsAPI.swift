@@ -241,10 +241,8 @@ extension Server {
         let change: Change
         do {
             change = try editChange(key: key, id: rest.count > 1 ? rest[1] : nil, fields: fields, board: board)
-        } catch let e as APIFailure {
-            return .now(e.response)
         } catch {
-            return .error(400, "bad_request", "\(error)")
+            return .now(error.response)
         }
         guard expected == board.version else {
             return .error(409, "version_mismatch", "the board is at version \(board.version), not \(expected)", version: board.version)

@@ -121,7 +121,7 @@ final class Statement {
             case .text(var s):
                 // The string's own UTF-8 with its length: no C string made, no strlen; SQLite
                 // copies it (transient).
-                s.withUTF8 { utf8 in
+                _ = s.withUTF8 { utf8 in
                     utf8.withMemoryRebound(to: CChar.self) { text in
                         if let base = text.baseAddress {
                             sqlite3_bind_text(stmt, i, base, Int32(text.count), csqlite_transient())
