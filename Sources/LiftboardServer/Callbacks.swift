@@ -48,7 +48,7 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
         let server = serverOf(wsi)
         let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
         if let refusal = server.checkUpgrade(wsi, upgrade: upgrade) {
-            server.log(.warn, "refusal", session: nil, "upgrade \(refusal.status) \(refusal.error): \(refusal.message)")
+            server.log(.warn, "refusal", session: nil, "upgrade \(refusal.status) \(refusal.code): \(refusal.message)")
             return server.writeRefusal(wsi, refusal) ? 1 : -1
         }
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:

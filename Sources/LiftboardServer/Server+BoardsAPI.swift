@@ -13,19 +13,24 @@ final class APIRequest {
     init(method: String, path: String) { self.method = method; self.path = path }
 }
 
-/// An answer of the API: a status and a JSON body (errors are `{"error": {"code", "message"}}`).
+/// An answer of the API: a status and a JSON body (errors are `HTTPError`'s body).
 struct APIResponse: Sendable {
     var status: UInt32
     var body: [UInt8]
     var headers: [(String, String)] = []
 
+    init(status: UInt32, body: [UInt8], headers: [(String, String)] = []) {
+        self.status = status
+        self.body = body
+        self.headers = headers
+    }
+
+    init(_ error: HTTPError) {
+        self.init(status: error.status, body: error.body, headers: error.sortedHeaders)
+    }
+
     static func error(_ status: UInt32, _ code: String, _ message: String, version: Int? = nil) -> APIResponse {
-        var w = JSONWriter()
-        w.beginObject(); w.key("error"); w.beginObject()
-        w.key("code"); w.string(code); w.key("message"); w.string(message)
-        if let version { w.key("version"); w.int(version) }
-        w.endObject(); w.endObject()
-        return APIResponse(status: status, body: w.bytes, headers: version.map { [("etag:", "\"\($0)\"")] } ?? [])
+        APIResponse(HTTPError(status, code, message, version: version))
     }
 
     /// A write that made version `version`.
@@ -55,7 +60,7 @@ extension Server {
     /// LWS_CALLBACK_HTTP of a write: answered at once without a body, else when it has come.
     func beginWrite(_ wsi: OpaquePointer, method: String, path: String) -> Int32 {
         guard path.hasPrefix("/api/") else {
-            return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served here"}"#)
+            return send(wsi, .error(405, "method_not_allowed", "only GET is served here"))
         }
         let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
         if length > Self.maxDiscardedBodyBytes { return refuseTooLarge(wsi) }

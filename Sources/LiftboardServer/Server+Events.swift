@@ -30,7 +30,7 @@ extension Server {
         var start = hub.truth.version
         if let lastID {
             guard let v = Int(lastID.trimmingCharacters(in: CharacterSet.whitespaces)), v >= 0 else {
-                return respond(wsi, 400, "application/json", APIResponse.error(400, "bad_request", "Last-Event-ID must be a version").body)
+                return send(wsi, .error(400, "bad_request", "Last-Event-ID must be a version"))
             }
             start = v
         }

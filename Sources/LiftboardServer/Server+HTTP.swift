@@ -23,12 +23,12 @@ extension Server {
 
     func handleHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
         if let refusal = checkHost(wsi) {
-            log(.warn, "refusal", session: nil, "\(path): \(refusal.status) \(refusal.error)")
+            log(.warn, "refusal", session: nil, "\(path): \(refusal.status) \(refusal.code)")
             return respondRefusal(wsi, refusal)
         }
         if let method = writeMethod(wsi) { return beginWrite(wsi, method: method, path: path) }
         if lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0 {
-            return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served"}"#)
+            return send(wsi, .error(405, "method_not_allowed", "only GET is served"))
         }
         if path == "/healthz" {
             let up = storeReports.storeUp
@@ -37,7 +37,7 @@ extension Server {
         if path == "/api" || path.hasPrefix("/api/") {
             if let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
                 log(.warn, "refusal", session: nil, "\(path): missing or wrong token")
-                return respondJSON(wsi, 401, #"{"error":"unauthorized","message":"a valid token is required"}"#)
+                return send(wsi, .error(401, "unauthorized", "a valid token is required"))
             }
             if path == "/api/boards" {
                 var w = JSONWriter()
@@ -60,7 +60,7 @@ extension Server {
             if path.hasPrefix("/api/boards/"), let hub = hubs[String(path.dropFirst("/api/boards/".count))] {
                 return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.truth))
             }
-            return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such resource"}"#)
+            return send(wsi, .error(404, "not_found", "no such resource"))
         }
         return serveStatic(wsi, path: path)
     }
@@ -70,7 +70,7 @@ extension Server {
         let decoded = path.removingPercentEncoding ?? path
         let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
         if segments.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\0") }) {
-            return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such file"}"#)
+            return send(wsi, .error(404, "not_found", "no such file"))
         }
         var candidate = URL(fileURLWithPath: publicRoot)
         for s in segments { candidate.appendPathComponent(String(s)) }
@@ -81,7 +81,7 @@ extension Server {
         let resolved = candidate.resolvingSymlinksInPath().path
         guard resolved == publicRoot || resolved.hasPrefix(publicRoot + "/"),
               FileManager.default.isReadableFile(atPath: resolved) else {
-            return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such file"}"#)
+            return send(wsi, .error(404, "not_found", "no such file"))
         }
         let ext = (resolved as NSString).pathExtension.lowercased()
         let mime = Self.mimeTypes[ext] ?? "application/octet-stream"
@@ -91,7 +91,7 @@ extension Server {
         return 0
     }
 
-    func respondRefusal(_ wsi: OpaquePointer, _ r: Refusal) -> Int32 {
+    func respondRefusal(_ wsi: OpaquePointer, _ r: HTTPError) -> Int32 {
         guard writeRefusal(wsi, r) else { return -1 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }
