@@ -52,6 +52,7 @@ let package = Package(
         .testTarget(name: "LiftboardWireTests", dependencies: ["LiftboardCore", "LiftboardWire"],
                     exclude: ["Golden", "ContractExamples"], swiftSettings: strict),
         .testTarget(name: "LiftboardStoreTests", dependencies: ["LiftboardCore", "LiftboardStore"], swiftSettings: strict),
+        .testTarget(name: "LiftboardServerTests", dependencies: ["LiftboardServer"], swiftSettings: strict),
         .testTarget(name: "LiftboardLoadTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardLoad"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -21,48 +21,45 @@ extension Server {
         return h
     }
 
+    /// LWS_CALLBACK_HTTP: the Host check, then the request's `Route` (Router), then who may
+    /// ask, then the handler.
     func handleHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
         if let refusal = checkHost(wsi) {
             log(.warn, "refusal", session: nil, "\(path): \(refusal.status) \(refusal.code)")
             return respondRefusal(wsi, refusal)
         }
-        if let method = writeMethod(wsi) { return beginWrite(wsi, method: method, path: path) }
-        if lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0 {
-            return send(wsi, .error(405, "method_not_allowed", "only GET is served"))
+        let method = requestMethod(wsi)
+        let route = Router.route(method, path)
+        // Writes are read to the end of their body first: the admin token is checked then.
+        if route.access == .write { return beginWrite(wsi, method: method, path: path, route: route) }
+        if route.access == .read, let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
+            log(.warn, "refusal", session: nil, "\(path): missing or wrong token")
+            return send(wsi, .error(401, "unauthorized", "a valid token is required"))
         }
-        if path == "/healthz" {
+        switch route {
+        case .health:
             let up = storeReports.storeUp
             return respondJSON(wsi, up ? 200 : 503, #"{"ok":\#(up),"store":"\#(up ? "up" : "down")","sessions":\#(connections.count),"boards":\#(hubs.count),"connections":\#(openConnections),"listen":"\#(boundAddress)"}"#)
+        case .listBoards:
+            var w = JSONWriter()
+            w.beginObject(); w.key("boards"); w.beginArray()
+            for id in hubs.keys.sorted() {
+                w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.truth.version); w.endObject()
+            }
+            w.endArray(); w.endObject()
+            return respond(wsi, 200, "application/json", w.bytes)
+        case .board(let id), .history(let id), .events(let id):
+            guard let hub = hubs[id] else { return send(wsi, .error(404, "board_not_found", "no board \(id)")) }
+            switch route {
+            case .events: return openEvents(wsi, hub: hub)
+            case .history: return complete(wsi, history(wsi, hub: hub), what: "GET \(path)")
+            default: return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.truth))
+            }
+        case .staticFile(let file):
+            return serveStatic(wsi, path: file)
+        case .notFound, .methodNotAllowed, .createBoard, .replaceBoard, .deleteBoard, .undo, .edit:
+            return send(wsi, APIResponse(route.refusal ?? HTTPError(405, "method_not_allowed", "\(method.rawValue) is not served on this path")))
         }
-        if path == "/api" || path.hasPrefix("/api/") {
-            if let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
-                log(.warn, "refusal", session: nil, "\(path): missing or wrong token")
-                return send(wsi, .error(401, "unauthorized", "a valid token is required"))
-            }
-            if path == "/api/boards" {
-                var w = JSONWriter()
-                w.beginObject(); w.key("boards"); w.beginArray()
-                for id in hubs.keys.sorted() {
-                    w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.truth.version); w.endObject()
-                }
-                w.endArray(); w.endObject()
-                return respond(wsi, 200, "application/json", w.bytes)
-            }
-            if path == "/api/openapi.yaml" { return serveStatic(wsi, path: "/openapi.yaml") }
-            if path.hasPrefix("/api/boards/"), path.hasSuffix("/events"),
-               let hub = hubs[String(path.dropFirst("/api/boards/".count).dropLast("/events".count))] {
-                return openEvents(wsi, hub: hub)
-            }
-            if path.hasPrefix("/api/boards/"), path.hasSuffix("/history"),
-               let hub = hubs[String(path.dropFirst("/api/boards/".count).dropLast("/history".count))] {
-                return complete(wsi, history(wsi, hub: hub), what: "GET \(path)")
-            }
-            if path.hasPrefix("/api/boards/"), let hub = hubs[String(path.dropFirst("/api/boards/".count))] {
-                return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.truth))
-            }
-            return send(wsi, .error(404, "not_found", "no such resource"))
-        }
-        return serveStatic(wsi, path: path)
     }
 
     /// A file under Public/, never anything outside it.

@@ -35,8 +35,8 @@ public final class Server {
     var connections: [ObjectIdentifier: Connection] = [:]
     /// API writes whose bodies are still arriving, by connection (Server+BoardsAPI).
     var apiRequests: [OpaquePointer: APIRequest] = [:]
-    /// API writes answered once the store reports on them (Server+BoardsAPI).
-    var awaitingWrites = AwaitingWrites()
+    /// API requests answered once the store reports on their commit or job (Server+BoardsAPI).
+    var pendingAnswers = PendingAnswers()
     /// What the store thread did with boards created or deleted through the API.
     let boardJobs = BoardJobResults()
     var nextBoardJob = 0

@@ -66,7 +66,7 @@ def test_health_and_the_boards_api(server):
     board = server.board()
     assert board["version"] == 0 and board["order"][0]["items"][0] == "milk"
     status, headers, body = server.get("/api/boards/nope")
-    assert status == 404 and headers["content-type"] == "application/json" and json.loads(body)["error"]["code"] == "not_found"
+    assert status == 404 and headers["content-type"] == "application/json" and json.loads(body)["error"]["code"] == "board_not_found"
 
 
 def test_hello_gets_welcome_and_layout(server):
