@@ -31,14 +31,11 @@ let package = Package(
         // libwebsockets transport, static files, TLS, hub, HTTP API.
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets",
                        providers: [.apt(["libwebsockets-dev"])]),
-        // Release builds leave out the run-time exclusivity checks of this module's class
-        // properties (`Connection`, `Hub`, `Server`): about fifteen per message, some 1,850
-        // instructions (7 %; scripts/bench-instructions, `realistic`). The compile-time checks
-        // stay, and debug builds (every test: `swift test` and the e2e suites run the debug
-        // binary) keep the run-time ones.
+        // No unsafeFlags: the exclusivity flag it had cost 5.6 % of a message's instructions
+        // to remove (docs/performance.md, "The exclusivity flag, measured again and removed").
         .target(name: "LiftboardServer",
                 dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "CLibWebSockets"],
-                swiftSettings: strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+                swiftSettings: strict),
         // The load generator: WebSocket clients (its own, on epoll) driving real sessions.
         .systemLibrary(name: "CLoadSockets"),
         .target(name: "LiftboardLoad", dependencies: ["LiftboardCore", "LiftboardWire", "CLoadSockets"], swiftSettings: strict),
