@@ -40,7 +40,10 @@ extension Server {
 
     func createBoard(_ wsi: OpaquePointer, body: [UInt8]) -> APIAnswer {
         let board: Board
-        do { board = try Wire.decodeBoard(body) } catch {
+        do {
+            board = try Wire.decodeBoard(body)
+            try BoardLimits.check(board)
+        } catch {
             return .error(400, "bad_request", "\(error)")
         }
         guard hubs[board.id] == nil else {
@@ -67,7 +70,10 @@ extension Server {
 
     func replaceBoard(_ wsi: OpaquePointer, hub: Hub, body: [UInt8]) -> APIAnswer {
         var target: Board
-        do { target = try Wire.decodeBoard(body) } catch {
+        do {
+            target = try Wire.decodeBoard(body)
+            try BoardLimits.check(target)
+        } catch {
             return .error(400, "bad_request", "\(error)")
         }
         let board = hub.board

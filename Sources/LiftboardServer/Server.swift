@@ -130,7 +130,13 @@ public final class Server {
         }
         do {
             for b in config.boards { try store.seed(b) }
-            for b in try store.boards() { hubs[b.id] = Hub(board: b, server: self) }
+            for b in try store.boards() {
+                hubs[b.id] = Hub(board: b, server: self)
+                // Made before the limits (BoardLimits): served as it is, and said once.
+                do throws(BoardError) { try BoardLimits.check(b) } catch {
+                    log(.warn, "board", session: nil, "\(b.id) in the store breaks the board limits (\(error)): served as it is")
+                }
+            }
         } catch {
             throw .store(error)
         }
