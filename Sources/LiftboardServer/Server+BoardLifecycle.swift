@@ -211,9 +211,7 @@ extension Server {
     func lookUpBoard(_ id: String, for c: Connection) -> Bool {
         guard let listener, storeReports.storeUp else { return false }
         if waitingHellos[id] == nil {
-            if now - boardLookupWindow.start >= 1000 { boardLookupWindow = (now, 0) }
-            guard boardLookupWindow.count < Limits.boardLookupsPerSecond else { return false }
-            boardLookupWindow.count += 1
+            guard boardLookups.admit(now: now).admitted else { return false }
             listener.lookUp(board: id)
         }
         waitingHellos[id, default: []].append(c)

@@ -48,8 +48,8 @@ public final class Server {
     var listener: CommitListener?
     /// Connections whose hello waits for the listener to look its board up, by board.
     var waitingHellos: [String: [Connection]] = [:]
-    /// Lookups started in the current second (`Limits.boardLookupsPerSecond`).
-    var boardLookupWindow: (start: Double, count: Int) = (0, 0)
+    /// Board lookups in the shared store, server-wide (`Limits.boardLookupsPerSecond`).
+    var boardLookups = RateLimiter(limit: Limits.boardLookupsPerSecond)
     /// This process among the processes sharing a store: tells its own commits apart.
     let origin = "\(ProcessInfo.processInfo.hostName)/\(getpid())/\(UInt32.random(in: 0...UInt32.max))"
     /// A short random tag of this process for session ids.
