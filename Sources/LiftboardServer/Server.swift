@@ -126,7 +126,7 @@ public final class Server {
             } catch {
                 throw .listen("cannot create data directory \(config.dataDir): \(error)")
             }
-            do { store = try BoardStore(path: config.dataDir + "/liftboard.sqlite") } catch { throw .store(error) }
+            do { store = try SQLiteStore(path: config.dataDir + "/liftboard.sqlite") } catch { throw .store(error) }
         }
         do {
             for b in config.boards { try store.seed(b) }

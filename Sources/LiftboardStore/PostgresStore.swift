@@ -284,7 +284,7 @@ public final class PostgresStore: Store {
         try db.exec("SELECT 1")
     }
 
-    /// The history of a board's commits, oldest first (as `BoardStore.history`).
+    /// The history of a board's commits, oldest first (as `SQLiteStore.history`).
     public func history(board: String) throws(StoreError) -> [DurableCommit] {
         try commits(board: board, after: 0)
     }

@@ -1,7 +1,7 @@
 import LiftboardCore
 import LiftboardWire
 
-/// Where boards and their commits live. Two implementations: `BoardStore` (SQLite, embedded,
+/// Where boards and their commits live. Two implementations: `SQLiteStore` (SQLite, embedded,
 /// one process) and `PostgresStore` (PostgreSQL through libpq, shared by any number of
 /// processes). Each is used from one thread at a time (the server's store thread).
 ///

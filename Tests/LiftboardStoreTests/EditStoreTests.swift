@@ -21,7 +21,7 @@ func edit(_ change: Change, version: Int, ifVersion: Int? = nil, token: Int = 0)
         ]
         var expected = demo
         do {
-            let store = try BoardStore(path: path)
+            let store = try SQLiteStore(path: path)
             try store.seed(demo)
             for (k, e) in edits.enumerated() {
                 #expect(expected.apply(e) != nil)
@@ -30,13 +30,13 @@ func edit(_ change: Change, version: Int, ifVersion: Int? = nil, token: Int = 0)
                 #expect(d.version == k + 1 && d.change == e)
             }
         }
-        let reopened = try BoardStore(path: path)
+        let reopened = try SQLiteStore(path: path)
         #expect(try reopened.board(id: "demo") == expected)
         #expect(try reopened.commits(board: "demo", after: 0).map(\.change) == edits)
     }
 
     @Test func anEditWhoseIfVersionIsNotTheStoredOneIsUnchangedAndNotWritten() throws {
-        let store = try BoardStore(path: tempPath())
+        let store = try SQLiteStore(path: tempPath())
         try store.seed(demo)
         let out = try store.apply([edit(.removeItem("a"), version: 1, ifVersion: 0, token: 1),
                                    edit(.removeItem("b"), version: 2, ifVersion: 0, token: 2)])

@@ -24,7 +24,7 @@ public struct CommitRecord: Hashable, Sendable {
 ///
 /// Board files seed the store once; afterwards the store is the truth. Use from one thread at
 /// a time (the server's store thread).
-public final class BoardStore: Store {
+public final class SQLiteStore: Store {
     /// The schema this build writes; older databases migrate forward on open.
     public static let schemaVersion = 5
     private let db: SQLiteDatabase

@@ -22,9 +22,9 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
                  at: 1_700_000_000_000 + Double(version))
 }
 
-@Suite struct BoardStoreTests {
+@Suite struct SQLiteStoreTests {
     @Test func aSeededBoardReadsBackTheSame() throws {
-        let store = try BoardStore(path: tempPath())
+        let store = try SQLiteStore(path: tempPath())
         try store.seed(demo)
         #expect(try store.board(id: "demo") == demo)
         #expect(try store.boards().map(\.id) == ["demo"])
@@ -34,11 +34,11 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
     @Test func commitsChangeTheOrderAndVersionAndSurviveReopening() throws {
         let path = tempPath()
         do {
-            let store = try BoardStore(path: path)
+            let store = try SQLiteStore(path: path)
             try store.seed(demo)
             try store.apply([commit(1, todo: ["b", "c"], done: ["a"]), commit(2, todo: ["c", "b"], done: ["a"])])
         }
-        let reopened = try BoardStore(path: path)
+        let reopened = try SQLiteStore(path: path)
         let b = try #require(try reopened.board(id: "demo"))
         #expect(b.version == 2)
         #expect(b.order == [SectionOrder(section: "todo", items: ["c", "b"]), SectionOrder(section: "done", items: ["a"])])
@@ -49,7 +49,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
     }
 
     @Test func aStaleVersionIsRefusedAndNothingOfTheBatchIsWritten() throws {
-        let store = try BoardStore(path: tempPath())
+        let store = try SQLiteStore(path: tempPath())
         try store.seed(demo)
         #expect(throws: StoreError.self) {
             try store.apply([commit(1, todo: ["b", "c"], done: ["a"]), commit(3, todo: ["a", "b", "c"], done: [])])
@@ -59,7 +59,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
     }
 
     @Test func seedingAgainKeepsTheCommittedOrder() throws {
-        let store = try BoardStore(path: tempPath())
+        let store = try SQLiteStore(path: tempPath())
         try store.seed(demo)
         try store.apply([commit(1, todo: ["b", "c"], done: ["a"])])
         let again = try store.seed(demo)
@@ -70,11 +70,11 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
         let path = tempPath()
         do {
             let db = try SQLiteDatabase(path: path)
-            try db.execute(BoardStore.migrations[0])
+            try db.execute(SQLiteStore.migrations[0])
             try db.execute("PRAGMA user_version = 1")
         }
-        let store = try BoardStore(path: path)
-        #expect(try store.userVersion() == BoardStore.schemaVersion)
+        let store = try SQLiteStore(path: path)
+        #expect(try store.userVersion() == SQLiteStore.schemaVersion)
         try store.seed(demo)
         try store.apply([commit(1, todo: ["b", "c"], done: ["a"])])
         let newer = tempPath()
@@ -82,7 +82,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
             let db = try SQLiteDatabase(path: newer)
             try db.execute("PRAGMA user_version = 99")
         }
-        #expect(throws: StoreError.self) { try BoardStore(path: newer) }
+        #expect(throws: StoreError.self) { try SQLiteStore(path: newer) }
     }
 
     @Test func historyReadsMovesWrittenBeforeAndAfterSchemaFive() throws {
@@ -90,7 +90,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
         let path = tempPath()
         do {
             let db = try SQLiteDatabase(path: path)
-            for m in BoardStore.migrations.prefix(4) { try db.execute(m) }
+            for m in SQLiteStore.migrations.prefix(4) { try db.execute(m) }
             try db.execute("PRAGMA user_version = 4")
             try db.execute("INSERT INTO boards VALUES ('demo', 'list', 1, 64, 0, 0, 0, 0, 0, 0)")
             try db.execute("INSERT INTO sections VALUES ('demo', 'todo', 0, 'To do'), ('demo', 'done', 1, 'Done')")
@@ -101,7 +101,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
             try db.execute("INSERT INTO commits (board, version, by, at) VALUES ('demo', 1, 's1', 5)")
             try db.execute("INSERT INTO moves VALUES ('demo', 1, 0, 'a', 'todo', 0, 'done', 0), ('demo', 1, 1, 'b', 'todo', 1, 'todo', 0)")
         }
-        let store = try BoardStore(path: path)
+        let store = try SQLiteStore(path: path)
         #expect(try store.userVersion() == 5)
         // A commit made now keeps its moves (several, with text that needs escaping) in its row.
         let moves = [Move(id: "b", from: Place(section: "todo", index: 0), to: Place(section: "done", index: 1)),
@@ -121,7 +121,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
     }
 
     @Test func aCommitWithoutMovesReadsBackWithout() throws {
-        let store = try BoardStore(path: tempPath())
+        let store = try SQLiteStore(path: tempPath())
         try store.seed(demo)
         try store.apply([CommitRecord(commit: Commit(board: "demo", version: 1, by: "s1", moves: [],
                                                      order: [SectionOrder(section: "todo", items: ["a", "b", "c"]),
@@ -132,7 +132,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
 
     @Test func theWriterReportsEveryCommitDurableInOrder() throws {
         let path = tempPath()
-        let store = try BoardStore(path: path)
+        let store = try SQLiteStore(path: path)
         try store.seed(demo)
         let seen = Locked<[Int]>([])
         // The first batch's report waits until the other 49 are queued: they must then go
@@ -151,7 +151,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
         writer.close()
         #expect(seen.value == Array(1...50))
         #expect(writer.transactions == 2 && writer.written == 50)
-        #expect(try BoardStore(path: path).board(id: "demo")?.version == 50)
+        #expect(try SQLiteStore(path: path).board(id: "demo")?.version == 50)
     }
 }
 
@@ -162,7 +162,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
     }
 
     @Test func twoChangesMadeOnTheSameVersionBothLandInOrder() throws {
-        let store = try BoardStore(path: tempPath())
+        let store = try SQLiteStore(path: tempPath())
         try store.seed(demo)
         // Both sessions saw version 0; the store applies each to the order it has.
         let out = try store.apply([record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 1),
@@ -176,7 +176,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
     }
 
     @Test func aChangeMadeMootByAnEarlierOneIsReportedUnchangedAndNotWritten() throws {
-        let store = try BoardStore(path: tempPath())
+        let store = try SQLiteStore(path: tempPath())
         try store.seed(demo)
         let out = try store.apply([record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 1),
                                    record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 2)])
@@ -187,7 +187,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
 
     @Test func theWriterReportsAFailureAndTheStoreDownThenUpWhenItWritesAgain() throws {
         let path = tempPath()
-        let store = try BoardStore(path: path)
+        let store = try SQLiteStore(path: path)
         try store.seed(demo)
         let failures = Locked<[Int]>([])
         let health = Locked<[Bool]>([])
@@ -208,7 +208,7 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
         #expect(failures.value.contains(7))
         #expect(health.value.first == false && health.value.last == true)
         #expect(!landed.value.isEmpty)
-        let b = try #require(try BoardStore(path: path).board(id: "demo"))
+        let b = try #require(try SQLiteStore(path: path).board(id: "demo"))
         #expect(b.version == landed.value.count)
     }
 }
@@ -246,7 +246,7 @@ final class Locked<T>: @unchecked Sendable {
 
     @Test func randomBatchesOfChangesReadBackFromTheFileAsTheyApplyInMemory() throws {
         let path = tempPath()
-        let store = try BoardStore(path: path)
+        let store = try SQLiteStore(path: path)
         try store.seed(Self.board)
         var expected = Self.board
         var rng = SplitMix64(seed: 13)
@@ -261,7 +261,7 @@ final class Locked<T>: @unchecked Sendable {
             }
             try store.apply(records)
             // A fresh connection reads the file, not the writer's memory.
-            let onDisk = try #require(try BoardStore(path: path).board(id: "demo"))
+            let onDisk = try #require(try SQLiteStore(path: path).board(id: "demo"))
             #expect(onDisk == expected, "batch \(batch)")
             if onDisk != expected { return }
         }
@@ -270,7 +270,7 @@ final class Locked<T>: @unchecked Sendable {
 
     @Test func aBatchThatFailsLeavesNothingAndTheNextWritesFromTheFile() throws {
         let path = tempPath()
-        let store = try BoardStore(path: path)
+        let store = try SQLiteStore(path: path)
         try store.seed(Self.board)
         // Warm the store's memory of the board, then fail a batch after a change that applied
         // in memory: an old-style commit at a stale version refuses the whole batch.
@@ -287,7 +287,7 @@ final class Locked<T>: @unchecked Sendable {
         var expected = Self.board
         _ = expected.apply(.insert(id: "a0", section: "s2", after: nil, index: 0))
         _ = expected.apply(.insert(id: "b1", section: "s0", after: "a2", index: 2))
-        #expect(try BoardStore(path: path).board(id: "demo") == expected)
+        #expect(try SQLiteStore(path: path).board(id: "demo") == expected)
         #expect(try store.board(id: "demo") == expected)
     }
 }
