@@ -39,6 +39,7 @@ public final class PostgresStore: Store {
           PRIMARY KEY (board, version, seq), FOREIGN KEY (board, version) REFERENCES commits(board, version));
         """,
         // v2: edits (issue 12): an edit's change is kept as its JSON (`change_kind` "edit").
+        // Since issue 22 nothing writes or reads `moves` (the change is the commit).
         """
         ALTER TABLE commits ADD COLUMN change_json TEXT;
         """,
@@ -181,7 +182,7 @@ public final class PostgresStore: Store {
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
                 }
-                guard let change = c.change else { throw .staleVersion(board: c.board, expected: version + 1, got: c.version) }
+                guard let change = c.change else { throw .missingChange(board: c.board, version: c.version) }
                 if let expected = r.ifVersion, expected != version {
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
@@ -284,10 +285,6 @@ public final class PostgresStore: Store {
         try db.exec("SELECT 1")
     }
 
-    /// The history of a board's commits, oldest first (as `SQLiteStore.history`).
-    public func history(board: String) throws(StoreError) -> [DurableCommit] {
-        try commits(board: board, after: 0)
-    }
 }
 
 /// A batch's rows, written with one statement per table whatever the batch's size (arrays
@@ -297,7 +294,6 @@ struct BatchRows {
     private var places: [String: (board: String, id: String, section: String, position: Int)] = [:]
     private var placeOrder: [String] = []
     private var commits: [[String?]] = []
-    private var moves: [[String?]] = []
     /// Statements that must run in the batch's order: an edit's rows, after the places of
     /// the drops before it.
     private var ordered: [(sql: String, params: [String?])] = []
@@ -337,9 +333,6 @@ struct BatchRows {
         let c = ChangeColumns(r.commit.change)
         commits.append([board, version, r.commit.by, String(r.at), r.origin, String(r.token), c.kind, c.item, c.other, c.section,
                         c.index.map { String($0) }, c.json])
-        for (k, mv) in m.enumerated() {
-            moves.append([board, version, String(k), mv.id, mv.from.section, String(mv.from.index), mv.to.section, String(mv.to.index)])
-        }
     }
 
     func statements(versions: [(String, Int)], notify channel: String, origin: String) -> [(sql: String, params: [String?])] {
@@ -351,12 +344,6 @@ struct BatchRows {
                 INSERT INTO commits SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[], $6::bigint[],
                   $7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::text[])
                 """, (0..<12).map { column(commits, $0) }))
-        }
-        if !moves.isEmpty {
-            out.append(("""
-                INSERT INTO moves SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::int[],
-                  $7::text[], $8::int[])
-                """, (0..<8).map { column(moves, $0) }))
         }
         out.append(("UPDATE boards SET version = t.version FROM unnest($1::text[], $2::bigint[]) AS t(id, version) WHERE boards.id = t.id",
                     [postgresArray(versions.map(\.0)), "{" + versions.map { String($0.1) }.joined(separator: ",") + "}"]))

@@ -3,7 +3,8 @@ import LiftboardWire
 
 /// Where boards and their commits live. Two implementations: `SQLiteStore` (SQLite, embedded,
 /// one process) and `PostgresStore` (PostgreSQL through libpq, shared by any number of
-/// processes). Each is used from one thread at a time (the server's store thread).
+/// processes). Each is used from one thread at a time (the server's store thread). Both keep
+/// this one contract, proved by one suite run against each (`StoreConformanceTests`).
 ///
 /// A commit is stored as its change (contract §4, "A commit is one change"), applied to the
 /// board's order as the store has it when the commit is written, under the board's lock:
@@ -15,10 +16,16 @@ public protocol Store: AnyObject {
     func boards() throws(StoreError) -> [Board]
     func board(id: String) throws(StoreError) -> Board?
     /// Writes a batch of commits in one transaction (group commit): each commit's change is
-    /// applied to the board's current committed order. All of the batch is written, or
-    /// nothing (then it throws). One outcome per record, in order.
+    /// applied to the board's current committed order. One outcome per record, in order:
+    /// `.landed` at the version the store gave it; `.unchanged` (nothing written for it) when
+    /// its board is not in the store (deleted meanwhile), when its `ifVersion` is not the
+    /// stored version, or when its change changes nothing on the stored order. A record
+    /// without a change throws `missingChange`. All of the batch is written, or nothing (then
+    /// it throws). The change is what is kept of a commit (its moves follow from it).
     func apply(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome]
-    /// The commits of `board` after `version`, oldest first (what another process wrote).
+    /// The commits of `board` after `version`, oldest first: the board's history (`after: 0`,
+    /// `GET /api/boards/{id}/history`) and what another process wrote. Empty for a board the
+    /// store does not have.
     func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit]
     /// Deletes a board with its items, sections and history; false when there was none.
     func deleteBoard(id: String) throws(StoreError) -> Bool

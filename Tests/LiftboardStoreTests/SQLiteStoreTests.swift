@@ -15,57 +15,15 @@ let demo = Board(id: "demo", sections: [
     Section(id: "done", title: "Done", items: []),
 ])
 
-func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
-    CommitRecord(commit: Commit(board: "demo", version: version, by: "s\(version)",
-                                moves: [Move(id: "a", from: Place(section: "todo", index: 0), to: Place(section: "done", index: 0))],
-                                order: [SectionOrder(section: "todo", items: todo), SectionOrder(section: "done", items: done)]),
-                 at: 1_700_000_000_000 + Double(version))
+/// A session's drop: `change` on board demo, as version `version`.
+func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
+    CommitRecord(commit: Commit(board: "demo", version: version, by: "s\(version)", moves: [], order: [], change: change),
+                 at: 1_700_000_000_000 + Double(version), origin: "p1", token: token)
 }
 
+/// What only the SQLite store has: its file's schema history, the store thread around it, and
+/// the rows it rewrites. What every store does is StoreConformanceTests.
 @Suite struct SQLiteStoreTests {
-    @Test func aSeededBoardReadsBackTheSame() throws {
-        let store = try SQLiteStore(path: tempPath())
-        try store.seed(demo)
-        #expect(try store.board(id: "demo") == demo)
-        #expect(try store.boards().map(\.id) == ["demo"])
-        #expect(try store.board(id: "nope") == nil)
-    }
-
-    @Test func commitsChangeTheOrderAndVersionAndSurviveReopening() throws {
-        let path = tempPath()
-        do {
-            let store = try SQLiteStore(path: path)
-            try store.seed(demo)
-            try store.apply([commit(1, todo: ["b", "c"], done: ["a"]), commit(2, todo: ["c", "b"], done: ["a"])])
-        }
-        let reopened = try SQLiteStore(path: path)
-        let b = try #require(try reopened.board(id: "demo"))
-        #expect(b.version == 2)
-        #expect(b.order == [SectionOrder(section: "todo", items: ["c", "b"]), SectionOrder(section: "done", items: ["a"])])
-        #expect(b.sections[0].items[0].movable == false && b.sections[0].items[1].height == 96)
-        let history = try reopened.history(board: "demo")
-        #expect(history.map(\.commit.version) == [1, 2] && history[0].commit.by == "s1")
-        #expect(history[1].commit.moves.first?.to == Place(section: "done", index: 0))
-    }
-
-    @Test func aStaleVersionIsRefusedAndNothingOfTheBatchIsWritten() throws {
-        let store = try SQLiteStore(path: tempPath())
-        try store.seed(demo)
-        #expect(throws: StoreError.self) {
-            try store.apply([commit(1, todo: ["b", "c"], done: ["a"]), commit(3, todo: ["a", "b", "c"], done: [])])
-        }
-        #expect(try store.board(id: "demo") == demo)
-        #expect(try store.history(board: "demo").isEmpty)
-    }
-
-    @Test func seedingAgainKeepsTheCommittedOrder() throws {
-        let store = try SQLiteStore(path: tempPath())
-        try store.seed(demo)
-        try store.apply([commit(1, todo: ["b", "c"], done: ["a"])])
-        let again = try store.seed(demo)
-        #expect(again.version == 1 && again.sections[1].items.map(\.id) == ["a"])
-    }
-
     @Test func anOldSchemaMigratesForwardAndANewerOneIsRefused() throws {
         let path = tempPath()
         do {
@@ -76,7 +34,8 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
         let store = try SQLiteStore(path: path)
         #expect(try store.userVersion() == SQLiteStore.schemaVersion)
         try store.seed(demo)
-        try store.apply([commit(1, todo: ["b", "c"], done: ["a"])])
+        try store.apply([drop(1, .insert(id: "a", section: "done", after: nil, index: 0))])
+        #expect(try store.board(id: "demo")?.version == 1)
         let newer = tempPath()
         do {
             let db = try SQLiteDatabase(path: newer)
@@ -85,49 +44,16 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
         #expect(throws: StoreError.self) { try SQLiteStore(path: newer) }
     }
 
-    @Test func historyReadsMovesWrittenBeforeAndAfterSchemaFive() throws {
-        // A file at schema 4 whose commit keeps its moves as rows of `moves`.
+    @Test func aCommitKeepsItsChangeAndNoMoves() throws {
         let path = tempPath()
-        do {
-            let db = try SQLiteDatabase(path: path)
-            for m in SQLiteStore.migrations.prefix(4) { try db.execute(m) }
-            try db.execute("PRAGMA user_version = 4")
-            try db.execute("INSERT INTO boards VALUES ('demo', 'list', 1, 64, 0, 0, 0, 0, 0, 0)")
-            try db.execute("INSERT INTO sections VALUES ('demo', 'todo', 0, 'To do'), ('demo', 'done', 1, 'Done')")
-            try db.execute("""
-                INSERT INTO items VALUES ('demo', 'b', 'todo', 0, 'B', '#222', 96, 1), ('demo', 'c', 'todo', 1, 'C', '#333', NULL, 0),
-                  ('demo', 'a', 'done', 0, 'A', '#111', NULL, 1)
-                """)
-            try db.execute("INSERT INTO commits (board, version, by, at) VALUES ('demo', 1, 's1', 5)")
-            try db.execute("INSERT INTO moves VALUES ('demo', 1, 0, 'a', 'todo', 0, 'done', 0), ('demo', 1, 1, 'b', 'todo', 1, 'todo', 0)")
-        }
         let store = try SQLiteStore(path: path)
-        #expect(try store.userVersion() == 5)
-        // A commit made now keeps its moves (several, with text that needs escaping) in its row.
-        let moves = [Move(id: "b", from: Place(section: "todo", index: 0), to: Place(section: "done", index: 1)),
-                     Move(id: "q\"u\\o", from: Place(section: "to do ✓", index: 3), to: Place(section: "todo", index: 0))]
-        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 2, by: "s2", moves: moves,
-                                                     order: [SectionOrder(section: "todo", items: ["c"]),
-                                                             SectionOrder(section: "done", items: ["a", "b"])]), at: 6)])
-        let history = try store.history(board: "demo")
-        #expect(history.map(\.commit.version) == [1, 2])
-        #expect(history[0].commit.moves == [Move(id: "a", from: Place(section: "todo", index: 0), to: Place(section: "done", index: 0)),
-                                            Move(id: "b", from: Place(section: "todo", index: 1), to: Place(section: "todo", index: 0))])
-        #expect(history[1].commit.moves == moves)
-        // Nothing was added to the old table.
-        let db = try SQLiteDatabase(path: path)
-        let rows = try db.prepare("SELECT count(*) FROM moves")
-        #expect(try rows.step() && rows.int(0) == 2)
-    }
-
-    @Test func aCommitWithoutMovesReadsBackWithout() throws {
-        let store = try SQLiteStore(path: tempPath())
         try store.seed(demo)
-        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 1, by: "s1", moves: [],
-                                                     order: [SectionOrder(section: "todo", items: ["a", "b", "c"]),
-                                                             SectionOrder(section: "done", items: [])]), at: 1)])
-        let history = try store.history(board: "demo")
-        #expect(history.count == 1 && history[0].commit.moves.isEmpty)
+        try store.apply([drop(1, .insert(id: "a", section: "done", after: nil, index: 0))])
+        let db = try SQLiteDatabase(path: path)
+        let row = try db.prepare("SELECT change_kind, moves_json FROM commits")
+        #expect(try row.step() && row.text(0) == "insert" && row.isNull(1))
+        let moves = try db.prepare("SELECT count(*) FROM moves")
+        #expect(try moves.step() && moves.int(0) == 0)
     }
 
     @Test func theWriterReportsEveryCommitDurableInOrder() throws {
@@ -144,9 +70,9 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
             if first { allQueued.wait() }
         },
                                   onFailure: { _, e in Issue.record("\(e)") })
-        writer.enqueue(commit(1, todo: ["b", "c"], done: ["a"]))
+        writer.enqueue(drop(1, .insert(id: "a", section: "done", after: nil, index: 0)))
         while seen.value.isEmpty { usleep(1000) }
-        for v in 2...50 { writer.enqueue(commit(v, todo: v % 2 == 0 ? ["c", "b"] : ["b", "c"], done: ["a"])) }
+        for v in 2...50 { writer.enqueue(drop(v, .insert(id: "a", section: v % 2 == 0 ? "todo" : "done", after: nil, index: 0))) }
         allQueued.signal()
         writer.close()
         #expect(seen.value == Array(1...50))
@@ -161,30 +87,6 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
                      at: 1_700_000_000_000, origin: "p1", token: token)
     }
 
-    @Test func twoChangesMadeOnTheSameVersionBothLandInOrder() throws {
-        let store = try SQLiteStore(path: tempPath())
-        try store.seed(demo)
-        // Both sessions saw version 0; the store applies each to the order it has.
-        let out = try store.apply([record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 1),
-                                   record(.insert(id: "b", section: "done", after: "a", index: 1), version: 1, token: 2)])
-        #expect(out.map { if case .landed(let d) = $0 { d.version } else { -1 } } == [1, 2])
-        let b = try #require(try store.board(id: "demo"))
-        #expect(b.version == 2 && b.order == [SectionOrder(section: "todo", items: ["c"]), SectionOrder(section: "done", items: ["a", "b"])])
-        let back = try store.commits(board: "demo", after: 0)
-        #expect(back.map(\.change) == [.insert(id: "a", section: "done", after: nil, index: 0), .insert(id: "b", section: "done", after: "a", index: 1)])
-        #expect(back.map(\.token) == [1, 2] && back.allSatisfy { $0.origin == "p1" })
-    }
-
-    @Test func aChangeMadeMootByAnEarlierOneIsReportedUnchangedAndNotWritten() throws {
-        let store = try SQLiteStore(path: tempPath())
-        try store.seed(demo)
-        let out = try store.apply([record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 1),
-                                   record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 2)])
-        #expect(out.count == 2 && out[1] == .unchanged(board: "demo", token: 2))
-        #expect(try store.board(id: "demo")?.version == 1)
-        #expect(try store.commits(board: "demo", after: 0).count == 1)
-    }
-
     @Test func theWriterReportsAFailureAndTheStoreDownThenUpWhenItWritesAgain() throws {
         let path = tempPath()
         let store = try SQLiteStore(path: path)
@@ -196,9 +98,8 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
             landed.update { $0 += o.compactMap { if case .landed(let d) = $0 { d.version } else { nil } } }
         }, onFailure: { records, _ in failures.update { $0 += records.map(\.token) } },
            onHealth: { up in health.update { $0.append(up) } })
-        // A commit naming a board the store lacks fails its whole batch.
-        writer.enqueue(CommitRecord(commit: Commit(board: "nope", version: 1, by: "s1", moves: [], order: [],
-                                                   change: .swap("a", "b")), at: 0, origin: "p1", token: 7))
+        // A commit without a change fails its whole batch.
+        writer.enqueue(CommitRecord(commit: Commit(board: "demo", version: 1, by: "s1", moves: [], order: []), at: 0, origin: "p1", token: 7))
         writer.enqueue(record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 8))
         // Let the first batch fail before the next arrives (the thread may also take both at once).
         let deadline = Date().addingTimeInterval(5)
@@ -273,7 +174,7 @@ final class Locked<T>: @unchecked Sendable {
         let store = try SQLiteStore(path: path)
         try store.seed(Self.board)
         // Warm the store's memory of the board, then fail a batch after a change that applied
-        // in memory: an old-style commit at a stale version refuses the whole batch.
+        // in memory: a commit without a change refuses the whole batch.
         try store.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
                                                      change: .insert(id: "a0", section: "s2", after: nil, index: 0)), at: 0)])
         let failing = [
