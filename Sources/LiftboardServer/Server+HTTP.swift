@@ -5,14 +5,6 @@ import LiftboardWire
 
 /// Static files from Public/, `/healthz` and the boards API.
 extension Server {
-    static let mimeTypes: [String: String] = [
-        "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
-        "css": "text/css; charset=utf-8", "json": "application/json", "map": "application/json",
-        "png": "image/png", "svg": "image/svg+xml", "ico": "image/x-icon", "webp": "image/webp", "jpg": "image/jpeg",
-        "wasm": "application/wasm", "txt": "text/plain; charset=utf-8", "woff2": "font/woff2", "webmanifest": "application/manifest+json",
-        "yaml": "application/yaml",
-    ]
-
     var securityHeaders: [(String, String)] {
         var h = [("x-content-type-options:", "nosniff"), ("referrer-policy:", "no-referrer"),
                  ("content-security-policy:", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
@@ -62,28 +54,11 @@ extension Server {
         }
     }
 
-    /// A file under Public/, never anything outside it.
+    /// A file under Public/, never anything outside it (`StaticFiles`).
     func serveStatic(_ wsi: OpaquePointer, path: String) -> Int32 {
-        let decoded = path.removingPercentEncoding ?? path
-        let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
-        if segments.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\0") }) {
-            return send(wsi, .error(404, "not_found", "no such file"))
-        }
-        var candidate = URL(fileURLWithPath: publicRoot)
-        for s in segments { candidate.appendPathComponent(String(s)) }
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), isDir.boolValue {
-            candidate.appendPathComponent("index.html")
-        }
-        let resolved = candidate.resolvingSymlinksInPath().path
-        guard resolved == publicRoot || resolved.hasPrefix(publicRoot + "/"),
-              FileManager.default.isReadableFile(atPath: resolved) else {
-            return send(wsi, .error(404, "not_found", "no such file"))
-        }
-        let ext = (resolved as NSString).pathExtension.lowercased()
-        let mime = Self.mimeTypes[ext] ?? "application/octet-stream"
+        guard let file = staticFiles.resolve(path) else { return send(wsi, .error(404, "not_found", "no such file")) }
         let extra = securityHeaders.map { "\($0.0) \($0.1)\r\n" }.joined() + "cache-control: no-cache\r\n"
-        let n = extra.withCString { lws_serve_http_file(wsi, resolved, mime, $0, Int32(strlen($0))) }
+        let n = extra.withCString { lws_serve_http_file(wsi, file.path, file.mimeType, $0, Int32(strlen($0))) }
         if n < 0 || (n > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
         return 0
     }

@@ -63,8 +63,8 @@ public final class Server {
     private var serviceLoop = ServiceLoop(kind: .poll)
     private var signalSources: [DispatchSourceSignal] = []
     private let stopFlag = StopFlag()
-    /// Public/, resolved once: every static path must stay under it.
-    let publicRoot: String
+    /// The files under Public/ (every static path must stay under it).
+    let staticFiles: StaticFiles
     /// The address and port the operating system says the server listens on (`127.0.0.1:8080`,
     /// `[::1]:8080`), for the log and `/healthz`.
     private(set) var boundAddress = ""
@@ -80,7 +80,7 @@ public final class Server {
 
     public init(config: ServerConfig) {
         self.config = config
-        publicRoot = URL(fileURLWithPath: config.publicDir).standardizedFileURL.resolvingSymlinksInPath().path
+        staticFiles = StaticFiles(root: config.publicDir)
     }
 
     /// Milliseconds since the server started, to the microsecond (so that recordings replay
