@@ -27,7 +27,7 @@ let package = Package(
         // PostgreSQL's client library, for boards shared by several server processes.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq",
                        providers: [.apt(["libpq-dev"])]),
-        .target(name: "LiftboardStore", dependencies: ["LiftboardCore", "LiftboardWire", "CSQLite", "CLibPQ"], swiftSettings: strict),
+        .target(name: "LiftboardStore", dependencies: ["LiftboardCore", "CSQLite", "CLibPQ"], swiftSettings: strict),
         // libwebsockets transport, static files, TLS, hub, HTTP API.
         .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets",
                        providers: [.apt(["libwebsockets-dev"])]),
@@ -48,7 +48,7 @@ let package = Package(
         .testTarget(name: "LiftboardCoreTests", dependencies: ["LiftboardCore"], swiftSettings: strict),
         .testTarget(name: "LiftboardWireTests", dependencies: ["LiftboardCore", "LiftboardWire"],
                     exclude: ["Golden", "ContractExamples"], swiftSettings: strict),
-        .testTarget(name: "LiftboardStoreTests", dependencies: ["LiftboardCore", "LiftboardStore"], swiftSettings: strict),
+        .testTarget(name: "LiftboardStoreTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore"], swiftSettings: strict),
         .testTarget(name: "LiftboardServerTests", dependencies: ["LiftboardServer"], swiftSettings: strict),
         .testTarget(name: "LiftboardLoadTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardLoad"], swiftSettings: strict),
     ],

@@ -119,14 +119,14 @@ public final class Server {
         allowedHosts = HostCheck.allowed(host: config.host, numeric: address, extra: config.allowHosts)
         let store: any Store
         if let url = config.storeURL {
-            do { store = try PostgresStore(url: url) } catch { throw .store(error) }
+            do { store = try PostgresStore(url: url, edits: .wire) } catch { throw .store(error) }
         } else {
             do {
                 try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
             } catch {
                 throw .listen("cannot create data directory \(config.dataDir): \(error)")
             }
-            do { store = try SQLiteStore(path: config.dataDir + "/liftboard.sqlite") } catch { throw .store(error) }
+            do { store = try SQLiteStore(path: config.dataDir + "/liftboard.sqlite", edits: .wire) } catch { throw .store(error) }
         }
         do {
             for b in config.boards { try store.seed(b) }
@@ -159,7 +159,7 @@ public final class Server {
             contextBox.wake()
         })
         if let url = config.storeURL {
-            listener = CommitListener(url: url, origin: origin, versions: hubs.mapValues(\.board.version), onCommits: { commits in
+            listener = CommitListener(url: url, origin: origin, versions: hubs.mapValues(\.board.version), edits: .wire, onCommits: { commits in
                 reports.add(commits.map { .landed($0) })
                 contextBox.wake()
             }, onHealth: { up in
@@ -410,4 +410,9 @@ struct CAllocations {
                                    secs_since_valid_ping: pingAfter, secs_since_valid_hangup: hangUpAfter, jitter_percent: 0)
         return p
     }
+}
+
+extension EditCodec {
+    /// Edits kept as the wire's JSON (`{"edit": KIND, ...}`, as a commit's `change` carries it).
+    static let wire = EditCodec(encode: Wire.encodeChange, decode: Wire.decodeChange)
 }

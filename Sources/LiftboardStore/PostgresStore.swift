@@ -47,9 +47,12 @@ public final class PostgresStore: Store {
 
     private let db: PostgresConnection
     private var cache = BoardCache()
+    private let edits: EditCodec
 
     /// Connects and migrates the schema forward (several processes may start at once).
-    public init(url: String) throws(StoreError) {
+    /// `edits`: how edits are kept as text (`EditCodec`).
+    public init(url: String, edits: EditCodec) throws(StoreError) {
+        self.edits = edits
         db = try PostgresConnection(url: url)
         try migrate()
     }
@@ -169,7 +172,7 @@ public final class PostgresStore: Store {
                 guard var b = working.board(id, at: version - 1) else { continue }
                 let change = ChangeColumns(kind: since.optionalText(k, 6), item: since.optionalText(k, 7), other: since.optionalText(k, 8),
                                            section: since.optionalText(k, 9), index: since.optionalText(k, 10).flatMap { Int($0) },
-                                           json: since.optionalText(k, 11)).change
+                                           json: since.optionalText(k, 11)).change(edits)
                 if let change, b.apply(change) != nil, b.version == version { working.set(b) } else { working.forget(id) }
             }
             var out: [StoreOutcome] = []
@@ -196,7 +199,7 @@ public final class PostgresStore: Store {
                     continue
                 }
                 if change.isEdit { batch.addEdit(Self.editStatements(EditRow.rows(for: change, before: current, after: next), board: c.board)) }
-                batch.add(r, before: current, next: next, moves: moves)
+                batch.add(r, before: current, next: next, moves: moves, edits: edits)
                 working.set(next)
                 stored[c.board] = next.version
                 out.append(.landed(DurableCommit(board: c.board, version: next.version, by: c.by, at: r.at, change: change,
@@ -263,10 +266,10 @@ public final class PostgresStore: Store {
 
     public func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
         try db.ensureConnected()
-        return try Self.commits(on: db, board: board, after: version)
+        return try Self.commits(on: db, board: board, after: version, edits: edits)
     }
 
-    static func commits(on db: PostgresConnection, board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
+    static func commits(on db: PostgresConnection, board: String, after version: Int, edits: EditCodec) throws(StoreError) -> [DurableCommit] {
         let r = try db.exec("""
             SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json
             FROM commits WHERE board = $1 AND version > $2 ORDER BY version
@@ -274,7 +277,7 @@ public final class PostgresStore: Store {
         return (0..<r.count).map { k in
             let change = ChangeColumns(kind: r.optionalText(k, 5), item: r.optionalText(k, 6), other: r.optionalText(k, 7),
                                        section: r.optionalText(k, 8), index: r.optionalText(k, 9).flatMap { Int($0) },
-                                       json: r.optionalText(k, 10)).change
+                                       json: r.optionalText(k, 10)).change(edits)
             return DurableCommit(board: board, version: r.int(k, 0), by: r.text(k, 1), at: r.double(k, 2), change: change,
                                  origin: r.text(k, 3), token: r.int(k, 4))
         }
@@ -320,7 +323,7 @@ struct BatchRows {
 
     /// Only the items whose place the change altered are written (a move from 0 to 10 moves
     /// 11 items, whatever the section's length).
-    mutating func add(_ r: CommitRecord, before: Board, next: Board, moves m: [Move]) {
+    mutating func add(_ r: CommitRecord, before: Board, next: Board, moves m: [Move], edits: EditCodec) {
         let board = next.id, version = String(next.version)
         for s in touchedSections(m, in: next) {
             let was = before.sections.first { $0.id == s.id }?.items ?? []
@@ -330,7 +333,7 @@ struct BatchRows {
                 places[key] = (board, item.id, s.id, k)
             }
         }
-        let c = ChangeColumns(r.commit.change)
+        let c = ChangeColumns(r.commit.change, edits: edits)
         commits.append([board, version, r.commit.by, String(r.at), r.origin, String(r.token), c.kind, c.item, c.other, c.section,
                         c.index.map { String($0) }, c.json])
     }
@@ -368,11 +371,11 @@ enum NotifyPayload {
     }
 
     /// (board, version, origin, the commit when the payload carries it).
-    static func decode(_ payload: String) -> (board: String, version: Int, origin: String, commit: DurableCommit?)? {
+    static func decode(_ payload: String, edits: EditCodec) -> (board: String, version: Int, origin: String, commit: DurableCommit?)? {
         let f = payload.split(separator: "\t", omittingEmptySubsequences: false).map { $0 == null ? nil : String($0) }
         if f.count == 3, let b = f[0], let v = f[1].flatMap({ Int($0) }) { return (b, v, f[2] ?? "", nil) }
         guard f.count == 12, let b = f[0], let v = f[1].flatMap({ Int($0) }), let by = f[2], let origin = f[4] else { return nil }
-        let change = ChangeColumns(kind: f[6], item: f[7], other: f[8], section: f[9], index: f[10].flatMap { Int($0) }, json: f[11]).change
+        let change = ChangeColumns(kind: f[6], item: f[7], other: f[8], section: f[9], index: f[10].flatMap { Int($0) }, json: f[11]).change(edits)
         let c = DurableCommit(board: b, version: v, by: by, at: f[3].flatMap { Double($0) } ?? 0, change: change, origin: origin,
                               token: f[5].flatMap { Int($0) } ?? 0)
         return (b, v, origin, c)

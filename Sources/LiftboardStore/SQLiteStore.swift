@@ -1,5 +1,4 @@
 import LiftboardCore
-import LiftboardWire
 import CSQLite
 
 /// A committed order with when it was made, as the store keeps it in its history.
@@ -29,8 +28,11 @@ public final class SQLiteStore: Store {
     public static let schemaVersion = 5
     private let db: SQLiteDatabase
     private var cache = BoardCache()
+    private let edits: EditCodec
 
-    public init(path: String) throws(StoreError) {
+    /// `edits`: how edits are kept as text (`EditCodec`).
+    public init(path: String, edits: EditCodec) throws(StoreError) {
+        self.edits = edits
         db = try SQLiteDatabase(path: path)
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=FULL")
@@ -228,7 +230,7 @@ public final class SQLiteStore: Store {
             }
             cache.set(current)
             // The change is the commit (contract §4): its moves follow from it and are not kept.
-            let columns = ChangeColumns(c.change)
+            let columns = ChangeColumns(c.change, edits: edits)
             try setVersion.run([.int(landed), .text(c.board)])
             try history.run([.text(c.board), .int(landed), .text(c.by), .double(r.at), .text(r.origin), .int(r.token),
                              columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
@@ -289,7 +291,7 @@ public final class SQLiteStore: Store {
         while try s.step() {
             let change = ChangeColumns(kind: s.isNull(5) ? nil : s.text(5), item: s.isNull(6) ? nil : s.text(6),
                                        other: s.isNull(7) ? nil : s.text(7), section: s.isNull(8) ? nil : s.text(8),
-                                       index: s.isNull(9) ? nil : s.int(9), json: s.isNull(10) ? nil : s.text(10)).change
+                                       index: s.isNull(9) ? nil : s.int(9), json: s.isNull(10) ? nil : s.text(10)).change(edits)
             out.append(DurableCommit(board: board, version: s.int(0), by: s.text(1), at: s.double(2), change: change,
                                      origin: s.text(3), token: s.int(4)))
         }

@@ -1,5 +1,4 @@
 import LiftboardCore
-import LiftboardWire
 
 /// Where boards and their commits live. Two implementations: `SQLiteStore` (SQLite, embedded,
 /// one process) and `PostgresStore` (PostgreSQL through libpq, shared by any number of
@@ -143,7 +142,7 @@ struct ChangeColumns {
         self.kind = kind; self.item = item; self.other = other; self.section = section; self.index = index; self.json = json
     }
 
-    init(_ change: Change?) {
+    init(_ change: Change?, edits: EditCodec) {
         switch change {
         case .insert(let id, let section, let after, let index)?:
             self.init(kind: "insert", item: id, other: after, section: section, index: index)
@@ -152,16 +151,30 @@ struct ChangeColumns {
         case nil:
             self.init(kind: nil, item: nil, other: nil, section: nil, index: nil)
         case .some(let edit):
-            self.init(kind: "edit", item: nil, other: nil, section: nil, index: nil, json: Wire.encodeChange(edit))
+            self.init(kind: "edit", item: nil, other: nil, section: nil, index: nil, json: edits.encode(edit))
         }
     }
 
-    var change: Change? {
+    func change(_ edits: EditCodec) -> Change? {
         switch kind {
         case "insert": item.flatMap { id in section.map { .insert(id: id, section: $0, after: other, index: index ?? 0) } }
         case "swap": item.flatMap { a in other.map { .swap(a, $0) } }
-        case "edit": json.flatMap(Wire.decodeChange)
+        case "edit": json.flatMap(edits.decode)
         default: nil
         }
+    }
+}
+
+/// How a store keeps an edit (a change other than a drop) as text, and reads it back. The store
+/// does not know the wire: whoever opens it hands the codec in (the server hands the wire's
+/// JSON, `Wire.encodeChange`), so that the store stands on Core alone.
+public struct EditCodec: Sendable {
+    public var encode: @Sendable (Change) -> String
+    /// nil when the text is not an edit.
+    public var decode: @Sendable (String) -> Change?
+
+    public init(encode: @escaping @Sendable (Change) -> String, decode: @escaping @Sendable (String) -> Change?) {
+        self.encode = encode
+        self.decode = decode
     }
 }

@@ -2,6 +2,12 @@ import Foundation
 import Testing
 import LiftboardCore
 @testable import LiftboardStore
+import LiftboardWire
+
+extension EditCodec {
+    /// As the server opens its stores: edits as the wire's JSON.
+    static let wire = EditCodec(encode: Wire.encodeChange, decode: Wire.decodeChange)
+}
 
 func tempPath() -> String {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("liftboard-store-\(UUID().uuidString)")
@@ -31,7 +37,7 @@ func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
             try db.execute(SQLiteStore.migrations[0])
             try db.execute("PRAGMA user_version = 1")
         }
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, edits: .wire)
         #expect(try store.userVersion() == SQLiteStore.schemaVersion)
         try store.seed(demo)
         try store.apply([drop(1, .insert(id: "a", section: "done", after: nil, index: 0))])
@@ -41,12 +47,12 @@ func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
             let db = try SQLiteDatabase(path: newer)
             try db.execute("PRAGMA user_version = 99")
         }
-        #expect(throws: StoreError.self) { try SQLiteStore(path: newer) }
+        #expect(throws: StoreError.self) { try SQLiteStore(path: newer, edits: .wire) }
     }
 
     @Test func aCommitKeepsItsChangeAndNoMoves() throws {
         let path = tempPath()
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, edits: .wire)
         try store.seed(demo)
         try store.apply([drop(1, .insert(id: "a", section: "done", after: nil, index: 0))])
         let db = try SQLiteDatabase(path: path)
@@ -58,7 +64,7 @@ func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
 
     @Test func theWriterReportsEveryCommitDurableInOrder() throws {
         let path = tempPath()
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, edits: .wire)
         try store.seed(demo)
         let seen = Locked<[Int]>([])
         // The first batch's report waits until the other 49 are queued: they must then go
@@ -77,7 +83,7 @@ func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
         writer.close()
         #expect(seen.value == Array(1...50))
         #expect(writer.transactions == 2 && writer.written == 50)
-        #expect(try SQLiteStore(path: path).board(id: "demo")?.version == 50)
+        #expect(try SQLiteStore(path: path, edits: .wire).board(id: "demo")?.version == 50)
     }
 }
 
@@ -89,7 +95,7 @@ func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
 
     @Test func theWriterReportsAFailureAndTheStoreDownThenUpWhenItWritesAgain() throws {
         let path = tempPath()
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, edits: .wire)
         try store.seed(demo)
         let failures = Locked<[Int]>([])
         let health = Locked<[Bool]>([])
@@ -109,7 +115,7 @@ func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
         #expect(failures.value.contains(7))
         #expect(health.value.first == false && health.value.last == true)
         #expect(!landed.value.isEmpty)
-        let b = try #require(try SQLiteStore(path: path).board(id: "demo"))
+        let b = try #require(try SQLiteStore(path: path, edits: .wire).board(id: "demo"))
         #expect(b.version == landed.value.count)
     }
 }
@@ -147,7 +153,7 @@ final class Locked<T>: @unchecked Sendable {
 
     @Test func randomBatchesOfChangesReadBackFromTheFileAsTheyApplyInMemory() throws {
         let path = tempPath()
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, edits: .wire)
         try store.seed(Self.board)
         var expected = Self.board
         var rng = SplitMix64(seed: 13)
@@ -162,7 +168,7 @@ final class Locked<T>: @unchecked Sendable {
             }
             try store.apply(records)
             // A fresh connection reads the file, not the writer's memory.
-            let onDisk = try #require(try SQLiteStore(path: path).board(id: "demo"))
+            let onDisk = try #require(try SQLiteStore(path: path, edits: .wire).board(id: "demo"))
             #expect(onDisk == expected, "batch \(batch)")
             if onDisk != expected { return }
         }
@@ -171,7 +177,7 @@ final class Locked<T>: @unchecked Sendable {
 
     @Test func aBatchThatFailsLeavesNothingAndTheNextWritesFromTheFile() throws {
         let path = tempPath()
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, edits: .wire)
         try store.seed(Self.board)
         // Warm the store's memory of the board, then fail a batch after a change that applied
         // in memory: a commit without a change refuses the whole batch.
@@ -188,7 +194,7 @@ final class Locked<T>: @unchecked Sendable {
         var expected = Self.board
         _ = expected.apply(.insert(id: "a0", section: "s2", after: nil, index: 0))
         _ = expected.apply(.insert(id: "b1", section: "s0", after: "a2", index: 2))
-        #expect(try SQLiteStore(path: path).board(id: "demo") == expected)
+        #expect(try SQLiteStore(path: path, edits: .wire).board(id: "demo") == expected)
         #expect(try store.board(id: "demo") == expected)
     }
 }

@@ -21,7 +21,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         switch self {
         case .sqlite:
             let path = tempPath()
-            return { try SQLiteStore(path: path) }
+            return { try SQLiteStore(path: path, edits: .wire) }
         case .postgres:
             guard let server = Self.postgresServer else {
                 throw ConformanceSkip.noPostgres
@@ -31,7 +31,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
             _ = try admin.exec("CREATE DATABASE \(name)")
             let base = server[..<(server.lastIndex(of: "/") ?? server.endIndex)]
             let url = "\(base)/\(name)"
-            return { try PostgresStore(url: url) }
+            return { try PostgresStore(url: url, edits: .wire) }
         }
     }
 }
