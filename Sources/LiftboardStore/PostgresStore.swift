@@ -13,13 +13,15 @@ public final class PostgresStore: Store {
     /// `deleted <TAB> id`, sent in the transaction that does it), so that every process
     /// serves the boards the database has.
     public static let boardsChannel = "liftboard_boards"
-    /// The schema this build writes; older databases migrate forward on start.
-    public static let schemaVersion = 2
+    /// The schema this build writes (`StoreSchema`); older databases migrate forward on start.
+    public static let schemaVersion = StoreSchema.version
     /// Serializes schema changes and seeding across processes starting at once.
     static let migrationLock = 7_274_001
 
-    /// Each step takes the schema from version `index` to `index + 1`.
-    static let migrations: [String] = [
+    /// Each step takes the schema from version `index` to `index + 1` (`StoreSchema`); nil:
+    /// nothing to do in PostgreSQL at that step.
+    static let migrations: [String?] = [
+        // 1, and 2 and 3 with it.
         """
         CREATE TABLE boards (id TEXT PRIMARY KEY, layout TEXT NOT NULL, version BIGINT NOT NULL,
           row_height DOUBLE PRECISION NOT NULL, list_header DOUBLE PRECISION NOT NULL, list_spacing DOUBLE PRECISION NOT NULL,
@@ -38,11 +40,15 @@ public final class PostgresStore: Store {
           from_section TEXT NOT NULL, from_index INTEGER NOT NULL, to_section TEXT NOT NULL, to_index INTEGER NOT NULL,
           PRIMARY KEY (board, version, seq), FOREIGN KEY (board, version) REFERENCES commits(board, version));
         """,
-        // v2: edits (issue 12): an edit's change is kept as its JSON (`change_kind` "edit").
-        // Since issue 22 nothing writes or reads `moves` (the change is the commit).
+        nil,
+        nil,
+        // 4: edits (issue 12): an edit's change is kept as its JSON (`change_kind` "edit").
         """
         ALTER TABLE commits ADD COLUMN change_json TEXT;
         """,
+        // 5: SQLite's moves_json; PostgreSQL kept `moves`. Since issue 22 nothing writes or
+        // reads either (the change is the commit).
+        nil,
     ]
 
     private let db: PostgresConnection
@@ -57,23 +63,35 @@ public final class PostgresStore: Store {
         try migrate()
     }
 
-    /// The database's schema version (the `schema_version` table).
+    /// The database's schema version (the `liftboard_schema` table, `StoreSchema`).
     public func schemaVersionInDatabase() throws(StoreError) -> Int {
-        let r = try db.exec("SELECT version FROM schema_version")
+        let r = try db.exec("SELECT version FROM liftboard_schema")
         return r.count > 0 ? r.int(0, 0) : 0
     }
 
     private func migrate() throws(StoreError) {
         try db.transaction { () throws(StoreError) in
             try db.exec("SELECT pg_advisory_xact_lock($1)", [String(Self.migrationLock)])
-            try db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            let r = try db.exec("SELECT version FROM schema_version")
-            if r.count == 0 { try db.exec("INSERT INTO schema_version VALUES (0)") }
-            let current = r.count > 0 ? r.int(0, 0) : 0
+            try db.exec("CREATE TABLE IF NOT EXISTS liftboard_schema (version INTEGER NOT NULL)")
+            var r = try db.exec("SELECT version FROM liftboard_schema")
+            if r.count == 0 {
+                // A database numbered before the one history: its `schema_version` 1 and 2 are
+                // versions 3 and 4 of it.
+                let legacy = try db.exec("SELECT to_regclass('schema_version') IS NOT NULL")
+                var start = 0
+                if legacy.text(0, 0) == "t" {
+                    let old = try db.exec("SELECT version FROM schema_version")
+                    if old.count > 0, old.int(0, 0) > 0 { start = old.int(0, 0) + 2 }
+                    try db.exec("DROP TABLE schema_version")
+                }
+                try db.exec("INSERT INTO liftboard_schema VALUES ($1)", [String(start)])
+                r = try db.exec("SELECT version FROM liftboard_schema")
+            }
+            let current = r.int(0, 0)
             guard current <= Self.schemaVersion else { throw .newerSchema(found: current, supported: Self.schemaVersion) }
             for v in current..<Self.schemaVersion {
-                try db.exec(Self.migrations[v])
-                try db.exec("UPDATE schema_version SET version = $1", [String(v + 1)])
+                if let step = Self.migrations[v] { try db.exec(step) }
+                try db.exec("UPDATE liftboard_schema SET version = $1", [String(v + 1)])
             }
         }
     }

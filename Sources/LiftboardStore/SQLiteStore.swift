@@ -25,7 +25,7 @@ public struct CommitRecord: Hashable, Sendable {
 /// a time (the server's store thread).
 public final class SQLiteStore: Store {
     /// The schema this build writes; older databases migrate forward on open.
-    public static let schemaVersion = 5
+    public static let schemaVersion = StoreSchema.version
     private let db: SQLiteDatabase
     private var cache = BoardCache()
     private let edits: EditCodec

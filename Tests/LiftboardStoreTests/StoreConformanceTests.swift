@@ -23,16 +23,19 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let path = tempPath()
             return { try SQLiteStore(path: path, edits: .wire) }
         case .postgres:
-            guard let server = Self.postgresServer else {
-                throw ConformanceSkip.noPostgres
-            }
-            let name = "conformance_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            let admin = try PostgresConnection(url: server)
-            _ = try admin.exec("CREATE DATABASE \(name)")
-            let base = server[..<(server.lastIndex(of: "/") ?? server.endIndex)]
-            let url = "\(base)/\(name)"
+            let url = try Self.freshPostgresDatabase()
             return { try PostgresStore(url: url, edits: .wire) }
         }
+    }
+
+    /// A new, empty database on the test server; its URL.
+    static func freshPostgresDatabase() throws -> String {
+        guard let server = postgresServer else { throw ConformanceSkip.noPostgres }
+        let name = "conformance_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let admin = try PostgresConnection(url: server)
+        _ = try admin.exec("CREATE DATABASE \(name)")
+        let base = server[..<(server.lastIndex(of: "/") ?? server.endIndex)]
+        return "\(base)/\(name)"
     }
 }
 
@@ -216,5 +219,50 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil ? [.sqlite] : Stor
             #expect(back == expected, "batch \(batch)")
             if back != expected { return }
         }
+    }
+
+    @Test("a fresh store is at the one schema version", arguments: storeKinds)
+    func schema(_ kind: StoreKind) throws {
+        let store = try kind.fresh()()
+        switch store {
+        case let s as SQLiteStore: #expect(try s.userVersion() == StoreSchema.version)
+        case let p as PostgresStore: #expect(try p.schemaVersionInDatabase() == StoreSchema.version)
+        default: Issue.record("a store of another kind: \(type(of: store))")
+        }
+    }
+}
+
+/// PostgreSQL's side of the one schema history (StoreSchema).
+@Suite(.enabled(if: StoreKind.postgresServer != nil, "\(ConformanceSkip.noPostgres)"))
+struct PostgresSchemaTests {
+    @Test("a database numbered before the one history (schema_version 2) is its version 4, and migrates to 5")
+    func legacyNumbering() throws {
+        let url = try StoreKind.freshPostgresDatabase()
+        do {
+            // As a build before issue 22 left it: steps 1 and 2 of the old numbering.
+            let db = try PostgresConnection(url: url)
+            _ = try db.exec("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+            _ = try db.exec(try #require(PostgresStore.migrations[0]))
+            _ = try db.exec(try #require(PostgresStore.migrations[3]))
+            _ = try db.exec("INSERT INTO schema_version VALUES (2)")
+        }
+        let store = try PostgresStore(url: url, edits: .wire)
+        #expect(try store.schemaVersionInDatabase() == 5)
+        let check = try PostgresConnection(url: url)
+        #expect(try check.exec("SELECT to_regclass('schema_version') IS NULL").text(0, 0) == "t")
+        try store.seed(demo)
+        let out = try store.apply([drop(1, .updateItem(ItemUpdate(id: "a", label: "Aa")))])
+        #expect(out.count == 1)
+        #expect(try store.commits(board: "demo", after: 0).map(\.change) == [.updateItem(ItemUpdate(id: "a", label: "Aa"))])
+        // Opening again changes nothing.
+        #expect(try PostgresStore(url: url, edits: .wire).schemaVersionInDatabase() == 5)
+    }
+
+    @Test("a database of a newer schema is refused")
+    func newer() throws {
+        let url = try StoreKind.freshPostgresDatabase()
+        _ = try PostgresStore(url: url, edits: .wire)
+        _ = try PostgresConnection(url: url).exec("UPDATE liftboard_schema SET version = 99")
+        #expect(throws: StoreError.self) { try PostgresStore(url: url, edits: .wire) }
     }
 }
