@@ -41,7 +41,7 @@ public final class Server {
     let boardJobs = BoardJobResults()
     var nextBoardJob = 0
     /// Change feed clients (Server+Events), their store reads, and their heartbeat timer.
-    var eventStreams: [OpaquePointer: EventStream] = [:]
+    var eventStreams: [OpaquePointer: EventFeedStream] = [:]
     let eventCatchUps = EventCatchUps()
     var heartbeat: UnsafeMutablePointer<clws_timer>?
     var writer: CommitWriter?
