@@ -107,6 +107,22 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil ? [.sqlite] : Stor
         #expect(try store.commits(board: "nope", after: 0).isEmpty)
     }
 
+    @Test("a group drop and its batch undo land, are stored and read back like any change", arguments: storeKinds)
+    func groupsAndBatches(_ kind: StoreKind) throws {
+        let open = try kind.fresh()
+        let store = try open()
+        try store.seed(demo)
+        let group = Change.group(ids: ["b", "a"], section: "done", after: nil, index: 0)
+        let undo = Change.batch([.insert(id: "a", section: "todo", after: nil, index: 0), .insert(id: "b", section: "todo", after: "a", index: 1)])
+        let out = try store.apply([change(group, token: 1), change(undo, token: 2)])
+        #expect(versions(out) == [1, 2])
+        let back = try open().commits(board: "demo", after: 0)
+        #expect(back.map(\.change) == [group, undo])
+        // After the group the pinned c was alone, at index 0; it keeps that index through the undo.
+        let b = try #require(try open().board(id: "demo"))
+        #expect(b.version == 2 && b.order == [SectionOrder(section: "todo", items: ["c", "a", "b"]), SectionOrder(section: "done", items: [])])
+    }
+
     @Test("a change that changes nothing on the stored order is unchanged and not written", arguments: storeKinds)
     func mootChange(_ kind: StoreKind) throws {
         let store = try kind.fresh()()
