@@ -21,6 +21,7 @@ extension LiveSession {
                                              alpha: config.liftAlpha, dur: dur(config.liftMs), ease: .easeOut))
         // Only its cell changed (hidden): a second lift in the step compares every cell.
         if step.restyled == nil { step.restyled = h } else { step.cellsDirty = true }
+        liftSelection(with: drags.count - 1)
         updateAutoScroll(now: now)
     }
 
@@ -37,7 +38,9 @@ extension LiveSession {
     }
 
     /// Recomputes drag `d`'s place from its snapshot's center; emits one `moved` if it changed.
-    mutating func retarget(_ d: Int, now: Double) {
+    /// Returns whether it changed.
+    @discardableResult
+    mutating func retarget(_ d: Int, now: Double) -> Bool {
         let h = drags[d].item
         let section = arr.sectionOf[h], index = arr.indexOf[h]
         let c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
@@ -53,9 +56,49 @@ extension LiveSession {
         // Most moves pass nothing: compare handles, make the places (strings) only for a `moved`.
         if arr.sectionOf[h] != section || arr.indexOf[h] != index {
             let before = Place(section: arr.sectionIDs[section], index: index)
-            step.gestures.append(.moved(p: drags[d].pointer, id: arr.ids[h], from: before, to: arr.place(of: h)))
+            noteMoved(pointer: drags[d].pointer, id: arr.ids[h], from: before, to: arr.place(of: h))
             step.reordered = true
             step.shiftDur = dur(config.shiftMs)
+            return true
+        }
+        return false
+    }
+
+    /// Records a `moved` in this step: one input yields at most one per drag, from the place
+    /// before the input to the place after it, so a second move of the same drag in the step
+    /// (the content moved under its still center) extends the first, or cancels it out.
+    mutating func noteMoved(pointer p: Int, id: String, from: Place, to: Place) {
+        let k = step.gestures.lastIndex { if case .moved(p, _, _, _) = $0 { true } else { false } }
+        guard let k, case .moved(_, _, let first, _) = step.gestures[k] else {
+            step.gestures.append(.moved(p: p, id: id, from: from, to: to))
+            return
+        }
+        if first == to { step.gestures.remove(at: k) } else { step.gestures[k] = .moved(p: p, id: id, from: first, to: to) }
+    }
+
+    /// Ends a step that moved items with every drag at rest under its still snapshot: the move
+    /// may have shortened the content under the scroll offset (which then scrolls back inside
+    /// it, moving the content under every snapshot), or slid cells under another drag's still
+    /// center. Every pointer drag is retargeted, as an auto-scroll tick retargets it, until
+    /// none moves and the offset holds; so the same points, sent again, move nothing. Drags
+    /// that keep taking each other's cells stop after a few rounds, each in a grid taking the
+    /// region under its center as entered.
+    /// - Complexity: nothing with one drag and the offset inside the content (the usual
+    ///   step); else O(drags × cells passed) a round, at most 2 × drags + 2 rounds.
+    mutating func settleDrags(now: Double) {
+        let pointerDrags = drags.reduce(0) { $0 + ($1.pointer >= 0 ? 1 : 0) }
+        for _ in 0..<(2 * drags.count + 2) {
+            let clamped = scrollY > maxScroll
+            if clamped { scrollY = maxScroll }
+            guard clamped || pointerDrags > 1 else { return }
+            var moved = false
+            for d in drags.indices where drags[d].pointer >= 0 { moved = retarget(d, now: now) || moved }
+            if scrollY <= maxScroll && !moved { return }
+        }
+        if scrollY > maxScroll { scrollY = maxScroll }
+        guard arr.kind == .grid else { return }
+        for d in drags.indices where drags[d].pointer >= 0 {
+            drags[d].lastRegion = arr.region(at: Point(x: drags[d].center.x, y: drags[d].center.y + scrollY))
         }
     }
 
@@ -91,25 +134,35 @@ extension LiveSession {
         return 0
     }
 
+    /// Whether item `n`, held by another pointer drag that follows the list's insert rules,
+    /// would move in direction `dir` under that drag's still snapshot.
+    func passesBack(_ n: Int, dir: Int) -> Bool {
+        guard let p = liftedBy[n], p >= 0, let k = dragIndex(p), drags[k].item == n,
+              !(swaps(drags[k]) && arr.sectionOf[n] == drags[k].liftSection) else { return false }
+        return listStep(n, centerY: drags[k].center.y + scrollY) == dir
+    }
+
     /// Passes neighbours one at a time while the center is at or beyond their midpoint. A pass
     /// that the reverse rule would undo at once (a section's empty slot appearing or vanishing
     /// changes the geometry) is not made, so holding still never moves anything.
     /// - Complexity: O(cells passed).
-    mutating func retargetList(_ h: Int, centerY y: Double) {
+    /// `barred`: a section the item must not be taken into across a header (a swap drag
+    /// outside its lift section comes back over a cell of it only).
+    mutating func retargetList(_ h: Int, centerY y: Double, barred: Int? = nil) {
         for _ in 0...(arr.itemCount + arr.sectionCount) {
             let dir = listStep(h, centerY: y)
             if dir == 0 { return }
             let s = arr.sectionOf[h], i = arr.indexOf[h]
-            if dir > 0, let j = nextMovable(section: s, after: i) {
+            if let j = dir > 0 ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
                 arr.exchange(section: s, i, j)
-                continue
-            }
-            if dir < 0, let j = prevMovable(section: s, before: i) {
-                arr.exchange(section: s, i, j)
+                // Passing an item that another drag holds, whose rule would pass it straight
+                // back (both snapshots beyond each other's cells), is not made either.
+                if passesBack(arr.members[s][i], dir: dir) { arr.exchange(section: s, i, j); return }
                 continue
             }
             // Across a header.
             let t = s + dir
+            if t == barred { return }
             arr.move(h, toSection: t, index: dir > 0 ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
             if listStep(h, centerY: y) == -dir {
                 arr.move(h, toSection: s, index: i, pinnedHome: pinnedHome)
@@ -120,32 +173,51 @@ extension LiveSession {
 
     // MARK: Grids: entering frames
 
-    /// Acts when the center enters a new region: a cell (take its place), a header (down: the
-    /// section's start; up: the end of the section above), an empty slot or a row's blank end.
-    mutating func retargetGrid(_ d: Int, center c: Point) {
+    /// Acts when the center enters a new region: a cell (take its place: pinned cells and
+    /// cells other drags hold included), a header (down: the section's start; up: the end of
+    /// the section above), an empty slot or a row's blank end. A move can slide another region
+    /// under the still center (a section above shrank or grew): within the same input the
+    /// rule is applied again against the new layout until the center is over a region it has
+    /// acted on (its own cell, a pinned cell that gave its index back) or over nothing.
+    /// `barred`: a section the insert rules must not take the item into (a swap drag outside
+    /// its lift section comes back over a cell of it only); entering it leaves the item where
+    /// it is.
+    /// - Complexity: O(cells passed) per region entered, at most one pass per section and cell.
+    mutating func retargetGrid(_ d: Int, center c: Point, barred: Int? = nil) {
         let h = drags[d].item
-        let region = arr.region(at: c)
-        guard region != drags[d].lastRegion else { return }
+        var region = arr.region(at: c)
+        // A region entered twice in one input would start a cycle: stop there, and take it as
+        // the region the center is in, so the same point entered again moves nothing.
+        var entered: [Region] = []
+        while region != drags[d].lastRegion && !entered.contains(region) {
+            entered.append(region)
+            drags[d].lastRegion = region
+            if let (t, index) = gridTarget(of: h, entering: region), t != barred {
+                arr.move(h, toSection: t, index: index, pinnedHome: pinnedHome)
+            }
+            region = arr.region(at: c)
+        }
+        drags[d].lastRegion = region
+    }
+
+    /// Where the grid's insert rules put item `h` when its center enters `region`: `nil` for
+    /// its own cell, spacing and the first section's header going up (no section above).
+    func gridTarget(of h: Int, entering region: Region) -> (section: Int, index: Int)? {
         let s = arr.sectionOf[h]
         switch region {
-        case .cell(let other) where other != h && arr.movable[other] && liftedBy[other] == nil:
-            arr.move(h, toSection: arr.sectionOf[other], index: arr.indexOf[other], pinnedHome: pinnedHome)
+        case .cell(let other) where other != h:
+            return (arr.sectionOf[other], arr.indexOf[other])
         case .header(let t):
-            if t > s {
-                arr.move(h, toSection: t, index: 0, pinnedHome: pinnedHome)
-            } else if t > 0 {
-                arr.move(h, toSection: t - 1, index: arr.members[t - 1].count, pinnedHome: pinnedHome)
-            } else if s > 0 {
-                arr.move(h, toSection: 0, index: 0, pinnedHome: pinnedHome)
-            }
+            if t > s { return (t, 0) }
+            if t > 0 { return (t - 1, arr.members[t - 1].count) }
+            return s > 0 ? (0, 0) : nil
         case .slot(let t):
-            arr.move(h, toSection: t, index: 0, pinnedHome: pinnedHome)
+            return (t, 0)
         case .trailing(let t):
-            arr.move(h, toSection: t, index: arr.members[t].count, pinnedHome: pinnedHome)
+            return (t, arr.members[t].count)
         default:
-            break
+            return nil
         }
-        drags[d].lastRegion = arr.region(at: c)
     }
 
     // MARK: Swap mode
@@ -153,7 +225,10 @@ extension LiveSession {
     /// The target is the cell of the lift's section under the center in the layout of the
     /// committed order (a fixed reference while nothing commits, so nothing oscillates). Over
     /// no such cell the live order stays, unless the center goes into another section by the
-    /// insert rules: then the exchange is undone and the item moves as in insert mode.
+    /// insert rules: then the exchange is undone and the item moves as in insert mode. Only a
+    /// cell of the lift's section brings it back (never that section's header, slot or row
+    /// end), and a cell another drag holds (lifted, or another swap drag's target) is never a
+    /// target.
     mutating func retargetSwap(_ d: Int, center c: Point) {
         let h = drags[d].item, ls = drags[d].liftSection
         if let ref = committedLayout, case .cell(let x) = ref.region(at: c), ref.sectionOf[x] == ls {
@@ -163,25 +238,47 @@ extension LiveSession {
             }
             if x == h {
                 setSwapTarget(d, nil)
-            } else if arr.movable[x] && liftedBy[x] == nil {
+            } else if arr.movable[x] && !isHeld(x, byOtherThan: d) {
                 setSwapTarget(d, x)
             }  // a pinned or held cell is never a target: the live order stays
             drags[d].lastRegion = nil
             return
         }
-        if arr.sectionOf[h] == ls && !leavesLiftSection(d, center: c) { return }
-        setSwapTarget(d, nil)
-        if arr.kind == .list { retargetList(h, centerY: c.y) } else { retargetGrid(d, center: c) }
-        if arr.sectionOf[h] == ls, let ref = committedLayout {
-            // The insert rules brought it back: it waits at its committed place.
-            arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome)
-            drags[d].lastRegion = nil
+        if arr.sectionOf[h] == ls {
+            guard leavesLiftSection(d, center: c) else { return }
+            setSwapTarget(d, nil)
+            if arr.kind == .list {
+                // Straight across the header it passed (the insert rules' pass of a header),
+                // never through the lift section's own items, which stay in committed order.
+                let up = ls > 0 && c.y <= arr.headerFrame(ls).midY
+                let t = up ? ls - 1 : ls + 1
+                arr.move(h, toSection: t, index: up ? arr.members[t].count : 0, pinnedHome: pinnedHome)
+                retargetList(h, centerY: c.y, barred: ls)
+            } else {
+                retargetGrid(d, center: c, barred: ls)
+            }
+            if arr.sectionOf[h] == ls, let ref = committedLayout {
+                // The insert rules kept it in its section: it waits at its committed place.
+                arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome)
+                drags[d].lastRegion = nil
+            }
+        } else if arr.kind == .list {
+            retargetList(h, centerY: c.y, barred: ls)
+        } else {
+            retargetGrid(d, center: c, barred: ls)
         }
     }
 
+    /// Whether item `x` is held by a drag other than `d`: lifted by it, or its swap target.
+    func isHeld(_ x: Int, byOtherThan d: Int) -> Bool {
+        if let p = liftedBy[x], p != drags[d].pointer { return true }
+        return drags.indices.contains { $0 != d && drags[$0].swapTarget == x }
+    }
+
     /// Whether the center, over no cell of the lift's section, has gone into another section
-    /// by the insert rules: past a header's midpoint in a list; into a header, an empty slot,
-    /// a row's blank end or a cell of another section in a grid.
+    /// by the insert rules: past a header's midpoint in a list; into a header (but the first
+    /// section's own, going up: there is no section above), an empty slot, a row's blank end
+    /// or a cell of another section in a grid.
     func leavesLiftSection(_ d: Int, center c: Point) -> Bool {
         let ls = drags[d].liftSection
         if arr.kind == .list {
@@ -190,7 +287,7 @@ extension LiveSession {
             return false
         }
         switch arr.region(at: c) {
-        case .header: return true
+        case .header(let t): return !(t == 0 && ls == 0)
         case .slot(let t), .trailing(let t): return t != ls
         case .cell(let x): return arr.sectionOf[x] != ls
         case .none: return false
@@ -229,6 +326,7 @@ extension LiveSession {
         let placeBefore = arr.place(of: h)
         drags.remove(at: d)
         liftedBy[h] = nil
+        for x in drag.extras { liftedBy[x] = nil }
         if let change { commit(change, now: now) }
         rebuildLive(reporting: othersBefore)
         let place = arr.place(of: h)
@@ -239,7 +337,12 @@ extension LiveSession {
                                              moveDur: dur(config.dropMs), scale: 1, rotation: 0, alpha: 1,
                                              dur: dur(config.dropMs), ease: .easeOut, done: true))
         // Its cell shows again; what moved, `rebuildLive` left in the arrangement's changes.
-        if step.restyled == nil { step.restyled = h } else { step.cellsDirty = true }
+        if step.restyled == nil && drag.group.isEmpty { step.restyled = h } else { step.cellsDirty = true }
+        if drag.group.count > 1 {
+            // The carried items come back (at their new places, or home): as after an edit, every cell is compared.
+            step.shiftDur = dur(config.shiftMs)
+            if drag.pointer >= 0 { announce(groupWords(drag.group, at: h, cancelled: cancelled)) }
+        }
         updateAutoScroll(now: now)
     }
 
@@ -255,13 +358,24 @@ extension LiveSession {
             return .swap(arr.ids[h], arr.ids[t])
         }
         // Pinned items are never anchors: they keep an index, not a neighbour, and take it
-        // back after the change (anchoring on one would undo a drop past it).
+        // back after the change (anchoring on one would undo a drop past it). Nor are held
+        // items (lifted, or another swap drag's target): they stand where the committed order
+        // does not have them.
         func unheldPredecessor(in m: [Int], before i: Int) -> Int? {
             var k = i - 1
-            while k >= 0 { if m[k] != h && liftedBy[m[k]] == nil && arr.movable[m[k]] { return m[k] }; k -= 1 }
+            while k >= 0 {
+                let x = m[k]
+                if x != h && arr.movable[x] && liftedBy[x] == nil && !drags.contains(where: { $0.swapTarget == x }) { return x }
+                k -= 1
+            }
             return nil
         }
         let after = unheldPredecessor(in: arr.members[s], before: arr.indexOf[h])
+        if drag.group.count > 1 {
+            // The group lands after that anchor in its order (the rule decides whether that moves anything).
+            return .group(ids: drag.group.map { arr.ids[$0] }, section: arr.sectionIDs[s], after: after.map { arr.ids[$0] },
+                          index: arr.indexOf[h])
+        }
         if let bs = base.firstIndex(where: { $0.contains(h) }), bs == s,
            unheldPredecessor(in: base[bs], before: base[bs].firstIndex(of: h)!) == after {
             return nil
@@ -300,6 +414,12 @@ extension LiveSession {
         case .swap(let a, let b):
             guard let x = arr.handleOf[a], let y = arr.handleOf[b] else { return nil }
             return .swap(x, y)
+        case .group(let ids, let section, let after, let index):
+            let xs = ids.compactMap { arr.handleOf[$0] }
+            guard !xs.isEmpty, let t = arr.sectionIndexOf[section] else { return nil }
+            return .group(xs, section: t, after: after.flatMap { arr.handleOf[$0] }, index: index)
+        case .batch(let changes):
+            return .batch(changes.compactMap(resolve))
         default:
             return nil
         }
@@ -338,13 +458,16 @@ extension LiveSession {
                 carried.append((arr.sectionOf[h], arr.indexOf[h], h))
             }
         }
-        if !carried.isEmpty {
-            let items = Set(carried.map(\.item))
+        // Items that drags carry besides their own stay out of the order (parked).
+        let extras = drags.flatMap(\.extras)
+        if !carried.isEmpty || !extras.isEmpty {
+            let items = Set(carried.map(\.item) + extras)
             for s in order.indices where order[s].contains(where: items.contains) { order[s].removeAll(where: items.contains) }
             for c in carried.sorted(by: { ($0.section, $0.index) < ($1.section, $1.index) }) {
                 order[c.section].insert(c.item, at: min(c.index, order[c.section].count))
             }
         }
+        // The same members leave out the same items: equal orders park the same items.
         if order != arr.members { arr.setOrder(order) }
         for s in 0..<arr.sectionCount where arr.pinnedCount[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
         for k in drags.indices {

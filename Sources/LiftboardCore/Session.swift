@@ -165,6 +165,17 @@ public struct Session: Sendable {
         live?.session.invariantViolations() ?? []
     }
 
+    /// For tests and the fuzzer: handles `move` (the move this session just handled at `now`)
+    /// once more on a copy, and returns the `moved` it yields, if any. Holding still never
+    /// moves anything, so any answer but `nil` is a flip-flop. `nil` as well when a timer is
+    /// due by `now` (it would fire first, and may move things by right).
+    public func stillPointMoved(repeating move: ClientEvent, at now: Double) -> ServerEvent? {
+        guard case .move = move, live != nil else { return nil }
+        if let due = nextDeadline, due <= now { return nil }
+        var copy = self
+        return copy.handle(move, at: now) { _ in nil }.first { if case .moved = $0 { true } else { false } }
+    }
+
     private mutating func start(_ event: ClientEvent, seq: Int?, at now: Double,
                                 boards: (String) -> Board?) -> [ServerEvent] {
         guard case .hello(let hello) = event else {

@@ -42,7 +42,8 @@ let fuzzBoards: [Board] = [
 
 /// A `Session` fed a decoded stream, with the engine's invariants checked after every event:
 /// the board stays a permutation and pinned items keep their index (`invariantViolations`),
-/// and with no drag in flight the live order is the committed order.
+/// with no drag in flight the live order is the committed order, and a move to the point a
+/// pointer is at already, with no timer due, moves nothing (no flip-flop under a still finger).
 ///
 /// An input starting with `{` or `#` is a JSON-lines stream, as `liftboard replay` reads it
 /// (the golden streams are the seed corpus); any other input is read as compact binary
@@ -73,12 +74,13 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         let point = Point(x: reader.double(700) - 50, y: reader.double(1400) - 100)
         let event: ClientEvent
         switch reader.byte() % 13 {
-        case 0, 1: event = .down(pointer: p, at: point, kind: .touch)
+        case 0, 1: event = .down(pointer: p, at: point, kind: .touch, mods: Modifiers(rawValue: reader.byte() & 0x0F))
         case 2, 3, 4: event = .move(pointer: p, at: point)
         case 5: event = .up(pointer: p, at: point)
         case 6: event = .cancel(pointer: p)
         case 7: event = .wheel(dx: 0, dy: reader.double(800) - 400)
-        case 8: event = .key(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "Escape", "Tab"][Int(reader.byte() % 8)])
+        case 8: event = .key(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "Escape", "Tab"][Int(reader.byte() % 8)],
+                             mods: reader.byte() % 4 == 0 ? .shift : [])
         case 9: event = .resize(Viewport(w: 100 + reader.double(900), h: 100 + reader.double(900)))
         case 10: event = .ping(id: .int(Int(reader.byte())))
         case 11:
@@ -126,6 +128,9 @@ struct SessionUnderTest {
         }
         absorb(out)
         check(after: event)
+        if case .move = event, let still = session.stillPointMoved(repeating: event, at: now) {
+            fatalError("after \(event): the same point again moved \(still)")
+        }
     }
 
     /// Lets time run until nothing is pending, as `liftboard replay` does after its last line.

@@ -16,7 +16,11 @@ import LiftboardWire
     }
 
     @Test func everyRuleOfTheRevisedSectionFourHasAnExample() {
-        #expect(Self.examples == ["autoscroll-two", "commit-one-change", "grid-blank-end", "swap-cancel", "swap-target"])
+        #expect(Self.examples == [
+            "autoscroll-two", "commit-one-change", "grid-blank-end", "grid-cell-slides-under",
+            "grid-cell-slides-under-swap", "grid-first-header", "grid-held-entered", "grid-pinned-entered",
+            "swap-back-by-header", "swap-cancel", "swap-target", "swap-target-held",
+        ])
     }
 
     /// The members of a commit line the contract fixes, as canonical JSON.

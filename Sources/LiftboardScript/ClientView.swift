@@ -1,0 +1,53 @@
+import LiftboardCore
+
+/// What a client knows from the server's messages: the cells' frames, the sections, the scroll
+/// offset and the drags' grab offsets. The pilot steers by this picture, as a finger steers by
+/// what the page draws, so no second geometry of the engine exists here.
+struct ClientView: Sendable {
+    var viewport: Size
+    var scrollY = 0.0
+    var content = Size.zero
+    /// Content coordinates, of the cells in the window the server keeps us told about.
+    var cells: [String: Rect] = [:]
+    var sections: [SectionInfo] = []
+    /// Per pointer: how its snapshot's center follows it (from its `lift`).
+    var follow: [Int: Follow] = [:]
+
+    init(viewport: Size) { self.viewport = viewport }
+
+    mutating func take(_ events: [ServerEvent]) {
+        for e in events {
+            switch e {
+            case .layout(let l):
+                scrollY = l.scroll.y
+                content = l.content
+                sections = l.sections
+                cells = [:]
+                for c in l.cells { cells[c.id] = c.frame }
+            case .frame(let f):
+                if let s = f.scroll { scrollY = s.y }
+                if let c = f.content { content = c }
+                if let s = f.sections { sections = s }
+                for c in f.cells { cells[c.id] = c.frame }
+                // Not kept: a cell out of the window may move unseen (another session's
+                // commit), and a stale frame would press or aim at the wrong cell.
+                for g in f.gone { cells[g] = nil }
+                for inner in f.events { take([inner]) }
+            case .lift(let p, _, _, let follow, _):
+                if let follow { self.follow[p] = follow }
+            default:
+                break
+            }
+        }
+    }
+
+    var maxScroll: Double { max(0, content.h - viewport.h) }
+
+    func section(_ id: String) -> SectionInfo? { sections.first { $0.id == id } }
+
+    /// The cell under a viewport point, if the picture has one there.
+    func cell(at p: Point) -> String? {
+        let c = Point(x: p.x, y: p.y + scrollY)
+        return cells.sorted { $0.key < $1.key }.first { $0.value.contains(c) }?.key
+    }
+}
