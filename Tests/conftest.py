@@ -79,7 +79,10 @@ def make_driver(width=420, height=760, engine="chromium"):
         opts = WebKitOptions()
         opts.binary_location = MINIBROWSER
         opts.add_argument("--automation")
-        driver = webdriver.WebKitGTK(options=opts, service=WebKitService("/usr/bin/WebKitWebDriver"))
+        import warnings
+        with warnings.catch_warnings():  # Selenium's own WebKitGTK class uses its deprecated remote_server_addr
+            warnings.simplefilter("ignore", DeprecationWarning)
+            driver = webdriver.WebKitGTK(options=opts, service=WebKitService("/usr/bin/WebKitWebDriver"))
         driver.set_window_size(width, height)
         return driver
     assert engine == "chromium", engine

@@ -13,11 +13,15 @@ extension Server {
         "yaml": "application/yaml",
     ]
 
-    var securityHeaders: [(String, String)] {
+    var securityHeaders: [(String, String)] { securityHeaders(frameAncestors: config.allowFraming ? "*" : nil) }
+
+    /// `frameAncestors`: who may frame the response (nil: nobody; X-Frame-Options then says so
+    /// to browsers that predate CSP too).
+    func securityHeaders(frameAncestors: String?) -> [(String, String)] {
         var h = [("x-content-type-options:", "nosniff"), ("referrer-policy:", "no-referrer"),
                  ("content-security-policy:", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
-                    + "style-src 'self'; script-src 'self'; frame-ancestors \(config.allowFraming ? "*" : "'none'")")]
-        if !config.allowFraming { h.append(("x-frame-options:", "DENY")) }
+                    + "style-src 'self'; script-src 'self'; frame-ancestors \(frameAncestors ?? "'none'")")]
+        if frameAncestors == nil { h.append(("x-frame-options:", "DENY")) }
         return h
     }
 
@@ -62,11 +66,13 @@ extension Server {
             }
             return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such resource"}"#)
         }
+        if let embedded = embedRoute(wsi, path: path) { return embedded }
         return serveStatic(wsi, path: path)
     }
 
-    /// A file under Public/, never anything outside it.
-    func serveStatic(_ wsi: OpaquePointer, path: String) -> Int32 {
+    /// A file under Public/, never anything outside it. `frameAncestors`: who may frame it
+    /// (nil: as `--allow-framing` says).
+    func serveStatic(_ wsi: OpaquePointer, path: String, frameAncestors: String? = nil) -> Int32 {
         let decoded = path.removingPercentEncoding ?? path
         let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
         if segments.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\0") }) {
@@ -85,7 +91,9 @@ extension Server {
         }
         let ext = (resolved as NSString).pathExtension.lowercased()
         let mime = Self.mimeTypes[ext] ?? "application/octet-stream"
-        let extra = securityHeaders.map { "\($0.0) \($0.1)\r\n" }.joined() + "cache-control: no-cache\r\n"
+        let security = frameAncestors.map { securityHeaders(frameAncestors: $0) } ?? securityHeaders
+        let headers = security + moduleCORSHeaders(wsi, fileExtension: ext) + [("cache-control:", "no-cache")]
+        let extra = headers.map { "\($0.0) \($0.1)\r\n" }.joined()
         let n = extra.withCString { lws_serve_http_file(wsi, resolved, mime, $0, Int32(strlen($0))) }
         if n < 0 || (n > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
         return 0
