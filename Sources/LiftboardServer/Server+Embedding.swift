@@ -5,13 +5,14 @@ import LiftboardWire
 /// module it imports) for `--allow-origin` pages, and the iframe mode (`/embed?board=ID`) for
 /// the `--embed-origin` page. docs/embedding.md.
 extension Server {
-    /// `/embed`: the embedded page, framed only by `--embed-origin`; `/embed/config`: that
+    /// `/embed`: the embedded page, framed only by `--embed-origin` (without one, as
+    /// `--allow-framing` says for the whole site); `/embed/config`: that
     /// origin, which the embedded page posts its events to and takes commands from. nil: not
     /// an embedding path.
     func embedRoute(_ wsi: OpaquePointer, path: String) -> Int32? {
         switch path {
         case "/embed":
-            return serveStatic(wsi, path: "/embed.html", frameAncestors: config.embedOrigin ?? "'none'")
+            return serveStatic(wsi, path: "/embed.html", frameAncestors: config.embedOrigin)
         case "/embed/config":
             guard let origin = config.embedOrigin else {
                 return respondJSON(wsi, 404, #"{"error":"not_found","message":"no --embed-origin: the embedded page posts nowhere"}"#)
