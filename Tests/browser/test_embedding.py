@@ -128,7 +128,7 @@ def test_undo_reverts_the_elements_last_drop_and_order_follows(host, boards_serv
     assert host_log(host, "kitchen", ["liftboard-error"])[0]["detail"]["code"] == "cannot_undo"
 
 
-def test_events_bubble_and_cross_the_shadow_root_and_focus_item_reaches_the_item(host):
+def test_a_new_board_attribute_reconnects_and_others_commits_arrive_as_not_own(host, boards_server):
     flags = host.execute_script("""
         const el = document.getElementById('kitchen');
         const seen = [];
@@ -140,6 +140,15 @@ def test_events_bubble_and_cross_the_shadow_root_and_focus_item_reaches_the_item
         });""")
     assert flags[0] == [True, True, "closed"] and [True, True, "open"] in flags
     wait_for(lambda: "mow" in (scene_cells(host, "#kitchen") or {}))
+    assert host.execute_script("return document.getElementById('kitchen').order()")["todo"][0] == "mow"
+    # Both elements now show the garden: a drag in one is a commit, not its own, in the other.
+    drag(host, "#garden", "mow", "hedge")
+    wait_for(lambda: host_log(host, "kitchen", ["liftboard-commit"]))
+    commit = host_log(host, "kitchen", ["liftboard-commit"])[0]["detail"]
+    assert commit["own"] is False and commit["change"]["swap"] == ["mow", "hedge"]
+    assert host_log(host, "kitchen", ["liftboard-drop", "liftboard-lift"]) == []
+    wait_for(lambda: host.execute_script("return document.getElementById('kitchen').order()")["todo"][:2] == ["hedge", "mow"])
+    # focusItem walks the keyboard focus to the item.
     assert host.execute_script("return document.getElementById('kitchen').focusItem('roses')") is True
     assert board_state(host, "st.scene.focus", "#kitchen") == "roses"
 
@@ -195,3 +204,7 @@ def test_the_iframe_posts_its_events_to_the_embed_origin_and_obeys_only_it(host,
     host.find_element("css selector", "[data-undo=errands]").click()
     wait_for(lambda: items(boards_server, "errands")[:2] == ["post", "bank"])
     assert in_iframe(host, "errands", "return window.__embed.obeyed") == 1
+    # So is its focus: the keyboard focus goes to the item.
+    host.execute_script("document.getElementById('errands').contentWindow.postMessage({type: 'focus', id: 'keys'}, arguments[0])",
+                        boards_server.http)
+    wait_for(lambda: in_iframe(host, "errands", "return window.__liftboard.scene.focus") == "keys")
