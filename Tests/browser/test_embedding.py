@@ -208,3 +208,39 @@ def test_the_iframe_posts_its_events_to_the_embed_origin_and_obeys_only_it(host,
     host.execute_script("document.getElementById('errands').contentWindow.postMessage({type: 'focus', id: 'keys'}, arguments[0])",
                         boards_server.http)
     wait_for(lambda: in_iframe(host, "errands", "return window.__liftboard.scene.focus") == "keys")
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_host_html_served_by_liftboard_serve_itself_shows_two_elements_and_an_iframe(tmp_path, browser):
+    """The same page from the Liftboard server's own origin (Public/ and the example in one
+    folder): no CORS involved, the server's own CSP in force."""
+    site = tmp_path / "public"
+    shutil.copytree(ROOT / "Public", site)
+    for name in ["host.html", "host.js", "host.css"]:
+        shutil.copy(ROOT / "Examples" / name, site / name)
+    server = RunningServer("--public", str(site), "--boards", str(ROOT / "Examples" / "boards"), data_dir=tmp_path / "data")
+    server.port = free_port()  # the embed origin names the port, so it is chosen first
+    server.args += ["--embed-origin", f"http://127.0.0.1:{server.port}"]
+    server.start()
+    try:
+        browser.set_window_size(1280, 900)
+        browser.get(server.http + "/host.html")
+        for board, item in (("#kitchen", "milk"), ("#garden", "mow")):
+            wait_for(lambda: item in (scene_cells(browser, board) or {}))
+        wait_for(lambda: [e for e in host_log(browser, "errands", ["liftboard-connection"]) if e["detail"]["state"] == "open"])
+        drag(browser, "#kitchen", "milk", "eggs")
+        wait_for(lambda: host_log(browser, "kitchen", ["liftboard-commit"]))
+        assert host_log(browser, "kitchen", ["liftboard-drop"])[0]["detail"]["id"] == "milk"
+        assert host_log(browser, "kitchen", ["liftboard-commit"])[0]["detail"]["own"] is True
+        assert browser.execute_script("return document.getElementById('kitchen').order()")["todo"][:2] == ["eggs", "milk"]
+        assert host_log(browser, "garden", GESTURES) == [] and host_log(browser, "errands", GESTURES) == []
+        severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert severe == []
+    finally:
+        server.stop()
