@@ -22,7 +22,7 @@ struct ServeCommand: ParsableCommand {
     var sharePort = false
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve https and wss.") var tlsCert: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.") var tlsKey: String?
-    @Option(name: .customLong("allow-origin"), help: "A page origin allowed to open WebSockets (repeatable).") var allowOrigin: [String] = []
+    @Option(name: .customLong("allow-origin"), help: "A page origin allowed to open WebSockets and load the <liftboard-board> modules (repeatable).") var allowOrigin: [String] = []
     @Option(help: "Require this token on the API and WebSockets (Bearer header or ?token=).") var token: String?
     @Option(name: .customLong("admin-token"), help: "Allow the API's writes (boards, items, sections) with this token (Bearer header); without it the API is read-only.") var adminToken: String?
     @Option(name: .customLong("allow-host"), help: "Also answer requests whose Host header names this (repeatable; * for any). localhost, 127.0.0.1, [::1] and --host always are.") var allowHost: [String] = []
