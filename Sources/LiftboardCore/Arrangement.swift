@@ -365,14 +365,33 @@ struct Arrangement: Sendable {
         }
     }
 
-    /// Replaces the whole order (a commit, a rebuild). Items not named keep nothing: the order
-    /// must name every item exactly once (checked by the caller).
+    /// Replaces the whole order (a commit, a rebuild). The order names every item at most once;
+    /// the items it leaves out are parked (carried by a multi-item drag).
     /// - Complexity: O(n).
     mutating func setOrder(_ order: [[Int]]) {
         members = order
+        for h in sectionOf.indices { sectionOf[h] = -1; indexOf[h] = -1 }
         for s in 0..<sectionCount { reindex(section: s, from: 0) }
         restack(from: 0)
     }
+
+    /// Takes item `h` out of the order (a multi-item drag carries it): it is in no section and
+    /// has no frame until a new order names it again; the items after it close the gap, and
+    /// its section's pinned items keep their homes.
+    /// - Complexity: O(section) + O(sections).
+    mutating func park(_ h: Int, pinnedHome: [Int]) {
+        let s = sectionOf[h], i = indexOf[h]
+        guard s >= 0 else { return }
+        members[s].remove(at: i)
+        sectionOf[h] = -1
+        indexOf[h] = -1
+        reindex(section: s, from: i)
+        if pinnedCount[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
+        restack(from: s)
+    }
+
+    /// Whether item `h` is out of the order (see `park`).
+    func isParked(_ h: Int) -> Bool { sectionOf[h] < 0 }
 
     // MARK: Invariants
 
@@ -394,7 +413,8 @@ struct Arrangement: Sendable {
             let expectedTop = s == 0 ? 0 : sectionTop[s - 1] + sectionHeight[s - 1]
             if sectionTop[s] != expectedTop { v.append("section \(sectionIDs[s]) top is stale") }
         }
-        if let missing = seen.firstIndex(of: false) { v.append("item \(ids[missing]) is nowhere") }
+        if let missing = seen.indices.first(where: { !seen[$0] && sectionOf[$0] >= 0 }) { v.append("item \(ids[missing]) is nowhere") }
+        for h in seen.indices where seen[h] && sectionOf[h] < 0 { v.append("item \(ids[h]) is parked and placed") }
         return v
     }
 }

@@ -68,6 +68,16 @@ extension Board {
             return .insert(id: id, section: sections[s].id, after: predecessor(s, i, movableOnly: true), index: i)
         case .swap(let a, let b):
             return .swap(a, b)
+        case .group(let ids, _, _, _):
+            // Every item back after its movable predecessor, in the order of their places, so
+            // that a predecessor that moved with the group is back before its follower.
+            let places = ids.compactMap { id in locate(item: id).map { (id: id, at: $0) } }
+                .sorted { ($0.at.section, $0.at.index) < ($1.at.section, $1.at.index) }
+            guard !places.isEmpty else { return nil }
+            return .batch(places.map { .insert(id: $0.id, section: sections[$0.at.section].id,
+                                                after: predecessor($0.at.section, $0.at.index, movableOnly: true), index: $0.at.index) })
+        case .batch:
+            return nil
         case .addItem(let item, _, _):
             return .removeItem(item.id)
         case .removeItem(let id):

@@ -9,6 +9,10 @@ enum ChangeRule {
     enum Resolved<T: Equatable> {
         case insert(T, section: Int, after: T?, index: Int)
         case swap(T, T)
+        /// Items (in the order they land) after `after` in `section`.
+        case group([T], section: Int, after: T?, index: Int)
+        /// Changes applied one after another.
+        case batch([Resolved<T>])
     }
 
     /// One item's place before and after a change.
@@ -34,6 +38,7 @@ enum ChangeRule {
         }
         var touched: [(section: Int, pinned: [(home: Int, item: T)])] = []
         var primary: [(item: T, from: (section: Int, index: Int))] = []
+        func touch(_ s: Int) { if !touched.contains(where: { $0.section == s }) { touched.append((s, pinned(s))) } }
         switch change {
         case .insert(let x, let t, let after, let index):
             guard t >= 0, t < order.count, movable(x), let (s, i) = locate(x) else { return [] }
@@ -49,6 +54,25 @@ enum ChangeRule {
             guard x != y, movable(x), movable(y), let (s, i) = locate(x), let j = order[s].firstIndex(of: y) else { return [] }
             order[s].swapAt(i, j)
             primary = [(x, (s, i)), (y, (s, j))]
+        case .group(let xs, let t, let after, let index):
+            guard t >= 0, t < order.count else { return [] }
+            var items: [T] = []
+            for x in xs where movable(x) && !items.contains(x) {
+                if let from = locate(x) { items.append(x); primary.append((x, from)) }
+            }
+            guard !items.isEmpty else { return [] }
+            for (_, from) in primary { touch(from.section) }
+            touch(t)
+            for (x, from) in primary { order[from.section].remove(at: order[from.section].firstIndex(of: x) ?? from.index) }
+            var j = min(max(0, index), order[t].count)
+            if let y = after, !items.contains(y) {
+                if let k = order[t].firstIndex(of: y) { j = k + 1 }
+            } else if after == nil {
+                j = 0
+            }
+            order[t].insert(contentsOf: items, at: j)
+        case .batch(let changes):
+            return applyAll(changes, to: &order, movable: movable)
         }
         for (s, p) in touched where !p.isEmpty { restorePinned(&order[s], pinned: p, movable: movable) }
         var out: [Displacement<T>] = []
@@ -61,6 +85,33 @@ enum ChangeRule {
         for (s, p) in touched {
             for (home, x) in p {
                 if let i = order[s].firstIndex(of: x), i != home { out.append(Displacement(item: x, from: (s, home), to: (s, i))) }
+            }
+        }
+        return out
+    }
+
+    /// Applies `changes` one after another; returns the net displacements (each item's place
+    /// before the first and after the last, in the order items were first displaced), empty
+    /// when together they changed nothing.
+    static func applyAll<T: Equatable>(_ changes: [Resolved<T>], to order: inout [[T]],
+                                       movable: (T) -> Bool) -> [Displacement<T>] {
+        let before = order
+        var first: [(item: T, from: (section: Int, index: Int))] = []
+        for c in changes {
+            for d in apply(c, to: &order, movable: movable) where !first.contains(where: { $0.item == d.item }) {
+                // Where it was before the batch, not before the change that moved it first.
+                var from = d.from
+                for s in before.indices { if let i = before[s].firstIndex(of: d.item) { from = (s, i); break } }
+                first.append((d.item, from))
+            }
+        }
+        var out: [Displacement<T>] = []
+        for (x, from) in first {
+            for s in order.indices {
+                if let i = order[s].firstIndex(of: x) {
+                    if from != (s, i) { out.append(Displacement(item: x, from: from, to: (s, i))) }
+                    break
+                }
             }
         }
         return out
@@ -104,17 +155,7 @@ extension Board {
             for s in sections { if let x = s.items.first(where: { $0.id == id }) { return x } }
             return nil
         }
-        let resolved: ChangeRule.Resolved<Item>
-        switch change {
-        case .insert(let id, let section, let after, let index):
-            guard let x = item(id), let t = sections.firstIndex(where: { $0.id == section }) else { return nil }
-            resolved = .insert(x, section: t, after: after.flatMap(item), index: index)
-        case .swap(let a, let b):
-            guard let x = item(a), let y = item(b) else { return nil }
-            resolved = .swap(x, y)
-        default:
-            return nil
-        }
+        guard let resolved = resolveReorder(change, item: item) else { return nil }
         // Take the sections' items out so that they are uniquely referenced while they change.
         var order: [[Item]] = []
         order.reserveCapacity(sections.count)
@@ -126,6 +167,29 @@ extension Board {
         return moved.map {
             Move(id: $0.item.id, from: Place(section: sections[$0.from.section].id, index: $0.from.index),
                  to: Place(section: sections[$0.to.section].id, index: $0.to.index))
+        }
+    }
+}
+
+extension Board {
+    /// A reorder change with its items resolved by `item` (nil for what this board lacks:
+    /// a section, or every item of a group).
+    func resolveReorder(_ change: Change, item: (String) -> Item?) -> ChangeRule.Resolved<Item>? {
+        switch change {
+        case .insert(let id, let section, let after, let index):
+            guard let x = item(id), let t = sections.firstIndex(where: { $0.id == section }) else { return nil }
+            return .insert(x, section: t, after: after.flatMap(item), index: index)
+        case .swap(let a, let b):
+            guard let x = item(a), let y = item(b) else { return nil }
+            return .swap(x, y)
+        case .group(let ids, let section, let after, let index):
+            let xs = ids.compactMap(item)
+            guard !xs.isEmpty, let t = sections.firstIndex(where: { $0.id == section }) else { return nil }
+            return .group(xs, section: t, after: after.flatMap(item), index: index)
+        case .batch(let changes):
+            return .batch(changes.compactMap { resolveReorder($0, item: item) })
+        default:
+            return nil
         }
     }
 }
@@ -148,7 +212,7 @@ extension Board {
             sections[s].items.enumerated().filter { !$0.element.movable }.map { ($0.offset, $0.element) }
         }
         switch change {
-        case .insert, .swap:
+        case .insert, .swap, .group, .batch:
             return false
         case .addItem(let item, let section, let after):
             guard !item.id.isEmpty, locate(item: item.id) == nil, let s = sections.firstIndex(where: { $0.id == section }) else { return false }

@@ -21,6 +21,7 @@ extension FrameMessage {
             if let k = index[c.id] {
                 var merged = c
                 if merged.info == nil { merged.info = m.cells[k].info }
+                if merged.selected == nil { merged.selected = m.cells[k].selected }
                 m.cells[k] = merged
             } else {
                 index[c.id] = m.cells.count
@@ -66,6 +67,7 @@ extension SnapshotUpdate {
         if let v = u.alpha { s.alpha = v }
         if let v = u.dur { s.dur = v }
         if let v = u.ease { s.ease = v }
+        if let v = u.count { s.count = v }
         s.done = s.done || u.done
         return s
     }

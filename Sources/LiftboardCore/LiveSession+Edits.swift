@@ -53,6 +53,9 @@ extension LiveSession {
             livePlaces.append((h, old.sectionIDs[old.sectionOf[d.item]], old.indexOf[d.item]))
             d.item = h
             d.swapTarget = d.swapTarget.flatMap(map)
+            // A carried item the edit removed is simply no longer carried.
+            d.group = d.group.compactMap(map)
+            if d.group.count < 2 { d.group = [] }
             d.lastRegion = nil
             kept.append(d)
         }
@@ -69,6 +72,8 @@ extension LiveSession {
         // Pinned items' homes are their indexes in the new committed order.
         var homes = Array(repeating: 0, count: next.itemCount)
         for m in next.members { for (i, h) in m.enumerated() where !next.movable[h] { homes[h] = i } }
+        // Carried items leave the order first, so that live indexes mean what they meant.
+        for d in kept { for x in d.extras { next.park(x, pinnedHome: homes) } }
         for (h, section, index) in livePlaces.sorted(by: { ($0.section, $0.index) < ($1.section, $1.index) }) {
             if let t = next.sectionIndexOf[section] { next.move(h, toSection: t, index: index, pinnedHome: homes) }
         }
@@ -76,7 +81,15 @@ extension LiveSession {
         base = board.sections.map { $0.items.map { next.handleOf[$0.id]! } }
         drags = kept
         liftedBy = LiftTable(count: arr.itemCount)
-        for d in drags { liftedBy[d.item] = d.pointer }
+        for d in drags {
+            liftedBy[d.item] = d.pointer
+            for x in d.extras { liftedBy[x] = d.pointer }
+        }
+        let wasSelected = selected
+        selected = Array(repeating: false, count: arr.itemCount)
+        selectionCount = 0
+        for h in wasSelected.indices where wasSelected[h] { if let n = map(h) { selected[n] = true; selectionCount += 1 } }
+        selectionAnchor = selectionAnchor.flatMap(map)
         pinnedHome = homes
         committedLayout = config.mode == .swap ? Arrangement(board: board, width: viewport.w) : nil
         for k in drags.indices { drags[k].liftSection = committedLayout?.sectionOf[drags[k].item] ?? drags[k].liftSection }

@@ -6,16 +6,19 @@ extension LiveSession {
 
     func cellInfo(_ h: Int) -> CellInfo {
         CellInfo(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h], section: arr.sectionIDs[arr.sectionOf[h]],
-                 index: arr.indexOf[h], movable: arr.movable[h], frame: arr.frame(of: h), hidden: liftedBy[h] != nil)
+                 index: arr.indexOf[h], movable: arr.movable[h], frame: arr.frame(of: h), hidden: liftedBy[h] != nil,
+                 selected: selected[h])
     }
 
     func sentCell(_ h: Int) -> SentCell {
-        SentCell(frame: arr.frame(of: h), hidden: liftedBy[h] != nil, section: arr.sectionOf[h], index: arr.indexOf[h])
+        SentCell(frame: arr.frame(of: h), hidden: liftedBy[h] != nil, section: arr.sectionOf[h], index: arr.indexOf[h],
+                 selected: selected[h])
     }
 
     func snapshotState(_ d: Drag) -> SnapshotUpdate {
         SnapshotUpdate(p: d.pointer, id: arr.ids[d.item], center: d.center, size: d.size, moveDur: 0,
-                       scale: config.liftScale, rotation: config.liftRotation, alpha: config.liftAlpha, dur: 0, ease: .easeOut)
+                       scale: config.liftScale, rotation: config.liftRotation, alpha: config.liftAlpha, dur: 0, ease: .easeOut,
+                       count: d.group.count > 1 ? d.group.count : nil)
     }
 
     /// The whole state; resets what the client is known to have.
@@ -38,8 +41,9 @@ extension LiveSession {
     /// Ends a step: its gesture events, then its frame, then commits, then announcements,
     /// appended to `out`. The step's buffers are emptied, keeping their room for the next.
     mutating func flushStep(at now: Double, into out: inout [ServerEvent]) {
-        // A move can shorten the content under the scroll offset.
-        if scrollY > maxScroll { clampScrollRetargeting(now: now) }
+        // A move can shorten the content under the scroll offset, or slide cells under another
+        // drag's still center.
+        if scrollY > maxScroll || (step.reordered && drags.count > 1) { settleDrags(now: now) }
         var f = FrameMessage(seq: frameSeq + 1, ms: now, ack: lastSeq)
         var changed = false
         var cellsDirty = step.cellsDirty
@@ -171,8 +175,10 @@ extension LiveSession {
     func cellUpdate(_ h: Int, was: SentCell, now: SentCell, shiftDur: Double, refreshed: Bool) -> CellUpdate {
         let moved = was.frame != now.frame
         let renamed = was.section != now.section || was.index != now.index || refreshed
-        return CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
-                          ease: .easeInOut, info: renamed ? cellInfo(h) : nil)
+        var u = CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
+                           ease: .easeInOut, info: renamed ? cellInfo(h) : nil)
+        if was.selected != now.selected { u.selected = now.selected }
+        return u
     }
 
     /// `diffCells` for a step in which only cell `h`'s visibility changed (a lift, a drop) and

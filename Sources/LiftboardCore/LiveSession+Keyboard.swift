@@ -21,7 +21,7 @@ extension LiveSession {
         }
     }
 
-    mutating func handleKey(_ key: String, now: Double) {
+    mutating func handleKey(_ key: String, mods: Modifiers = [], now: Double) {
         guard keyboardStarted, let f = focus else {
             keyboardStarted = true
             focus = arr.members.first { !$0.isEmpty }?.first
@@ -43,6 +43,14 @@ extension LiveSession {
             focus = next
             scrollIntoView(next)
             announce("\(arr.labels[next]), \(describe(next))\(arr.movable[next] ? "" : ", pinned").")
+        case " " where mods.contains(.shift), "Spacebar" where mods.contains(.shift):
+            guard arr.movable[f] else {
+                announce("\(arr.labels[f]) is pinned and cannot be selected.")
+                return
+            }
+            setSelected(f, !selected[f])
+            selectionAnchor = f
+            announce("\(arr.labels[f]) \(selected[f] ? "selected" : "deselected"), \(selectionCount) selected.")
         case " ", "Spacebar", "Enter":
             guard arr.movable[f] else {
                 announce("\(arr.labels[f]) is pinned and cannot be moved.")
@@ -54,7 +62,12 @@ extension LiveSession {
             }
             scrollIntoView(f)
             lift(f, pointer: Self.keyboardPointer, at: viewportCenter(of: f), now: now)
-            announce("Lifted \(arr.labels[f]), \(describe(f)). Arrow keys move it, Space drops it, Escape cancels.")
+            let n = drags.last?.group.count ?? 1
+            if n > 1 {
+                announce("\(n) items lifted with \(arr.labels[f]), \(describe(f)). Arrow keys move them, Space drops them, Escape cancels.")
+            } else {
+                announce("Lifted \(arr.labels[f]), \(describe(f)). Arrow keys move it, Space drops it, Escape cancels.")
+            }
         default:
             break
         }
@@ -86,15 +99,17 @@ extension LiveSession {
 
     mutating func keyboardDragKey(_ key: String, drag d: Int, now: Double) {
         let h = drags[d].item
+        let group = drags[d].group
+        let n = group.count
         switch key {
         case " ", "Spacebar", "Enter":
             endDrag(d, cancelled: false, now: now)
             focus = h
-            announce("Dropped \(arr.labels[h]), \(describe(h)).")
+            announce(n > 1 ? groupWords(group, at: h, cancelled: false) : "Dropped \(arr.labels[h]), \(describe(h)).")
         case "Escape":
             endDrag(d, cancelled: true, now: now)
             focus = h
-            announce("Cancelled. \(arr.labels[h]) is back at \(describe(h)).")
+            announce(n > 1 ? groupWords(group, at: h, cancelled: true) : "Cancelled. \(arr.labels[h]) is back at \(describe(h)).")
         case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":
             let before = arr.place(of: h)
             keyboardStep(h, key: key)

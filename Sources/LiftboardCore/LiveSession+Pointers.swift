@@ -3,7 +3,7 @@ extension LiveSession {
     func pointerIndex(_ p: Int) -> Int? { pointers.firstIndex { $0.id == p } }
     func dragIndex(_ p: Int) -> Int? { drags.firstIndex { $0.pointer == p } }
 
-    mutating func pointerDown(_ p: Int, at: Point, kind: PointerKind?, now: Double) {
+    mutating func pointerDown(_ p: Int, at: Point, kind: PointerKind?, mods: Modifiers = [], now: Double) {
         lastInput = now
         guard pointerIndex(p) == nil else {
             step.errors.append(.error(code: .badMessage, message: "down: pointer \(p) is already down"))
@@ -13,7 +13,7 @@ extension LiveSession {
         deceleration = nil
         let recognizer = LongPressRecognizer(at: at, time: now, pressMs: config.pressMs,
                                              allowableMovement: config.allowableMovement)
-        pointers.append(PointerState(id: p, kind: kind, recognizer: recognizer, position: at,
+        pointers.append(PointerState(id: p, kind: kind, mods: mods, recognizer: recognizer, position: at,
                                      scrollAtDown: scrollY, samples: [(now, at.y)]))
     }
 
@@ -45,7 +45,10 @@ extension LiveSession {
         pointers[k].recognizer.up()
         let pointer = pointers.remove(at: k)
         switch pointer.phase {
-        case .pending, .inert:
+        case .pending:
+            // Up before the long press began, within `allowableMovement`: a tap (a click).
+            tapped(at: Point(x: at.x, y: at.y + scrollY), mods: pointer.mods, now: now)
+        case .inert:
             break
         case .panning:
             var moved = pointer
@@ -90,19 +93,25 @@ extension LiveSession {
         scroll(to: p.scrollAtDown - (p.position.y - p.recognizer.origin.y), now: now)
     }
 
-    /// Sets the scroll offset (clamped) and retargets every drag, whose content position moved.
     /// Scrolls toward `y`, clamped to the content, and retargets every pointer drag (the
     /// content moved under its snapshot). A retarget can change the content's height (an
     /// empty section's slot appears or vanishes) and so the clamp: the offset is clamped again
     /// until it holds, so a pan held at one point ends where the same point would take it again.
+    /// When the two feed back on each other (the move shrinks the content below the offset,
+    /// the clamp takes the item back, the content grows again) the offset stays where the
+    /// content holds it, before the move: an auto-scroll tick then sees no progress and stops.
     mutating func scroll(to y: Double, now: Double) {
-        for _ in 0...(arr.sectionCount + 1) {
+        var tried: [Double] = []
+        while true {
             let clamped = clampScroll(y)
             guard clamped != scrollY else { return }
+            guard !tried.contains(clamped), tried.count <= arr.sectionCount + 1 else { break }
+            tried.append(clamped)
             scrollY = clamped
             step.cellsDirty = true
             for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
         }
+        if scrollY > maxScroll { settleDrags(now: now) }
     }
 
     // MARK: Deceleration
@@ -171,6 +180,7 @@ extension LiveSession {
         let v = autoScrollVelocity()
         let before = scrollY
         scroll(to: scrollY + v * tickMs, now: now)
-        autoScrollAt = (v == 0 || scrollY == before) ? nil : now + tickMs
+        // No progress toward the band's edge (an end, or a clamp that took the offset back): stop.
+        autoScrollAt = (scrollY - before) * v > 0 ? now + tickMs : nil
     }
 }

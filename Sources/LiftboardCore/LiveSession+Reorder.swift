@@ -21,6 +21,7 @@ extension LiveSession {
                                              alpha: config.liftAlpha, dur: dur(config.liftMs), ease: .easeOut))
         // Only its cell changed (hidden): a second lift in the step compares every cell.
         if step.restyled == nil { step.restyled = h } else { step.cellsDirty = true }
+        liftSelection(with: drags.count - 1)
         updateAutoScroll(now: now)
     }
 
@@ -37,7 +38,9 @@ extension LiveSession {
     }
 
     /// Recomputes drag `d`'s place from its snapshot's center; emits one `moved` if it changed.
-    mutating func retarget(_ d: Int, now: Double) {
+    /// Returns whether it changed.
+    @discardableResult
+    mutating func retarget(_ d: Int, now: Double) -> Bool {
         let h = drags[d].item
         let section = arr.sectionOf[h], index = arr.indexOf[h]
         let c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
@@ -56,7 +59,9 @@ extension LiveSession {
             noteMoved(pointer: drags[d].pointer, id: arr.ids[h], from: before, to: arr.place(of: h))
             step.reordered = true
             step.shiftDur = dur(config.shiftMs)
+            return true
         }
+        return false
     }
 
     /// Records a `moved` in this step: one input yields at most one per drag, from the place
@@ -71,17 +76,30 @@ extension LiveSession {
         if first == to { step.gestures.remove(at: k) } else { step.gestures[k] = .moved(p: p, id: id, from: first, to: to) }
     }
 
-    /// A step that shortened the content under the scroll offset scrolls back inside it; the
-    /// content then moved under every still snapshot, so each pointer drag is retargeted, as
-    /// an auto-scroll tick retargets it, until the offset holds (a retarget can change the
-    /// content's height again). Without this the same point, sent again, would move the item.
-    /// - Complexity: O(drags × cells passed) per round; rounds end when the offset holds.
-    mutating func clampScrollRetargeting(now: Double) {
-        for _ in 0...(arr.itemCount + arr.sectionCount) where scrollY > maxScroll {
-            scrollY = maxScroll
-            for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
+    /// Ends a step that moved items with every drag at rest under its still snapshot: the move
+    /// may have shortened the content under the scroll offset (which then scrolls back inside
+    /// it, moving the content under every snapshot), or slid cells under another drag's still
+    /// center. Every pointer drag is retargeted, as an auto-scroll tick retargets it, until
+    /// none moves and the offset holds; so the same points, sent again, move nothing. Drags
+    /// that keep taking each other's cells stop after a few rounds, each in a grid taking the
+    /// region under its center as entered.
+    /// - Complexity: nothing with one drag and the offset inside the content (the usual
+    ///   step); else O(drags × cells passed) a round, at most 2 × drags + 2 rounds.
+    mutating func settleDrags(now: Double) {
+        let pointerDrags = drags.reduce(0) { $0 + ($1.pointer >= 0 ? 1 : 0) }
+        for _ in 0..<(2 * drags.count + 2) {
+            let clamped = scrollY > maxScroll
+            if clamped { scrollY = maxScroll }
+            guard clamped || pointerDrags > 1 else { return }
+            var moved = false
+            for d in drags.indices where drags[d].pointer >= 0 { moved = retarget(d, now: now) || moved }
+            if scrollY <= maxScroll && !moved { return }
         }
         if scrollY > maxScroll { scrollY = maxScroll }
+        guard arr.kind == .grid else { return }
+        for d in drags.indices where drags[d].pointer >= 0 {
+            drags[d].lastRegion = arr.region(at: Point(x: drags[d].center.x, y: drags[d].center.y + scrollY))
+        }
     }
 
     // MARK: Lists: midpoints, with hysteresis
@@ -116,6 +134,14 @@ extension LiveSession {
         return 0
     }
 
+    /// Whether item `n`, held by another pointer drag that follows the list's insert rules,
+    /// would move in direction `dir` under that drag's still snapshot.
+    func passesBack(_ n: Int, dir: Int) -> Bool {
+        guard let p = liftedBy[n], p >= 0, let k = dragIndex(p), drags[k].item == n,
+              !(swaps(drags[k]) && arr.sectionOf[n] == drags[k].liftSection) else { return false }
+        return listStep(n, centerY: drags[k].center.y + scrollY) == dir
+    }
+
     /// Passes neighbours one at a time while the center is at or beyond their midpoint. A pass
     /// that the reverse rule would undo at once (a section's empty slot appearing or vanishing
     /// changes the geometry) is not made, so holding still never moves anything.
@@ -127,12 +153,11 @@ extension LiveSession {
             let dir = listStep(h, centerY: y)
             if dir == 0 { return }
             let s = arr.sectionOf[h], i = arr.indexOf[h]
-            if dir > 0, let j = nextMovable(section: s, after: i) {
+            if let j = dir > 0 ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
                 arr.exchange(section: s, i, j)
-                continue
-            }
-            if dir < 0, let j = prevMovable(section: s, before: i) {
-                arr.exchange(section: s, i, j)
+                // Passing an item that another drag holds, whose rule would pass it straight
+                // back (both snapshots beyond each other's cells), is not made either.
+                if passesBack(arr.members[s][i], dir: dir) { arr.exchange(section: s, i, j); return }
                 continue
             }
             // Across a header.
@@ -222,7 +247,16 @@ extension LiveSession {
         if arr.sectionOf[h] == ls {
             guard leavesLiftSection(d, center: c) else { return }
             setSwapTarget(d, nil)
-            if arr.kind == .list { retargetList(h, centerY: c.y) } else { retargetGrid(d, center: c) }
+            if arr.kind == .list {
+                // Straight across the header it passed (the insert rules' pass of a header),
+                // never through the lift section's own items, which stay in committed order.
+                let up = ls > 0 && c.y <= arr.headerFrame(ls).midY
+                let t = up ? ls - 1 : ls + 1
+                arr.move(h, toSection: t, index: up ? arr.members[t].count : 0, pinnedHome: pinnedHome)
+                retargetList(h, centerY: c.y, barred: ls)
+            } else {
+                retargetGrid(d, center: c, barred: ls)
+            }
             if arr.sectionOf[h] == ls, let ref = committedLayout {
                 // The insert rules kept it in its section: it waits at its committed place.
                 arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome)
@@ -292,6 +326,7 @@ extension LiveSession {
         let placeBefore = arr.place(of: h)
         drags.remove(at: d)
         liftedBy[h] = nil
+        for x in drag.extras { liftedBy[x] = nil }
         if let change { commit(change, now: now) }
         rebuildLive(reporting: othersBefore)
         let place = arr.place(of: h)
@@ -302,7 +337,12 @@ extension LiveSession {
                                              moveDur: dur(config.dropMs), scale: 1, rotation: 0, alpha: 1,
                                              dur: dur(config.dropMs), ease: .easeOut, done: true))
         // Its cell shows again; what moved, `rebuildLive` left in the arrangement's changes.
-        if step.restyled == nil { step.restyled = h } else { step.cellsDirty = true }
+        if step.restyled == nil && drag.group.isEmpty { step.restyled = h } else { step.cellsDirty = true }
+        if drag.group.count > 1 {
+            // The carried items come back (at their new places, or home): as after an edit, every cell is compared.
+            step.shiftDur = dur(config.shiftMs)
+            if drag.pointer >= 0 { announce(groupWords(drag.group, at: h, cancelled: cancelled)) }
+        }
         updateAutoScroll(now: now)
     }
 
@@ -331,6 +371,11 @@ extension LiveSession {
             return nil
         }
         let after = unheldPredecessor(in: arr.members[s], before: arr.indexOf[h])
+        if drag.group.count > 1 {
+            // The group lands after that anchor in its order (the rule decides whether that moves anything).
+            return .group(ids: drag.group.map { arr.ids[$0] }, section: arr.sectionIDs[s], after: after.map { arr.ids[$0] },
+                          index: arr.indexOf[h])
+        }
         if let bs = base.firstIndex(where: { $0.contains(h) }), bs == s,
            unheldPredecessor(in: base[bs], before: base[bs].firstIndex(of: h)!) == after {
             return nil
@@ -369,6 +414,12 @@ extension LiveSession {
         case .swap(let a, let b):
             guard let x = arr.handleOf[a], let y = arr.handleOf[b] else { return nil }
             return .swap(x, y)
+        case .group(let ids, let section, let after, let index):
+            let xs = ids.compactMap { arr.handleOf[$0] }
+            guard !xs.isEmpty, let t = arr.sectionIndexOf[section] else { return nil }
+            return .group(xs, section: t, after: after.flatMap { arr.handleOf[$0] }, index: index)
+        case .batch(let changes):
+            return .batch(changes.compactMap(resolve))
         default:
             return nil
         }
@@ -407,13 +458,16 @@ extension LiveSession {
                 carried.append((arr.sectionOf[h], arr.indexOf[h], h))
             }
         }
-        if !carried.isEmpty {
-            let items = Set(carried.map(\.item))
+        // Items that drags carry besides their own stay out of the order (parked).
+        let extras = drags.flatMap(\.extras)
+        if !carried.isEmpty || !extras.isEmpty {
+            let items = Set(carried.map(\.item) + extras)
             for s in order.indices where order[s].contains(where: items.contains) { order[s].removeAll(where: items.contains) }
             for c in carried.sorted(by: { ($0.section, $0.index) < ($1.section, $1.index) }) {
                 order[c.section].insert(c.item, at: min(c.index, order[c.section].count))
             }
         }
+        // The same members leave out the same items: equal orders park the same items.
         if order != arr.members { arr.setOrder(order) }
         for s in 0..<arr.sectionCount where arr.pinnedCount[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
         for k in drags.indices {

@@ -37,6 +37,19 @@ extension LiveSession {
             return (.insert(id: id, section: a.section, after: a.after, index: i), [id])
         case .swap(let x, let y):
             return (.swap(x, y), [x, y])
+        case .group(let ids, _, _, _):
+            // Every item back after its movable predecessor, in the order of their places, so
+            // that a predecessor that moved with the group is back before its follower.
+            var places: [(id: String, section: Int, index: Int)] = []
+            for id in ids {
+                guard let h = arr.handleOf[id], let s = base.firstIndex(where: { $0.contains(h) }),
+                      let i = base[s].firstIndex(of: h) else { return nil }
+                places.append((id, s, i))
+            }
+            places.sort { ($0.section, $0.index) < ($1.section, $1.index) }
+            let back = places.compactMap { p in anchor(of: p.id).map { Change.insert(id: p.id, section: $0.section, after: $0.after, index: p.index) } }
+            guard back.count == places.count else { return nil }
+            return (.batch(back), ids)
         default:
             return nil
         }

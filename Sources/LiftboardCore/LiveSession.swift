@@ -15,6 +15,8 @@ struct PointerState: Sendable {
     }
     let id: Int
     let kind: PointerKind?
+    /// The modifier keys held at `down` (a click's selection).
+    var mods: Modifiers = []
     var recognizer: LongPressRecognizer
     var phase: Phase = .pending
     var position: Point
@@ -38,6 +40,11 @@ struct Drag: Sendable {
     /// with now.
     var liftSection: Int
     var swapTarget: Int? = nil
+    /// A multi-item drag: every item it carries in the order they land (its own included),
+    /// the others parked out of the order; empty while it carries its own item alone.
+    var group: [Int] = []
+    /// The items carried besides its own.
+    var extras: [Int] { group.filter { $0 != item } }
 }
 
 /// Which pointer has lifted each item (by handle): read for every cell of every frame, so an
@@ -94,6 +101,11 @@ struct LiveSession: Sendable {
     var lastInput: Double
     var focus: Int? = nil
     var keyboardStarted = false
+    /// The selection (Ctrl/Meta and Shift clicks, Shift+Space), by handle, and where a Shift
+    /// click's range starts (the last cell a Ctrl/Meta click or Shift+Space toggled).
+    var selected: [Bool]
+    var selectionCount = 0
+    var selectionAnchor: Int? = nil
     /// This session's commits, newest last, for `undo`.
     var undoStack: [OwnCommit] = []
 
@@ -124,6 +136,7 @@ struct LiveSession: Sendable {
         var hidden: Bool
         var section: Int
         var index: Int
+        var selected: Bool = false
     }
 
     struct Step: Sendable {
@@ -160,6 +173,7 @@ struct LiveSession: Sendable {
         pinnedHome = Array(repeating: 0, count: arr.itemCount)
         sentSlot = Array(repeating: -1, count: arr.itemCount)
         liftedBy = LiftTable(count: arr.itemCount)
+        selected = Array(repeating: false, count: arr.itemCount)
         lastInput = now
         resetPinnedHomes()
     }
@@ -191,8 +205,8 @@ struct LiveSession: Sendable {
         switch event {
         case .hello:
             break  // `Session` answers a second hello before it gets here
-        case .down(let p, let at, let kind):
-            pointerDown(p, at: at, kind: kind, now: now)
+        case .down(let p, let at, let kind, let mods):
+            pointerDown(p, at: at, kind: kind, mods: mods, now: now)
         case .move(let p, let at):
             pointerMove(p, to: at, now: now)
         case .up(let p, let at):
@@ -213,9 +227,9 @@ struct LiveSession: Sendable {
             flushStep(at: now, into: &out)
             out.append(makeLayout())
             return out
-        case .key(let key):
+        case .key(let key, let mods):
             lastInput = now
-            handleKey(key, now: now)
+            handleKey(key, mods: mods, now: now)
         case .ping(let id):
             step.gestures.append(.pong(id: id, ms: now))
         case .undo:
@@ -291,7 +305,19 @@ struct LiveSession: Sendable {
         var v = arr.invariantViolations()
         if scrollY < 0 || scrollY > maxScroll + 1e-9 { v.append("scroll \(scrollY) outside [0, \(maxScroll)]") }
         for d in drags where liftedBy[d.item] != d.pointer { v.append("drag of \(arr.ids[d.item]) not in liftedBy") }
-        if liftedBy.count != drags.count { v.append("liftedBy has \(liftedBy.count) entries for \(drags.count) drags") }
+        let carried = drags.reduce(0) { $0 + $1.extras.count }
+        if liftedBy.count != drags.count + carried { v.append("liftedBy has \(liftedBy.count) entries for \(drags.count) drags carrying \(carried) more") }
+        // Exactly the items drags carry besides their own are out of the order.
+        for d in drags {
+            if arr.isParked(d.item) { v.append("drag of \(arr.ids[d.item]) is parked") }
+            if !d.group.isEmpty && (d.group.first(where: { $0 == d.item }) == nil || config.mode == .swap) {
+                v.append("group of \(arr.ids[d.item]) is malformed")
+            }
+            for x in d.extras where !arr.isParked(x) || liftedBy[x] != d.pointer { v.append("carried \(arr.ids[x]) is not parked by its drag") }
+        }
+        let parked = (0..<arr.itemCount).filter(arr.isParked).count
+        if parked != carried { v.append("\(parked) items parked, \(carried) carried") }
+        if selected.filter({ $0 }).count != selectionCount { v.append("selectionCount is stale") }
         for d in drags where d.pointer >= 0 && !pointers.contains(where: { $0.id == d.pointer && $0.phase == .dragging }) {
             v.append("drag of pointer \(d.pointer) has no dragging pointer")
         }

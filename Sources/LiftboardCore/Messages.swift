@@ -14,6 +14,32 @@ public enum PointerKind: String, Sendable, Hashable {
     case mouse, touch, pen
 }
 
+/// Modifier keys held with a `down` or a `key` (extension: `mods`, any of "shift", "ctrl",
+/// "meta", "alt"). Ctrl and Meta mean the same to the server (the page sends Cmd as meta).
+public struct Modifiers: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let shift = Modifiers(rawValue: 1)
+    public static let ctrl = Modifiers(rawValue: 2)
+    public static let meta = Modifiers(rawValue: 4)
+    public static let alt = Modifiers(rawValue: 8)
+    /// Ctrl or Meta: toggles a cell's selection on a click.
+    public var toggles: Bool { !isDisjoint(with: [.ctrl, .meta]) }
+    /// The names, in the wire's order.
+    public var names: [String] {
+        [(Modifiers.shift, "shift"), (.ctrl, "ctrl"), (.meta, "meta"), (.alt, "alt")].filter { contains($0.0) }.map(\.1)
+    }
+    public init?(name: String) {
+        switch name {
+        case "shift": self = .shift
+        case "ctrl": self = .ctrl
+        case "meta": self = .meta
+        case "alt": self = .alt
+        default: return nil
+        }
+    }
+}
+
 /// A `ping` id: the contract echoes it back unchanged, so it keeps its JSON type.
 public enum PingID: Hashable, Sendable {
     case int(Int)
@@ -36,13 +62,13 @@ public enum ClientEvent: Hashable, Sendable {
     // `hello` and `external` are boxed: they are rare and large (a config, a commit), and
     // every event is as large as its largest case; unboxed, each `move` copied 150 bytes.
     indirect case hello(Hello)
-    case down(pointer: Int, at: Point, kind: PointerKind?)
+    case down(pointer: Int, at: Point, kind: PointerKind?, mods: Modifiers = [])
     case move(pointer: Int, at: Point)
     case up(pointer: Int, at: Point)
     case cancel(pointer: Int)
     case wheel(dx: Double, dy: Double)
     case resize(Viewport)
-    case key(String)
+    case key(String, mods: Modifiers = [])
     case ping(id: PingID)
     /// Revert this session's last commit (as a new commit), if its items are still where it
     /// left them.
@@ -89,6 +115,15 @@ public enum Change: Hashable, Sendable {
     case insert(id: String, section: String, after: String?, index: Int)
     /// The two items exchange places; nothing when they are no longer in one section.
     case swap(String, String)
+    /// Several items dropped together (a multi-item drag): they leave their places and stand
+    /// right after item `after` in `section`, one after another in the order given, by the
+    /// insert rule (`index`, the first item's index at the drop, places them, clamped, only
+    /// when `after` is no longer in `section`). Items the board lacks or that are pinned are
+    /// passed over; an `after` that is one of `ids` counts as absent.
+    case group(ids: [String], section: String, after: String?, index: Int)
+    /// Reorder changes applied in order as one commit (an undo of a group drop, which puts
+    /// every item back where it was). Edits are not batched.
+    case batch([Change])
     /// Edits (the board's content, not only its order): a new item right after `after` in
     /// `section` (first when nil; last when `after` is no longer there).
     case addItem(Item, section: String, after: String?)
@@ -105,7 +140,7 @@ public enum Change: Hashable, Sendable {
     /// Whether this change edits the board's content (not a drop's reorder).
     public var isEdit: Bool {
         switch self {
-        case .insert, .swap: false
+        case .insert, .swap, .group, .batch: false
         default: true
         }
     }
@@ -168,9 +203,12 @@ public struct CellInfo: Hashable, Sendable {
     public var frame: Rect
     /// Hidden while its item is lifted (the snapshot stands for it).
     public var hidden: Bool
-    public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect, hidden: Bool = false) {
+    /// Extension: in this session's selection (sent only when true).
+    public var selected: Bool = false
+    public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
+                hidden: Bool = false, selected: Bool = false) {
         self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
-        self.movable = movable; self.frame = frame; self.hidden = hidden
+        self.movable = movable; self.frame = frame; self.hidden = hidden; self.selected = selected
     }
 }
 
@@ -203,6 +241,8 @@ public struct CellUpdate: Hashable, Sendable {
     public var info: CellInfo?
     /// Extension: the item is new on the board (an edit): the renderer fades it in over `dur`.
     public var appear: Bool = false
+    /// Extension: the cell entered (`true`) or left (`false`) the selection; `nil`: unchanged.
+    public var selected: Bool? = nil
     public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
         self.id = id; self.frame = frame; self.alpha = alpha; self.hidden = hidden; self.dur = dur; self.ease = ease; self.info = info
     }
@@ -222,11 +262,14 @@ public struct SnapshotUpdate: Hashable, Sendable {
     public var dur: Double?
     public var ease: Ease?
     public var done: Bool
+    /// Extension: how many items the drag carries, when more than its own (a multi-item drag).
+    public var count: Int? = nil
     public init(p: Int, id: String, center: Point? = nil, size: Size? = nil, moveDur: Double? = nil,
                 scale: Double? = nil, rotation: Double? = nil, alpha: Double? = nil,
-                dur: Double? = nil, ease: Ease? = nil, done: Bool = false) {
+                dur: Double? = nil, ease: Ease? = nil, done: Bool = false, count: Int? = nil) {
         self.p = p; self.id = id; self.center = center; self.size = size; self.moveDur = moveDur
         self.scale = scale; self.rotation = rotation; self.alpha = alpha; self.dur = dur; self.ease = ease; self.done = done
+        self.count = count
     }
 }
 
@@ -316,7 +359,9 @@ public indirect enum ServerEvent: Hashable, Sendable {
     case frame(FrameMessage)
     /// `follow` (pointer drags only) is how the snapshot follows the pointer, so the page can
     /// draw it under the finger before the server's frame arrives.
-    case lift(p: Int, id: String, from: Place, follow: Follow? = nil)
+    /// `added`: the item joined the drag of pointer `p` (a tap while it drags, or the rest of
+    /// a selection lifted with it); it travels with that drag's snapshot.
+    case lift(p: Int, id: String, from: Place, follow: Follow? = nil, added: Bool = false)
     case moved(p: Int, id: String, from: Place, to: Place)
     case drop(p: Int, id: String, at: Place, cancelled: Bool)
     /// A commit that another session made, or this session's own once it is durable: the

@@ -74,12 +74,13 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         let point = Point(x: reader.double(700) - 50, y: reader.double(1400) - 100)
         let event: ClientEvent
         switch reader.byte() % 13 {
-        case 0, 1: event = .down(pointer: p, at: point, kind: .touch)
+        case 0, 1: event = .down(pointer: p, at: point, kind: .touch, mods: Modifiers(rawValue: reader.byte() & 0x0F))
         case 2, 3, 4: event = .move(pointer: p, at: point)
         case 5: event = .up(pointer: p, at: point)
         case 6: event = .cancel(pointer: p)
         case 7: event = .wheel(dx: 0, dy: reader.double(800) - 400)
-        case 8: event = .key(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "Escape", "Tab"][Int(reader.byte() % 8)])
+        case 8: event = .key(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "Escape", "Tab"][Int(reader.byte() % 8)],
+                             mods: reader.byte() % 4 == 0 ? .shift : [])
         case 9: event = .resize(Viewport(w: 100 + reader.double(900), h: 100 + reader.double(900)))
         case 10: event = .ping(id: .int(Int(reader.byte())))
         case 11:

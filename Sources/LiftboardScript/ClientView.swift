@@ -33,7 +33,7 @@ struct ClientView: Sendable {
                 // commit), and a stale frame would press or aim at the wrong cell.
                 for g in f.gone { cells[g] = nil }
                 for inner in f.events { take([inner]) }
-            case .lift(let p, _, _, let follow):
+            case .lift(let p, _, _, let follow, _):
                 if let follow { self.follow[p] = follow }
             default:
                 break

@@ -29,7 +29,7 @@ struct DragPilot {
         let t0 = driver.clock
         var out = driver.send(Self.pointerMessage("down", at: pointer, p: Double(p)) + [("kind", .string("touch"))], ms: t0)
         out += driver.send([("t", .string("advance"))], ms: Self.ceilMs(t0 + config.pressMs))
-        for e in Self.unwrapped(out) { if case .lift(p, let id, _, _) = e { lifted = id } }
+        for e in Self.unwrapped(out) { if case .lift(p, let id, _, _, false) = e { lifted = id } }
         guard lifted == item else {
             driver.send(Self.pointerMessage("up", at: pointer, p: Double(p)), ms: driver.clock)
             return .notLifted(item: item, got: lifted)

@@ -14,7 +14,7 @@ extension ScriptRunner {
         let end = holdMs >= config.pressMs ? DragPilot.ceilMs(t0 + holdMs) : DragPilot.roundMs(t0 + holdMs)
         out += driver.send(DragPilot.pointerMessage("up", at: at, p: p), ms: end)
         for e in out {
-            if case .lift(_, let id, _, _) = e { lifted = id }
+            if case .lift(_, let id, _, _, false) = e { lifted = id }
         }
         return lifted
     }

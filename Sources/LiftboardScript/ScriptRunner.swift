@@ -100,7 +100,7 @@ public struct ScriptRunner {
             startGesture(line)
             for k in keys {
                 for e in driver.send([("t", .string("key")), ("key", .string(k))], ms: driver.clock) {
-                    if case .lift(_, let id, _, _) = e { gesture?.lifted = id }
+                    if case .lift(_, let id, _, _, false) = e { gesture?.lifted = id }
                 }
             }
         case .wait(let ms):

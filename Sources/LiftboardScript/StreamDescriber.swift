@@ -83,9 +83,10 @@ public struct StreamDescriber {
         let commitsBefore = recorded.commits.count
         let events = DragPilot.unwrapped(recorded.send(line))
         switch m.event {
-        case .down(let p, let at, _):
+        case .down(let p, let at, _, let mods):
             if open != nil { tangled = true; held.append((line, ms, m)); return }
-            if !rawPointers.isEmpty { rawPointers.insert(p); send(line, ms: ms); return }
+            // A click with modifiers edits the selection: no step says that yet, so it goes as is.
+            if !rawPointers.isEmpty || !mods.isEmpty { rawPointers.insert(p); send(line, ms: ms); return }
             open = OpenPointer(p: p, downMs: ms, downAt: at, lastAt: at, cell: recorded.view.cell(at: at),
                                commitsAtDown: recorded.commits.count)
             held = [(line, ms, m)]
@@ -123,7 +124,7 @@ public struct StreamDescriber {
 
     private mutating func noteLift(_ events: [ServerEvent]) {
         guard var o = open else { return }
-        for e in events { if case .lift(o.p, let id, _, _) = e { o.lifted = id } }
+        for e in events { if case .lift(o.p, let id, _, _, false) = e { o.lifted = id } }
         open = o
     }
 
@@ -135,7 +136,7 @@ public struct StreamDescriber {
         case .wheel(let dx, let dy):
             waitUntil(ms)
             emit("wheel \(Self.number(dx)) \(Self.number(dy))")
-        case .key(let k):
+        case .key(let k, let mods) where mods.isEmpty:
             waitUntil(ms)
             emit("key \(ScriptToken.written(k))")
         default:
@@ -181,7 +182,7 @@ public struct StreamDescriber {
             for l in lines {
                 send(l.line, ms: l.ms)
                 switch l.message.event {
-                case .down(let p, _, _): down.insert(p)
+                case .down(let p, _, _, _): down.insert(p)
                 case .up(let p, _), .cancel(let p): down.remove(p)
                 default: break
                 }

@@ -59,7 +59,7 @@ extension Server {
     func conflict(_ change: Change, on board: Board) -> APIResponse? {
         func hasSection(_ id: String) -> Bool { board.sections.contains { $0.id == id } }
         switch change {
-        case .insert, .swap:
+        case .insert, .swap, .group, .batch:
             return nil
         case .addItem(let item, let section, _):
             if board.locate(item: item.id) != nil { return .error(409, "item_exists", "the board has an item \(item.id) already") }

@@ -25,7 +25,7 @@ enum EditRow: Equatable {
             return nil
         }
         switch change {
-        case .insert, .swap:
+        case .insert, .swap, .group, .batch:
             return []
         case .addItem(let x, let s, _):
             guard let sec = section(s), let stored = item(x.id) else { return [] }

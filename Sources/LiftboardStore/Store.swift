@@ -122,8 +122,9 @@ func touchedSections(_ moves: [Move], in board: Board) -> [Section] {
 }
 
 /// A change as table columns: `kind` is "insert" (item after `other` in `section`, `index`
-/// its index at the drop), "swap" (item and `other` exchange) or "edit" (the edit as JSON in
-/// `json`, the wire's form; `item` its item or section id); all nil for no change.
+/// its index at the drop), "swap" (item and `other` exchange), "changes" (a group or a batch,
+/// as JSON in `json`, the wire's form) or "edit" (the edit as JSON in `json`; `item` its item
+/// or section id); all nil for no change.
 struct ChangeColumns {
     var kind: String?
     var item: String?
@@ -142,6 +143,9 @@ struct ChangeColumns {
             self.init(kind: "insert", item: id, other: after, section: section, index: index)
         case .swap(let a, let b)?:
             self.init(kind: "swap", item: a, other: b, section: nil, index: nil)
+        case .some(let c) where !c.isEdit:
+            // A group or a batch: the wire's JSON, as an edit keeps it.
+            self.init(kind: "changes", item: nil, other: nil, section: nil, index: nil, json: Wire.encodeChange(c))
         case nil:
             self.init(kind: nil, item: nil, other: nil, section: nil, index: nil)
         case .some(let edit):
@@ -153,7 +157,7 @@ struct ChangeColumns {
         switch kind {
         case "insert": item.flatMap { id in section.map { .insert(id: id, section: $0, after: other, index: index ?? 0) } }
         case "swap": item.flatMap { a in other.map { .swap(a, $0) } }
-        case "edit": json.flatMap(Wire.decodeChange)
+        case "edit", "changes": json.flatMap(Wire.decodeChange)
         default: nil
         }
     }

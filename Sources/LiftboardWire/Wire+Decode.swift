@@ -60,7 +60,7 @@ extension Wire {
             } else {
                 kind = nil
             }
-            event = .down(pointer: try f.int("p", in: pointerRange), at: try point(f), kind: kind)
+            event = .down(pointer: try f.int("p", in: pointerRange), at: try point(f), kind: kind, mods: try mods(f))
         case "move":
             event = .move(pointer: try f.int("p", in: pointerRange), at: try point(f))
         case "up":
@@ -72,7 +72,7 @@ extension Wire {
         case "resize":
             event = .resize(try viewport(f))
         case "key":
-            event = .key(try f.string("key", maxLength: 32))
+            event = .key(try f.string("key", maxLength: 32), mods: try mods(f))
         case "ping":
             guard let id = f.object["id"] else { throw f.fail("id", "missing") }
             switch id {
@@ -195,9 +195,52 @@ extension Wire {
         return order
     }
 
-    /// A commit's `change`: `{"id", "section", "after", "index"}` or `{"swap": [x, y]}`.
-    static func change(_ f: Fields) throws(WireError) -> Change {
-        if f.has("edit") { return try edit(f) }
+    /// `mods` (optional): modifier keys, any of "shift", "ctrl", "meta", "alt", each once.
+    static func mods(_ f: Fields) throws(WireError) -> Modifiers {
+        guard f.has("mods") else { return [] }
+        var m: Modifiers = []
+        for v in try f.array("mods", max: 4) {
+            guard case .string(let name) = v, let one = Modifiers(name: name), !m.contains(one) else {
+                throw f.fail("mods", "expected distinct names of \"shift\", \"ctrl\", \"meta\", \"alt\"")
+            }
+            m.insert(one)
+        }
+        return m
+    }
+
+    /// The most items a `group` change moves, and the most changes a `batch` holds.
+    static let maxGroup = 1000
+
+    /// A commit's `change`: `{"id", "section", "after", "index"}`, `{"swap": [x, y]}`,
+    /// `{"group": [x, ...], "section", "after", "index"}`, `{"batch": [change, ...]}` (reorder
+    /// changes only, not nested) or an edit.
+    static func change(_ f: Fields, inBatch: Bool = false) throws(WireError) -> Change {
+        if f.has("edit") {
+            if inBatch { throw f.fail("edit", "a batch holds reorder changes only") }
+            return try edit(f)
+        }
+        if f.has("batch") {
+            if inBatch { throw f.fail("batch", "a batch does not nest") }
+            var changes: [Change] = []
+            for (k, v) in try f.array("batch", max: maxGroup).enumerated() {
+                guard case .object = v else { throw f.fail("batch[\(k)]", "expected a change object, got \(v.typeName)") }
+                changes.append(try change(Fields(object: v, path: "\(f.path).batch[\(k)]"), inBatch: true))
+            }
+            guard !changes.isEmpty else { throw f.fail("batch", "expected at least one change") }
+            return .batch(changes)
+        }
+        if f.has("group") {
+            var ids: [String] = []
+            for v in try f.array("group", max: maxGroup) {
+                guard case .string(let id) = v, !id.isEmpty, id.utf8.count <= 256, !ids.contains(id) else {
+                    throw f.fail("group", "expected distinct item ids")
+                }
+                ids.append(id)
+            }
+            guard !ids.isEmpty else { throw f.fail("group", "expected at least one item id") }
+            let (section, after, index) = try insertPlace(f)
+            return .group(ids: ids, section: section, after: after, index: index)
+        }
         if f.has("swap") {
             let pair = try f.array("swap", max: 2)
             guard pair.count == 2, case .string(let x) = pair[0], case .string(let y) = pair[1], !x.isEmpty, !y.isEmpty else {
@@ -206,6 +249,12 @@ extension Wire {
             return .swap(x, y)
         }
         let id = try f.string("id", maxLength: 256)
+        let (section, after, index) = try insertPlace(f)
+        return .insert(id: id, section: section, after: after, index: index)
+    }
+
+    /// The `section`, `after` and `index` of an insert or a group.
+    static func insertPlace(_ f: Fields) throws(WireError) -> (section: String, after: String?, index: Int) {
         let section = try f.string("section", maxLength: 256)
         guard let after = f.object["after"] else { throw f.fail("after", "missing (null for first in the section)") }
         let afterID: String?
@@ -215,7 +264,7 @@ extension Wire {
         default: throw f.fail("after", "expected an item id or null")
         }
         let index = try f.optionalInt("index", in: 0...10_000_000) ?? 0
-        return .insert(id: id, section: section, after: afterID, index: index)
+        return (section, afterID, index)
     }
 }
 

@@ -45,7 +45,7 @@ extension Wire {
             }
         case .frame(let f):
             frame(f, &w)
-        case .lift(let p, let id, let from, let follow):
+        case .lift(let p, let id, let from, let follow, let added):
             w.member(#""t":"lift","p":"#, int: p)
             w.member(#""id":"#, id)
             w.member(#""from":{"section":"#, from.section); w.member(#""index":"#, int: from.index); w.raw("}")
@@ -53,6 +53,7 @@ extension Wire {
                 w.member(#""grab":{"x":"#, follow.grab.x); w.member(#""y":"#, follow.grab.y); w.raw("}")
                 w.member(#""axis":"#, literal: follow.lockX ? "y" : "xy")
             }
+            if added { w.member(#""added":"#, bool: true) }
         case .moved(let p, let id, let from, let to):
             w.member(#""t":"moved","p":"#, int: p)
             w.member(#""id":"#, id)
@@ -109,8 +110,9 @@ extension Wire {
         w.endArray()
     }
 
-    /// `{"id", "section", "after", "index"}` (`after` null: first in the section) or
-    /// `{"swap": [x, y]}`.
+    /// `{"id", "section", "after", "index"}` (`after` null: first in the section),
+    /// `{"swap": [x, y]}`, `{"group": [x, ...], "section", "after", "index"}`,
+    /// `{"batch": [change, ...]}` or an edit (`{"edit": KIND, ...}`).
     static func change(_ c: Change, _ w: inout JSONWriter) {
         w.beginObject()
         switch c {
@@ -122,6 +124,14 @@ extension Wire {
             w.key("index"); w.int(index)
         case .swap(let x, let y):
             w.key("swap"); w.beginArray(); w.string(x); w.string(y); w.endArray()
+        case .group(let ids, let section, let after, let index):
+            w.key("group"); w.beginArray(); for id in ids { w.string(id) }; w.endArray()
+            w.key("section"); w.string(section)
+            w.key("after")
+            if let after { w.string(after) } else { w.null() }
+            w.key("index"); w.int(index)
+        case .batch(let changes):
+            w.key("batch"); w.beginArray(); for c in changes { change(c, &w) }; w.endArray()
         case .addItem(let item, let section, let after):
             w.key("edit"); w.literal("addItem")
             w.key("item"); self.item(item, &w)
@@ -223,6 +233,7 @@ extension Wire {
                 w.member(#""dur":"#, c.dur)
                 w.member(#""ease":"#, literal: easeName(c.ease))
                 if c.appear { w.member(#""appear":"#, bool: true) }
+                if let s = c.selected { w.member(#""selected":"#, bool: s) }
                 if let i = c.info {
                     w.member(#""label":"#, i.label)
                     w.member(#""color":"#, i.color)
@@ -265,6 +276,7 @@ extension Wire {
         if let v = s.alpha { w.member(#""alpha":"#, v) }
         if let v = s.dur { w.member(#""dur":"#, v) }
         if let v = s.ease { w.member(#""ease":"#, literal: easeName(v)) }
+        if let v = s.count { w.member(#""count":"#, int: v) }
         w.member(#""done":"#, bool: s.done)
         w.endObject()
     }
@@ -279,6 +291,7 @@ extension Wire {
         w.key("movable"); w.bool(c.movable)
         w.key("frame"); rect(c.frame, &w)
         if c.hidden { w.key("hidden"); w.bool(true) }
+        if c.selected { w.key("selected"); w.bool(true) }
         w.endObject()
     }
 

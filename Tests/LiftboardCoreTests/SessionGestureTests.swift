@@ -41,7 +41,7 @@ import Testing
         var d = Driver(Fixtures.listBoard())
         d.send(.down(pointer: 1, at: Point(x: 50, y: 60), kind: .touch), at: 100)
         let lifted = d.session.fire(at: 600)
-        guard case .lift(1, "a", let from, _) = lifted.first else { Issue.record("\(lifted)"); return }
+        guard case .lift(1, "a", let from, _, false) = lifted.first else { Issue.record("\(lifted)"); return }
         #expect(from == Place(section: "todo", index: 0))
         d.send(.up(pointer: 1, at: Point(x: 50, y: 60)), at: 700)
         #expect(d.commits.isEmpty)

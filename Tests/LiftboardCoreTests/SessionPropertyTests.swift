@@ -38,7 +38,9 @@ enum RandomStreams {
             let p = Int.random(in: 0...2, using: &rng)
             switch Int.random(in: 0..<20, using: &rng) {
             case 0..<3:
-                if !down.contains(p) { down.insert(p); out.append((.down(pointer: p, at: point(), kind: .touch), t)) }
+                // Clicks with modifiers edit the selection; taps while another pointer drags add to its drag.
+                let mods: Modifiers = [[], [], [.ctrl], [.meta], [.shift]].randomElement(using: &rng)!
+                if !down.contains(p) { down.insert(p); out.append((.down(pointer: p, at: point(), kind: .touch, mods: mods), t)) }
             case 3..<11:
                 out.append((.move(pointer: p, at: point()), t))
             case 11..<13:
@@ -50,7 +52,8 @@ enum RandomStreams {
             case 15:
                 out.append((.resize(Viewport(w: Double.random(in: 100...900, using: &rng), h: Double.random(in: 100...900, using: &rng))), t))
             case 16, 17:
-                out.append((.key(keys.randomElement(using: &rng)!), t))
+                let key = keys.randomElement(using: &rng)!
+                out.append((.key(key, mods: key == " " && Bool.random(using: &rng) ? .shift : []), t))
             case 18 where Int.random(in: 0..<3, using: &rng) == 0:
                 // An edit from elsewhere: the board's content changes under the drags.
                 let items = board.sections.flatMap(\.items).map(\.id)
@@ -87,7 +90,19 @@ enum RandomStreams {
                 version += Int.random(in: 1...3, using: &rng)
                 out.append((.external(Commit(board: board.id, version: version, by: "other", moves: [], order: order)), t))
             default:
-                out.append((.ping(id: .int(Int.random(in: 0...9, using: &rng))), t))
+                switch Int.random(in: 0..<4, using: &rng) {
+                case 0:
+                    // A tap where a cell may be (a drag under way takes it along).
+                    guard !down.contains(p) else { break }
+                    let at = point()
+                    out.append((.down(pointer: p, at: at, kind: .touch), t))
+                    out.append((.up(pointer: p, at: at), t + 50))
+                    t += 50
+                case 1:
+                    out.append((.undo, t))
+                default:
+                    out.append((.ping(id: .int(Int.random(in: 0...9, using: &rng))), t))
+                }
             }
         }
         return out
@@ -257,11 +272,13 @@ enum RandomStreams {
     }
 
     /// What the contract promises about any output: contiguous frame seqs, commits that name
-    /// every item once with versions that only grow, drops only for lifted items.
+    /// every item once with versions that only grow, drops only for lifted items; an item added
+    /// to a drag (`added`) is lifted by that drag's pointer and ends with its drop.
     static func protocolViolations(_ out: [ServerEvent], board: Board) -> [String] {
         var v: [String] = []
         var seq = 0, version = 0
         var lifted: Set<String> = []
+        var carried: [Int: [String]] = [:]
         var edited = false
         let allItems = Set(board.sections.flatMap { $0.items.map(\.id) })
         for e in out {
@@ -276,10 +293,19 @@ enum RandomStreams {
                 if Set(items).count != items.count { v.append("commit order names an item twice") }
                 if c.change?.isEdit == true { edited = true }
                 if !edited && (Set(items) != allItems || items.count != allItems.count) { v.append("commit order is not a permutation") }
-            case .lift(_, let id, _, _):
-                if !lifted.insert(id).inserted { v.append("\(id) lifted twice") }
-            case .drop(_, let id, _, _):
+            case .lift(let p, let id, _, _, let added):
+                if added {
+                    if carried[p] == nil { v.append("\(id) added to pointer \(p), which drags nothing") }
+                    if carried[p, default: []].contains(id) || lifted.contains(id) { v.append("\(id) added twice") }
+                    carried[p, default: []].append(id)
+                } else {
+                    if !lifted.insert(id).inserted { v.append("\(id) lifted twice") }
+                    if carried[p] != nil { v.append("pointer \(p) lifted \(id) while it drags") }
+                    carried[p] = []
+                }
+            case .drop(let p, let id, _, _):
                 if lifted.remove(id) == nil { v.append("\(id) dropped but not lifted") }
+                carried[p] = nil
             default: break
             }
         }

@@ -1,0 +1,124 @@
+/// Several items in one drag: UIKit's tap-to-add (a tap by another pointer while a pointer
+/// drags adds the tapped item to that drag) and Finder's selections (Ctrl/Meta-click toggles,
+/// Shift-click selects a range, Shift+Space on the keyboard; lifting a selected cell carries
+/// the whole selection). Insert mode only: a swap exchanges one item with one item.
+///
+/// The items a drag carries besides its own are parked: out of the live order, so the other
+/// cells close the gap and the target is found for the lifted item as for any drag. A drop
+/// commits one `group` change (every carried item after the anchor the lifted item's place
+/// gives, in the group's order); a cancel sends every one home.
+extension LiveSession {
+    /// Whether a drag may carry several items.
+    var groupsAllowed: Bool { config.mode == .insert }
+
+    // MARK: Taps and clicks
+
+    /// A pointer went up before its long press began. While pointer drags are in flight it is
+    /// a tap that adds the movable cell under it (if no drag holds it) to the most recently
+    /// lifted pointer drag; otherwise it is a click that edits the selection.
+    mutating func tapped(at content: Point, mods: Modifiers, now: Double) {
+        if let d = drags.lastIndex(where: { $0.pointer >= 0 }) {
+            guard groupsAllowed, case .cell(let h) = arr.region(at: content), arr.movable[h], liftedBy[h] == nil,
+                  !drags.contains(where: { $0.swapTarget == h }) else { return }
+            carry(drag: d, group: (drags[d].group.isEmpty ? [drags[d].item] : drags[d].group) + [h])
+            announce("\(drags[d].group.count) items lifted.")
+            return
+        }
+        click(at: content, mods: mods)
+    }
+
+    /// A primary click: with Ctrl or Meta it toggles the movable cell's selection and makes it
+    /// the anchor; with Shift it adds the cells from the anchor to this one, within the section
+    /// (only this one, which becomes the anchor, when the anchor is elsewhere); without
+    /// modifiers it clears the selection.
+    mutating func click(at content: Point, mods: Modifiers) {
+        var hit: Int? = nil
+        if case .cell(let h) = arr.region(at: content), arr.movable[h] { hit = h }
+        if mods.toggles {
+            guard let h = hit else { return }
+            setSelected(h, !selected[h])
+            selectionAnchor = h
+        } else if mods.contains(.shift) {
+            guard let h = hit else { return }
+            guard let a = selectionAnchor, !arr.isParked(a), arr.sectionOf[a] == arr.sectionOf[h] else {
+                setSelected(h, true)
+                selectionAnchor = h
+                return
+            }
+            let s = arr.sectionOf[h]
+            let lo = min(arr.indexOf[a], arr.indexOf[h]), hi = max(arr.indexOf[a], arr.indexOf[h])
+            for i in lo...hi where arr.movable[arr.members[s][i]] { setSelected(arr.members[s][i], true) }
+        } else {
+            clearSelection()
+        }
+    }
+
+    mutating func setSelected(_ h: Int, _ on: Bool) {
+        guard selected[h] != on else { return }
+        selected[h] = on
+        selectionCount += on ? 1 : -1
+        step.cellsDirty = true
+    }
+
+    mutating func clearSelection() {
+        selectionAnchor = nil
+        guard selectionCount > 0 else { return }
+        for h in selected.indices where selected[h] { setSelected(h, false) }
+    }
+
+    // MARK: Lifting a group
+
+    /// Drag `d` (just lifted) carries the selection when its item is selected (in committed
+    /// order, leaving out items other drags hold); lifting an item that is not selected clears
+    /// the selection.
+    mutating func liftSelection(with d: Int) {
+        let h = drags[d].item
+        guard selected[h] else {
+            clearSelection()
+            return
+        }
+        guard groupsAllowed, selectionCount > 1 else { return }
+        var group: [Int] = []
+        for m in base { for x in m where selected[x] && (x == h || (liftedBy[x] == nil && arr.movable[x])) { group.append(x) } }
+        guard group.count > 1 else { return }
+        carry(drag: d, group: group)
+        if drags[d].pointer >= 0 { announce("\(group.count) items lifted.") }
+    }
+
+    /// Makes `group` (its own item included) what drag `d` carries: each item new to it gets
+    /// a `lift` with `added: true` and is parked; the cells close the gap (a drag whose place
+    /// that changed gets its `moved`); the snapshot says the count.
+    mutating func carry(drag d: Int, group: [Int]) {
+        let p = drags[d].pointer
+        let before = drags.map { (pointer: $0.pointer, place: arr.place(of: $0.item)) }
+        let old = drags[d].group
+        drags[d].group = group
+        let added = group.filter { $0 != drags[d].item && !old.contains($0) }
+        // Each `from` is the item's place before any of them left the order.
+        for x in added { step.gestures.append(.lift(p: p, id: arr.ids[x], from: arr.place(of: x), added: true)) }
+        for x in added {
+            liftedBy[x] = p
+            arr.park(x, pinnedHome: pinnedHome)
+            if focus == x { focus = drags[d].item }
+        }
+        for k in drags.indices {
+            guard let was = before.first(where: { $0.pointer == drags[k].pointer })?.place else { continue }
+            let now = arr.place(of: drags[k].item)
+            if now != was { noteMoved(pointer: drags[k].pointer, id: arr.ids[drags[k].item], from: was, to: now) }
+        }
+        for k in drags.indices { drags[k].lastRegion = nil }
+        step.cellsDirty = true
+        step.reordered = true
+        step.shiftDur = dur(config.shiftMs)
+        step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[drags[d].item], count: group.count))
+    }
+
+    /// Words for a drop or a cancel of a drag that carried `group`, its own item `h`: where
+    /// the group starts now.
+    func groupWords(_ group: [Int], at h: Int, cancelled: Bool) -> String {
+        if cancelled { return "Cancelled. \(group.count) items are back where they were." }
+        let s = arr.sectionOf[h]
+        let first = group.filter { arr.sectionOf[$0] == s }.map { arr.indexOf[$0] }.min() ?? arr.indexOf[h]
+        return "\(group.count) items moved to \(arr.titles[s]), position \(first + 1)."
+    }
+}
