@@ -72,8 +72,11 @@ export function receive(state, msg, now) {
   for (const e of gestureEvents(msg)) {
     state.gestures[e.t]++;
     if (e.t === "lift") {
-      state.lifts.set(e.p, { id: e.id, from: e.from });
-      out.events.push(["liftboard-lift", gestureDetail(null, e, e.from)]);
+      // An item a tap added to pointer p's drag (`added`) joins it: p's drag stays the first lift's.
+      if (!e.added) state.lifts.set(e.p, { id: e.id, from: e.from });
+      const detail = gestureDetail(null, e, e.from);
+      if (e.added) detail.added = true;
+      out.events.push(["liftboard-lift", detail]);
       predict.onLift(pred, e, state.scene, now);
       predict.apply(pred, state.scene, now);
       out.redraw = true;

@@ -43,6 +43,15 @@ test("a gesture's lift, move and drop become DOM events with the lift's place as
   assert.equal(state.lifts.size, 0);
 });
 
+test("an item added to a drag is a lift marked added; the drag's moves and drop keep the first lift's place", () => {
+  const state = connected();
+  receive(state, { t: "lift", p: 2, id: "a", from: place("todo", 0) }, 1);
+  const added = receive(state, { t: "lift", p: 2, id: "b", from: place("todo", 1), added: true }, 2);
+  assert.deepEqual(added.events, [["liftboard-lift", { id: "b", from: place("todo", 1), to: place("todo", 1), pointer: 2, added: true }]]);
+  const drop = receive(state, { t: "drop", p: 2, id: "a", at: place("done", 0), cancelled: false }, 3);
+  assert.deepEqual(drop.events, [["liftboard-drop", { id: "a", from: place("todo", 0), to: place("done", 0), pointer: 2 }]]);
+});
+
 test("a cancelled drop is liftboard-cancel", () => {
   const state = connected();
   receive(state, { t: "lift", p: -1, id: "b", from: place("todo", 1) }, 1);
