@@ -194,7 +194,8 @@ export class LiftboardBoard extends HTMLElement {
     if (focus === target.last && target.steps > 0) return;  // the answer to the last key is not in yet
     const ids = Object.values(this.order()).flat();
     const to = ids.indexOf(target.id);
-    if (to < 0 || target.steps > ids.length + 1) return done(false);
+    // Arrow keys would move a keyboard drag's item, not the focus.
+    if (to < 0 || target.steps > ids.length + 1 || state.lifts.has(-1)) return done(false);
     target.steps++;
     target.last = focus;
     if (!state.keyboardStarted || focus === null) { state.keyboardStarted = true; this.#send({ t: "key", key: "Tab" }); return; }
