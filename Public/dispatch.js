@@ -2,9 +2,8 @@
 // which DOM events it makes the element fire. Pure: no DOM, no clock, no socket; the element
 // passes `now` and performs what comes back (fires the events, announces, redraws).
 import { gestureEvents } from "./client.js";
-import { applyMessage } from "./scene.js";
+import { applyMessage, createScene } from "./scene.js";
 import * as predict from "./predict.js";
-import { createScene } from "./scene.js";
 
 /** A board's client state; `window.__liftboard` (the demo page) and `element.state` are one. */
 export function createClientState(predictEnabled = true) {
