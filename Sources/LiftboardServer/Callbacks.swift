@@ -38,17 +38,17 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         return serverOf(wsi).bodyComplete(wsi)
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        if let r = serverOf(wsi).awaitingWrites.takeReady(wsi) { return serverOf(wsi).send(wsi, r) }
+        if let r = serverOf(wsi).pendingAnswers.takeReady(wsi) { return serverOf(wsi).send(wsi, r) }
         if let rc = serverOf(wsi).writeEvents(wsi) { return rc }
     case LWS_CALLBACK_CLOSED_HTTP:
         serverOf(wsi).apiRequests[wsi] = nil
-        serverOf(wsi).awaitingWrites.forget(wsi)
+        serverOf(wsi).pendingAnswers.forget(wsi)
         serverOf(wsi).eventStreams[wsi] = nil
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         let server = serverOf(wsi)
         let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
         if let refusal = server.checkUpgrade(wsi, upgrade: upgrade) {
-            server.log(.warn, "refusal", session: nil, "upgrade \(refusal.status) \(refusal.error): \(refusal.message)")
+            server.log(.warn, "refusal", session: nil, "upgrade \(refusal.status) \(refusal.code): \(refusal.message)")
             return server.writeRefusal(wsi, refusal) ? 1 : -1
         }
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
@@ -65,7 +65,7 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
     case LWS_CALLBACK_WSI_DESTROY:
         let server = serverOf(wsi)
         server.apiRequests[wsi] = nil
-        server.awaitingWrites.forget(wsi)
+        server.pendingAnswers.forget(wsi)
         server.eventStreams[wsi] = nil
         server.openConnections = max(0, server.openConnections - 1)
     case LWS_CALLBACK_RAW_ADOPT:

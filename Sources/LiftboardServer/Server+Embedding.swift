@@ -5,31 +5,22 @@ import LiftboardWire
 /// module it imports) for `--allow-origin` pages, and the iframe mode (`/embed?board=ID`) for
 /// the `--embed-origin` page. docs/embedding.md.
 extension Server {
-    /// `/embed`: the embedded page, framed only by `--embed-origin` (without one, as
-    /// `--allow-framing` says for the whole site); `/embed/config`: that
-    /// origin, which the embedded page posts its events to and takes commands from. nil: not
-    /// an embedding path.
-    func embedRoute(_ wsi: OpaquePointer, path: String) -> Int32? {
-        switch path {
-        case "/embed":
-            return serveStatic(wsi, path: "/embed.html", frameAncestors: config.embedOrigin)
-        case "/embed/config":
-            guard let origin = config.embedOrigin else {
-                return respondJSON(wsi, 404, #"{"error":"not_found","message":"no --embed-origin: the embedded page posts nowhere"}"#)
-            }
-            var w = JSONWriter()
-            w.beginObject(); w.key("origin"); w.string(origin); w.endObject()
-            return respond(wsi, 200, "application/json", w.bytes)
-        default:
-            return nil
+    /// `GET /embed/config`: the `--embed-origin`, which the embedded page (`/embed`, served
+    /// with `frame-ancestors` that origin) posts its events to and takes commands from.
+    func embedConfig(_ wsi: OpaquePointer) -> Int32 {
+        guard let origin = config.embedOrigin else {
+            return send(wsi, .error(404, "not_found", "no --embed-origin: the embedded page posts nowhere"))
         }
+        var w = JSONWriter()
+        w.beginObject(); w.key("origin"); w.string(origin); w.endObject()
+        return respond(wsi, 200, "application/json", w.bytes)
     }
 
     /// A JavaScript module fetched by an `--allow-origin` page (module scripts load in CORS
     /// mode) is readable by that page; any other origin gets no CORS header, and the browser
     /// refuses the module.
-    func moduleCORSHeaders(_ wsi: OpaquePointer, fileExtension ext: String) -> [(String, String)] {
-        guard ext == "js" || ext == "mjs", let origin = header(wsi, WSI_TOKEN_ORIGIN),
+    func moduleCORSHeaders(_ wsi: OpaquePointer, filePath: String) -> [(String, String)] {
+        guard filePath.hasSuffix(".js") || filePath.hasSuffix(".mjs"), let origin = header(wsi, WSI_TOKEN_ORIGIN),
               config.allowOrigins.contains(origin) else { return [] }
         return [("access-control-allow-origin:", origin), ("vary:", "Origin")]
     }

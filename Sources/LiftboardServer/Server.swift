@@ -35,21 +35,21 @@ public final class Server {
     var connections: [ObjectIdentifier: Connection] = [:]
     /// API writes whose bodies are still arriving, by connection (Server+BoardsAPI).
     var apiRequests: [OpaquePointer: APIRequest] = [:]
-    /// API writes answered once the store reports on them (Server+BoardsAPI).
-    var awaitingWrites = AwaitingWrites()
+    /// API requests answered once the store reports on their commit or job (Server+BoardsAPI).
+    var pendingAnswers = PendingAnswers()
     /// What the store thread did with boards created or deleted through the API.
     let boardJobs = BoardJobResults()
     var nextBoardJob = 0
     /// Change feed clients (Server+Events), their store reads, and their heartbeat timer.
-    var eventStreams: [OpaquePointer: EventStream] = [:]
+    var eventStreams: [OpaquePointer: EventFeedStream] = [:]
     let eventCatchUps = EventCatchUps()
     var heartbeat: UnsafeMutablePointer<clws_timer>?
     var writer: CommitWriter?
     var listener: CommitListener?
     /// Connections whose hello waits for the listener to look its board up, by board.
     var waitingHellos: [String: [Connection]] = [:]
-    /// Lookups started in the current second (`Limits.boardLookupsPerSecond`).
-    var boardLookupWindow: (start: Double, count: Int) = (0, 0)
+    /// Board lookups in the shared store, server-wide (`Limits.boardLookupsPerSecond`).
+    var boardLookups = RateLimiter(limit: Limits.boardLookupsPerSecond)
     /// This process among the processes sharing a store: tells its own commits apart.
     let origin = "\(ProcessInfo.processInfo.hostName)/\(getpid())/\(UInt32.random(in: 0...UInt32.max))"
     /// A short random tag of this process for session ids.
@@ -63,8 +63,8 @@ public final class Server {
     private var serviceLoop = ServiceLoop(kind: .poll)
     private var signalSources: [DispatchSourceSignal] = []
     private let stopFlag = StopFlag()
-    /// Public/, resolved once: every static path must stay under it.
-    let publicRoot: String
+    /// The files under Public/ (every static path must stay under it).
+    let staticFiles: StaticFiles
     /// The address and port the operating system says the server listens on (`127.0.0.1:8080`,
     /// `[::1]:8080`), for the log and `/healthz`.
     private(set) var boundAddress = ""
@@ -80,7 +80,7 @@ public final class Server {
 
     public init(config: ServerConfig) {
         self.config = config
-        publicRoot = URL(fileURLWithPath: config.publicDir).standardizedFileURL.resolvingSymlinksInPath().path
+        staticFiles = StaticFiles(root: config.publicDir)
     }
 
     /// Milliseconds since the server started, to the microsecond (so that recordings replay
@@ -119,18 +119,24 @@ public final class Server {
         allowedHosts = HostCheck.allowed(host: config.host, numeric: address, extra: config.allowHosts)
         let store: any Store
         if let url = config.storeURL {
-            do { store = try PostgresStore(url: url) } catch { throw .store(error) }
+            do { store = try PostgresStore(url: url, edits: .wire) } catch { throw .store(error) }
         } else {
             do {
                 try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
             } catch {
                 throw .listen("cannot create data directory \(config.dataDir): \(error)")
             }
-            do { store = try BoardStore(path: config.dataDir + "/liftboard.sqlite") } catch { throw .store(error) }
+            do { store = try SQLiteStore(path: config.dataDir + "/liftboard.sqlite", edits: .wire) } catch { throw .store(error) }
         }
         do {
             for b in config.boards { try store.seed(b) }
-            for b in try store.boards() { hubs[b.id] = Hub(board: b, server: self) }
+            for b in try store.boards() {
+                hubs[b.id] = Hub(board: b, server: self)
+                // Made before the limits (BoardLimits): served as it is, and said once.
+                do throws(BoardError) { try BoardLimits.check(b) } catch {
+                    log(.warn, "board", session: nil, "\(b.id) in the store breaks the board limits (\(error)): served as it is")
+                }
+            }
         } catch {
             throw .store(error)
         }
@@ -153,7 +159,7 @@ public final class Server {
             contextBox.wake()
         })
         if let url = config.storeURL {
-            listener = CommitListener(url: url, origin: origin, versions: hubs.mapValues(\.board.version), onCommits: { commits in
+            listener = CommitListener(url: url, origin: origin, versions: hubs.mapValues(\.board.version), edits: .wire, onCommits: { commits in
                 reports.add(commits.map { .landed($0) })
                 contextBox.wake()
             }, onHealth: { up in
@@ -404,4 +410,9 @@ struct CAllocations {
                                    secs_since_valid_ping: pingAfter, secs_since_valid_hangup: hangUpAfter, jitter_percent: 0)
         return p
     }
+}
+
+extension EditCodec {
+    /// Edits kept as the wire's JSON (`{"edit": KIND, ...}`, as a commit's `change` carries it).
+    static let wire = EditCodec(encode: Wire.encodeChange, decode: Wire.decodeChange)
 }

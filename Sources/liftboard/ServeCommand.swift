@@ -84,14 +84,7 @@ struct ServeCommand: ParsableCommand {
         }
         var boardList = [DemoBoard.board]
         if let dir = boards {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { fail("cannot read board folder \(dir)") }
-            boardList = []
-            for name in names.sorted() where name.hasSuffix(".json") {
-                let path = dir + "/" + name
-                guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read board file \(path)") }
-                do { boardList.append(try Wire.decodeBoard([UInt8](data))) } catch { fail("invalid board \(path): \(error)") }
-            }
-            guard !boardList.isEmpty else { fail("no board files (*.json) in \(dir)") }
+            do { boardList = try BoardFiles.load(folder: dir) } catch { fail("\(error)") }
         }
         for path in [tlsCert, tlsKey].compactMap({ $0 }) where !FileManager.default.isReadableFile(atPath: path) {
             fail("cannot read \(path)")

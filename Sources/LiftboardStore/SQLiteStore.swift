@@ -1,5 +1,4 @@
 import LiftboardCore
-import LiftboardWire
 import CSQLite
 
 /// A committed order with when it was made, as the store keeps it in its history.
@@ -24,13 +23,16 @@ public struct CommitRecord: Hashable, Sendable {
 ///
 /// Board files seed the store once; afterwards the store is the truth. Use from one thread at
 /// a time (the server's store thread).
-public final class BoardStore: Store {
+public final class SQLiteStore: Store {
     /// The schema this build writes; older databases migrate forward on open.
-    public static let schemaVersion = 5
+    public static let schemaVersion = StoreSchema.version
     private let db: SQLiteDatabase
     private var cache = BoardCache()
+    private let edits: EditCodec
 
-    public init(path: String) throws(StoreError) {
+    /// `edits`: how edits are kept as text (`EditCodec`).
+    public init(path: String, edits: EditCodec) throws(StoreError) {
+        self.edits = edits
         db = try SQLiteDatabase(path: path)
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=FULL")
@@ -76,7 +78,8 @@ public final class BoardStore: Store {
         """,
         // v5: a commit's moves in its own row, as text (`Wire.encodeMoves`): one statement per
         // drop instead of one per moved item (issue 13: the rows and their foreign-key checks
-        // were 40 % of a drop's commit). Commits written before keep theirs in `moves`.
+        // were 40 % of a drop's commit). Since issue 22 nothing writes or reads moves (the
+        // change is the commit): the column and the `moves` table stay for older files.
         """
         ALTER TABLE commits ADD COLUMN moves_json TEXT;
         """,
@@ -160,9 +163,7 @@ public final class BoardStore: Store {
         return board
     }
 
-    /// Writes a batch of commits in one transaction (group commit). A commit with a change
-    /// applies it to the stored order; one without (older callers) must follow the board's
-    /// version, else nothing of the batch is written.
+    /// Writes a batch of commits in one transaction (group commit), as `Store.apply` says.
     /// - Complexity: O(items of the sections each commit changes), plus a read of a board
     ///   whose cached order is not the stored one.
     @discardableResult
@@ -182,10 +183,11 @@ public final class BoardStore: Store {
         let version = try db.cached("SELECT version FROM boards WHERE id = ?")
         let setVersion = try db.cached("UPDATE boards SET version = ? WHERE id = ?")
         let place = try db.cached("UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?")
-        let history = try db.cached("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json, moves_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        let history = try db.cached("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
         var out: [StoreOutcome] = []
         for r in records {
             let c = r.commit
+            guard let change = c.change else { throw .missingChange(board: c.board, version: c.version) }
             // The cached board's version is the file's (this store is the file's only writer,
             // and a failed batch or a deletion empties the cache): no read when it is cached.
             let stored: Int
@@ -193,7 +195,12 @@ public final class BoardStore: Store {
                 stored = cached
             } else {
                 version.bind([.text(c.board)])
-                guard try version.step() else { version.reset(); throw .unknownBoard(c.board) }
+                guard try version.step() else {
+                    // Deleted (through the API): the commit is moot, the rest of the batch is written.
+                    version.reset()
+                    out.append(.unchanged(board: c.board, token: r.token))
+                    continue
+                }
                 stored = version.int(0)
                 version.reset()
             }
@@ -201,45 +208,34 @@ public final class BoardStore: Store {
                 out.append(.unchanged(board: c.board, token: r.token))
                 continue
             }
-            var moves = c.moves
-            var landed = c.version
-            if let change = c.change {
-                // Changed in place: the cache holds the only reference while it changes.
-                var board = cache.take(c.board, at: stored)
-                if board == nil { board = try self.board(id: c.board) }
-                guard var current = board else { throw .unknownBoard(c.board) }
-                let before = change.isEdit ? current : nil
-                guard let m = current.apply(change) else {
-                    out.append(.unchanged(board: c.board, token: r.token))
-                    cache.set(current)
-                    continue
-                }
-                moves = m
-                landed = current.version
-                if let before {
-                    try writeEdit(EditRow.rows(for: change, before: before, after: current), board: c.board)
-                } else {
-                    // Only the rows whose place changed: a drop a few rows away rewrites a few
-                    // rows, not its whole section.
-                    for p in changedPlaces(m, change: change, in: current) {
-                        try place.run([.text(p.section), .int(p.index), .text(c.board), .text(p.item)])
-                    }
-                }
+            // Changed in place: the cache holds the only reference while it changes.
+            var board = cache.take(c.board, at: stored)
+            if board == nil { board = try self.board(id: c.board) }
+            guard var current = board else { throw .unknownBoard(c.board) }
+            let before = change.isEdit ? current : nil
+            guard let m = current.apply(change) else {
+                out.append(.unchanged(board: c.board, token: r.token))
                 cache.set(current)
-            } else {
-                guard c.version == stored + 1 else { throw .staleVersion(board: c.board, expected: stored + 1, got: c.version) }
-                for so in c.order {
-                    for (k, item) in so.items.enumerated() { try place.run([.text(so.section), .int(k), .text(c.board), .text(item)]) }
-                }
-                cache.forget(c.board)
+                continue
             }
-            let columns = ChangeColumns(c.change)
+            let landed = current.version
+            if let before {
+                try writeEdit(EditRow.rows(for: change, before: before, after: current), board: c.board)
+            } else {
+                // Only the rows whose place changed: a drop a few rows away rewrites a few
+                // rows, not its whole section.
+                for p in changedPlaces(m, change: change, in: current) {
+                    try place.run([.text(p.section), .int(p.index), .text(c.board), .text(p.item)])
+                }
+            }
+            cache.set(current)
+            // The change is the commit (contract §4): its moves follow from it and are not kept.
+            let columns = ChangeColumns(c.change, edits: edits)
             try setVersion.run([.int(landed), .text(c.board)])
             try history.run([.text(c.board), .int(landed), .text(c.by), .double(r.at), .text(r.origin), .int(r.token),
                              columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
                              columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
-                             columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null,
-                             .text(Wire.encodeMoves(moves))])
+                             columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
             out.append(.landed(DurableCommit(board: c.board, version: landed, by: c.by, at: r.at, change: c.change,
                                              origin: r.origin, token: r.token)))
         }
@@ -295,7 +291,7 @@ public final class BoardStore: Store {
         while try s.step() {
             let change = ChangeColumns(kind: s.isNull(5) ? nil : s.text(5), item: s.isNull(6) ? nil : s.text(6),
                                        other: s.isNull(7) ? nil : s.text(7), section: s.isNull(8) ? nil : s.text(8),
-                                       index: s.isNull(9) ? nil : s.int(9), json: s.isNull(10) ? nil : s.text(10)).change
+                                       index: s.isNull(9) ? nil : s.int(9), json: s.isNull(10) ? nil : s.text(10)).change(edits)
             out.append(DurableCommit(board: board, version: s.int(0), by: s.text(1), at: s.double(2), change: change,
                                      origin: s.text(3), token: s.int(4)))
         }
@@ -307,36 +303,5 @@ public final class BoardStore: Store {
         try db.transaction { () throws(StoreError) in
             try db.prepare("INSERT OR REPLACE INTO probe VALUES (1, ?)").run([.double(0)])
         }
-    }
-
-    /// The history of a board's commits, oldest first (orders are not kept, only moves).
-    public func history(board: String) throws(StoreError) -> [CommitRecord] {
-        let s = try db.prepare("SELECT version, by, at, moves_json FROM commits WHERE board = ? ORDER BY version")
-        s.bind([.text(board)])
-        var out: [CommitRecord] = []
-        var byVersion: [Int: Int] = [:]
-        while try s.step() {
-            var moves: [Move] = []
-            if s.isNull(3) {
-                // Written before schema v5: its moves are rows of `moves`.
-                byVersion[s.int(0)] = out.count
-            } else {
-                guard let decoded = Wire.decodeMoves(s.text(3)) else {
-                    throw .sqlite(code: SQLITE_CORRUPT, message: "commit \(s.int(0)) of \(board): moves_json is not a list of moves",
-                                  sql: "moves_json")
-                }
-                moves = decoded
-            }
-            out.append(CommitRecord(commit: Commit(board: board, version: s.int(0), by: s.text(1), moves: moves, order: []), at: s.double(2)))
-        }
-        guard !byVersion.isEmpty else { return out }
-        let m = try db.prepare("SELECT version, item, from_section, from_index, to_section, to_index FROM moves WHERE board = ? ORDER BY version, seq")
-        m.bind([.text(board)])
-        while try m.step() {
-            guard let k = byVersion[m.int(0)] else { continue }
-            out[k].commit.moves.append(Move(id: m.text(1), from: Place(section: m.text(2), index: m.int(3)),
-                                            to: Place(section: m.text(4), index: m.int(5))))
-        }
-        return out
     }
 }
