@@ -45,6 +45,10 @@ enum Route: Equatable, Sendable {
     case undo(String)
     /// `POST|PATCH|DELETE /api/boards/{id}/items...|sections...`
     case edit(board: String, BoardEdit)
+    /// `GET /embed`: the iframe mode's page (Public/embed.html), framed by `--embed-origin` only
+    case embed
+    /// `GET /embed/config`: the `--embed-origin` the embedded page talks to
+    case embedConfig
     /// `GET` of anything outside `/api` and `/healthz`, and `GET /api/openapi.yaml`: a file
     /// under Public/ (this path, still percent-encoded).
     case staticFile(String)
@@ -65,7 +69,7 @@ enum Route: Equatable, Sendable {
 
     var access: Access {
         switch self {
-        case .health, .staticFile: .open
+        case .health, .staticFile, .embed, .embedConfig: .open
         case .listBoards, .board, .history, .events: .read
         case .createBoard, .replaceBoard, .deleteBoard, .undo, .edit: .write
         case .notFound(let a), .methodNotAllowed(let a, _): a
@@ -91,7 +95,12 @@ enum Router {
         }
         guard underAPI else {
             if method != .get { return .methodNotAllowed(.open, message: "only GET is served here") }
-            return path == "/healthz" ? .health : .staticFile(path)
+            switch path {
+            case "/healthz": return .health
+            case "/embed": return .embed
+            case "/embed/config": return .embedConfig
+            default: return .staticFile(path)
+            }
         }
         let access: Route.Access = method == .get ? .read : .write
         let notAllowed = Route.methodNotAllowed(access, message: "\(method.rawValue) is not served on this path")

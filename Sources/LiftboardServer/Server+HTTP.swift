@@ -5,11 +5,15 @@ import LiftboardWire
 
 /// Static files from Public/, `/healthz` and the boards API.
 extension Server {
-    var securityHeaders: [(String, String)] {
+    var securityHeaders: [(String, String)] { securityHeaders(frameAncestors: config.allowFraming ? "*" : nil) }
+
+    /// `frameAncestors`: who may frame the response (nil: nobody; X-Frame-Options then says so
+    /// to browsers that predate CSP too).
+    func securityHeaders(frameAncestors: String?) -> [(String, String)] {
         var h = [("x-content-type-options:", "nosniff"), ("referrer-policy:", "no-referrer"),
                  ("content-security-policy:", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
-                    + "style-src 'self'; script-src 'self'; frame-ancestors \(config.allowFraming ? "*" : "'none'")")]
-        if !config.allowFraming { h.append(("x-frame-options:", "DENY")) }
+                    + "style-src 'self'; script-src 'self'; frame-ancestors \(frameAncestors ?? "'none'")")]
+        if frameAncestors == nil { h.append(("x-frame-options:", "DENY")) }
         return h
     }
 
@@ -52,15 +56,22 @@ extension Server {
             }
         case .staticFile(let file):
             return serveStatic(wsi, path: file)
+        case .embed:
+            return serveStatic(wsi, path: "/embed.html", frameAncestors: config.embedOrigin)
+        case .embedConfig:
+            return embedConfig(wsi)
         case .notFound, .methodNotAllowed, .createBoard, .replaceBoard, .deleteBoard, .undo, .edit:
             return send(wsi, APIResponse(route.refusal ?? HTTPError(405, "method_not_allowed", "\(method.rawValue) is not served on this path")))
         }
     }
 
-    /// A file under Public/, never anything outside it (`StaticFiles`).
-    func serveStatic(_ wsi: OpaquePointer, path: String) -> Int32 {
+    /// A file under Public/, never anything outside it (`StaticFiles`). `frameAncestors`: who
+    /// may frame it (nil: as `--allow-framing` says).
+    func serveStatic(_ wsi: OpaquePointer, path: String, frameAncestors: String? = nil) -> Int32 {
         guard let file = staticFiles.resolve(path) else { return send(wsi, .error(404, "not_found", "no such file")) }
-        let extra = securityHeaders.map { "\($0.0) \($0.1)\r\n" }.joined() + "cache-control: no-cache\r\n"
+        let security = frameAncestors.map { securityHeaders(frameAncestors: $0) } ?? securityHeaders
+        let headers = security + moduleCORSHeaders(wsi, filePath: file.path) + [("cache-control:", "no-cache")]
+        let extra = headers.map { "\($0.0) \($0.1)\r\n" }.joined()
         let n = extra.withCString { lws_serve_http_file(wsi, file.path, file.mimeType, $0, Int32(strlen($0))) }
         if n < 0 || (n > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
         return 0

@@ -15,6 +15,12 @@ import Testing
         (.get, "/js/app.js", .staticFile("/js/app.js")),
         (.get, "/healthz", .health),
         (.get, "/apix", .staticFile("/apix")),
+        // The iframe mode: its page (framed by --embed-origin only) and the origin it talks to.
+        (.get, "/embed", .embed),
+        (.get, "/embed/config", .embedConfig),
+        (.get, "/embed.html", .staticFile("/embed.html")),
+        (.get, "/embed/other", .staticFile("/embed/other")),
+        (.post, "/embed", .methodNotAllowed(.open, message: "only GET is served here")),
         (.post, "/index.html", .methodNotAllowed(.open, message: "only GET is served here")),
         (.delete, "/healthz", .methodNotAllowed(.open, message: "only GET is served here")),
         (.other, "/", .methodNotAllowed(.open, message: "only GET is served")),
@@ -77,6 +83,7 @@ import Testing
     @Test("reads need the token, writes the admin token, static files and /healthz nothing")
     func access() {
         #expect(Route.staticFile("/").access == .open && Route.health.access == .open)
+        #expect(Route.embed.access == .open && Route.embedConfig.access == .open)
         #expect([Route.listBoards, .board("b"), .history("b"), .events("b")].allSatisfy { $0.access == .read })
         #expect([Route.createBoard, .replaceBoard("b"), .deleteBoard("b"), .undo("b"), .edit(board: "b", .addItem)]
             .allSatisfy { $0.access == .write })
