@@ -70,13 +70,9 @@ def test_ctrl_clicks_select_cards_that_a_mouse_drag_then_carries_together(live_s
     milk = cell_center(browser, "milk")
 
     def ctrl_click(point):
-        ab = ActionBuilder(browser)
-        ab.key_action.key_down(Keys.CONTROL)
-        ab.pointer_action.move_to_location(int(point[0]), int(point[1]))
-        ab.pointer_action.pointer_down()
-        ab.pointer_action.pointer_up()
-        ab.key_action.key_up(Keys.CONTROL)
-        ab.perform()
+        # ActionChains keeps the key and the mouse in step: Ctrl is held during the click.
+        ActionChains(browser).key_down(Keys.CONTROL).move_to_location(int(point[0]), int(point[1])) \
+            .click().key_up(Keys.CONTROL).perform()
 
     ctrl_click(bike)
     ctrl_click(milk)
