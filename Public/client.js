@@ -67,6 +67,18 @@ export function gestureEvents(msg) {
   return msg.t === "lift" || msg.t === "moved" || msg.t === "drop" ? [msg] : [];
 }
 
+/** The modifier keys of a DOM pointer or keyboard event as a message's `mods` ("shift", "ctrl",
+ *  "meta", "alt", in that order), or undefined when none is held: Ctrl/Cmd-click toggles a
+ *  cell's selection, Shift-click selects a range, Shift+Space selects the focused item. */
+export function modifiers(ev) {
+  const mods = [];
+  if (ev.shiftKey) mods.push("shift");
+  if (ev.ctrlKey) mods.push("ctrl");
+  if (ev.metaKey) mods.push("meta");
+  if (ev.altKey) mods.push("alt");
+  return mods.length ? mods : undefined;
+}
+
 /** Exponential backoff with jitter: 0.5 s, 1 s, 2 s … capped at 10 s, each ±50 %. */
 export function backoffMs(attempt, random = Math.random) {
   const base = Math.min(10000, 500 * 2 ** Math.min(attempt, 5));

@@ -8,7 +8,7 @@
 // Events (bubbling, composed): liftboard-lift, -move, -drop, -cancel {id, from, to, pointer};
 // liftboard-commit {version, by, own, change, order?}; liftboard-connection {state};
 // liftboard-error {code, message}. Methods: order(), undo(), focusItem(id). See docs/embedding.md.
-import { FORWARDED_KEYS, backoffMs, elementOptions, elementSocketURL, helloMessage } from "./client.js";
+import { FORWARDED_KEYS, backoffMs, elementOptions, elementSocketURL, helloMessage, modifiers } from "./client.js";
 import { createClientState, receive, resetForConnection } from "./dispatch.js";
 import { settle } from "./scene.js";
 import * as predict from "./predict.js";
@@ -316,6 +316,8 @@ export class LiftboardBoard extends HTMLElement {
       canvas.focus({ preventScroll: true });
       if (state.open) predict.pointerDown(pred(), ev.pointerId, this.#point(ev), state.scene);
       const down = { t: "down", p: ev.pointerId, ...this.#point(ev), kind: ev.pointerType || "mouse" };
+      const mods = modifiers(ev);
+      if (mods) down.mods = mods;
       this.#send(down);
       this.#startPressTimer(ev.pointerId, down.ms);
       ev.preventDefault();
@@ -356,7 +358,10 @@ export class LiftboardBoard extends HTMLElement {
       if (ev.key === "Tab" && !state.keyboardStarted) { state.keyboardStarted = true; this.#send({ t: "key", key: "Tab" }); return; }
       if (!FORWARDED_KEYS.has(ev.key)) return;
       state.keyboardStarted = true;
-      this.#send({ t: "key", key: ev.key });
+      const key = { t: "key", key: ev.key };
+      const mods = modifiers(ev);
+      if (mods) key.mods = mods;
+      this.#send(key);
       ev.preventDefault();
     });
     canvas.addEventListener("focus", () => {

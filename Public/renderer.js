@@ -37,10 +37,28 @@ function fit(ctx, text, width) {
   return text.slice(0, lo) + "…";
 }
 
-function drawCell(ctx, f, color, label, focused) {
+function drawCell(ctx, f, color, label, focused, selected = false) {
   roundRect(ctx, f.x + 6, f.y + 2, f.w - 12, f.h - 4, 10);
   ctx.fillStyle = color || "#888";
   ctx.fill();
+  if (selected) {
+    // Selected (Ctrl/Meta or Shift click, Shift+Space): a white inner ring and a check.
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "#fff";
+    roundRect(ctx, f.x + 9, f.y + 5, f.w - 18, f.h - 10, 8);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(f.x + f.w - 24, f.y + f.h / 2, 9, 0, Math.PI * 2);
+    ctx.fillStyle = "#fff";
+    ctx.fill();
+    ctx.strokeStyle = color || "#888";
+    ctx.lineWidth = 2.5;
+    ctx.beginPath();
+    ctx.moveTo(f.x + f.w - 28, f.y + f.h / 2);
+    ctx.lineTo(f.x + f.w - 25, f.y + f.h / 2 + 3);
+    ctx.lineTo(f.x + f.w - 20, f.y + f.h / 2 - 3);
+    ctx.stroke();
+  }
   ctx.fillStyle = "#fff";
   ctx.font = "600 16px system-ui, sans-serif";
   ctx.textBaseline = "middle";
@@ -85,7 +103,7 @@ export function draw(canvas, scene, now, dpr) {
     const f = valueAt(c.frame, now);
     if (f.y + f.h < scroll || f.y > scroll + h) continue;
     ctx.globalAlpha = cellOpacity(c, now);
-    drawCell(ctx, f, c.color, c.label, scene.focus === c.id);
+    drawCell(ctx, f, c.color, c.label, scene.focus === c.id, c.selected);
     ctx.globalAlpha = 1;
   }
   ctx.restore();
@@ -102,7 +120,34 @@ export function draw(canvas, scene, now, dpr) {
     ctx.shadowColor = "rgba(0,0,0,0.28)";
     ctx.shadowBlur = 18;
     ctx.shadowOffsetY = 6;
-    drawCell(ctx, { x: -s.size.w / 2, y: -s.size.h / 2, w: s.size.w, h: s.size.h }, cell?.color, cell?.label, false);
+    const box = { x: -s.size.w / 2, y: -s.size.h / 2, w: s.size.w, h: s.size.h };
+    if (s.count > 1) {
+      // A multi-item drag: cards stacked behind the lifted one, and a badge with the count.
+      for (let k = Math.min(s.count, 3) - 1; k >= 1; k--) {
+        ctx.save();
+        ctx.translate(6 * k, 6 * k);
+        ctx.globalAlpha *= 0.9;
+        roundRect(ctx, box.x + 6, box.y + 2, box.w - 12, box.h - 4, 10);
+        ctx.fillStyle = "#d2d2d7";
+        ctx.fill();
+        ctx.restore();
+      }
+    }
+    drawCell(ctx, box, cell?.color, cell?.label, false);
+    if (s.count > 1) {
+      ctx.shadowColor = "transparent";
+      const bx = box.x + box.w - 14, by = box.y + 4;
+      ctx.beginPath();
+      ctx.arc(bx, by, 13, 0, Math.PI * 2);
+      ctx.fillStyle = "#d93025";
+      ctx.fill();
+      ctx.fillStyle = "#fff";
+      ctx.font = "700 13px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText(String(s.count), bx, by + 0.5);
+      ctx.textAlign = "start";
+    }
     ctx.restore();
   }
   return performance.now() - t0;

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { backoffMs, elementOptions, elementSocketURL, gestureEvents, helloMessage, pageOptions, socketURL } from "../../Public/client.js";
+import { backoffMs, elementOptions, elementSocketURL, gestureEvents, helloMessage, modifiers, pageOptions, socketURL } from "../../Public/client.js";
 
 test("the page's URL picks the board, kiosk mode, idle reset, token and prediction", () => {
   assert.deepEqual(pageOptions(""), { board: "demo", kiosk: false, idleResetMs: 0, token: null, predict: true });
@@ -59,4 +59,10 @@ test("hello carries the element's mode and order choice", () => {
   const vp = { w: 390, h: 844, dpr: 3 };
   assert.deepEqual(helloMessage({ board: "k", idleResetMs: 0, mode: "swap", commitOrder: "full" }, vp, false).config,
     { commitOrder: "full", events: "inline", mode: "swap" });
+});
+
+test("a down or a key carries the modifier keys held, in the wire's order, and none when none is", () => {
+  assert.equal(modifiers({ shiftKey: false, ctrlKey: false, metaKey: false, altKey: false }), undefined);
+  assert.deepEqual(modifiers({ shiftKey: true, ctrlKey: false, metaKey: true, altKey: false }), ["shift", "meta"]);
+  assert.deepEqual(modifiers({ shiftKey: true, ctrlKey: true, metaKey: true, altKey: true }), ["shift", "ctrl", "meta", "alt"]);
 });
