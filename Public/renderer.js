@@ -122,25 +122,25 @@ export function draw(canvas, scene, now, dpr) {
     ctx.shadowOffsetY = 6;
     const box = { x: -s.size.w / 2, y: -s.size.h / 2, w: s.size.w, h: s.size.h };
     if (s.count > 1) {
-      // A multi-item drag: cards stacked behind the lifted one, and a badge with the count.
+      // A multi-item drag: cards peeking out below the lifted one (a list row is as wide as the
+      // view, so they step down and in, not sideways), and a badge with the count on it.
       for (let k = Math.min(s.count, 3) - 1; k >= 1; k--) {
-        ctx.save();
-        ctx.translate(6 * k, 6 * k);
-        ctx.globalAlpha *= 0.9;
-        roundRect(ctx, box.x + 6, box.y + 2, box.w - 12, box.h - 4, 10);
-        ctx.fillStyle = "#d2d2d7";
+        roundRect(ctx, box.x + 6 + 10 * k, box.y + 2 + 6 * k, box.w - 12 - 20 * k, box.h - 4, 10);
+        ctx.fillStyle = k === 1 ? "#c7c7cc" : "#dcdce0";
         ctx.fill();
-        ctx.restore();
       }
     }
     drawCell(ctx, box, cell?.color, cell?.label, false);
     if (s.count > 1) {
       ctx.shadowColor = "transparent";
-      const bx = box.x + box.w - 14, by = box.y + 4;
+      const r = Math.min(13, box.h / 2 - 4), bx = box.x + box.w - 20 - r, by = box.y + box.h / 2;
       ctx.beginPath();
-      ctx.arc(bx, by, 13, 0, Math.PI * 2);
+      ctx.arc(bx, by, r, 0, Math.PI * 2);
       ctx.fillStyle = "#d93025";
       ctx.fill();
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = "#fff";
+      ctx.stroke();
       ctx.fillStyle = "#fff";
       ctx.font = "700 13px system-ui, sans-serif";
       ctx.textAlign = "center";
