@@ -111,6 +111,10 @@ extension LiveSession {
         step.reordered = true
         step.shiftDur = dur(config.shiftMs)
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[drags[d].item], count: group.count))
+        if arr.hasRules {
+            refreshRefusals(d)
+            updateForbidden(d, center: Point(x: drags[d].center.x, y: drags[d].center.y + scrollY))
+        }
     }
 
     /// Words for a drop or a cancel of a drag that carried `group`, its own item `h`: where

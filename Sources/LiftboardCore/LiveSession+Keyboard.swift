@@ -154,12 +154,13 @@ extension LiveSession {
             forward = false
         default: return
         }
+        // Sections that refuse the drag are passed over.
         if forward {
             if let j = nextMovable(section: s, after: i) { arr.exchange(section: s, i, j); return }
-            if s + 1 < arr.sectionCount { arr.move(h, toSection: s + 1, index: 0, pinnedHome: pinnedHome) }
+            if let t = nextAllowed(after: s, for: h) { arr.move(h, toSection: t, index: 0, pinnedHome: pinnedHome) }
         } else {
             if let j = prevMovable(section: s, before: i) { arr.exchange(section: s, i, j); return }
-            if s > 0 { arr.move(h, toSection: s - 1, index: arr.members[s - 1].count, pinnedHome: pinnedHome) }
+            if let t = prevAllowed(before: s, for: h) { arr.move(h, toSection: t, index: arr.members[t].count, pinnedHome: pinnedHome) }
         }
     }
 

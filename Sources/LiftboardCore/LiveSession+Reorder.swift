@@ -14,6 +14,7 @@ extension LiveSession {
         drag.lastRegion = arr.region(at: Point(x: f.midX, y: f.midY))
         drags.append(drag)
         liftedBy[h] = p
+        refreshRefusals(drags.count - 1)
         let follow = p >= 0 ? Follow(grab: drag.grabOffset, lockX: arr.kind == .list) : nil
         step.gestures.append(.lift(p: p, id: arr.ids[h], from: arr.place(of: h), follow: follow))
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[h], center: center, size: f.size, moveDur: 0,
@@ -53,6 +54,7 @@ extension LiveSession {
         } else {
             retargetGrid(d, center: c)
         }
+        if arr.hasRules { updateForbidden(d, center: c) }
         // Most moves pass nothing: compare handles, make the places (strings) only for a `moved`.
         if arr.sectionOf[h] != section || arr.indexOf[h] != index {
             let before = Place(section: arr.sectionIDs[section], index: index)
@@ -119,16 +121,23 @@ extension LiveSession {
     }
 
     /// Whether the list rule would move item `h` down (+1), up (-1), or not (0) for center `y`.
+    /// Sections that refuse its drag are not there for the rule: down, it goes to the next
+    /// section that takes it when the center reaches that section's header midpoint; up, to
+    /// the end of the previous one that takes it when the center reaches its own header's
+    /// midpoint (the section just above takes it) or the frame of that section (refusing
+    /// sections between).
     func listStep(_ h: Int, centerY y: Double) -> Int {
         let s = arr.sectionOf[h], i = arr.indexOf[h]
         if let j = nextMovable(section: s, after: i) {
             if y >= arr.frame(section: s, index: j).midY { return 1 }
-        } else if s + 1 < arr.sectionCount, y >= arr.headerFrame(s + 1).midY {
+        } else if let t = arr.hasRules ? nextAllowed(after: s, for: h) : (s + 1 < arr.sectionCount ? s + 1 : nil),
+                  y >= arr.headerFrame(t).midY {
             return 1
         }
         if let j = prevMovable(section: s, before: i) {
             if y <= arr.frame(section: s, index: j).midY { return -1 }
-        } else if s > 0, y <= arr.headerFrame(s).midY {
+        } else if let t = arr.hasRules ? prevAllowed(before: s, for: h) : (s > 0 ? s - 1 : nil),
+                  t == s - 1 ? y <= arr.headerFrame(s).midY : y < arr.sectionTop[t + 1] {
             return -1
         }
         return 0
@@ -160,9 +169,8 @@ extension LiveSession {
                 if passesBack(arr.members[s][i], dir: dir) { arr.exchange(section: s, i, j); return }
                 continue
             }
-            // Across a header.
-            let t = s + dir
-            if t == barred { return }
+            // Across a header (and the sections that refuse the drag).
+            guard let t = dir > 0 ? nextAllowed(after: s, for: h) : prevAllowed(before: s, for: h), t != barred else { return }
             arr.move(h, toSection: t, index: dir > 0 ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
             if listStep(h, centerY: y) == -dir {
                 arr.move(h, toSection: s, index: i, pinnedHome: pinnedHome)
@@ -202,19 +210,27 @@ extension LiveSession {
 
     /// Where the grid's insert rules put item `h` when its center enters `region`: `nil` for
     /// its own cell, spacing and the first section's header going up (no section above).
+    /// A section that refuses the drag is no target: entering its regions leaves the item
+    /// where it is, and going up into a header takes it to the end of the nearest section
+    /// above that takes it.
     func gridTarget(of h: Int, entering region: Region) -> (section: Int, index: Int)? {
         let s = arr.sectionOf[h]
+        let r = refusedSections(of: h)
+        func allowed(_ t: Int) -> Bool { r.isEmpty || !r[t] }
         switch region {
         case .cell(let other) where other != h:
-            return (arr.sectionOf[other], arr.indexOf[other])
+            return allowed(arr.sectionOf[other]) ? (arr.sectionOf[other], arr.indexOf[other]) : nil
         case .header(let t):
-            if t > s { return (t, 0) }
-            if t > 0 { return (t - 1, arr.members[t - 1].count) }
-            return s > 0 ? (0, 0) : nil
+            if t > s { return allowed(t) ? (t, 0) : nil }
+            if t > 0 {
+                guard let u = prevAllowed(before: t, for: h) else { return nil }
+                return (u, arr.members[u].count)
+            }
+            return s > 0 && allowed(0) ? (0, 0) : nil
         case .slot(let t):
-            return (t, 0)
+            return allowed(t) ? (t, 0) : nil
         case .trailing(let t):
-            return (t, arr.members[t].count)
+            return allowed(t) ? (t, arr.members[t].count) : nil
         default:
             return nil
         }
@@ -250,10 +266,14 @@ extension LiveSession {
             if arr.kind == .list {
                 // Straight across the header it passed (the insert rules' pass of a header),
                 // never through the lift section's own items, which stay in committed order.
+                // Refusing sections are not there: the nearest one that takes it, reached as
+                // the list rule reaches it.
                 let up = ls > 0 && c.y <= arr.headerFrame(ls).midY
-                let t = up ? ls - 1 : ls + 1
-                arr.move(h, toSection: t, index: up ? arr.members[t].count : 0, pinnedHome: pinnedHome)
-                retargetList(h, centerY: c.y, barred: ls)
+                if let t = up ? prevAllowed(before: ls, for: h) : nextAllowed(after: ls, for: h),
+                   up ? (t == ls - 1 || c.y < arr.sectionTop[t + 1]) : c.y >= arr.headerFrame(t).midY {
+                    arr.move(h, toSection: t, index: up ? arr.members[t].count : 0, pinnedHome: pinnedHome)
+                    retargetList(h, centerY: c.y, barred: ls)
+                }
             } else {
                 retargetGrid(d, center: c, barred: ls)
             }
@@ -370,6 +390,9 @@ extension LiveSession {
             }
             return nil
         }
+        // A place its section refuses (a group lifted where the group does not fit) drops as
+        // a cancel: the live order never took it anywhere else.
+        if arr.hasRules, !drag.refused.isEmpty, drag.refused[s] { return nil }
         let after = unheldPredecessor(in: arr.members[s], before: arr.indexOf[h])
         if drag.group.count > 1 {
             // The group lands after that anchor in its order (the rule decides whether that moves anything).
@@ -393,6 +416,10 @@ extension LiveSession {
         let movable = arr.movable
         let moved = ChangeRule.apply(resolved, to: &order, movable: { movable[$0] })
         guard !moved.isEmpty else { return }
+        if let why = ruleViolation(order) {
+            step.errors.append(.error(code: .ruleRefused, message: why.description))
+            return
+        }
         setCommitted(order, version: version + 1)
         let moves = moved.map {
             Move(id: arr.ids[$0.item], from: Place(section: arr.sectionIDs[$0.from.section], index: $0.from.index),
@@ -430,6 +457,7 @@ extension LiveSession {
         base = order
         self.version = version
         resetPinnedHomes()
+        if arr.hasRules { refreshRefusals() }
         if committedLayout != nil {
             committedLayout!.setOrder(order)
             for k in drags.indices { drags[k].liftSection = committedLayout!.sectionOf[drags[k].item] }

@@ -43,6 +43,13 @@ struct Drag: Sendable {
     /// A multi-item drag: every item it carries in the order they land (its own included),
     /// the others parked out of the order; empty while it carries its own item alone.
     var group: [Int] = []
+    /// The sections that refuse what it carries, by section index (empty: none refuses):
+    /// computed at the lift and again when what it carries or the committed order changes.
+    var refused: [Bool] = []
+    /// Whether its center is over a refusing section (the snapshot's `forbidden`).
+    var forbidden = false
+    /// The items it carries: its group, or its own item.
+    var carried: [Int] { group.isEmpty ? [item] : group }
     /// The items carried besides its own.
     var extras: [Int] { group.filter { $0 != item } }
 }

@@ -264,12 +264,14 @@ public struct SnapshotUpdate: Hashable, Sendable {
     public var done: Bool
     /// Extension: how many items the drag carries, when more than its own (a multi-item drag).
     public var count: Int? = nil
+    /// Extension: whether the center is over a section that refuses what the drag carries.
+    public var forbidden: Bool? = nil
     public init(p: Int, id: String, center: Point? = nil, size: Size? = nil, moveDur: Double? = nil,
                 scale: Double? = nil, rotation: Double? = nil, alpha: Double? = nil,
-                dur: Double? = nil, ease: Ease? = nil, done: Bool = false, count: Int? = nil) {
+                dur: Double? = nil, ease: Ease? = nil, done: Bool = false, count: Int? = nil, forbidden: Bool? = nil) {
         self.p = p; self.id = id; self.center = center; self.size = size; self.moveDur = moveDur
         self.scale = scale; self.rotation = rotation; self.alpha = alpha; self.dur = dur; self.ease = ease; self.done = done
-        self.count = count
+        self.count = count; self.forbidden = forbidden
     }
 }
 
@@ -329,6 +331,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case storeUnavailable = "store_unavailable"
     /// `undo` with nothing to undo, or whose items moved since the commit it would revert.
     case cannotUndo = "cannot_undo"
+    /// A change that would place an item where a section's rule refuses it (`accepts`, `max`,
+    /// `copy`, `drop`): it is applied as nothing; the message names the rule.
+    case ruleRefused = "rule_refused"
 }
 
 /// Welcome: the session's id, its board and the config in force.

@@ -311,6 +311,14 @@ extension Wire {
         let color = f.has("color") ? try f.string("color", maxLength: 64, allowEmpty: true) : ""
         let height = f.has("height") ? try f.number("height", above: 0, upTo: 1e6) : nil
         let movable = f.has("movable") ? try f.bool("movable") : true
-        return Item(id: id, label: label, color: color, height: height, movable: movable)
+        let kind = f.has("kind") ? try f.string("kind", maxLength: 256) : nil
+        var handle: HandleEdge? = nil
+        if f.has("handle") {
+            guard let e = HandleEdge(rawValue: try f.string("handle", maxLength: 16)) else {
+                throw f.fail("handle", "expected \"leading\" or \"trailing\"")
+            }
+            handle = e
+        }
+        return Item(id: id, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle)
     }
 }

@@ -173,6 +173,8 @@ extension Wire {
         if !i.color.isEmpty { w.key("color"); w.string(i.color) }
         if let h = i.height { w.key("height"); w.number(h) }
         w.key("movable"); w.bool(i.movable)
+        if let k = i.kind { w.key("kind"); w.string(k) }
+        if let h = i.handle { w.key("handle"); w.string(h.rawValue) }
         w.endObject()
     }
 
@@ -277,6 +279,7 @@ extension Wire {
         if let v = s.dur { w.member(#""dur":"#, v) }
         if let v = s.ease { w.member(#""ease":"#, literal: easeName(v)) }
         if let v = s.count { w.member(#""count":"#, int: v) }
+        if let v = s.forbidden { w.member(#""forbidden":"#, bool: v) }
         w.member(#""done":"#, bool: s.done)
         w.endObject()
     }

@@ -1,0 +1,94 @@
+/// Placement rules in the drag (issue 23): the engine asks `PlacementRules` which sections
+/// refuse what a drag carries; the insert rules skip those sections (as if they were not
+/// there), the snapshot says `forbidden` while its center is over one, and a commit that would
+/// break a rule on the committed order is applied as nothing (`rule_refused`).
+extension LiveSession {
+    /// The rule section `t` breaks when `items` land in it, counted against the committed
+    /// order (`entering`: the items whose committed section is another).
+    /// - Complexity: O(n) to find the items' committed sections.
+    func refusal(into t: Int, carrying items: [Int]) -> Refusal? {
+        guard arr.hasRules, arr.rules[t].hasRules else { return nil }
+        let entering = items.filter { !base[t].contains($0) }.count
+        return PlacementRules.refusal(arr.rules[t], section: arr.sectionIDs[t], holding: base[t].count,
+                                      kinds: items.map { arr.kinds[$0] }, entering: entering)
+    }
+
+    /// Recomputes which sections refuse what drag `d` carries.
+    /// - Complexity: O(n) when a section states a rule, else O(1).
+    mutating func refreshRefusals(_ d: Int) {
+        guard arr.hasRules else { drags[d].refused = []; return }
+        let items = drags[d].carried
+        let refused = (0..<arr.sectionCount).map { refusal(into: $0, carrying: items) != nil }
+        drags[d].refused = refused.contains(true) ? refused : []
+    }
+
+    /// Every drag's refusals, after the committed order or the board changed.
+    mutating func refreshRefusals() {
+        for d in drags.indices { refreshRefusals(d) }
+    }
+
+    /// The sections that refuse what the drag holding item `h` carries (empty: none).
+    func refusedSections(of h: Int) -> [Bool] {
+        guard arr.hasRules, let p = liftedBy[h], let d = dragIndex(p) else { return [] }
+        return drags[d].refused
+    }
+
+    /// The nearest section after `s` that takes the drag of item `h`.
+    func nextAllowed(after s: Int, for h: Int) -> Int? {
+        let r = refusedSections(of: h)
+        var t = s + 1
+        while t < arr.sectionCount { if r.isEmpty || !r[t] { return t }; t += 1 }
+        return nil
+    }
+
+    /// The nearest section before `s` that takes the drag of item `h`.
+    func prevAllowed(before s: Int, for h: Int) -> Int? {
+        let r = refusedSections(of: h)
+        var t = s - 1
+        while t >= 0 { if r.isEmpty || !r[t] { return t }; t -= 1 }
+        return nil
+    }
+
+    /// Whether section `t` takes the drag of item `h`.
+    func allows(_ t: Int, for h: Int) -> Bool {
+        let r = refusedSections(of: h)
+        return r.isEmpty || !r[t]
+    }
+
+    /// Sets drag `d`'s `forbidden` from its center `c` (content coordinates): over the frame
+    /// of a section that refuses what it carries. A change goes in the snapshot; entering such
+    /// a section also announces why.
+    mutating func updateForbidden(_ d: Int, center c: Point) {
+        guard arr.hasRules else { return }
+        var over: Int? = nil
+        let r = drags[d].refused
+        if !r.isEmpty, arr.sectionCount > 0, c.y >= 0, c.y < arr.contentHeight, c.x >= 0, c.x < arr.width {
+            let t = arr.section(at: c.y)
+            if r[t] { over = t }
+        }
+        guard (over != nil) != drags[d].forbidden else { return }
+        drags[d].forbidden = over != nil
+        step.snapshots.append(SnapshotUpdate(p: drags[d].pointer, id: arr.ids[drags[d].item], forbidden: over != nil))
+        if let t = over, let why = refusal(into: t, carrying: drags[d].carried) { announce(words(why, title: arr.titles[t])) }
+    }
+
+    /// Words for a screen reader: why a section refuses the drag.
+    func words(_ r: Refusal, title: String) -> String {
+        switch r {
+        case .kind(_, let k): "\(title) does not take \(k.map { "\($0) items" } ?? "items without a kind")."
+        case .full(_, let m): "\(title) is full: it holds at most \(m) item\(m == 1 ? "" : "s")."
+        case .palette: "\(title) is a palette: it takes no items."
+        case .trash: "\(title) holds no items."
+        }
+    }
+
+    /// The rule, if any, that `order` (the committed order after a change) breaks which the
+    /// committed order kept.
+    /// - Complexity: O(items of the sections that state rules).
+    func ruleViolation(_ order: [[Int]]) -> Refusal? {
+        guard arr.hasRules else { return nil }
+        let kinds = arr.kinds
+        return PlacementRules.violation(before: base, after: order, rules: arr.rules, sections: arr.sectionIDs,
+                                        kind: { kinds[$0] })
+    }
+}
