@@ -341,7 +341,14 @@ extension LiveSession {
     mutating func endDrag(_ d: Int, cancelled: Bool, now: Double) {
         let drag = drags[d]
         let h = drag.item
-        let change = cancelled ? nil : dropChange(of: drag)
+        var change = cancelled ? nil : dropChange(of: drag)
+        // A live place its section refuses (a group lifted where it does not fit; a commit
+        // that filled the section meanwhile) is no drop: the items go home.
+        if change != nil, arr.hasRules, !drag.refused.isEmpty, drag.refused[arr.sectionOf[h]],
+           let why = refusal(into: arr.sectionOf[h], carrying: drag.carried) {
+            step.errors.append(.error(code: .ruleRefused, message: why.description))
+            change = nil
+        }
         let othersBefore = drags.enumerated().filter { $0.offset != d }.map { ($0.element.pointer, arr.place(of: $0.element.item)) }
         let placeBefore = arr.place(of: h)
         drags.remove(at: d)
@@ -390,9 +397,6 @@ extension LiveSession {
             }
             return nil
         }
-        // A place its section refuses (a group lifted where the group does not fit) drops as
-        // a cancel: the live order never took it anywhere else.
-        if arr.hasRules, !drag.refused.isEmpty, drag.refused[s] { return nil }
         let after = unheldPredecessor(in: arr.members[s], before: arr.indexOf[h])
         if drag.group.count > 1 {
             // The group lands after that anchor in its order (the rule decides whether that moves anything).

@@ -57,7 +57,7 @@ extension LiveSession {
 
     /// Sets drag `d`'s `forbidden` from its center `c` (content coordinates): over the frame
     /// of a section that refuses what it carries. A change goes in the snapshot; entering such
-    /// a section also announces why.
+    /// a section (from outside, or from another refusing section) also announces why.
     mutating func updateForbidden(_ d: Int, center c: Point) {
         guard arr.hasRules else { return }
         var over: Int? = nil
@@ -66,9 +66,11 @@ extension LiveSession {
             let t = arr.section(at: c.y)
             if r[t] { over = t }
         }
-        guard (over != nil) != drags[d].forbidden else { return }
-        drags[d].forbidden = over != nil
-        step.snapshots.append(SnapshotUpdate(p: drags[d].pointer, id: arr.ids[drags[d].item], forbidden: over != nil))
+        guard over != drags[d].forbiddenIn else { return }
+        if (over != nil) != drags[d].forbidden {
+            step.snapshots.append(SnapshotUpdate(p: drags[d].pointer, id: arr.ids[drags[d].item], forbidden: over != nil))
+        }
+        drags[d].forbiddenIn = over
         if let t = over, let why = refusal(into: t, carrying: drags[d].carried) { announce(words(why, title: arr.titles[t])) }
     }
 

@@ -46,8 +46,9 @@ struct Drag: Sendable {
     /// The sections that refuse what it carries, by section index (empty: none refuses):
     /// computed at the lift and again when what it carries or the committed order changes.
     var refused: [Bool] = []
-    /// Whether its center is over a refusing section (the snapshot's `forbidden`).
-    var forbidden = false
+    /// The refusing section its center is over (the snapshot's `forbidden`), if any.
+    var forbiddenIn: Int? = nil
+    var forbidden: Bool { forbiddenIn != nil }
     /// The items it carries: its group, or its own item.
     var carried: [Int] { group.isEmpty ? [item] : group }
     /// The items carried besides its own.

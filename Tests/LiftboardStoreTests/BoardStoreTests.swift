@@ -23,6 +23,26 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
 }
 
 @Suite struct BoardStoreTests {
+    @Test func rulesKindsAndHandlesReadBackTheSame() throws {
+        let path = tempPath()
+        let store = try BoardStore(path: path)
+        let ruled = Board(id: "ruled", sections: [
+            Section(id: "todo", items: [Item(id: "a", label: "A", color: "#111", kind: "bug", handle: .leading),
+                                        Item(id: "b", label: "B", color: "#222", handle: .trailing)]),
+            Section(id: "bugs", items: [], accepts: ["bug"], max: 2),
+            Section(id: "palette", items: [Item(id: "p", label: "P", color: "#333", kind: "chore")], copy: true),
+            Section(id: "trash", items: [], drop: .remove),
+        ])
+        try store.seed(ruled)
+        #expect(try store.board(id: "ruled") == ruled)
+        // An added item keeps its kind and handle.
+        let add = Change.addItem(Item(id: "n", label: "N", color: "#444", kind: "bug", handle: .trailing), section: "bugs", after: nil)
+        let next = ruled.applying(add)!.board
+        try store.apply([CommitRecord(commit: Commit(board: "ruled", version: 1, by: "api", moves: [], order: next.order, change: add),
+                                      at: 1_700_000_000_000)])
+        #expect(try BoardStore(path: path).board(id: "ruled")?.sections[1].items == next.sections[1].items)
+    }
+
     @Test func aSeededBoardReadsBackTheSame() throws {
         let store = try BoardStore(path: tempPath())
         try store.seed(demo)
