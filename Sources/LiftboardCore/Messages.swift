@@ -205,10 +205,12 @@ public struct CellInfo: Hashable, Sendable {
     public var hidden: Bool
     /// Extension: in this session's selection (sent only when true).
     public var selected: Bool = false
+    /// Extension: the edge of the cell whose press lifts at once (sent only when set).
+    public var handle: HandleEdge? = nil
     public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
-                hidden: Bool = false, selected: Bool = false) {
+                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil) {
         self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
-        self.movable = movable; self.frame = frame; self.hidden = hidden; self.selected = selected
+        self.movable = movable; self.frame = frame; self.hidden = hidden; self.selected = selected; self.handle = handle
     }
 }
 

@@ -242,6 +242,7 @@ extension Wire {
                     w.member(#""section":"#, i.section)
                     w.member(#""index":"#, int: i.index)
                     w.member(#""movable":"#, bool: i.movable)
+                    if let h = i.handle { w.member(#""handle":"#, h.rawValue) }
                 }
                 w.endObject()
             }
@@ -295,6 +296,7 @@ extension Wire {
         w.key("frame"); rect(c.frame, &w)
         if c.hidden { w.key("hidden"); w.bool(true) }
         if c.selected { w.key("selected"); w.bool(true) }
+        if let h = c.handle { w.key("handle"); w.string(h.rawValue) }
         w.endObject()
     }
 
