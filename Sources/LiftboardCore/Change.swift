@@ -212,6 +212,11 @@ extension Board {
             sections[s].items.enumerated().filter { !$0.element.movable }.map { ($0.offset, $0.element) }
         }
         switch change {
+        case .batch(let changes) where change.isEdit:
+            // An edit batch: each edit as alone, in order; those that apply nowhere are skipped.
+            var any = false
+            for c in changes where c.isItemEdit { any = applyEdit(c) || any }
+            return any
         case .insert, .swap, .group, .batch:
             return false
         case .addItem(let item, let section, let after):

@@ -103,7 +103,7 @@ extension LiveSession {
         let n = group.count
         switch key {
         case " ", "Spacebar", "Enter":
-            endDrag(d, cancelled: false, now: now)
+            guard endDrag(d, cancelled: false, now: now) else { return }  // a trash took it, and said so
             focus = h
             announce(n > 1 ? groupWords(group, at: h, cancelled: false) : "Dropped \(arr.labels[h]), \(describe(h)).")
         case "Escape":

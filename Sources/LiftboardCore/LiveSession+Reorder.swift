@@ -338,7 +338,10 @@ extension LiveSession {
     /// Ends drag `d`. A drop commits its one change (if it changes anything); then, as after
     /// any commit or cancel, the live order becomes the committed order with every other drag
     /// in flight at its live place, so a cancelled item (and its swap target) goes home.
-    mutating func endDrag(_ d: Int, cancelled: Bool, now: Double) {
+    /// Returns `false` when the drop removed what the drag carried (a trash): its handles are
+    /// then gone.
+    @discardableResult
+    mutating func endDrag(_ d: Int, cancelled: Bool, now: Double) -> Bool {
         let drag = drags[d]
         let h = drag.item
         var change = cancelled ? nil : dropChange(of: drag)
@@ -349,6 +352,7 @@ extension LiveSession {
             step.errors.append(.error(code: .ruleRefused, message: why.description))
             change = nil
         }
+        if let change, change.isEdit, dropRemoves(d, change: change, now: now) { return false }
         let othersBefore = drags.enumerated().filter { $0.offset != d }.map { ($0.element.pointer, arr.place(of: $0.element.item)) }
         let placeBefore = arr.place(of: h)
         drags.remove(at: d)
@@ -371,6 +375,7 @@ extension LiveSession {
             if drag.pointer >= 0 { announce(groupWords(drag.group, at: h, cancelled: cancelled)) }
         }
         updateAutoScroll(now: now)
+        return true
     }
 
     /// The one change a drop makes, read off the live order; `nil` when it changes nothing.
@@ -397,6 +402,11 @@ extension LiveSession {
             }
             return nil
         }
+        if arr.rules[s].drop == .remove {
+            // A trash: what the drag carries leaves the board.
+            let ids = drag.carried.map { arr.ids[$0] }
+            return ids.count == 1 ? .removeItem(ids[0]) : .batch(ids.map { .removeItem($0) })
+        }
         let after = unheldPredecessor(in: arr.members[s], before: arr.indexOf[h])
         if drag.group.count > 1 {
             // The group lands after that anchor in its order (the rule decides whether that moves anything).
@@ -414,6 +424,10 @@ extension LiveSession {
     /// by the driver (`.persist`), sent to the client once durable.
     /// `undoable`: remembered for `undo` (an undo's own commit is not).
     mutating func commit(_ change: Change, now: Double, undoable: Bool = true) {
+        if change.isEdit {
+            commitEdit(change, now: now, undoable: undoable)
+            return
+        }
         guard let resolved = resolve(change) else { return }
         let revert = undoable ? self.revert(of: change) : nil
         var order = base

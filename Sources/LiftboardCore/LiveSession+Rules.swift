@@ -94,3 +94,50 @@ extension LiveSession {
                                         kind: { kinds[$0] })
     }
 }
+
+/// A trash (`drop: "remove"`): a drop there removes what the drag carries, as this session's
+/// own edit, which its `undo` brings back where it was.
+extension LiveSession {
+    /// Commits `change` (an edit) as this session's own: the session is rebuilt around the
+    /// board after it (as after another session's edit), and the commit persisted. `false`
+    /// when it applies to nothing.
+    @discardableResult
+    mutating func commitEdit(_ change: Change, now: Double, undoable: Bool = true) -> Bool {
+        let revert = undoable ? committedBoard().revert(of: change) : nil
+        guard applyEdit(change, now: now) else { return false }
+        version += 1
+        step.commits.append(.persist(Commit(board: boardID, version: version, by: sessionID, moves: [], order: baseOrder,
+                                            change: change)))
+        if let revert {
+            // Nothing to find where the commit left it: the revert itself says whether it still applies.
+            undoStack.append(OwnCommit(revert: revert, items: [], left: []))
+            if undoStack.count > Self.undoDepth { undoStack.removeFirst() }
+        }
+        return true
+    }
+
+    /// Ends drag `d` (already resolved to `change`, removing what it carries) on a trash: the
+    /// items leave the board, the snapshot fades out where it is, a `drop` names the place it
+    /// had in the trash. `false`, changing nothing, when the edit applies to nothing.
+    mutating func dropRemoves(_ d: Int, change: Change, now: Double) -> Bool {
+        let drag = drags[d]
+        let h = drag.item
+        let id = arr.ids[h], label = arr.labels[h], at = arr.place(of: h), n = drag.carried.count
+        drags.remove(at: d)
+        liftedBy[h] = nil
+        for x in drag.extras { liftedBy[x] = nil }
+        guard commitEdit(change, now: now) else {
+            drags.insert(drag, at: d)
+            liftedBy[h] = drag.pointer
+            for x in drag.extras { liftedBy[x] = drag.pointer }
+            return false
+        }
+        step.gestures.append(.drop(p: drag.pointer, id: id, at: at, cancelled: false))
+        step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: id, moveDur: 0, scale: 1, rotation: 0, alpha: 0,
+                                             dur: dur(config.shiftMs), ease: .easeOut, done: true))
+        step.cellsDirty = true
+        announce(n > 1 ? "\(n) items removed." : "\(label) removed.")
+        updateAutoScroll(now: now)
+        return true
+    }
+}

@@ -138,10 +138,21 @@ public enum Change: Hashable, Sendable {
     case removeSection(String)
 
     /// Whether this change edits the board's content (not a drop's reorder).
+    /// A batch of edits (`removeItem` and `addItem` only: a trash drop of a group, its undo)
+    /// is an edit.
     public var isEdit: Bool {
         switch self {
-        case .insert, .swap, .group, .batch: false
+        case .insert, .swap, .group: false
+        case .batch(let changes): changes.first?.isEdit ?? false
         default: true
+        }
+    }
+
+    /// Whether this is an edit an edit batch may hold: `removeItem` or `addItem`.
+    public var isItemEdit: Bool {
+        switch self {
+        case .removeItem, .addItem: true
+        default: false
         }
     }
 }

@@ -25,6 +25,16 @@ enum EditRow: Equatable {
             return nil
         }
         switch change {
+        case .batch(let changes) where change.isEdit:
+            // Each edit's rows on the board it applies to, in order.
+            var b = before
+            var rows: [EditRow] = []
+            for c in changes {
+                guard let next = b.applying(c)?.board else { continue }
+                rows += Self.rows(for: c, before: b, after: next)
+                b = next
+            }
+            return rows
         case .insert, .swap, .group, .batch:
             return []
         case .addItem(let x, let s, _):

@@ -216,8 +216,9 @@ extension Wire {
     /// changes only, not nested) or an edit.
     static func change(_ f: Fields, inBatch: Bool = false) throws(WireError) -> Change {
         if f.has("edit") {
-            if inBatch { throw f.fail("edit", "a batch holds reorder changes only") }
-            return try edit(f)
+            let e = try edit(f)
+            if inBatch, !e.isItemEdit { throw f.fail("edit", "a batch holds reorder changes, or removeItem and addItem edits") }
+            return e
         }
         if f.has("batch") {
             if inBatch { throw f.fail("batch", "a batch does not nest") }
@@ -227,6 +228,9 @@ extension Wire {
                 changes.append(try change(Fields(object: v, path: "\(f.path).batch[\(k)]"), inBatch: true))
             }
             guard !changes.isEmpty else { throw f.fail("batch", "expected at least one change") }
+            if changes.contains(where: \.isEdit) && !changes.allSatisfy(\.isItemEdit) {
+                throw f.fail("batch", "a batch holds reorder changes or item edits, not both")
+            }
             return .batch(changes)
         }
         if f.has("group") {

@@ -23,6 +23,26 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
 }
 
 @Suite struct BoardStoreTests {
+    @Test func anEditBatchRemovesAndRestoresItemsInOneVersion() throws {
+        let path = tempPath()
+        let store = try BoardStore(path: path)
+        // No pinned item: one would keep the index the removal gave it (as after any change).
+        var demo = demo
+        demo.sections[0].items[2].movable = true
+        try store.seed(demo)
+        let remove = Change.batch([.removeItem("a"), .removeItem("b")])
+        let removed = demo.applying(remove)!.board
+        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 1, by: "s1", moves: [], order: removed.order, change: remove),
+                                      at: 1_700_000_000_000)])
+        #expect(try BoardStore(path: path).board(id: "demo") == removed)
+        let restore = demo.revert(of: remove)!
+        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 2, by: "s1", moves: [], order: demo.order, change: restore),
+                                      at: 1_700_000_000_001)])
+        var back = demo
+        back.version = 2
+        #expect(try BoardStore(path: path).board(id: "demo") == back)
+    }
+
     @Test func rulesKindsAndHandlesReadBackTheSame() throws {
         let path = tempPath()
         let store = try BoardStore(path: path)
