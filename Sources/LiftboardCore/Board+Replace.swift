@@ -89,6 +89,8 @@ extension Board {
             return nil
         case .addItem(let item, _, _):
             return .removeItem(item.id)
+        case .copyItem(_, let new, _, _, _):
+            return .removeItem(new)
         case .removeItem(let id):
             guard let (s, i) = locate(item: id) else { return nil }
             return .addItem(sections[s].items[i], section: sections[s].id, after: predecessor(s, i, movableOnly: false))

@@ -226,6 +226,16 @@ extension Board {
             if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? sections[s].items.count }
             sections[s].items.insert(item, at: at)
             if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }
+        case .copyItem(let id, let new, let section, let after, let index):
+            guard !new.isEmpty, locate(item: new) == nil, let (s0, i0) = locate(item: id),
+                  let s = sections.firstIndex(where: { $0.id == section }) else { return false }
+            var item = sections[s0].items[i0]
+            item.id = new
+            let p = pinned(s)
+            var at = 0
+            if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? min(max(0, index), sections[s].items.count) }
+            sections[s].items.insert(item, at: at)
+            if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }
         case .removeItem(let id):
             guard let (s, i) = locate(item: id) else { return false }
             let p = pinned(s).filter { $0.item.id != id }

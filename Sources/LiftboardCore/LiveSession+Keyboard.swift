@@ -154,12 +154,14 @@ extension LiveSession {
             forward = false
         default: return
         }
-        // Sections that refuse the drag are passed over.
+        // Sections that refuse the drag are passed over (and a palette it is copied out of
+        // keeps its order).
+        let free = !arr.hasRules || allows(s, for: h)
         if forward {
-            if let j = nextMovable(section: s, after: i) { arr.exchange(section: s, i, j); return }
+            if free, let j = nextMovable(section: s, after: i) { arr.exchange(section: s, i, j); return }
             if let t = nextAllowed(after: s, for: h) { arr.move(h, toSection: t, index: 0, pinnedHome: pinnedHome) }
         } else {
-            if let j = prevMovable(section: s, before: i) { arr.exchange(section: s, i, j); return }
+            if free, let j = prevMovable(section: s, before: i) { arr.exchange(section: s, i, j); return }
             if let t = prevAllowed(before: s, for: h) { arr.move(h, toSection: t, index: arr.members[t].count, pinnedHome: pinnedHome) }
         }
     }

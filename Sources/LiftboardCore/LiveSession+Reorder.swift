@@ -12,6 +12,7 @@ extension LiveSession {
         var drag = Drag(pointer: p, item: h, grabOffset: Point(x: center.x - pointerPos.x, y: center.y - pointerPos.y),
                         center: center, size: f.size, liftSection: arr.sectionOf[h])
         drag.lastRegion = arr.region(at: Point(x: f.midX, y: f.midY))
+        if arr.hasRules, arr.rules[arr.sectionOf[h]].copy { drag.copyFrom = arr.sectionOf[h] }
         drags.append(drag)
         liftedBy[h] = p
         refreshRefusals(drags.count - 1)
@@ -47,7 +48,7 @@ extension LiveSession {
         let c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
         // `swaps(drags[d])` spelled out: a call of a non-mutating method here copied the whole
         // session (every array retained and released) on every move.
-        if config.mode == .swap && drags[d].pointer >= 0 {
+        if config.mode == .swap && drags[d].pointer >= 0 && drags[d].copyFrom == nil {
             retargetSwap(d, center: c)
         } else if arr.kind == .list {
             retargetList(h, centerY: c.y)
@@ -128,13 +129,15 @@ extension LiveSession {
     /// sections between).
     func listStep(_ h: Int, centerY y: Double) -> Int {
         let s = arr.sectionOf[h], i = arr.indexOf[h]
-        if let j = nextMovable(section: s, after: i) {
+        // In a section that refuses it (a palette it is copied out of) it passes no neighbour.
+        let inRefused = arr.hasRules && !allows(s, for: h)
+        if !inRefused, let j = nextMovable(section: s, after: i) {
             if y >= arr.frame(section: s, index: j).midY { return 1 }
         } else if let t = arr.hasRules ? nextAllowed(after: s, for: h) : (s + 1 < arr.sectionCount ? s + 1 : nil),
                   y >= arr.headerFrame(t).midY {
             return 1
         }
-        if let j = prevMovable(section: s, before: i) {
+        if !inRefused, let j = prevMovable(section: s, before: i) {
             if y <= arr.frame(section: s, index: j).midY { return -1 }
         } else if let t = arr.hasRules ? prevAllowed(before: s, for: h) : (s > 0 ? s - 1 : nil),
                   t == s - 1 ? y <= arr.headerFrame(s).midY : y < arr.sectionTop[t + 1] {
@@ -162,7 +165,7 @@ extension LiveSession {
             let dir = listStep(h, centerY: y)
             if dir == 0 { return }
             let s = arr.sectionOf[h], i = arr.indexOf[h]
-            if let j = dir > 0 ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
+            if !arr.hasRules || allows(s, for: h), let j = dir > 0 ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
                 arr.exchange(section: s, i, j)
                 // Passing an item that another drag holds, whose rule would pass it straight
                 // back (both snapshots beyond each other's cells), is not made either.
@@ -331,7 +334,7 @@ extension LiveSession {
 
     /// Whether `drag` follows the swap rules: pointer drags in swap mode (the keyboard always
     /// moves one place at a time, insert semantics).
-    func swaps(_ drag: Drag) -> Bool { config.mode == .swap && drag.pointer >= 0 }
+    func swaps(_ drag: Drag) -> Bool { config.mode == .swap && drag.pointer >= 0 && drag.copyFrom == nil }
 
     // MARK: Drop and cancel
 
@@ -344,6 +347,8 @@ extension LiveSession {
     mutating func endDrag(_ d: Int, cancelled: Bool, now: Double) -> Bool {
         let drag = drags[d]
         let h = drag.item
+        // A copy over its palette, or still in it, is a cancel.
+        let cancelled = cancelled || isCopyBack(drag)
         var change = cancelled ? nil : dropChange(of: drag)
         // A live place its section refuses (a group lifted where it does not fit; a commit
         // that filled the section meanwhile) is no drop: the items go home.
@@ -352,7 +357,14 @@ extension LiveSession {
             step.errors.append(.error(code: .ruleRefused, message: why.description))
             change = nil
         }
-        if let change, change.isEdit, dropRemoves(d, change: change, now: now) { return false }
+        if let c = change, c.isEdit {
+            if case .copyItem = c {
+                if dropCopies(d, change: c, now: now) { return true }
+            } else if dropRemoves(d, change: c, now: now) {
+                return false
+            }
+            change = nil  // refused (`rule_refused`) or moot: the drag ends as a cancel places it
+        }
         let othersBefore = drags.enumerated().filter { $0.offset != d }.map { ($0.element.pointer, arr.place(of: $0.element.item)) }
         let placeBefore = arr.place(of: h)
         drags.remove(at: d)
@@ -408,6 +420,10 @@ extension LiveSession {
             return ids.count == 1 ? .removeItem(ids[0]) : .batch(ids.map { .removeItem($0) })
         }
         let after = unheldPredecessor(in: arr.members[s], before: arr.indexOf[h])
+        if drag.copyFrom != nil {
+            return .copyItem(id: arr.ids[h], as: copyID(of: arr.ids[h]), section: arr.sectionIDs[s], after: after.map { arr.ids[$0] },
+                             index: arr.indexOf[h])
+        }
         if drag.group.count > 1 {
             // The group lands after that anchor in its order (the rule decides whether that moves anything).
             return .group(ids: drag.group.map { arr.ids[$0] }, section: arr.sectionIDs[s], after: after.map { arr.ids[$0] },

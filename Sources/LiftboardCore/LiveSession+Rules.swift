@@ -18,13 +18,17 @@ extension LiveSession {
     mutating func refreshRefusals(_ d: Int) {
         guard arr.hasRules else { drags[d].refused = []; return }
         let items = drags[d].carried
-        let refused = (0..<arr.sectionCount).map { refusal(into: $0, carrying: items) != nil }
+        let refused = (0..<arr.sectionCount).map { $0 == drags[d].copyFrom || refusal(into: $0, carrying: items) != nil }
         drags[d].refused = refused.contains(true) ? refused : []
     }
 
-    /// Every drag's refusals, after the committed order or the board changed.
+    /// Every drag's refusals, after the committed order or the board changed; a pointer
+    /// drag's `forbidden` follows.
     mutating func refreshRefusals() {
-        for d in drags.indices { refreshRefusals(d) }
+        for d in drags.indices {
+            refreshRefusals(d)
+            if drags[d].pointer >= 0 { updateForbidden(d, center: Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)) }
+        }
     }
 
     /// The sections that refuse what the drag holding item `h` carries (empty: none).
@@ -64,7 +68,7 @@ extension LiveSession {
         let r = drags[d].refused
         if !r.isEmpty, arr.sectionCount > 0, c.y >= 0, c.y < arr.contentHeight, c.x >= 0, c.x < arr.width {
             let t = arr.section(at: c.y)
-            if r[t] { over = t }
+            if r[t] && t != drags[d].copyFrom { over = t }  // over its own palette: a cancel, not a refusal
         }
         guard over != drags[d].forbiddenIn else { return }
         if (over != nil) != drags[d].forbidden {
@@ -103,8 +107,15 @@ extension LiveSession {
     /// when it applies to nothing.
     @discardableResult
     mutating func commitEdit(_ change: Change, now: Double, undoable: Bool = true) -> Bool {
-        let revert = undoable ? committedBoard().revert(of: change) : nil
-        guard applyEdit(change, now: now) else { return false }
+        let before = committedBoard()
+        let revert = undoable ? before.revert(of: change) : nil
+        var board = before
+        guard board.applyEdit(change) else { return false }
+        if let why = board.ruleViolation(since: before) {
+            step.errors.append(.error(code: .ruleRefused, message: why.description))
+            return false
+        }
+        rebuild(from: board, now: now, refreshed: [])
         version += 1
         step.commits.append(.persist(Commit(board: boardID, version: version, by: sessionID, moves: [], order: baseOrder,
                                             change: change)))
@@ -137,6 +148,54 @@ extension LiveSession {
                                              dur: dur(config.shiftMs), ease: .easeOut, done: true))
         step.cellsDirty = true
         announce(n > 1 ? "\(n) items removed." : "\(label) removed.")
+        updateAutoScroll(now: now)
+        return true
+    }
+}
+
+/// A palette (`copy: true`): a drag out of it leaves the original and drops a copy,
+/// `copyItem` with the new id `X~V` (V the version it commits at).
+extension LiveSession {
+    /// The id of a copy of `id` committed at the next version: `id~V`, or `id~V~2`, `~3`...
+    /// when the board has that id already.
+    func copyID(of id: String) -> String {
+        let base = "\(id)~\(version + 1)"
+        var new = base, k = 2
+        while arr.handleOf[new] != nil { new = "\(base)~\(k)"; k += 1 }
+        return new
+    }
+
+    /// Whether `drag` is a copy that would drop back on its palette: still in it, or its
+    /// center over the palette's frame.
+    func isCopyBack(_ drag: Drag) -> Bool {
+        guard let p = drag.copyFrom else { return false }
+        if arr.sectionOf[drag.item] == p { return true }
+        let c = Point(x: drag.center.x, y: drag.center.y + scrollY)
+        return c.y >= 0 && c.y < arr.contentHeight && arr.section(at: c.y) == p
+    }
+
+    /// Ends drag `d` out of a palette with its `copyItem`: the copy joins the board where the
+    /// drag was, the original is back in its palette, the snapshot lands on the copy's cell.
+    /// `false`, changing nothing, when the copy is refused (`rule_refused`) or applies to nothing.
+    mutating func dropCopies(_ d: Int, change: Change, now: Double) -> Bool {
+        guard case .copyItem(_, let new, _, _, _) = change else { return false }
+        let drag = drags[d]
+        let h = drag.item
+        let id = arr.ids[h], label = arr.labels[h]
+        drags.remove(at: d)
+        liftedBy[h] = nil
+        guard commitEdit(change, now: now), let n = arr.handleOf[new] else {
+            drags.insert(drag, at: d)
+            liftedBy[h] = drag.pointer
+            return false
+        }
+        let f = arr.frame(of: n)
+        step.gestures.append(.drop(p: drag.pointer, id: id, at: arr.place(of: n), cancelled: false))
+        step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: id, center: Point(x: f.midX, y: f.midY - scrollY),
+                                             moveDur: dur(config.dropMs), scale: 1, rotation: 0, alpha: 1,
+                                             dur: dur(config.dropMs), ease: .easeOut, done: true))
+        step.cellsDirty = true
+        announce("Copied \(label) to \(arr.titles[arr.sectionOf[n]]), position \(arr.indexOf[n] + 1).")
         updateAutoScroll(now: now)
         return true
     }

@@ -46,6 +46,9 @@ struct Drag: Sendable {
     /// The sections that refuse what it carries, by section index (empty: none refuses):
     /// computed at the lift and again when what it carries or the committed order changes.
     var refused: [Bool] = []
+    /// A drag out of a palette (`copy`): the palette's section index. It drops a copy; the
+    /// palette refuses it (its own order never changes), and over it the drop is a cancel.
+    var copyFrom: Int? = nil
     /// The refusing section its center is over (the snapshot's `forbidden`), if any.
     var forbiddenIn: Int? = nil
     var forbidden: Bool { forbiddenIn != nil }

@@ -129,6 +129,9 @@ public enum Change: Hashable, Sendable {
     case addItem(Item, section: String, after: String?)
     /// The item leaves the board.
     case removeItem(String)
+    /// A copy of item `id` (its attributes, id `as`) right after `after` in `section`: first
+    /// when nil, at `index` (clamped) when `after` is no longer there (a drag out of a palette).
+    case copyItem(id: String, as: String, section: String, after: String?, index: Int)
     /// The item's attributes that are set change; its place stays.
     case updateItem(ItemUpdate)
     /// A new, empty section right after section `after` (first when nil).

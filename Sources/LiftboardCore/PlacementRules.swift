@@ -117,3 +117,19 @@ extension Board {
                                         rules: sections.map(\.rules), sections: sections.map(\.id), kind: { kinds[$0] })
     }
 }
+
+extension Board {
+    /// Whether a section of the board states a placement rule.
+    public var hasRules: Bool { sections.contains(where: \.hasRules) }
+
+    /// `change` as a store applies it to this board: a `copyItem` whose new id the board has
+    /// already (another process copied at the same version) gets `X~V`, V the version it lands
+    /// at, then `X~V~2`, `X~V~3`... The commit carries the id it got.
+    public func storing(_ change: Change) -> Change {
+        guard case .copyItem(let id, let new, let section, let after, let index) = change, locate(item: new) != nil else { return change }
+        let base = "\(id)~\(version + 1)"
+        var fresh = base, k = 2
+        while locate(item: fresh) != nil { fresh = "\(base)~\(k)"; k += 1 }
+        return .copyItem(id: id, as: fresh, section: section, after: after, index: index)
+    }
+}

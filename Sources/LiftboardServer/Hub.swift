@@ -144,6 +144,17 @@ final class Hub {
         if k != 0 || p.expected != nil { markDiverged(at: truth.version) }
     }
 
+    /// The store refused this process's change: it would break a section's placement rule on
+    /// the store's order (another process's commit came first). The dropping session gets
+    /// `rule_refused`, then (settle) every session a `layout` on the durable order.
+    func refused(token: Int, reason: String) {
+        guard let k = pending.firstIndex(where: { $0.token == token }) else { return }
+        let p = pending.remove(at: k)
+        markDiverged(at: truth.version)
+        server.log(.info, "refused", session: p.by, "board \(board.id): \(reason)")
+        connections.first { $0.id == p.by }?.send(.error(code: .ruleRefused, message: reason))
+    }
+
     /// The store could not write this commit: the drop is refused (`store_unavailable`).
     func failed(token: Int, reason: String) {
         guard let k = pending.firstIndex(where: { $0.token == token }) else { return }

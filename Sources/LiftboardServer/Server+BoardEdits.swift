@@ -64,6 +64,8 @@ extension Server {
         case .addItem(let item, let section, _):
             if board.locate(item: item.id) != nil { return .error(409, "item_exists", "the board has an item \(item.id) already") }
             if !hasSection(section) { return .error(404, "section_not_found", "no section \(section) on board \(board.id)") }
+        case .copyItem(let id, _, _, _, _):
+            if board.locate(item: id) == nil { return .error(404, "item_not_found", "no item \(id) on board \(board.id)") }
         case .removeItem(let id):
             if board.locate(item: id) == nil { return .error(404, "item_not_found", "no item \(id) on board \(board.id)") }
         case .updateItem(let u):

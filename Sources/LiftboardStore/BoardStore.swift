@@ -198,7 +198,7 @@ public final class BoardStore: Store {
         let history = try db.cached("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json, moves_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
         var out: [StoreOutcome] = []
         for r in records {
-            let c = r.commit
+            var c = r.commit
             // The cached board's version is the file's (this store is the file's only writer,
             // and a failed batch or a deletion empties the cache): no read when it is cached.
             let stored: Int
@@ -216,15 +216,24 @@ public final class BoardStore: Store {
             }
             var moves = c.moves
             var landed = c.version
-            if let change = c.change {
+            if var change = c.change {
                 // Changed in place: the cache holds the only reference while it changes.
                 var board = cache.take(c.board, at: stored)
                 if board == nil { board = try self.board(id: c.board) }
                 guard var current = board else { throw .unknownBoard(c.board) }
+                change = current.storing(change)
+                c.change = change
                 let before = change.isEdit ? current : nil
+                // Placement rules hold on the store's order, under its lock (issue 23).
+                let ruled = current.hasRules ? current : nil
                 guard let m = current.apply(change) else {
                     out.append(.unchanged(board: c.board, token: r.token))
                     cache.set(current)
+                    continue
+                }
+                if let ruled, let why = current.ruleViolation(since: ruled) {
+                    out.append(.refused(board: c.board, token: r.token, reason: why.description))
+                    cache.set(ruled)
                     continue
                 }
                 moves = m

@@ -40,6 +40,9 @@ enum EditRow: Equatable {
         case .addItem(let x, let s, _):
             guard let sec = section(s), let stored = item(x.id) else { return [] }
             return [.insertItem(stored, section: s), .itemPositions(sec)]
+        case .copyItem(_, let new, let s, _, _):
+            guard let sec = section(s), let stored = item(new) else { return [] }
+            return [.insertItem(stored, section: s), .itemPositions(sec)]
         case .removeItem(let id):
             guard let (s, _) = before.locate(item: id) else { return [] }
             let sid = before.sections[s].id

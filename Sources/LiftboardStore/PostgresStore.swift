@@ -196,7 +196,7 @@ public final class PostgresStore: Store {
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
                 }
-                guard let change = c.change else { throw .staleVersion(board: c.board, expected: version + 1, got: c.version) }
+                guard var change = c.change else { throw .staleVersion(board: c.board, expected: version + 1, got: c.version) }
                 if let expected = r.ifVersion, expected != version {
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
@@ -204,13 +204,22 @@ public final class PostgresStore: Store {
                 var cached = working.board(c.board, at: version)
                 if cached == nil { cached = try board(id: c.board) }
                 guard let current = cached else { throw .unknownBoard(c.board) }
+                change = current.storing(change)
                 guard let (next, moves) = current.applying(change) else {
                     working.set(current)
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
                 }
+                // Placement rules hold on the store's order, under the board's row lock (issue 23).
+                if current.hasRules, let why = next.ruleViolation(since: current) {
+                    working.set(current)
+                    out.append(.refused(board: c.board, token: r.token, reason: why.description))
+                    continue
+                }
                 if change.isEdit { batch.addEdit(Self.editStatements(EditRow.rows(for: change, before: current, after: next), board: c.board)) }
-                batch.add(r, before: current, next: next, moves: moves)
+                var record = r
+                record.commit.change = change  // a copy's id as the store gave it
+                batch.add(record, before: current, next: next, moves: moves)
                 working.set(next)
                 stored[c.board] = next.version
                 out.append(.landed(DurableCommit(board: c.board, version: next.version, by: c.by, at: r.at, change: change,

@@ -288,6 +288,10 @@ extension Wire {
             return .addItem(try item(try f.object("item")), section: try f.string("section", maxLength: 256), after: try optionalID("after"))
         case "removeItem":
             return .removeItem(try f.string("id", maxLength: 256))
+        case "copyItem":
+            return .copyItem(id: try f.string("id", maxLength: 256), as: try f.string("as", maxLength: 256),
+                             section: try f.string("section", maxLength: 256), after: try optionalID("after"),
+                             index: try f.int("index", in: 0...10_000_000))
         case "updateItem":
             var u = ItemUpdate(id: try f.string("id", maxLength: 256))
             if f.has("label") { u.label = try f.string("label", maxLength: 1024, allowEmpty: true) }
@@ -304,7 +308,7 @@ extension Wire {
         case "removeSection":
             return .removeSection(try f.string("id", maxLength: 256))
         default:
-            throw f.fail("edit", "expected addItem, removeItem, updateItem, addSection, renameSection or removeSection")
+            throw f.fail("edit", "expected addItem, copyItem, removeItem, updateItem, addSection, renameSection or removeSection")
         }
     }
 

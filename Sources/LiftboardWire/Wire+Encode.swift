@@ -141,6 +141,14 @@ extension Wire {
         case .removeItem(let id):
             w.key("edit"); w.literal("removeItem")
             w.key("id"); w.string(id)
+        case .copyItem(let id, let new, let section, let after, let index):
+            w.key("edit"); w.literal("copyItem")
+            w.key("id"); w.string(id)
+            w.key("as"); w.string(new)
+            w.key("section"); w.string(section)
+            w.key("after")
+            if let after { w.string(after) } else { w.null() }
+            w.key("index"); w.int(index)
         case .updateItem(let u):
             w.key("edit"); w.literal("updateItem")
             w.key("id"); w.string(u.id)

@@ -123,6 +123,24 @@ import Testing
         }
     }
 
+    @Test func twoSessionsRacingForAColumnsLastPlaceLandOneAndRefuseTheOther() {
+        // Each session sees doing (max 2) holding e; the hub hands each one the other's commit.
+        var first = Driver(Self.board(max: 2)), second = Driver(Self.board(max: 2))
+        first.drag(from: Point(x: 50, y: 60), to: Point(x: 50, y: 320), at: 0, release: false)
+        second.drag(from: Point(x: 50, y: 174), to: Point(x: 50, y: 320), at: 0, release: false)
+        #expect(first.order[2].count == 2 && second.order[2].count == 2)
+        first.send(.up(pointer: 1, at: Point(x: 50, y: 320)), at: 1000)
+        let landed = first.ownCommits
+        #expect(landed.count == 1)
+        second.send(.external(landed[0]), at: 1001)
+        #expect(second.order[2].count == 3)  // the live order keeps its drag where it was...
+        #expect(Self.forbidden(second.out).last == true)  // ...now over a section that refuses it
+        second.send(.up(pointer: 1, at: Point(x: 50, y: 320)), at: 1100)
+        #expect(second.ownCommits.isEmpty && second.errors == [.ruleRefused])
+        let doing = second.session.liveOrder?[2].items ?? []
+        #expect(doing.count == 2 && doing.contains("a") && !doing.contains("c"))
+    }
+
     // MARK: Grids, swap mode, the keyboard
 
     @Test func inAGridARefusedSectionsCellsHeaderAndSlotAreNoTargets() {

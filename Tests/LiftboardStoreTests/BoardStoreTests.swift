@@ -23,6 +23,35 @@ func commit(_ version: Int, todo: [String], done: [String]) -> CommitRecord {
 }
 
 @Suite struct BoardStoreTests {
+    @Test func theStoreRefusesAChangeThatBreaksARuleOnItsOrderAndRenamesACollidingCopy() throws {
+        let path = tempPath()
+        let store = try BoardStore(path: path)
+        let board = Board(id: "race", sections: [
+            Section(id: "todo", items: [Item(id: "a", label: "A", color: "#1"), Item(id: "b", label: "B", color: "#2")]),
+            Section(id: "doing", items: [], max: 1),
+            Section(id: "palette", items: [Item(id: "p", label: "P", color: "#3")], copy: true),
+        ])
+        try store.seed(board)
+        func record(_ version: Int, _ change: Change, token: Int) -> CommitRecord {
+            CommitRecord(commit: Commit(board: "race", version: version, by: "s\(token)", moves: [], order: [], change: change),
+                         at: 1_700_000_000_000, origin: "p1", token: token)
+        }
+        // Two sessions each saw doing empty: the first lands, the second is refused by name.
+        let out = try store.apply([record(1, .insert(id: "a", section: "doing", after: nil, index: 0), token: 1),
+                                   record(1, .insert(id: "b", section: "doing", after: nil, index: 0), token: 2)])
+        #expect(out.count == 2)
+        if case .landed(let d) = out[0] { #expect(d.version == 1) } else { Issue.record("first not landed: \(out[0])") }
+        #expect(out[1] == .refused(board: "race", token: 2, reason: "max: section \"doing\" holds at most 1 item"))
+        #expect(try store.board(id: "race")?.sections[1].items.map(\.id) == ["a"])
+        // Two copies both named p~2: the second gets p~3.
+        let copies = try store.apply([record(2, .copyItem(id: "p", as: "p~2", section: "todo", after: nil, index: 0), token: 3),
+                                      record(2, .copyItem(id: "p", as: "p~2", section: "todo", after: nil, index: 0), token: 4)])
+        if case .landed(let d) = copies[1] {
+            #expect(d.change == .copyItem(id: "p", as: "p~3", section: "todo", after: nil, index: 0))
+        } else { Issue.record("second copy not landed: \(copies[1])") }
+        #expect(try BoardStore(path: path).board(id: "race")?.sections[0].items.map(\.id) == ["p~3", "p~2", "b"])
+    }
+
     @Test func anEditBatchRemovesAndRestoresItemsInOneVersion() throws {
         let path = tempPath()
         let store = try BoardStore(path: path)
