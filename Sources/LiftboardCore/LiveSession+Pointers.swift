@@ -98,7 +98,10 @@ extension LiveSession {
         guard let k = pointerIndex(p), pointers[k].recognizer.fire(at: now) else { return }
         let at = pointers[k].position
         let content = Point(x: at.x, y: at.y + scrollY)
-        guard case .cell(let h) = arr.region(at: content), arr.movable[h], liftedBy[h] == nil else {
+        // In swap mode a palette's items do not lift under a pointer: a copy follows the insert
+        // rules, which do not mix with exchanges in one section.
+        guard case .cell(let h) = arr.region(at: content), arr.movable[h], liftedBy[h] == nil,
+              !(config.mode == .swap && arr.hasRules && arr.rules[arr.sectionOf[h]].copy) else {
             pointers[k].phase = .inert
             return
         }

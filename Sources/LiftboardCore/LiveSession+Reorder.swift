@@ -265,15 +265,26 @@ extension LiveSession {
         }
         if arr.sectionOf[h] == ls {
             guard leavesLiftSection(d, center: c) else { return }
+            // Refusing sections are not there: the nearest one that takes it, reached as the
+            // list rule reaches it. None that way (or, in a grid, entering a refusing section's
+            // region): the live order stays as it is, as over no cell.
+            let up = arr.kind == .list && ls > 0 && c.y <= arr.headerFrame(ls).midY
+            var across: Int? = nil
+            if arr.kind == .list {
+                if let t = up ? prevAllowed(before: ls, for: h) : nextAllowed(after: ls, for: h),
+                   up ? (t == ls - 1 || c.y < arr.sectionTop[t + 1]) : c.y >= arr.headerFrame(t).midY {
+                    across = t
+                } else if arr.hasRules {
+                    return
+                }
+            } else if arr.hasRules, gridTarget(of: h, entering: arr.region(at: c)) == nil {
+                return
+            }
             setSwapTarget(d, nil)
             if arr.kind == .list {
                 // Straight across the header it passed (the insert rules' pass of a header),
                 // never through the lift section's own items, which stay in committed order.
-                // Refusing sections are not there: the nearest one that takes it, reached as
-                // the list rule reaches it.
-                let up = ls > 0 && c.y <= arr.headerFrame(ls).midY
-                if let t = up ? prevAllowed(before: ls, for: h) : nextAllowed(after: ls, for: h),
-                   up ? (t == ls - 1 || c.y < arr.sectionTop[t + 1]) : c.y >= arr.headerFrame(t).midY {
+                if let t = across {
                     arr.move(h, toSection: t, index: up ? arr.members[t].count : 0, pinnedHome: pinnedHome)
                     retargetList(h, centerY: c.y, barred: ls)
                 }
