@@ -176,3 +176,20 @@ import Testing
         #expect(d.ownCommits.map(\.change) == [.insert(id: "a", section: "done", after: nil, index: 0)])
     }
 }
+
+/// Rules and the API's PUT (issue 23): a board replaced whole keeps the rules it has; changing
+/// them is not something edits express.
+@Suite struct PlacementRulesReplaceTests {
+    @Test func aReplacementKeepsRulesAndRefusesToChangeThem() {
+        let board = PlacementRulesTests.board(max: 2)
+        var moved = board
+        moved.sections[3].items.append(moved.sections[0].items.removeFirst())  // a to done
+        #expect(board.changes(to: moved) == [.insert(id: "a", section: "done", after: nil, index: 0)])
+        var newMax = board
+        newMax.sections[2].max = 3
+        #expect(board.changes(to: newMax) == nil)
+        var newKind = board
+        newKind.sections[0].items[0].kind = "bug"
+        #expect(board.changes(to: newKind) == nil)
+    }
+}
