@@ -1,5 +1,5 @@
 # Build: the same release build command scripts/test runs (CI exercises it there).
-FROM swift:6.0-bookworm AS build
+FROM swift:6.2-bookworm AS build
 RUN apt-get update && apt-get install -y --no-install-recommends libwebsockets-dev libuv1-dev libssl-dev libsqlite3-dev libpq-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src

@@ -21,12 +21,40 @@ export function socketURL(location, token) {
   return `${scheme}//${location.host}/ws${token ? `?token=${encodeURIComponent(token)}` : ""}`;
 }
 
+/** A `<liftboard-board>`'s options from its attributes (`get(name)`: the value or null). */
+export function elementOptions(get) {
+  const idle = Number(get("idle-reset"));
+  const mode = get("mode");
+  return {
+    server: get("server"),
+    board: get("board") || "demo",
+    token: get("token"),
+    mode: mode === "swap" || mode === "insert" ? mode : null,
+    idleResetMs: Number.isFinite(idle) && idle > 0 ? idle : 0,
+    predict: get("predict") !== "off",
+    // "full" (the default): every commit carries the board's order, which `order()` returns;
+    // "none" keeps commits small on huge boards (the demo page's choice).
+    commitOrder: get("commit-order") === "none" ? "none" : "full",
+  };
+}
+
+/** Where an element connects: its `server` attribute (the token added), else the `/ws` of the
+ *  server that served the module (`moduleURL`, its `import.meta.url`). */
+export function elementSocketURL(server, moduleURL, token) {
+  if (!server) return socketURL(new URL(moduleURL), token);
+  if (!token) return server;
+  const url = new URL(server);
+  url.searchParams.set("token", token);
+  return url.href;
+}
+
 /** The first message; `ms` is the page's clock, which the server maps onto its own. */
 export function helloMessage(options, viewport, reducedMotion, ms = 0) {
   // The page draws from frames and has no use for a board's whole order: commits come as
   // their change only, a few hundred bytes on a board of any size. lift, moved and drop ride
   // inside the frame that follows them: one message per move instead of two.
-  const config = { commitOrder: "none", events: "inline" };
+  const config = { commitOrder: options.commitOrder || "none", events: "inline" };
+  if (options.mode) config.mode = options.mode;
   if (options.idleResetMs > 0) config.idleResetMs = options.idleResetMs;
   if (reducedMotion) config.reducedMotion = true;
   return { t: "hello", v: 1, board: options.board, viewport, config, ms };
@@ -37,6 +65,18 @@ export function helloMessage(options, viewport, reducedMotion, ms = 0) {
 export function gestureEvents(msg) {
   if (msg.t === "frame") return msg.events || [];
   return msg.t === "lift" || msg.t === "moved" || msg.t === "drop" ? [msg] : [];
+}
+
+/** The modifier keys of a DOM pointer or keyboard event as a message's `mods` ("shift", "ctrl",
+ *  "meta", "alt", in that order), or undefined when none is held: Ctrl/Cmd-click toggles a
+ *  cell's selection, Shift-click selects a range, Shift+Space selects the focused item. */
+export function modifiers(ev) {
+  const mods = [];
+  if (ev.shiftKey) mods.push("shift");
+  if (ev.ctrlKey) mods.push("ctrl");
+  if (ev.metaKey) mods.push("meta");
+  if (ev.altKey) mods.push("alt");
+  return mods.length ? mods : undefined;
 }
 
 /** Exponential backoff with jitter: 0.5 s, 1 s, 2 s … capped at 10 s, each ±50 %. */

@@ -44,9 +44,10 @@ function drawGrip(ctx, f, edge) {
   for (let k = -1; k <= 1; k++) ctx.fillRect(x, f.y + f.h / 2 + k * 6 - 1, 16, 2);
 }
 
-/** The badge of a snapshot over a section that refuses it: a no-entry sign at its corner. */
+/** The badge of a snapshot over a section that refuses it: a no-entry sign at its top-left
+ * corner (the top-right one is the multi-item count's). */
 function drawForbidden(ctx, f) {
-  const x = f.x + f.w - 22, y = f.y + 14;
+  const x = f.x + 14, y = f.y + 4;
   ctx.beginPath();
   ctx.arc(x, y, 11, 0, 2 * Math.PI);
   ctx.fillStyle = "#d93025";
@@ -55,10 +56,28 @@ function drawForbidden(ctx, f) {
   ctx.fillRect(x - 6, y - 2, 12, 4);
 }
 
-function drawCell(ctx, f, color, label, focused, handle) {
+function drawCell(ctx, f, color, label, focused, selected = false, handle = null) {
   roundRect(ctx, f.x + 6, f.y + 2, f.w - 12, f.h - 4, 10);
   ctx.fillStyle = color || "#888";
   ctx.fill();
+  if (selected) {
+    // Selected (Ctrl/Meta or Shift click, Shift+Space): a white inner ring and a check.
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "#fff";
+    roundRect(ctx, f.x + 9, f.y + 5, f.w - 18, f.h - 10, 8);
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(f.x + f.w - 24, f.y + f.h / 2, 9, 0, Math.PI * 2);
+    ctx.fillStyle = "#fff";
+    ctx.fill();
+    ctx.strokeStyle = color || "#888";
+    ctx.lineWidth = 2.5;
+    ctx.beginPath();
+    ctx.moveTo(f.x + f.w - 28, f.y + f.h / 2);
+    ctx.lineTo(f.x + f.w - 25, f.y + f.h / 2 + 3);
+    ctx.lineTo(f.x + f.w - 20, f.y + f.h / 2 - 3);
+    ctx.stroke();
+  }
   ctx.fillStyle = "#fff";
   ctx.font = "600 16px system-ui, sans-serif";
   ctx.textBaseline = "middle";
@@ -105,7 +124,7 @@ export function draw(canvas, scene, now, dpr) {
     const f = valueAt(c.frame, now);
     if (f.y + f.h < scroll || f.y > scroll + h) continue;
     ctx.globalAlpha = cellOpacity(c, now);
-    drawCell(ctx, f, c.color, c.label, scene.focus === c.id, c.handle);
+    drawCell(ctx, f, c.color, c.label, scene.focus === c.id, c.selected, c.handle);
     ctx.globalAlpha = 1;
   }
   ctx.restore();
@@ -124,7 +143,33 @@ export function draw(canvas, scene, now, dpr) {
     ctx.shadowBlur = 18;
     ctx.shadowOffsetY = 6;
     const box = { x: -s.size.w / 2, y: -s.size.h / 2, w: s.size.w, h: s.size.h };
-    drawCell(ctx, box, cell?.color, cell?.label, false, cell?.handle);
+    if (s.count > 1) {
+      // A multi-item drag: cards stacked behind the lifted one, and a badge with the count.
+      for (let k = Math.min(s.count, 3) - 1; k >= 1; k--) {
+        ctx.save();
+        ctx.translate(6 * k, 6 * k);
+        ctx.globalAlpha *= 0.9;
+        roundRect(ctx, box.x + 6, box.y + 2, box.w - 12, box.h - 4, 10);
+        ctx.fillStyle = "#d2d2d7";
+        ctx.fill();
+        ctx.restore();
+      }
+    }
+    drawCell(ctx, box, cell?.color, cell?.label, false, false, cell?.handle);
+    if (s.count > 1) {
+      ctx.shadowColor = "transparent";
+      const bx = box.x + box.w - 14, by = box.y + 4;
+      ctx.beginPath();
+      ctx.arc(bx, by, 13, 0, Math.PI * 2);
+      ctx.fillStyle = "#d93025";
+      ctx.fill();
+      ctx.fillStyle = "#fff";
+      ctx.font = "700 13px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText(String(s.count), bx, by + 0.5);
+      ctx.textAlign = "start";
+    }
     if (s.forbidden) {
       ctx.shadowColor = "transparent";
       ctx.globalAlpha = 1;

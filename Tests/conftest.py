@@ -1,6 +1,7 @@
 """Shared fixtures of the pytest suites (e2e/ and browser/): the built binary, the golden folder,
 the protocol schema, a running server and a headless browser."""
 import json
+import os
 import pathlib
 
 import pytest
@@ -25,11 +26,66 @@ def schema_validator():
     return jsonschema.Draft202012Validator(schema)
 
 
-def make_driver(width=420, height=760):
-    """Headless Chromium from Debian's chromium and chromium-driver, driven by Selenium."""
+ENGINES = ("chromium", "webkit")
+MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+_xvfb = None
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "engines(*names): the browser engines a browser test runs in "
+                            "(chromium, webkit); without it, Chromium only")
+
+
+def pytest_generate_tests(metafunc):
+    """A test that takes `engine` (or `browser`) runs once per engine its `engines` mark names."""
+    if "engine" in metafunc.fixturenames:
+        mark = metafunc.definition.get_closest_marker("engines")
+        engines = mark.args if mark else ("chromium",)
+        assert set(engines) <= set(ENGINES), engines
+        metafunc.parametrize("engine", engines, ids=list(engines))
+
+
+def _ensure_display():
+    """WebKitGTK needs an X display: scripts/test runs pytest under `xvfb-run`; run alone,
+    without one, the first WebKit test starts a private Xvfb for the session."""
+    global _xvfb
+    if os.environ.get("DISPLAY") or _xvfb:
+        return
+    import subprocess
+    r, w = os.pipe()
+    _xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+                             pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    with os.fdopen(r) as f:
+        number = f.readline().strip()
+    if not number:
+        raise RuntimeError("Xvfb did not start (scripts/setup installs xvfb)")
+    os.environ["DISPLAY"] = f":{number}"
+    import atexit
+    atexit.register(_xvfb.terminate)
+
+
+def make_driver(width=420, height=760, engine="chromium"):
+    """A browser driven by Selenium: headless Chromium from Debian's chromium and
+    chromium-driver, or WebKitGTK's MiniBrowser through webkit2gtk-driver (WebKitWebDriver)
+    on an X display (Xvfb)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
+    if engine == "webkit":
+        from selenium.webdriver.webkitgtk.options import Options as WebKitOptions
+        from selenium.webdriver.webkitgtk.service import Service as WebKitService
+        _ensure_display()
+        opts = WebKitOptions()
+        opts.binary_location = MINIBROWSER
+        opts.add_argument("--automation")
+        import warnings
+        with warnings.catch_warnings():  # Selenium's own WebKitGTK class uses its deprecated remote_server_addr
+            warnings.simplefilter("ignore", DeprecationWarning)
+            driver = webdriver.WebKitGTK(options=opts, service=WebKitService("/usr/bin/WebKitWebDriver"))
+        driver.set_window_size(width, height)
+        return driver
+    assert engine == "chromium", engine
     opts = webdriver.ChromeOptions()
     opts.binary_location = "/usr/bin/chromium"
     for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -48,8 +104,8 @@ def live_server(tmp_path):
 
 
 @pytest.fixture
-def browser():
-    d = make_driver()
+def browser(engine):
+    d = make_driver(engine=engine)
     yield d
     d.quit()
 

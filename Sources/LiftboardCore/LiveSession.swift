@@ -249,8 +249,8 @@ struct LiveSession: Sendable {
             break
         case .external(let commit):
             applyExternal(commit, now: now)
-        case .resync:
-            break  // `Session` handles it before it gets here
+        case .resync, .rebase:
+            break  // `Session` handles them before they get here
         }
         flushStep(at: now, into: &out)
         return out

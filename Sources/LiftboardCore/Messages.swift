@@ -81,6 +81,10 @@ public enum ClientEvent: Hashable, Sendable {
     /// `version`, whatever the session had (a drop the store refused, or another process's
     /// commit that came first); answered by a `layout`.
     indirect case resync(version: Int, order: [SectionOrder])
+    /// Replay only (and the hub, live): the committed order goes back to the store's `order`
+    /// at `version` with nothing sent, before the commits that follow as `external` (another
+    /// process's commit came first and this process's drops landed after it).
+    indirect case rebase(version: Int, order: [SectionOrder])
 }
 
 /// Where an item is: its section's id and its 0-based index there.
@@ -350,6 +354,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// A change that would place an item where a section's rule refuses it (`accepts`, `max`,
     /// `copy`, `drop`): it is applied as nothing; the message names the rule.
     case ruleRefused = "rule_refused"
+    /// The store found the drop changes nothing (another change came first and made it moot):
+    /// a `layout` puts the session on the store's order.
+    case dropMoot = "drop_moot"
 }
 
 /// Welcome: the session's id, its board and the config in force.

@@ -133,3 +133,43 @@ extension Board {
         return .copyItem(id: id, as: fresh, section: section, after: after, index: index)
     }
 }
+
+extension Section {
+    /// The section's rules as one text, for stores (which stand on Core alone): `max=N;`,
+    /// `copy;`, `drop=remove;`, then `accepts=` and each kind as its UTF-8 byte count, `:`,
+    /// the kind (`accepts=3:bug7:feature`); `nil` when it states none.
+    public var rulesText: String? {
+        guard hasRules else { return nil }
+        var out = ""
+        if let m = max { out += "max=\(m);" }
+        if copy { out += "copy;" }
+        if let d = drop { out += "drop=\(d.rawValue);" }
+        if let a = accepts { out += "accepts=" + a.map { "\($0.utf8.count):\($0)" }.joined() }
+        return out
+    }
+
+    /// Sets the rules `rulesText` wrote (what it cannot read is left as it is).
+    public mutating func readRules(_ text: String) {
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            if rest.hasPrefix("accepts=") {
+                var bytes = Array(rest.dropFirst(8).utf8)[...]
+                var kinds: [String] = []
+                while let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+                      let n = Int(String(decoding: bytes[bytes.startIndex..<colon], as: UTF8.self)),
+                      colon + 1 + n <= bytes.endIndex {
+                    kinds.append(String(decoding: bytes[(colon + 1)..<(colon + 1 + n)], as: UTF8.self))
+                    bytes = bytes[(colon + 1 + n)...]
+                }
+                accepts = kinds
+                return
+            }
+            guard let semi = rest.firstIndex(of: ";") else { return }
+            let field = rest[rest.startIndex..<semi]
+            if field.hasPrefix("max="), let m = Int(field.dropFirst(4)) { max = m }
+            if field == "copy" { copy = true }
+            if field.hasPrefix("drop="), let d = SectionDrop(rawValue: String(field.dropFirst(5))) { drop = d }
+            rest = rest[rest.index(after: semi)...]
+        }
+    }
+}

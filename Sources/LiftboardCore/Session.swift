@@ -106,6 +106,10 @@ public struct Session: Sendable {
                 // As the live hub does it: no timers fired, no step flushed.
                 return resync(to: order, version: version)
             }
+            if case .rebase(let version, let order) = event {
+                // Nothing fired, flushed or sent: the commits that follow tell the client.
+                return withLive { $0.rebase(to: order, version: version) } ?? []
+            }
             return withLive { $0.handle(event, seq: seq, at: now) } ?? []
         }
     }

@@ -38,17 +38,17 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         return serverOf(wsi).bodyComplete(wsi)
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        if let r = serverOf(wsi).awaitingWrites.takeReady(wsi) { return serverOf(wsi).send(wsi, r) }
+        if let r = serverOf(wsi).pendingAnswers.takeReady(wsi) { return serverOf(wsi).send(wsi, r) }
         if let rc = serverOf(wsi).writeEvents(wsi) { return rc }
     case LWS_CALLBACK_CLOSED_HTTP:
         serverOf(wsi).apiRequests[wsi] = nil
-        serverOf(wsi).awaitingWrites.forget(wsi)
+        serverOf(wsi).pendingAnswers.forget(wsi)
         serverOf(wsi).eventStreams[wsi] = nil
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         let server = serverOf(wsi)
         let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
         if let refusal = server.checkUpgrade(wsi, upgrade: upgrade) {
-            server.log(.warn, "refusal", session: nil, "upgrade \(refusal.status) \(refusal.error): \(refusal.message)")
+            server.log(.warn, "refusal", session: nil, "upgrade \(refusal.status) \(refusal.code): \(refusal.message)")
             return server.writeRefusal(wsi, refusal) ? 1 : -1
         }
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
@@ -65,7 +65,7 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
     case LWS_CALLBACK_WSI_DESTROY:
         let server = serverOf(wsi)
         server.apiRequests[wsi] = nil
-        server.awaitingWrites.forget(wsi)
+        server.pendingAnswers.forget(wsi)
         server.eventStreams[wsi] = nil
         server.openConnections = max(0, server.openConnections - 1)
     case LWS_CALLBACK_RAW_ADOPT:
@@ -98,6 +98,10 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         return httpCallback(wsi, reason, user, input, len)
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         let server = serverOf(wsi)
+        if server.draining {
+            server.log(.info, "refusal", session: nil, "shutting down: no new sessions")
+            return 1
+        }
         if server.connections.count >= server.budget.maxSessions {
             server.log(.warn, "refusal", session: nil, "max sessions (\(server.budget.maxSessions)) reached")
             return 1
@@ -113,8 +117,9 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         let server = serverOf(wsi)
         let echoPath = server.config.echo && header(wsi, WSI_TOKEN_GET_URI) == "/echo"
         let mode: Connection.Mode = lws_get_protocol(wsi)?.pointee.id == 2 || echoPath ? .echo : .liftboard
-        let c = Connection(id: server.makeSessionID(), wsi: wsi, mode: mode, server: server)
-        if let token = server.config.token, mode == .liftboard { c.authorized = server.tokenAccepted(wsi: wsi, expected: token) }
+        var authorized = true
+        if let token = server.config.token, mode == .liftboard { authorized = server.tokenAccepted(wsi: wsi, expected: token) }
+        let c = Connection(id: server.makeSessionID(), wsi: wsi, mode: mode, server: server, authorized: authorized)
         user?.storeBytes(of: Unmanaged.passRetained(c).toOpaque(), as: UnsafeMutableRawPointer?.self)
         server.connections[ObjectIdentifier(c)] = c
         server.log(.info, "connect", session: c.id, mode == .echo ? "echo" : "liftboard.v1")
@@ -127,18 +132,18 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         guard let c = connection() else { return 0 }
         return c.writeable()
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-        connection()?.peerClosed = true
+        connection()?.peerSentClose()
     case LWS_CALLBACK_TIMER:
         connection()?.helloDeadlinePassed()
     case LWS_CALLBACK_CLOSED:
         guard let c = connection() else { return 0 }
         let server = c.server
         c.hub?.leave(c)
-        if c.waitingForBoard != nil { server.forgetWaitingHello(c) }
+        if c.awaitingLookup { server.forgetWaitingHello(c) }
         if let t = c.timer { lws_sul_cancel(&t.pointee.sul) }
         if let t = c.closeTimer { lws_sul_cancel(&t.pointee.sul) }
         server.connections[ObjectIdentifier(c)] = nil
-        server.log(.info, "disconnect", session: c.id, c.session.isDragging ? "mid-drag: nothing committed" : "")
+        server.log(.info, "disconnect", session: c.id, c.machine.session.isDragging ? "mid-drag: nothing committed" : "")
         user?.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
         Unmanaged<Connection>.fromOpaque(Unmanaged.passUnretained(c).toOpaque()).release()
     default:

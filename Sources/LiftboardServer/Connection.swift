@@ -3,77 +3,39 @@ import Foundation
 import LiftboardCore
 import LiftboardWire
 
-/// One WebSocket connection on the service thread: its `Session`, its outgoing queue, its
-/// timer and its limits. Only the server's callbacks touch it.
+/// One WebSocket connection on the service thread: performs what its `ConnectionMachine`
+/// decides (writes, timers, the close, commits handed to the hub, the board lookup, the
+/// recording) and feeds it the inputs lws and the hub give. Only the server's callbacks and
+/// the hub touch it.
 final class Connection {
-    enum Mode { case liftboard, echo }
-
-    /// An outgoing message, held until the commit it follows is durable.
-    struct Outgoing {
-        var event: ServerEvent?
-        /// Raw bytes (echo), sent as they came.
-        var raw: [UInt8]?
-        var binary = false
-        /// (board version) that must be durable before this goes out; 0 for none.
-        var barrier: Int
-        var queuedAt: Double
-        var size: Int
-    }
+    typealias Mode = ConnectionMachine.Mode
+    typealias Action = ConnectionMachine.Action
 
     let id: String
     let wsi: OpaquePointer
-    let mode: Mode
     unowned let server: Server
-    var session: Session
-    var hub: Hub?
-    var outgoing: [Outgoing] = []
-    var outgoingHead = 0
-    var pendingBytes = 0
-    /// What this client asked `commit` messages to carry (read once, at `hello`).
-    var commitOrder: CommitOrderMode = .full
-    /// Whether this client asked for lift, moved and drop inside frames (read once, at `hello`).
-    var inlineEvents = false
-    var rx: [UInt8] = []
-    /// Set while this connection's own receive callback runs (see `receive`).
-    var inReceive = false
-    /// Something was queued during the receive callback.
-    var writeWanted = false
-    /// The current message has had fragments before this one.
-    var midMessage = false
-    /// The client sent a close frame (lws answers it).
-    var peerClosed = false
-    /// Armed once the close frame's reason is set: lws closes from there (see `closeSoon`).
+    var machine: ConnectionMachine
+    private(set) var hub: Hub?
+    private var recorder: Recorder?
+    /// The session's timer, and the one that has lws close the connection (`closeSoon`).
+    private(set) var timer: UnsafeMutablePointer<clws_timer>?
     var closeTimer: UnsafeMutablePointer<clws_timer>?
     /// The send buffer, reused: LWS_PRE bytes of room, then the message.
     var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE + 4096)
-    var rxTooLarge = false
-    /// A hello for a board this process does not have, while the listener looks for it in
-    /// the shared store (created a moment ago by another process?): the hello and whatever
-    /// the client sends before the answer, handled in order once it comes.
-    var waitingForBoard: [[UInt8]]?
-    /// The board was looked up once: a hello for it is answered from what this process has.
-    var boardLookedUp = false
-    var closing: (code: Int32, reason: String)? = nil
-    var timer: UnsafeMutablePointer<clws_timer>?
-    /// The server time the timer is armed for (nil: not armed).
-    var armedDeadline: Double?
-    var recorder: Recorder?
-    /// The client's clock mapped onto the server's: the session runs on the client's `ms`.
-    var clock = ClientClock()
-    // Rate limiting: messages in the current one-second window, and windows over the limit in a row.
-    var windowStart = 0.0
-    var windowCount = 0
-    var windowsOver = 0
-    var warnedThisWindow = false
-    /// Whether the upgrade request carried the token (headers are gone after the handshake).
-    var authorized = true
+    /// The actions buffer, reused (an input performed inside another's actions takes a new one).
+    private var spare: [Action] = []
+    /// The server holds this connection among the hellos waiting for a board lookup.
+    private(set) var awaitingLookup = false
 
-    init(id: String, wsi: OpaquePointer, mode: Mode, server: Server) {
+    var mode: Mode { machine.mode }
+
+    init(id: String, wsi: OpaquePointer, mode: Mode, server: Server, authorized: Bool = true) {
         self.id = id
         self.wsi = wsi
-        self.mode = mode
         self.server = server
-        session = Session(id: id)
+        var bounds = ConnectionMachine.Bounds()
+        bounds.helloTimeout = server.config.helloTimeout
+        machine = ConnectionMachine(id: id, mode: mode, authorized: authorized, bounds: bounds)
     }
 
     deinit {
@@ -84,158 +46,158 @@ final class Connection {
         }
     }
 
-    // MARK: Receiving
+    // MARK: Inputs
 
-    /// One fragment of a message arrived. What it queues for this client is written before
-    /// the callback returns (see `writeQueued`). Returns -1 to close.
+    /// One fragment of a message arrived. Returns -1 to close.
     func receive(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool) -> Int32 {
-        inReceive = final && !midMessage && !peerClosed
-        midMessage = !final
-        handle(bytes, final: final, binary: binary)
-        inReceive = false
-        guard writeWanted else { return 0 }
-        writeWanted = false
-        return writeQueued()
+        var out = takeActions()
+        let server = self.server
+        machine.received(bytes, final: final, binary: binary, now: server.now, boards: { server.hubs[$0]?.board }, into: &out)
+        return perform(out)
     }
 
-    private func handle(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool) {
-        // Once a close is decided, nothing more this client says is acted on.
-        guard closing == nil else { return }
-        let limit = mode == .echo ? Limits.maxEchoMessageBytes : Limits.maxMessageBytes
-        if rx.count + bytes.count > limit {
-            rxTooLarge = true
-        } else if !rxTooLarge {
-            rx.append(contentsOf: bytes)
-        }
-        guard final else { return }
-        defer { rx.removeAll(keepingCapacity: rx.capacity <= 1 << 16); rxTooLarge = false }
-        if mode == .echo {
-            guard !rxTooLarge else { return close(1009, "message too large") }
-            queue(Outgoing(event: nil, raw: rx, binary: binary, barrier: 0, queuedAt: server.now, size: rx.count))
-            return
-        }
-        if rxTooLarge {
-            send(.error(code: .tooLarge, message: "messages are limited to \(Limits.maxMessageBytes) bytes"))
-            server.log(.warn, "refusal", session: id, "message over \(Limits.maxMessageBytes) bytes")
-            return close(1009, "message too large")
-        }
-        guard admit() else { return }
-        if waitingForBoard != nil { return holdUntilBoard() }
-        process()
-    }
-
-    /// The message in `rx`, admitted.
-    private func process() {
-        let now = server.now
-        switch Wire.decodeClient(rx) {
-        case .failure(let e):
-            send(.error(code: e.code, message: e.message))
-        case .success(let m):
-            switch m.event {
-            case .advance, .external, .resync:
-                send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"))
-                return
-            default: break
-            }
-            if case .hello(let h) = m.event, session.boardID == nil {
-                if !authorized {
-                    send(.error(code: .unauthorized, message: "a valid token is required"))
-                    return close(4401, "unauthorized")
-                }
-                if server.hubs[h.board] == nil, !boardLookedUp, server.lookUpBoard(h.board, for: self) {
-                    waitingForBoard = [rx]
-                    return
-                }
-                handleHello(m, hello: h, at: clock.message(ms: m.ms, serverNow: now), now: now)
-                return
-            }
-            let ms = clock.message(ms: m.ms, serverNow: now)
-            recorder?.record(rx, ms: ms)
-            deliver(session.handle(m.event, seq: m.seq, at: ms), now: now)
-        }
-    }
-
-    /// A message that came while the hello waits for its board: kept, up to a bound.
-    private func holdUntilBoard() {
-        guard waitingForBoard!.count < Limits.heldBeforeBoard else {
-            send(.error(code: .badMessage, message: "over \(Limits.heldBeforeBoard) messages before the board was found"))
-            waitingForBoard = nil
-            server.forgetWaitingHello(self)
-            return close(1008, "too many messages before welcome")
-        }
-        waitingForBoard!.append(rx)
-    }
-
-    /// The listener answered about the board a hello waits for (the server has its hub now,
-    /// or there is none): the held messages are handled in order.
+    /// The listener answered about the board the hello waits for.
     func boardLookupAnswered() {
-        guard let held = waitingForBoard, closing == nil else { return }
-        waitingForBoard = nil
-        boardLookedUp = true
-        for message in held {
-            rx = message
-            if waitingForBoard != nil { holdUntilBoard() } else { process() }
-        }
-        rx.removeAll()
-        if hasReadyOutgoing { lws_callback_on_writable(wsi) }
+        awaitingLookup = false
+        var out = takeActions()
+        let server = self.server
+        machine.boardLookupAnswered(now: server.now, boards: { server.hubs[$0]?.board }, into: &out)
+        perform(out)
     }
 
-    /// Counts a message against the rate limit; false when it must be dropped.
-    private func admit() -> Bool {
-        let now = server.now
-        if now - windowStart >= 1000 {
-            windowsOver = windowCount > Limits.messagesPerSecond ? windowsOver + 1 : 0
-            windowStart = now
-            windowCount = 0
-            warnedThisWindow = false
-        }
-        windowCount += 1
-        guard windowCount > Limits.messagesPerSecond else { return true }
-        if windowsOver + 1 >= Limits.sustainedSeconds {
-            // What is still queued for a flooding client is of no use to anyone.
-            outgoing.removeAll()
-            outgoingHead = 0
-            pendingBytes = 0
-            send(.error(code: .rateLimited, message: "over \(Limits.messagesPerSecond) messages a second, sustained"))
-            server.log(.warn, "refusal", session: id, "rate limited, closing")
-            close(1008, "rate limited")
-        } else if !warnedThisWindow {
-            warnedThisWindow = true
-            send(.error(code: .rateLimited, message: "over \(Limits.messagesPerSecond) messages a second: dropping"))
-        }
-        return false
+    /// An upgraded WebSocket has `--hello-timeout` to send `hello` (lws's per-connection timer,
+    /// which goes with the connection when it closes).
+    func startHelloDeadline() {
+        lws_set_timer_usecs(wsi, lws_usec_t(machine.bounds.helloTimeout * 1_000_000))
     }
 
-    private func handleHello(_ m: ClientMessage, hello: Hello, at ms: Double, now: Double) {
-        let hub = server.hubs[hello.board]
-        let out = session.handle(m.event, seq: m.seq, at: ms) { id in hub?.board.id == id ? hub?.board : nil }
-        if session.boardID != nil, let hub {
-            self.hub = hub
-            commitOrder = session.config?.commitOrder ?? .full
-            inlineEvents = session.config?.events == .inline
-            hub.join(self)
-            if let dir = server.config.recordDir {
-                recorder = Recorder(dir: dir, session: id, board: hub.board, hello: rx, ms: ms,
-                                    maxBytes: server.config.recordMaxBytes, rate: server.recordingRate, log: server.log)
-            }
-            server.log(.info, "hello", session: id, "board \(hub.board.id) v\(hub.board.version)")
-        }
-        deliver(out, now: now)
+    /// LWS_CALLBACK_TIMER: the hello deadline.
+    func helloDeadlinePassed() {
+        var out = takeActions()
+        machine.helloDeadlinePassed(now: server.now, into: &out)
+        perform(out)
     }
 
-    // MARK: Timers
-
-    /// A timer fires from the server's clock only when no message is waiting on the socket: a
-    /// message sent before the due time handles it itself (`Session.handle` fires due timers
-    /// first), however late a busy server reads it.
+    /// The session's timer fired.
     func fireTimer() {
-        armedDeadline = nil
-        let now = server.now
-        guard let d = Self.deadline(of: &session), clock.serverFireTime(due: d) <= now else { return schedule() }
-        if socketHasInput() { return schedule(retryMs: 2) }
-        let ms = clock.serverEvent(serverNow: now)
-        recorder?.recordAdvance(ms: ms)
-        deliver(session.fire(at: ms), now: now)
+        var out = takeActions()
+        machine.timerFired(now: server.now, socketHasInput: socketHasInput, into: &out)
+        perform(out)
+    }
+
+    func peerSentClose() { machine.peerSentClose() }
+
+    /// Asks for the connection to close with `code` once what is queued is out.
+    func close(_ code: Int32, _ reason: String) {
+        var out = takeActions()
+        machine.close(code, reason, into: &out)
+        perform(out)
+    }
+
+    // MARK: From the hub
+
+    func durableAdvanced(to version: Int) {
+        var out = takeActions()
+        machine.durableAdvanced(to: version, into: &out)
+        perform(out)
+    }
+
+    /// The hub applied a commit made elsewhere on this board.
+    func external(_ c: Commit) {
+        var out = takeActions()
+        machine.external(c, now: server.now, into: &out)
+        perform(out)
+    }
+
+    func resync(to board: Board, droppingHeldAbove version: Int) {
+        var out = takeActions()
+        machine.resync(to: board, droppingHeldAbove: version, now: server.now, into: &out)
+        perform(out)
+    }
+
+    func rebase(to base: HubState.RebaseBase, commits: [Commit]) {
+        guard let hub else { return }
+        var out = takeActions()
+        machine.rebase(to: base, commits: commits, board: hub.board, now: server.now, into: &out)
+        perform(out)
+    }
+
+    /// A message for the client from outside its own input (the hub's refusals).
+    func send(_ e: ServerEvent) {
+        var out = takeActions()
+        machine.tell(e, now: server.now, into: &out)
+        perform(out)
+    }
+
+    // MARK: Performing
+
+    private func takeActions() -> [Action] {
+        var out: [Action] = []
+        swap(&out, &spare)
+        out.removeAll(keepingCapacity: true)
+        return out
+    }
+
+    /// Performs `actions` in order. Returns -1 when the connection must close now.
+    @discardableResult
+    private func perform(_ actions: [Action]) -> Int32 {
+        var rc: Int32 = 0
+        for a in actions {
+            switch a {
+            case .writeNow:
+                if writeNow() < 0 { rc = -1 }
+            case .requestWritable:
+                lws_callback_on_writable(wsi)
+            case .armTimer(let afterMs):
+                if timer == nil { timer = clws_timer_new(Unmanaged.passUnretained(self).toOpaque()) }
+                lws_sul_schedule(server.context, 0, &timer!.pointee.sul, connectionTimerFired, lws_usec_t((afterMs * 1000).rounded(.up)))
+            case .cancelTimer:
+                if let timer { lws_sul_cancel(&timer.pointee.sul) }
+            case .commit(let c):
+                _ = hub?.commit(c, from: self)
+            case .lookUpBoard(let board):
+                if server.lookUpBoard(board, for: self) { awaitingLookup = true } else { boardLookupAnswered() }
+            case .forgetLookup:
+                if awaitingLookup { server.forgetWaitingHello(self) }
+                awaitingLookup = false
+            case .join(let board, let hello, let ms):
+                join(board, hello: hello, ms: ms)
+            case .record(let line):
+                record(line)
+            case .log(let level, let event, let detail):
+                server.log(level, event, session: id, detail)
+            case .abandon:
+                // Stop reading it and have lws close it at its next timeout check (within a
+                // second), without the close frame it could not receive anyway.
+                lws_rx_flow_control(wsi, 0)
+                clws_kill_async(wsi)
+            }
+        }
+        if spare.capacity < actions.capacity { spare = actions }
+        return rc
+    }
+
+    private func join(_ board: String, hello: [UInt8], ms: Double) {
+        guard let hub = server.hubs[board] else { return }
+        self.hub = hub
+        hub.join(self)
+        if let dir = server.config.recordDir {
+            recorder = Recorder(dir: dir, session: id, board: hub.board, hello: hello, ms: ms,
+                                maxBytes: server.config.recordMaxBytes, rate: server.recordingRate, log: server.log)
+        }
+        machine.joined(durable: hub.durableVersion, recording: recorder != nil)
+        server.log(.info, "hello", session: id, "board \(hub.board.id) v\(hub.board.version)")
+    }
+
+    private func record(_ line: ConnectionMachine.RecordedLine) {
+        guard let recorder else { return }
+        switch line {
+        case .message(let bytes, let ms): recorder.record(bytes, ms: ms)
+        case .advance(let ms): recorder.recordAdvance(ms: ms)
+        case .external(let c, let ms): recorder.recordExternal(c, ms: ms)
+        case .resync(let version, let order, let ms): recorder.recordResync(version: version, order: order, ms: ms)
+        case .rebase(let version, let order, let ms): recorder.recordRebase(version: version, order: order, ms: ms)
+        }
     }
 
     private func socketHasInput() -> Bool {
@@ -243,141 +205,10 @@ final class Connection {
         let fd = lws_get_socket_fd(wsi)
         return fd >= 0 && ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0
     }
-
-    func schedule(retryMs: Double = 0) {
-        guard let d = Self.deadline(of: &session) else {
-            if let timer, armedDeadline != nil { lws_sul_cancel(&timer.pointee.sul) }
-            armedDeadline = nil
-            return
-        }
-        // Most inputs leave the deadline where it was: re-arming it is a wasted timer-list walk.
-        // Keyed on the server time it fires at, which also moves when the client's clock does.
-        let fireAt = clock.serverFireTime(due: d)
-        guard retryMs > 0 || fireAt != armedDeadline else { return }
-        // A retry is armed for another time than the deadline's: NaN equals nothing, so the
-        // next schedule re-arms, and it still counts as armed for a cancel.
-        armedDeadline = retryMs > 0 ? .nan : fireAt
-        if timer == nil { timer = clws_timer_new(Unmanaged.passUnretained(self).toOpaque()) }
-        let us = max(retryMs, fireAt - server.now) * 1000
-        lws_sul_schedule(server.context, 0, &timer!.pointee.sul, connectionTimerFired, lws_usec_t(us.rounded(.up)))
-    }
-
-    /// The session's next deadline, read in place: a plain read of a property of `session`
-    /// copies the whole Session first (about 1,000 instructions on every input).
-    private static func deadline(of session: inout Session) -> Double? { session.nextDeadline }
-
-    // MARK: Sending
-
-    /// Hands the session's outputs to the hub (commits) and queues them for the client.
-    func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0) {
-        let events = inlineEvents ? events.inliningEvents() : events
-        var barrier = initial
-        for e in events {
-            var e = e
-            switch e {
-            case .persist(let c):
-                // This session's own commit: persisted by the hub, sent once durable.
-                barrier = hub?.commit(c, from: self) ?? 0
-                e = .commit(c)
-            case .commit(let c):
-                barrier = max(barrier, c.version)
-            default:
-                break
-            }
-            // These end the session (contract §5): the error goes out, then the close.
-            var fatal: ErrorCode?
-            if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) { fatal = code }
-            queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0))
-            if let fatal {
-                server.log(.warn, "refusal", session: id, fatal.rawValue)
-                close(1008, fatal.rawValue)
-            }
-        }
-        schedule()
-    }
-
-    func send(_ e: ServerEvent) {
-        queue(Outgoing(event: e, raw: nil, barrier: 0, queuedAt: server.now, size: 0))
-    }
-
-    func queue(_ o: consuming Outgoing) {
-        if o.size == 0, let e = o.event { o.size = e.estimatedSize(commitOrder: commitOrder) }
-        let size = o.size
-        // Frames waiting behind each other merge: the client gets the latest state.
-        if case .frame(let f)? = o.event, outgoing.count > outgoingHead, case .frame(let g)? = outgoing[outgoing.count - 1].event,
-           outgoing[outgoing.count - 1].barrier == o.barrier {
-            outgoing[outgoing.count - 1].event = .frame(g.merged(with: f))
-        } else {
-            pendingBytes += size
-            outgoing.append(o)
-        }
-        // One big message (a whole order on a huge board) is not a slow reader: the bound
-        // leaves room for twice the message being queued; time catches a client that stalls.
-        let maxPending = max(mode == .echo ? 4 * Limits.maxEchoMessageBytes : Limits.maxPendingBytes, 2 * size)
-        if pendingBytes > maxPending || server.now - outgoing[outgoingHead].queuedAt > Limits.maxPendingMs {
-            server.log(.warn, "refusal", session: id, "slow reader: \(pendingBytes) bytes pending")
-            outgoing.removeAll()
-            outgoingHead = 0
-            pendingBytes = 0
-            close(1008, "too far behind")
-            return abandon()
-        }
-        // In this connection's own receive callback the message goes out before it returns;
-        // anywhere else, at the next writeable callback.
-        if inReceive { writeWanted = true } else { lws_callback_on_writable(wsi) }
-    }
-
-    /// Asks for the connection to close with `code` once the callback can.
-    func close(_ code: Int32, _ reason: String) {
-        guard closing == nil else { return }
-        closing = (code, reason)
-        lws_callback_on_writable(wsi)
-    }
-
-    /// The hub applied a commit made by another session on this board.
-    func external(_ c: Commit) {
-        let now = server.now
-        let ms = clock.serverEvent(serverNow: now)
-        recorder?.recordExternal(c, ms: ms)
-        deliver(session.handle(.external(c), at: ms), now: now, barrier: c.version)
-    }
 }
 
 /// The lws timer callback: finds the connection from the timer and fires its session.
 func connectionTimerFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
     guard let sul, let owner = clws_timer_owner(sul) else { return }
     Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue().fireTimer()
-}
-
-extension ClientEvent {
-    var typeName: String {
-        switch self {
-        case .hello: "hello"
-        case .down: "down"
-        case .move: "move"
-        case .up: "up"
-        case .cancel: "cancel"
-        case .wheel: "wheel"
-        case .resize: "resize"
-        case .key: "key"
-        case .ping: "ping"
-        case .undo: "undo"
-        case .advance: "advance"
-        case .external: "external"
-        case .resync: "resync"
-        }
-    }
-}
-
-extension ServerEvent {
-    /// About how many bytes the message takes on the wire, for the slow-reader limit.
-    func estimatedSize(commitOrder: CommitOrderMode) -> Int {
-        switch self {
-        case .commit(let c) where commitOrder == .none, .persist(let c) where commitOrder == .none: 160 + c.moves.count * 90
-        case .layout(let l): 200 + l.cells.count * 170
-        case .frame(let f): 80 + f.cells.count * 170 + f.snapshots.count * 100 + f.gone.count * 12 + f.events.count * 120
-        case .commit(let c), .persist(let c): 100 + c.order.reduce(0) { $0 + 30 + $1.items.count * 10 }
-        default: 120
-        }
-    }
 }

@@ -82,16 +82,15 @@ public struct FileDescriptorBudget: Sendable, Equatable {
 /// accepted descriptor (no request is read), then closed.
 enum RawRefusal {
     static func serviceUnavailable(_ fd: Int32) {
-        let body = #"{"error":"unavailable","message":"the server is at its connection limit"}"#
-        let response = "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: \(body.utf8.count)\r\n"
-            + "retry-after: 1\r\nconnection: close\r\n\r\n" + body
-        _ = response.withCString { send(fd, $0, strlen($0), Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+        write(HTTPError(503, "unavailable", "the server is at its connection limit", headers: ["retry-after:": "1"]), to: fd)
     }
 
     static func methodNotAllowed(_ fd: Int32) {
-        let body = #"{"error":"method_not_allowed","message":"only GET is served"}"#
-        let response = "HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json\r\ncontent-length: \(body.utf8.count)\r\n"
-            + "allow: GET\r\nconnection: close\r\n\r\n" + body
-        _ = response.withCString { send(fd, $0, strlen($0), Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+        write(HTTPError(405, "method_not_allowed", "only GET is served", headers: ["allow:": "GET"]), to: fd)
+    }
+
+    private static func write(_ error: HTTPError, to fd: Int32) {
+        let response = error.rawResponse(extraHeaders: [("connection:", "close")])
+        _ = response.withUnsafeBufferPointer { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
     }
 }

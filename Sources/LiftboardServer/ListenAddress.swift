@@ -73,7 +73,7 @@ public struct ListenAddress: Sendable, Equatable {
         guard inet_pton(family, s, &storage) == 1 else { return nil }
         var out = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         guard inet_ntop(family, &storage, &out, socklen_t(out.count)) != nil else { return nil }
-        return String(cString: out)
+        return String(nulTerminated: out)
     }
 }
 
@@ -82,7 +82,7 @@ func numericHost(_ sa: UnsafePointer<sockaddr>?, _ len: socklen_t) -> String? {
     guard let sa else { return nil }
     var out = [CChar](repeating: 0, count: Int(NI_MAXHOST))
     guard getnameinfo(sa, len, &out, socklen_t(out.count), nil, 0, NI_NUMERICHOST) == 0 else { return nil }
-    return String(cString: out)
+    return String(nulTerminated: out)
 }
 
 /// What the operating system says this process listens on: the address and port of every
@@ -123,5 +123,12 @@ enum ListeningSockets {
             if let host { out.append(Bound(host: host, port: port, isIPv6: family == AF_INET6)) }
         }
         return out
+    }
+}
+
+extension String {
+    /// The UTF-8 text of a C buffer up to its first NUL (or its end).
+    init(nulTerminated buffer: [CChar]) {
+        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -5,24 +5,17 @@ import Foundation
 /// through says how many were left out.
 struct LogLimiter {
     var perSecond = 20
-    private var windows: [String: (start: Double, count: Int, suppressed: Int)] = [:]
+    private var kinds: [String: RateLimiter] = [:]
 
     /// Whether a line of `kind` may be written at `now` (ms), and how many lines of that kind
     /// were left out since the last one written.
     mutating func admit(_ kind: String, now: Double) -> (Bool, suppressed: Int) {
-        var w = windows[kind] ?? (start: now, count: 0, suppressed: 0)
-        if now - w.start >= 1000 { w.start = now; w.count = 0 }
-        w.count += 1
-        guard w.count <= perSecond else {
-            w.suppressed += 1
-            windows[kind] = w
-            return (false, 0)
-        }
-        let suppressed = w.suppressed
-        w.suppressed = 0
-        windows[kind] = w
-        if windows.count > 256 { windows = windows.filter { now - $0.value.start < 1000 } }
-        return (true, suppressed)
+        var limiter = kinds[kind] ?? RateLimiter(limit: perSecond)
+        let decision = limiter.admit(now: now)
+        kinds[kind] = limiter
+        guard decision.admitted else { return (false, 0) }
+        if kinds.count > 256 { kinds = kinds.filter { !$0.value.windowEnded(now: now) } }
+        return (true, decision.refusedBefore)
     }
 }
 

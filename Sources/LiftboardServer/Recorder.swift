@@ -5,9 +5,10 @@ import LiftboardWire
 
 /// Writes one session's client messages as a replay stream on the session's clock (the
 /// client's `ms` as `ClientClock` bounded it), with
-/// `advance` lines where timers fired, `external` lines for other sessions' commits and
-/// `resync` lines where the hub reset the session to the store's order, and the board as it
-/// was at the session's start beside it.
+/// `advance` lines where timers fired, `external` lines for other sessions' commits, `resync`
+/// lines where the hub reset the session to the store's order and `rebase` lines where it
+/// told a rebase as commits (the `external` lines after it), and the board as it was at the
+/// session's start beside it.
 ///
 /// A recording has a budget: it holds the decoded message (keys the protocol does not know are
 /// dropped, so padding costs nothing), stops with a final `#` line (which a replay skips) past
@@ -28,7 +29,9 @@ final class Recorder {
         let stream = base.appendingPathComponent("\(session).jsonl")
         do {
             try Data(Wire.encodeBoard(board)).write(to: base.appendingPathComponent("\(session).board.json"))
-            FileManager.default.createFile(atPath: stream.path, contents: nil)
+            guard FileManager.default.createFile(atPath: stream.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: stream.path])
+            }
             handle = try FileHandle(forWritingTo: stream)
         } catch {
             log(.error, "error", session, "cannot record to \(dir): \(error)")
@@ -80,6 +83,10 @@ final class Recorder {
         write(Wire.encodeResyncLine(version: version, order: order, ms: ms))
     }
 
+    func recordRebase(version: Int, order: [SectionOrder], ms: Double) {
+        write(Wire.encodeRebaseLine(version: version, order: order, ms: ms))
+    }
+
     func recordExternal(_ c: Commit, ms: Double) {
         var w = JSONWriter()
         w.beginObject()
@@ -119,24 +126,25 @@ enum RecordedKeys {
     }
 }
 
-/// The server-wide bound on recording: a token bucket of `bytesPerSecond`, one second deep.
+/// The server-wide bound on recording: `bytesPerSecond` bytes in each second (a `RateLimiter`),
+/// shared by every session's recorder.
 final class RecordingRate {
     let bytesPerSecond: Int
-    private var tokens: Double
-    private var last = DispatchTime.now().uptimeNanoseconds
+    /// Bytes a second; nil when `bytesPerSecond` is 0 (no limit).
+    private var limiter: RateLimiter?
+    /// Milliseconds, never going back: the monotonic clock, or a test's.
+    private let clock: () -> Double
 
-    init(bytesPerSecond: Int) {
+    init(bytesPerSecond: Int, clock: (() -> Double)? = nil) {
         self.bytesPerSecond = bytesPerSecond
-        tokens = Double(bytesPerSecond)
+        limiter = bytesPerSecond > 0 ? RateLimiter(limit: bytesPerSecond) : nil
+        let started = DispatchTime.now().uptimeNanoseconds
+        self.clock = clock ?? { Double((DispatchTime.now().uptimeNanoseconds - started) / 1000) / 1000 }
     }
 
-    /// Takes `bytes` from the bucket; false when there are not that many.
+    /// Takes `bytes` from this second's allowance; false when there are not that many left.
     func take(_ bytes: Int) -> Bool {
-        let now = DispatchTime.now().uptimeNanoseconds
-        tokens = min(Double(bytesPerSecond), tokens + Double(now - last) / 1e9 * Double(bytesPerSecond))
-        last = now
-        guard tokens >= Double(bytesPerSecond > 0 ? bytes : 0) else { return false }
-        tokens -= Double(bytes)
-        return true
+        guard limiter != nil else { return true }
+        return limiter!.admit(bytes, now: clock()).admitted
     }
 }

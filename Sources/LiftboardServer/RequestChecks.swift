@@ -2,15 +2,6 @@ import CLibWebSockets
 import Foundation
 import LiftboardWire
 
-/// Why a request is answered with an HTTP error instead of being served or upgraded.
-struct Refusal: Equatable {
-    var status: UInt32
-    /// The `error` of the JSON body.
-    var error: String
-    var message: String
-    var headers: [String: String] = [:]
-}
-
 /// The checks every request passes before it is served (Host) and every WebSocket upgrade
 /// before it gets a 101 (path, version, Origin, token, room): a refused client never holds a
 /// session and always learns why.
@@ -18,43 +9,43 @@ extension Server {
     /// The `Host` header must name this server (`--allow-host`, by default the loopback names
     /// and the `--host` value): a page on another name that resolves to this machine (DNS
     /// rebinding) is refused, HTTP and WebSocket alike.
-    func checkHost(_ wsi: OpaquePointer) -> Refusal? {
+    func checkHost(_ wsi: OpaquePointer) -> HTTPError? {
         if config.allowAnyHost { return nil }
         guard let host = header(wsi, WSI_TOKEN_HOST) else {
-            return Refusal(status: 400, error: "bad_request", message: "a Host header is required")
+            return HTTPError(400, "bad_request", "a Host header is required")
         }
         guard allowedHosts.contains(HostCheck.name(of: host)) else {
-            return Refusal(status: 403, error: "forbidden_host", message: "this server does not answer to that Host (see --allow-host)")
+            return HTTPError(403, "forbidden_host", "this server does not answer to that Host (see --allow-host)")
         }
         return nil
     }
 
     /// Everything an upgrade must satisfy, in the order a client can fix it.
-    func checkUpgrade(_ wsi: OpaquePointer, upgrade: String) -> Refusal? {
+    func checkUpgrade(_ wsi: OpaquePointer, upgrade: String) -> HTTPError? {
         if let refusal = checkHost(wsi) { return refusal }
         guard upgrade.lowercased() == "websocket" else {
-            return Refusal(status: 400, error: "bad_upgrade", message: "only WebSocket upgrades are served")
+            return HTTPError(400, "bad_upgrade", "only WebSocket upgrades are served")
         }
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         let isEcho = config.echo && path == "/echo"
         guard path == "/ws" || isEcho else {
-            return Refusal(status: 404, error: "not_found", message: "WebSockets are served on /ws")
+            return HTTPError(404, "not_found", "WebSockets are served on /ws")
         }
         guard header(wsi, WSI_TOKEN_VERSION) == "13" else {
-            return Refusal(status: 426, error: "bad_upgrade", message: "WebSocket version 13 is required",
+            return HTTPError(426, "bad_upgrade", "WebSocket version 13 is required",
                            headers: ["sec-websocket-version:": "13"])
         }
         guard header(wsi, WSI_TOKEN_KEY) != nil else {
-            return Refusal(status: 400, error: "bad_upgrade", message: "Sec-WebSocket-Key is missing")
+            return HTTPError(400, "bad_upgrade", "Sec-WebSocket-Key is missing")
         }
         if !originAllowed(wsi) {
-            return Refusal(status: 403, error: "forbidden_origin", message: "this page's origin may not open sessions (see --allow-origin)")
+            return HTTPError(403, "forbidden_origin", "this page's origin may not open sessions (see --allow-origin)")
         }
         if !isEcho, let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
-            return Refusal(status: 401, error: "unauthorized", message: "a valid token is required")
+            return HTTPError(401, "unauthorized", "a valid token is required")
         }
         if connections.count >= budget.maxSessions {
-            return Refusal(status: 503, error: "unavailable", message: "max sessions (\(budget.maxSessions)) reached",
+            return HTTPError(503, "unavailable", "max sessions (\(budget.maxSessions)) reached",
                            headers: ["retry-after:": "5"])
         }
         return nil
@@ -63,21 +54,14 @@ extension Server {
     /// Writes a refusal as the answer to the request in progress, without completing the
     /// transaction (lws does that when the callback returns 1). Returns false when the write
     /// failed and the connection must close.
-    func writeRefusal(_ wsi: OpaquePointer, _ r: Refusal) -> Bool {
-        var w = JSONWriter()
-        w.beginObject(); w.key("error"); w.string(r.error); w.key("message"); w.string(r.message); w.endObject()
-        let body = w.bytes
-        var head = "HTTP/1.1 \(r.status) \(Self.reasonPhrases[r.status] ?? "Error")\r\n"
+    func writeRefusal(_ wsi: OpaquePointer, _ r: HTTPError) -> Bool {
+        let body = r.body
+        var head = "HTTP/1.1 \(r.status) \(r.reason)\r\n"
         let headers = [("content-type:", "application/json"), ("content-length:", "\(body.count)")] + securityHeaders
-            + [("cache-control:", "no-store")] + r.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            + [("cache-control:", "no-store")] + r.sortedHeaders
         for (name, value) in headers { head += "\(name) \(value)\r\n" }
         return body.withUnsafeBufferPointer { clws_http_write_raw(wsi, head, $0.baseAddress, $0.count) } == 0
     }
-
-    static let reasonPhrases: [UInt32: String] = [
-        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 426: "Upgrade Required",
-        503: "Service Unavailable",
-    ]
 }
 
 /// Host header names.

@@ -4,9 +4,9 @@ import LiftboardWire
 /// The boards API's bodies as edits (`Change`), and the refusals an edit gets before it is
 /// applied: 404 for what the board does not have, 409 for what it cannot take.
 extension Server {
-    /// The edit a write asks for. `key` is the route ("POST items", "PATCH sections {id}"),
-    /// `id` the item or section of the path. Throws `APIFailure` (400) for a bad body.
-    func editChange(key: String, id: String?, fields: [(String, JSONValue)], board: Board) throws(APIFailure) -> Change {
+    /// The edit a write asks for (`edit` from the route, with the item or section of the path).
+    /// Throws `APIFailure` (400) for a bad body.
+    func editChange(_ kind: BoardEdit, fields: [(String, JSONValue)], board: Board) throws(APIFailure) -> Change {
         func value(_ k: String) -> JSONValue? { fields.last { $0.0 == k }?.1 }
         func only(_ allowed: Set<String>) throws(APIFailure) {
             if let extra = fields.first(where: { !allowed.contains($0.0) }) {
@@ -14,8 +14,8 @@ extension Server {
             }
         }
         var edit: [(String, JSONValue)]
-        switch key {
-        case "POST items":
+        switch kind {
+        case .addItem:
             try only(["id", "label", "color", "height", "movable", "kind", "handle", "section", "after"])
             var item = fields.filter { $0.0 != "section" && $0.0 != "after" }
             if value("color") == nil {
@@ -31,22 +31,20 @@ extension Server {
                 after = .string(last.id)
             }
             edit = [("edit", .string("addItem")), ("item", .object(item)), ("section", section), ("after", after)]
-        case "PATCH items {id}":
+        case .updateItem(let id):
             try only(["label", "color", "height", "movable"])
-            edit = [("edit", .string("updateItem")), ("id", .string(id ?? ""))] + fields
-        case "DELETE items {id}":
-            edit = [("edit", .string("removeItem")), ("id", .string(id ?? ""))]
-        case "POST sections":
+            edit = [("edit", .string("updateItem")), ("id", .string(id))] + fields
+        case .removeItem(let id):
+            edit = [("edit", .string("removeItem")), ("id", .string(id))]
+        case .addSection:
             try only(["id", "title", "after"])
             edit = [("edit", .string("addSection"))] + fields
             if value("after") == nil { edit.append(("after", board.sections.last.map { .string($0.id) } ?? .null)) }
-        case "PATCH sections {id}":
+        case .renameSection(let id):
             try only(["title"])
-            edit = [("edit", .string("renameSection")), ("id", .string(id ?? ""))] + fields
-        case "DELETE sections {id}":
-            edit = [("edit", .string("removeSection")), ("id", .string(id ?? ""))]
-        default:
-            throw APIFailure(response: .error(404, "not_found", "no such resource"))
+            edit = [("edit", .string("renameSection")), ("id", .string(id))] + fields
+        case .removeSection(let id):
+            edit = [("edit", .string("removeSection")), ("id", .string(id))]
         }
         do {
             return try Wire.decodeEdit(.object(edit), path: "body")

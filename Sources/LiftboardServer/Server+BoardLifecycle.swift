@@ -38,9 +38,12 @@ extension Server {
     /// Close code for sessions on a board deleted through the API.
     static let boardDeletedCloseCode: Int32 = 4404
 
-    func createBoard(_ wsi: OpaquePointer, body: [UInt8]) -> WriteOutcome {
+    func createBoard(_ wsi: OpaquePointer, body: [UInt8]) -> APIAnswer {
         let board: Board
-        do { board = try Wire.decodeBoard(body) } catch {
+        do {
+            board = try Wire.decodeBoard(body)
+            try BoardLimits.check(board)
+        } catch {
             return .error(400, "bad_request", "\(error)")
         }
         guard hubs[board.id] == nil else {
@@ -56,7 +59,7 @@ extension Server {
         return job
     }
 
-    func deleteBoard(_ wsi: OpaquePointer, hub: Hub) -> WriteOutcome {
+    func deleteBoard(_ wsi: OpaquePointer, hub: Hub) -> APIAnswer {
         let id = hub.board.id
         closeBoard(hub, how: "through the API")
         return scheduleBoardJob(wsi, status: 200) { store throws(StoreError) -> BoardJobResult.Outcome in
@@ -65,9 +68,12 @@ extension Server {
         }
     }
 
-    func replaceBoard(_ wsi: OpaquePointer, hub: Hub, body: [UInt8]) -> WriteOutcome {
+    func replaceBoard(_ wsi: OpaquePointer, hub: Hub, body: [UInt8]) -> APIAnswer {
         var target: Board
-        do { target = try Wire.decodeBoard(body) } catch {
+        do {
+            target = try Wire.decodeBoard(body)
+            try BoardLimits.check(target)
+        } catch {
             return .error(400, "bad_request", "\(error)")
         }
         let board = hub.board
@@ -103,12 +109,12 @@ extension Server {
             last = made
         }
         guard let last else { return .now(.done(version: board.version, changed: false)) }
-        return .whenDurable(board: board.id, token: last.token, status: 200)
+        return .afterCommit(board: board.id, token: last.token, status: 200)
     }
 
     /// GET /api/boards/{id}/history?since=V&limit=N: the versions after V, oldest first, with
-    /// author, time and change, read on the store thread.
-    func history(_ wsi: OpaquePointer, hub: Hub) -> WriteOutcome {
+    /// author, time and change, read on the store thread (a job: answered when it is done).
+    func history(_ wsi: OpaquePointer, hub: Hub) -> APIAnswer {
         let since = queryValue(wsi, "since").map { Int($0) } ?? 0
         let limit = queryValue(wsi, "limit").map { Int($0) } ?? 100
         guard let since, since >= 0, let limit, (1...1000).contains(limit) else {
@@ -136,7 +142,7 @@ extension Server {
     }
 
     private func scheduleBoardJob(_ wsi: OpaquePointer, status: UInt32,
-                                  _ work: @escaping @Sendable (any Store) throws(StoreError) -> BoardJobResult.Outcome) -> WriteOutcome {
+                                  _ work: @escaping @Sendable (any Store) throws(StoreError) -> BoardJobResult.Outcome) -> APIAnswer {
         guard let writer else { return .error(503, "store_unavailable", "no store") }
         nextBoardJob += 1
         let job = nextBoardJob
@@ -149,7 +155,7 @@ extension Server {
             results.add(BoardJobResult(job: job, outcome: outcome))
             box.wake()
         }
-        return .whenDurable(board: "", token: -job, status: status)
+        return .afterJob(job, status: status)
     }
 
     /// The store thread finished board jobs: hubs appear and the requests get their answers.
@@ -159,7 +165,7 @@ extension Server {
                 hubs[board.id] = Hub(board: board, server: self)
                 log(.info, "board", session: nil, "\(board.id) created through the API")
             }
-            let resolved = awaitingWrites.resolve(board: "", token: -r.job) { status in
+            let resolved = pendingAnswers.resolveJob(r.job) { status in
                 switch r.outcome {
                 case .created(let board): .done(status, version: board.version)
                 case .exists: .error(409, "board_exists", "there is a board with this id already")
@@ -205,9 +211,7 @@ extension Server {
     func lookUpBoard(_ id: String, for c: Connection) -> Bool {
         guard let listener, storeReports.storeUp else { return false }
         if waitingHellos[id] == nil {
-            if now - boardLookupWindow.start >= 1000 { boardLookupWindow = (now, 0) }
-            guard boardLookupWindow.count < Limits.boardLookupsPerSecond else { return false }
-            boardLookupWindow.count += 1
+            guard boardLookups.admit(now: now).admitted else { return false }
             listener.lookUp(board: id)
         }
         waitingHellos[id, default: []].append(c)

@@ -5,27 +5,33 @@ import LiftboardWire
 
 /// A write to the API whose body is still arriving (LWS_CALLBACK_HTTP_BODY).
 final class APIRequest {
-    let method: String
+    let method: HTTPMethod
     let path: String
+    let route: Route
     var body: [UInt8] = []
     /// Over the limit: the rest of the body is read and dropped, then 413.
     var tooLarge = false
-    init(method: String, path: String) { self.method = method; self.path = path }
+    init(method: HTTPMethod, path: String, route: Route) { self.method = method; self.path = path; self.route = route }
 }
 
-/// An answer of the API: a status and a JSON body (errors are `{"error": {"code", "message"}}`).
+/// An answer of the API: a status and a JSON body (errors are `HTTPError`'s body).
 struct APIResponse: Sendable {
     var status: UInt32
     var body: [UInt8]
     var headers: [(String, String)] = []
 
+    init(status: UInt32, body: [UInt8], headers: [(String, String)] = []) {
+        self.status = status
+        self.body = body
+        self.headers = headers
+    }
+
+    init(_ error: HTTPError) {
+        self.init(status: error.status, body: error.body, headers: error.sortedHeaders)
+    }
+
     static func error(_ status: UInt32, _ code: String, _ message: String, version: Int? = nil) -> APIResponse {
-        var w = JSONWriter()
-        w.beginObject(); w.key("error"); w.beginObject()
-        w.key("code"); w.string(code); w.key("message"); w.string(message)
-        if let version { w.key("version"); w.int(version) }
-        w.endObject(); w.endObject()
-        return APIResponse(status: status, body: w.bytes, headers: version.map { [("etag:", "\"\($0)\"")] } ?? [])
+        APIResponse(HTTPError(status, code, message, version: version))
     }
 
     /// A write that made version `version`.
@@ -45,21 +51,18 @@ extension Server {
     /// A declared body larger than this is not even read: 413 and the connection closes.
     static let maxDiscardedBodyBytes = 64 << 20
 
-    /// The request's method when it is a write; nil for GET and anything else.
-    func writeMethod(_ wsi: OpaquePointer) -> String? {
-        let methods: [(lws_token_indexes, String)] = [(WSI_TOKEN_POST_URI, "POST"), (WSI_TOKEN_PUT_URI, "PUT"),
-                                                       (WSI_TOKEN_PATCH_URI, "PATCH"), (WSI_TOKEN_DELETE_URI, "DELETE")]
-        return methods.first { lws_hdr_total_length(wsi, $0.0) > 0 }?.1
+    /// The request's method (lws keeps the path under the method's header token).
+    func requestMethod(_ wsi: OpaquePointer) -> HTTPMethod {
+        let methods: [(lws_token_indexes, HTTPMethod)] = [(WSI_TOKEN_GET_URI, .get), (WSI_TOKEN_POST_URI, .post), (WSI_TOKEN_PUT_URI, .put),
+                                                          (WSI_TOKEN_PATCH_URI, .patch), (WSI_TOKEN_DELETE_URI, .delete)]
+        return methods.first { lws_hdr_total_length(wsi, $0.0) > 0 }?.1 ?? .other
     }
 
     /// LWS_CALLBACK_HTTP of a write: answered at once without a body, else when it has come.
-    func beginWrite(_ wsi: OpaquePointer, method: String, path: String) -> Int32 {
-        guard path.hasPrefix("/api/") else {
-            return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served here"}"#)
-        }
+    func beginWrite(_ wsi: OpaquePointer, method: HTTPMethod, path: String, route: Route) -> Int32 {
         let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
         if length > Self.maxDiscardedBodyBytes { return refuseTooLarge(wsi) }
-        let request = APIRequest(method: method, path: path)
+        let request = APIRequest(method: method, path: path, route: route)
         request.tooLarge = length > Self.maxAPIBodyBytes
         if length <= 0 && lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) <= 0 { return finishWrite(wsi, request) }
         apiRequests[wsi] = request
@@ -83,7 +86,7 @@ extension Server {
     func bodyComplete(_ wsi: OpaquePointer) -> Int32 {
         guard let r = apiRequests.removeValue(forKey: wsi) else { return 0 }
         if r.tooLarge {
-            log(.warn, "api", session: nil, "\(r.method) \(r.path): 413")
+            log(.warn, "api", session: nil, "\(r.method.rawValue) \(r.path): 413")
             return send(wsi, .error(413, "too_large", "request bodies are limited to \(Self.maxAPIBodyBytes) bytes"))
         }
         return finishWrite(wsi, r)
@@ -97,18 +100,21 @@ extension Server {
     }
 
     private func finishWrite(_ wsi: OpaquePointer, _ request: APIRequest) -> Int32 {
-        complete(wsi, write(wsi, request), what: "\(request.method) \(request.path)")
+        complete(wsi, write(wsi, request), what: "\(request.method.rawValue) \(request.path)")
     }
 
     /// Answers now, or later from HTTP_WRITEABLE.
-    func complete(_ wsi: OpaquePointer, _ outcome: WriteOutcome, what: String) -> Int32 {
-        switch outcome {
+    func complete(_ wsi: OpaquePointer, _ answer: APIAnswer, what: String) -> Int32 {
+        switch answer {
         case .now(let r):
             if r.status >= 400 { log(.warn, "api", session: nil, "\(what): \(r.status)") }
             return send(wsi, r)
-        case .whenDurable(let board, let token, let status):
+        case .afterCommit(let board, let token, let status):
             // Answered from HTTP_WRITEABLE once the store has it (or refused it).
-            awaitingWrites.add(wsi, board: board, token: token, status: status)
+            pendingAnswers.awaitCommit(wsi, board: board, token: token, status: status)
+            return 0
+        case .afterJob(let job, let status):
+            pendingAnswers.awaitJob(wsi, job: job, status: status)
             return 0
         }
     }
@@ -119,17 +125,17 @@ extension Server {
         switch report {
         case .landed(let d):
             guard d.origin == origin else { return }
-            response = awaitingWrites.resolve(board: d.board, token: d.token) { .done($0, version: d.version) }
+            response = pendingAnswers.resolveCommit(board: d.board, token: d.token) { .done($0, version: d.version) }
         case .unchanged(let board, let token):
-            response = awaitingWrites.resolve(board: board, token: token) { _ in
+            response = pendingAnswers.resolveCommit(board: board, token: token) { _ in
                 // The store's board was not at the If-Match version (another process wrote first).
                 .error(409, "version_mismatch", "the board changed meanwhile (another server process wrote to it)",
                        version: hubs[board]?.board.version)
             }
         case .refused(let board, let token, let reason):
-            response = awaitingWrites.resolve(board: board, token: token) { _ in .error(409, "rule_refused", reason) }
+            response = pendingAnswers.resolveCommit(board: board, token: token) { _ in .error(409, "rule_refused", reason) }
         case .failed(let board, let token, _):
-            response = awaitingWrites.resolve(board: board, token: token) { _ in
+            response = pendingAnswers.resolveCommit(board: board, token: token) { _ in
                 .error(503, "store_unavailable", "the edit could not be saved; the board is as it was")
             }
         case .boards:
@@ -168,73 +174,44 @@ extension Server {
         return n
     }
 
-    /// What a write gets: an answer now, or one once the store has its edit.
-    enum WriteOutcome {
-        case now(APIResponse)
-        case whenDurable(board: String, token: Int, status: UInt32)
-
-        static func error(_ status: UInt32, _ code: String, _ message: String, version: Int? = nil) -> WriteOutcome {
-            .now(.error(status, code, message, version: version))
-        }
-    }
-
-    /// Routes a write and does it.
-    private func write(_ wsi: OpaquePointer, _ request: APIRequest) -> WriteOutcome {
+    /// Does a write (`request.route` is a write, or the 404/405 of a write method under /api).
+    private func write(_ wsi: OpaquePointer, _ request: APIRequest) -> APIAnswer {
         guard adminAccepted(wsi) else {
             return .error(401, "unauthorized", config.adminToken == nil
                           ? "this server takes no writes: start it with --admin-token"
                           : "writes need Authorization: Bearer <admin token>")
         }
-        if request.path == "/api/boards" || request.path == "/api/boards/" {
-            guard request.method == "POST" else { return .error(405, "method_not_allowed", "\(request.method) is not served on this path") }
-            return createBoard(wsi, body: request.body)
-        }
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(3)
-            .map { String($0).removingPercentEncoding ?? String($0) }
-        guard request.path.hasPrefix("/api/boards/"), let boardID = segments.first, !boardID.isEmpty,
-              !segments.contains(where: \.isEmpty) else {
-            return .error(404, "not_found", "no such resource")
-        }
-        let rest = Array(segments.dropFirst())
-        if rest == ["undo"] {
-            guard request.method == "POST" else { return .error(405, "method_not_allowed", "\(request.method) is not served on this path") }
-            guard let hub = hubs[boardID] else { return .error(404, "board_not_found", "no board \(boardID)") }
-            guard let expected = ifMatch(wsi) else {
-                return .error(400, "if_match_required", "writes need If-Match: <the board's version>", version: hub.board.version)
-            }
-            return undoLast(hub, expected: expected)
-        }
-        if rest.isEmpty {
-            guard request.method == "PUT" || request.method == "DELETE" else {
-                return .error(405, "method_not_allowed", "\(request.method) is not served on this path")
-            }
-            guard let hub = hubs[boardID] else { return .error(404, "board_not_found", "no board \(boardID)") }
-            guard let expected = ifMatch(wsi) else {
-                return .error(400, "if_match_required", "writes need If-Match: <the board's version>", version: hub.board.version)
-            }
-            guard expected == hub.board.version else {
-                return .error(409, "version_mismatch", "the board is at version \(hub.board.version), not \(expected)", version: hub.board.version)
-            }
-            return request.method == "DELETE" ? deleteBoard(wsi, hub: hub) : replaceBoard(wsi, hub: hub, body: request.body)
-        }
-        let route: (String, [String]) = (request.method, rest.count >= 1 ? [rest[0]] + (rest.count > 1 ? ["{id}"] : []) : [])
-        let known: Set<String> = ["POST items", "PATCH items {id}", "DELETE items {id}", "POST sections", "PATCH sections {id}",
-                                  "DELETE sections {id}"]
-        let key = ([route.0] + route.1).joined(separator: " ")
-        guard rest.count <= 2, known.contains(key) else {
-            let paths = ["items", "items {id}", "sections", "sections {id}"]
-            if rest.count <= 2, paths.contains(route.1.joined(separator: " ")) {
-                return .error(405, "method_not_allowed", "\(request.method) is not served on this path")
-            }
-            return .error(404, "not_found", "no such resource")
+        if let refusal = request.route.refusal { return .now(APIResponse(refusal)) }
+        if request.route == .createBoard { return createBoard(wsi, body: request.body) }
+        let boardID: String
+        switch request.route {
+        case .replaceBoard(let id), .deleteBoard(let id), .undo(let id), .edit(let id, _): boardID = id
+        default: return .error(405, "method_not_allowed", "\(request.method.rawValue) is not served on this path")
         }
         guard let hub = hubs[boardID] else { return .error(404, "board_not_found", "no board \(boardID)") }
         guard let expected = ifMatch(wsi) else {
             return .error(400, "if_match_required", "writes need If-Match: <the board's version>", version: hub.board.version)
         }
+        switch request.route {
+        case .undo:
+            return undoLast(hub, expected: expected)
+        case .replaceBoard, .deleteBoard:
+            guard expected == hub.board.version else {
+                return .error(409, "version_mismatch", "the board is at version \(hub.board.version), not \(expected)", version: hub.board.version)
+            }
+            return request.route == .deleteBoard(boardID) ? deleteBoard(wsi, hub: hub) : replaceBoard(wsi, hub: hub, body: request.body)
+        case .edit(_, let edit):
+            return applyEdit(edit, to: hub, expected: expected, body: request.body, status: request.method == .post ? 201 : 200)
+        default:
+            return .error(405, "method_not_allowed", "\(request.method.rawValue) is not served on this path")
+        }
+    }
+
+    /// An item or section edit, once the board and the If-Match are known.
+    private func applyEdit(_ edit: BoardEdit, to hub: Hub, expected: Int, body bytes: [UInt8], status: UInt32) -> APIAnswer {
         var body: JSONValue = .object([])
-        if !request.body.isEmpty {
-            do { body = try JSONParser.parse(request.body) } catch {
+        if !bytes.isEmpty {
+            do { body = try JSONParser.parse(bytes) } catch {
                 return .error(400, "bad_request", "the body is not JSON: \(error)")
             }
         }
@@ -242,25 +219,36 @@ extension Server {
         let board = hub.board
         let change: Change
         do {
-            change = try editChange(key: key, id: rest.count > 1 ? rest[1] : nil, fields: fields, board: board)
-        } catch let e as APIFailure {
-            return .now(e.response)
+            change = try editChange(edit, fields: fields, board: board)
         } catch {
-            return .error(400, "bad_request", "\(error)")
+            return .now(error.response)
         }
         guard expected == board.version else {
             return .error(409, "version_mismatch", "the board is at version \(board.version), not \(expected)", version: board.version)
         }
         if let refusal = conflict(change, on: board) { return .now(refusal) }
         guard let (_, token) = hub.edit(change, by: "api", ifVersion: expected) else { return .now(.done(version: board.version, changed: false)) }
-        return .whenDurable(board: board.id, token: token, status: request.method == "POST" ? 201 : 200)
+        return .afterCommit(board: board.id, token: token, status: status)
+    }
+}
+
+/// What an API request gets: an answer now, or one once the store has done its part.
+enum APIAnswer {
+    case now(APIResponse)
+    /// Once the store reports on the hub's commit `token` of `board` (a write).
+    case afterCommit(board: String, token: Int, status: UInt32)
+    /// Once the store thread has done job `job` (a board created or deleted, a history read).
+    case afterJob(Int, status: UInt32)
+
+    static func error(_ status: UInt32, _ code: String, _ message: String, version: Int? = nil) -> APIAnswer {
+        .now(.error(status, code, message, version: version))
     }
 }
 
 extension Server {
     /// POST /api/boards/{id}/undo: reverts the board's last commit (a drop or an edit, by anyone)
     /// as a new commit.
-    func undoLast(_ hub: Hub, expected: Int) -> WriteOutcome {
+    func undoLast(_ hub: Hub, expected: Int) -> APIAnswer {
         let board = hub.board
         guard expected == board.version else {
             return .error(409, "version_mismatch", "the board is at version \(board.version), not \(expected)", version: board.version)
@@ -272,7 +260,7 @@ extension Server {
         guard let (_, token) = hub.edit(last.change, by: "api", ifVersion: expected) else {
             return .error(409, "cannot_undo", "reverting the last commit would change nothing", version: board.version)
         }
-        return .whenDurable(board: board.id, token: token, status: 200)
+        return .afterCommit(board: board.id, token: token, status: 200)
     }
 }
 
@@ -281,20 +269,37 @@ struct APIFailure: Error {
     var response: APIResponse
 }
 
-/// API writes waiting for the store's word on their edit, and the answers ready to be written
-/// (from HTTP_WRITEABLE) once it came.
-struct AwaitingWrites {
-    private struct Key: Hashable { var board: String; var token: Int }
-    private var waiting: [Key: (wsi: OpaquePointer, status: UInt32)] = [:]
+/// API requests whose answer waits for the store: writes for their commit (by board and hub
+/// token), board jobs and reads for the store thread (by job number); then the answers ready to
+/// be written (from HTTP_WRITEABLE).
+struct PendingAnswers {
+    private struct CommitKey: Hashable { var board: String; var token: Int }
+    private typealias Waiter = (wsi: OpaquePointer, status: UInt32)
+    private var commits: [CommitKey: Waiter] = [:]
+    private var jobs: [Int: Waiter] = [:]
     private var ready: [OpaquePointer: APIResponse] = [:]
 
-    mutating func add(_ wsi: OpaquePointer, board: String, token: Int, status: UInt32) {
-        waiting[Key(board: board, token: token)] = (wsi, status)
+    mutating func awaitCommit(_ wsi: OpaquePointer, board: String, token: Int, status: UInt32) {
+        commits[CommitKey(board: board, token: token)] = (wsi, status)
+    }
+
+    mutating func awaitJob(_ wsi: OpaquePointer, job: Int, status: UInt32) {
+        jobs[job] = (wsi, status)
     }
 
     /// Makes the answer of the write waiting for (board, token), if any; returns its connection.
-    mutating func resolve(board: String, token: Int, _ answer: (UInt32) -> APIResponse) -> (OpaquePointer, APIResponse)? {
-        guard let w = waiting.removeValue(forKey: Key(board: board, token: token)) else { return nil }
+    mutating func resolveCommit(board: String, token: Int, _ answer: (UInt32) -> APIResponse) -> (OpaquePointer, APIResponse)? {
+        guard let w = commits.removeValue(forKey: CommitKey(board: board, token: token)) else { return nil }
+        return settle(w, answer)
+    }
+
+    /// Makes the answer of the request waiting for `job`, if any; returns its connection.
+    mutating func resolveJob(_ job: Int, _ answer: (UInt32) -> APIResponse) -> (OpaquePointer, APIResponse)? {
+        guard let w = jobs.removeValue(forKey: job) else { return nil }
+        return settle(w, answer)
+    }
+
+    private mutating func settle(_ w: Waiter, _ answer: (UInt32) -> APIResponse) -> (OpaquePointer, APIResponse) {
         let r = answer(w.status)
         ready[w.wsi] = r
         return (w.wsi, r)
@@ -305,6 +310,7 @@ struct AwaitingWrites {
     /// The connection closed: nothing is written to it any more.
     mutating func forget(_ wsi: OpaquePointer) {
         ready[wsi] = nil
-        waiting = waiting.filter { $0.value.wsi != wsi }
+        commits = commits.filter { $0.value.wsi != wsi }
+        jobs = jobs.filter { $0.value.wsi != wsi }
     }
 }

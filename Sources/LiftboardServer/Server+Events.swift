@@ -4,33 +4,18 @@ import LiftboardCore
 import LiftboardStore
 import LiftboardWire
 
-/// One `GET /api/boards/{id}/events` client: a Server-Sent Events stream of the board's durable
-/// commits (drops and edits), `id:` being the version.
-final class EventStream {
-    let board: String
-    /// The last version written (or queued) to this client: nothing at or below it goes again.
-    var sent: Int
-    /// While the versions after `Last-Event-ID` are read from the store: live ones wait here.
-    var catchingUp: [DurableCommit]? = []
-    var queued: [UInt8] = []
-    var closing = false
-    init(board: String, sent: Int) { self.board = board; self.sent = sent }
-}
-
 /// The change feed (issue 12): `text/event-stream`, `Last-Event-ID` (or `?since=`) resumes
 /// without a gap (the versions after it are read from the store first, live ones held
 /// meanwhile), a comment every 15 s keeps proxies from closing an idle stream.
 extension Server {
     static let heartbeatSeconds = 15.0
-    /// A stream this far behind (a client that does not read) is closed.
-    static let maxQueuedEventBytes = 4 << 20
 
     func openEvents(_ wsi: OpaquePointer, hub: Hub) -> Int32 {
         let lastID = customHeader(wsi, "last-event-id:") ?? queryValue(wsi, "since")
         var start = hub.truth.version
         if let lastID {
             guard let v = Int(lastID.trimmingCharacters(in: CharacterSet.whitespaces)), v >= 0 else {
-                return respond(wsi, 400, "application/json", APIResponse.error(400, "bad_request", "Last-Event-ID must be a version").body)
+                return send(wsi, .error(400, "bad_request", "Last-Event-ID must be a version"))
             }
             start = v
         }
@@ -44,14 +29,11 @@ extension Server {
             }
         }
         guard rc == 0 else { return -1 }
-        let stream = EventStream(board: hub.board.id, sent: since)
-        stream.queued = Array(": liftboard events for board \(hub.board.id) after version \(since)\n\n".utf8)
+        let stream = EventFeedStream(board: hub.board.id, after: since, current: hub.truth.version)
         eventStreams[wsi] = stream
         startHeartbeat()
         log(.info, "events", session: nil, "board \(hub.board.id) from v\(since)")
-        if since >= hub.truth.version {
-            stream.catchingUp = nil
-        } else {
+        if stream.isCatchingUp {
             let id = hub.board.id
             let results = eventCatchUps
             let box = ContextBox()
@@ -78,35 +60,18 @@ extension Server {
     }
 
     func publish(_ d: DurableCommit) {
-        for (wsi, s) in eventStreams where s.board == d.board {
-            if s.catchingUp != nil { s.catchingUp!.append(d); continue }
-            enqueue(d, on: s, wsi)
+        for wsi in Array(eventStreams.keys) where eventStreams[wsi]?.board == d.board {
+            eventStreams[wsi]?.live(d)
+            lws_callback_on_writable(wsi)
         }
-    }
-
-    private func enqueue(_ d: DurableCommit, on s: EventStream, _ wsi: OpaquePointer) {
-        guard d.version > s.sent else { return }
-        s.sent = d.version
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("board"); w.string(d.board); w.key("version"); w.int(d.version); w.key("by"); w.string(d.by)
-        w.key("at"); w.number(d.at)
-        w.key("change")
-        if let c = d.change { Wire.writeChange(c, into: &w) } else { w.null() }
-        w.endObject()
-        s.queued += Array("id: \(d.version)\nevent: \(d.change?.isEdit == true ? "edit" : "commit")\ndata: ".utf8) + w.bytes + Array("\n\n".utf8)
-        if s.queued.count > Self.maxQueuedEventBytes { s.closing = true }
-        lws_callback_on_writable(wsi)
     }
 
     /// The store read the versions a resumed stream missed: they go first, then the live ones.
     func drainEventCatchUps() {
         for (key, commits) in eventCatchUps.take() {
-            guard let (wsi, s) = eventStreams.first(where: { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer($0.key))) == key }) else { continue }
-            guard let commits else { s.closing = true; lws_callback_on_writable(wsi); continue }
-            let live = s.catchingUp ?? []
-            s.catchingUp = nil
-            for d in commits + live { enqueue(d, on: s, wsi) }
+            guard let wsi = eventStreams.keys.first(where: { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer($0))) == key }) else { continue }
+            eventStreams[wsi]?.caughtUp(commits)
+            lws_callback_on_writable(wsi)
         }
     }
 
@@ -114,15 +79,16 @@ extension Server {
     func writeEvents(_ wsi: OpaquePointer) -> Int32? {
         guard let s = eventStreams[wsi] else { return nil }
         if s.closing { return -1 }
-        guard !s.queued.isEmpty else { return 0 }
-        let bytes = s.queued
-        s.queued.removeAll(keepingCapacity: true)
+        guard !s.queued.isEmpty, let bytes = eventStreams[wsi]?.takeQueued() else { return 0 }
         let rc = bytes.withUnsafeBufferPointer { clws_http_write_body(wsi, $0.baseAddress, $0.count) }
         return rc == 0 ? 0 : -1
     }
 
     func closeEvents(board: String) {
-        for (wsi, s) in eventStreams where s.board == board { s.closing = true; lws_callback_on_writable(wsi) }
+        for wsi in Array(eventStreams.keys) where eventStreams[wsi]?.board == board {
+            eventStreams[wsi]?.close()
+            lws_callback_on_writable(wsi)
+        }
     }
 
     private func startHeartbeat() {
@@ -132,8 +98,8 @@ extension Server {
     }
 
     func heartbeatFired() {
-        for (wsi, s) in eventStreams {
-            s.queued += Array(": heartbeat\n\n".utf8)
+        for wsi in Array(eventStreams.keys) {
+            eventStreams[wsi]?.heartbeat()
             lws_callback_on_writable(wsi)
         }
         if let heartbeat, let context {

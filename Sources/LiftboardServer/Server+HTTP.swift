@@ -5,93 +5,79 @@ import LiftboardWire
 
 /// Static files from Public/, `/healthz` and the boards API.
 extension Server {
-    static let mimeTypes: [String: String] = [
-        "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "mjs": "text/javascript; charset=utf-8",
-        "css": "text/css; charset=utf-8", "json": "application/json", "map": "application/json",
-        "png": "image/png", "svg": "image/svg+xml", "ico": "image/x-icon", "webp": "image/webp", "jpg": "image/jpeg",
-        "wasm": "application/wasm", "txt": "text/plain; charset=utf-8", "woff2": "font/woff2", "webmanifest": "application/manifest+json",
-        "yaml": "application/yaml",
-    ]
+    var securityHeaders: [(String, String)] { securityHeaders(frameAncestors: config.allowFraming ? "*" : nil) }
 
-    var securityHeaders: [(String, String)] {
+    /// `frameAncestors`: who may frame the response (nil: nobody; X-Frame-Options then says so
+    /// to browsers that predate CSP too).
+    func securityHeaders(frameAncestors: String?) -> [(String, String)] {
         var h = [("x-content-type-options:", "nosniff"), ("referrer-policy:", "no-referrer"),
                  ("content-security-policy:", "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
-                    + "style-src 'self'; script-src 'self'; frame-ancestors \(config.allowFraming ? "*" : "'none'")")]
-        if !config.allowFraming { h.append(("x-frame-options:", "DENY")) }
+                    + "style-src 'self'; script-src 'self'; frame-ancestors \(frameAncestors ?? "'none'")")]
+        if frameAncestors == nil { h.append(("x-frame-options:", "DENY")) }
         return h
     }
 
+    /// LWS_CALLBACK_HTTP: the Host check, then the request's `Route` (Router), then who may
+    /// ask, then the handler.
     func handleHTTP(_ wsi: OpaquePointer, path: String) -> Int32 {
         if let refusal = checkHost(wsi) {
-            log(.warn, "refusal", session: nil, "\(path): \(refusal.status) \(refusal.error)")
+            log(.warn, "refusal", session: nil, "\(path): \(refusal.status) \(refusal.code)")
             return respondRefusal(wsi, refusal)
         }
-        if let method = writeMethod(wsi) { return beginWrite(wsi, method: method, path: path) }
-        if lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) <= 0 {
-            return respondJSON(wsi, 405, #"{"error":"method_not_allowed","message":"only GET is served"}"#)
+        let method = requestMethod(wsi)
+        let route = Router.route(method, path)
+        // Writes are read to the end of their body first: the admin token is checked then.
+        if route.access == .write { return beginWrite(wsi, method: method, path: path, route: route) }
+        if route.access == .read, let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
+            log(.warn, "refusal", session: nil, "\(path): missing or wrong token")
+            return send(wsi, .error(401, "unauthorized", "a valid token is required"))
         }
-        if path == "/healthz" {
+        switch route {
+        case .health:
+            if draining {
+                return respondJSON(wsi, 503, #"{"ok":false,"draining":true,"sessions":\#(connections.count),"listen":"\#(boundAddress)"}"#)
+            }
             let up = storeReports.storeUp
             return respondJSON(wsi, up ? 200 : 503, #"{"ok":\#(up),"store":"\#(up ? "up" : "down")","sessions":\#(connections.count),"boards":\#(hubs.count),"connections":\#(openConnections),"listen":"\#(boundAddress)"}"#)
+        case .listBoards:
+            var w = JSONWriter()
+            w.beginObject(); w.key("boards"); w.beginArray()
+            for id in hubs.keys.sorted() {
+                w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.truth.version); w.endObject()
+            }
+            w.endArray(); w.endObject()
+            return respond(wsi, 200, "application/json", w.bytes)
+        case .board(let id), .history(let id), .events(let id):
+            guard let hub = hubs[id] else { return send(wsi, .error(404, "board_not_found", "no board \(id)")) }
+            switch route {
+            case .events: return openEvents(wsi, hub: hub)
+            case .history: return complete(wsi, history(wsi, hub: hub), what: "GET \(path)")
+            default: return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.truth))
+            }
+        case .staticFile(let file):
+            return serveStatic(wsi, path: file)
+        case .embed:
+            return serveStatic(wsi, path: "/embed.html", frameAncestors: config.embedOrigin)
+        case .embedConfig:
+            return embedConfig(wsi)
+        case .notFound, .methodNotAllowed, .createBoard, .replaceBoard, .deleteBoard, .undo, .edit:
+            return send(wsi, APIResponse(route.refusal ?? HTTPError(405, "method_not_allowed", "\(method.rawValue) is not served on this path")))
         }
-        if path == "/api" || path.hasPrefix("/api/") {
-            if let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
-                log(.warn, "refusal", session: nil, "\(path): missing or wrong token")
-                return respondJSON(wsi, 401, #"{"error":"unauthorized","message":"a valid token is required"}"#)
-            }
-            if path == "/api/boards" {
-                var w = JSONWriter()
-                w.beginObject(); w.key("boards"); w.beginArray()
-                for id in hubs.keys.sorted() {
-                    w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.truth.version); w.endObject()
-                }
-                w.endArray(); w.endObject()
-                return respond(wsi, 200, "application/json", w.bytes)
-            }
-            if path == "/api/openapi.yaml" { return serveStatic(wsi, path: "/openapi.yaml") }
-            if path.hasPrefix("/api/boards/"), path.hasSuffix("/events"),
-               let hub = hubs[String(path.dropFirst("/api/boards/".count).dropLast("/events".count))] {
-                return openEvents(wsi, hub: hub)
-            }
-            if path.hasPrefix("/api/boards/"), path.hasSuffix("/history"),
-               let hub = hubs[String(path.dropFirst("/api/boards/".count).dropLast("/history".count))] {
-                return complete(wsi, history(wsi, hub: hub), what: "GET \(path)")
-            }
-            if path.hasPrefix("/api/boards/"), let hub = hubs[String(path.dropFirst("/api/boards/".count))] {
-                return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.truth))
-            }
-            return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such resource"}"#)
-        }
-        return serveStatic(wsi, path: path)
     }
 
-    /// A file under Public/, never anything outside it.
-    func serveStatic(_ wsi: OpaquePointer, path: String) -> Int32 {
-        let decoded = path.removingPercentEncoding ?? path
-        let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
-        if segments.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\0") }) {
-            return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such file"}"#)
-        }
-        var candidate = URL(fileURLWithPath: publicRoot)
-        for s in segments { candidate.appendPathComponent(String(s)) }
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), isDir.boolValue {
-            candidate.appendPathComponent("index.html")
-        }
-        let resolved = candidate.resolvingSymlinksInPath().path
-        guard resolved == publicRoot || resolved.hasPrefix(publicRoot + "/"),
-              FileManager.default.isReadableFile(atPath: resolved) else {
-            return respondJSON(wsi, 404, #"{"error":"not_found","message":"no such file"}"#)
-        }
-        let ext = (resolved as NSString).pathExtension.lowercased()
-        let mime = Self.mimeTypes[ext] ?? "application/octet-stream"
-        let extra = securityHeaders.map { "\($0.0) \($0.1)\r\n" }.joined() + "cache-control: no-cache\r\n"
-        let n = extra.withCString { lws_serve_http_file(wsi, resolved, mime, $0, Int32(strlen($0))) }
+    /// A file under Public/, never anything outside it (`StaticFiles`). `frameAncestors`: who
+    /// may frame it (nil: as `--allow-framing` says).
+    func serveStatic(_ wsi: OpaquePointer, path: String, frameAncestors: String? = nil) -> Int32 {
+        guard let file = staticFiles.resolve(path) else { return send(wsi, .error(404, "not_found", "no such file")) }
+        let security = frameAncestors.map { securityHeaders(frameAncestors: $0) } ?? securityHeaders
+        let headers = security + moduleCORSHeaders(wsi, filePath: file.path) + [("cache-control:", "no-cache")]
+        let extra = headers.map { "\($0.0) \($0.1)\r\n" }.joined()
+        let n = extra.withCString { lws_serve_http_file(wsi, file.path, file.mimeType, $0, Int32(strlen($0))) }
         if n < 0 || (n > 0 && lws_http_transaction_completed(wsi) != 0) { return -1 }
         return 0
     }
 
-    func respondRefusal(_ wsi: OpaquePointer, _ r: Refusal) -> Int32 {
+    func respondRefusal(_ wsi: OpaquePointer, _ r: HTTPError) -> Int32 {
         guard writeRefusal(wsi, r) else { return -1 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
     }

@@ -35,21 +35,21 @@ public final class Server {
     var connections: [ObjectIdentifier: Connection] = [:]
     /// API writes whose bodies are still arriving, by connection (Server+BoardsAPI).
     var apiRequests: [OpaquePointer: APIRequest] = [:]
-    /// API writes answered once the store reports on them (Server+BoardsAPI).
-    var awaitingWrites = AwaitingWrites()
+    /// API requests answered once the store reports on their commit or job (Server+BoardsAPI).
+    var pendingAnswers = PendingAnswers()
     /// What the store thread did with boards created or deleted through the API.
     let boardJobs = BoardJobResults()
     var nextBoardJob = 0
     /// Change feed clients (Server+Events), their store reads, and their heartbeat timer.
-    var eventStreams: [OpaquePointer: EventStream] = [:]
+    var eventStreams: [OpaquePointer: EventFeedStream] = [:]
     let eventCatchUps = EventCatchUps()
     var heartbeat: UnsafeMutablePointer<clws_timer>?
     var writer: CommitWriter?
     var listener: CommitListener?
     /// Connections whose hello waits for the listener to look its board up, by board.
     var waitingHellos: [String: [Connection]] = [:]
-    /// Lookups started in the current second (`Limits.boardLookupsPerSecond`).
-    var boardLookupWindow: (start: Double, count: Int) = (0, 0)
+    /// Board lookups in the shared store, server-wide (`Limits.boardLookupsPerSecond`).
+    var boardLookups = RateLimiter(limit: Limits.boardLookupsPerSecond)
     /// This process among the processes sharing a store: tells its own commits apart.
     let origin = "\(ProcessInfo.processInfo.hostName)/\(getpid())/\(UInt32.random(in: 0...UInt32.max))"
     /// A short random tag of this process for session ids.
@@ -63,8 +63,8 @@ public final class Server {
     private var serviceLoop = ServiceLoop(kind: .poll)
     private var signalSources: [DispatchSourceSignal] = []
     private let stopFlag = StopFlag()
-    /// Public/, resolved once: every static path must stay under it.
-    let publicRoot: String
+    /// The files under Public/ (every static path must stay under it).
+    let staticFiles: StaticFiles
     /// The address and port the operating system says the server listens on (`127.0.0.1:8080`,
     /// `[::1]:8080`), for the log and `/healthz`.
     private(set) var boundAddress = ""
@@ -75,12 +75,17 @@ public final class Server {
     /// Connections lws holds (HTTP, upgrading, sessions): its WSI_CREATE minus WSI_DESTROY.
     var openConnections = 0
     private var logLimiter = LogLimiter()
+    /// Set once a shutdown began: `/healthz` answers 503 `draining`, new sessions are refused.
+    private(set) var draining = false
+    /// Called on the service thread when a shutdown begins (`serve --workers`: the other
+    /// workers are told to stop at once, so that they drain alongside this one).
+    public var onStopping: (() -> Void)?
     /// Every session's recorder draws on this.
     lazy var recordingRate = RecordingRate(bytesPerSecond: config.recordMaxBytesPerSecond)
 
     public init(config: ServerConfig) {
         self.config = config
-        publicRoot = URL(fileURLWithPath: config.publicDir).standardizedFileURL.resolvingSymlinksInPath().path
+        staticFiles = StaticFiles(root: config.publicDir)
     }
 
     /// Milliseconds since the server started, to the microsecond (so that recordings replay
@@ -119,18 +124,24 @@ public final class Server {
         allowedHosts = HostCheck.allowed(host: config.host, numeric: address, extra: config.allowHosts)
         let store: any Store
         if let url = config.storeURL {
-            do { store = try PostgresStore(url: url) } catch { throw .store(error) }
+            do { store = try PostgresStore(url: url, edits: .wire) } catch { throw .store(error) }
         } else {
             do {
                 try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
             } catch {
                 throw .listen("cannot create data directory \(config.dataDir): \(error)")
             }
-            do { store = try BoardStore(path: config.dataDir + "/liftboard.sqlite") } catch { throw .store(error) }
+            do { store = try SQLiteStore(path: config.dataDir + "/liftboard.sqlite", edits: .wire) } catch { throw .store(error) }
         }
         do {
             for b in config.boards { try store.seed(b) }
-            for b in try store.boards() { hubs[b.id] = Hub(board: b, server: self) }
+            for b in try store.boards() {
+                hubs[b.id] = Hub(board: b, server: self)
+                // Made before the limits (BoardLimits): served as it is, and said once.
+                do throws(BoardError) { try BoardLimits.check(b) } catch {
+                    log(.warn, "board", session: nil, "\(b.id) in the store breaks the board limits (\(error)): served as it is")
+                }
+            }
         } catch {
             throw .store(error)
         }
@@ -154,7 +165,7 @@ public final class Server {
             contextBox.wake()
         })
         if let url = config.storeURL {
-            listener = CommitListener(url: url, origin: origin, versions: hubs.mapValues(\.board.version), onCommits: { commits in
+            listener = CommitListener(url: url, origin: origin, versions: hubs.mapValues(\.board.version), edits: .wire, onCommits: { commits in
                 reports.add(commits.map { .landed($0) })
                 contextBox.wake()
             }, onHealth: { up in
@@ -225,17 +236,36 @@ public final class Server {
         return port
     }
 
-    /// Services until SIGINT or SIGTERM, then closes every session with 1001 and finishes
-    /// the store's writes.
+    /// How long a shutdown waits for sessions to take their close and answer it, and for
+    /// change feeds to end, before it closes what is left without them.
+    static let drainMs = 1000.0
+
+    /// Services until SIGINT or SIGTERM, then drains: `/healthz` says so and new sessions are
+    /// refused, every session gets its 1001 close and every change feed ends, for at most
+    /// `drainMs` whatever the clients do (a client that never reads, or never answers the
+    /// close, or never said hello, is closed without it); then the store's queued writes are
+    /// finished (every commit a client was told of was durable before it was told) and the
+    /// process is done, within 2 s of the signal.
     public func run() {
         installSignalHandlers()
         while !stopFlag.isSet {
             if !serviceLoop.turn(context) { break }
         }
-        log(.info, "shutdown", session: nil, "closing \(connections.count) sessions")
+        draining = true
+        onStopping?()
+        log(.info, "shutdown", session: nil, "closing \(connections.count) sessions and \(eventStreams.count) change feeds")
         for c in connections.values { c.close(1001, "server shutting down") }
-        let deadline = now + 1000
-        while !connections.isEmpty && now < deadline { _ = serviceLoop.turn(context) }
+        for board in Set(eventStreams.values.map(\.board)) { closeEvents(board: board) }
+        // A turn waits for the next event or timer, and with silent clients the next timer is
+        // libwebsockets' own close timeout (5 s): this one wakes the loop at the deadline.
+        let wake = clws_timer_new(nil)
+        if let wake { lws_sul_schedule(context, 0, &wake.pointee.sul, shutdownDeadlinePassed, lws_usec_t(Self.drainMs * 1000)) }
+        let deadline = now + Self.drainMs
+        while (!connections.isEmpty || !eventStreams.isEmpty) && now < deadline { _ = serviceLoop.turn(context) }
+        if let wake { lws_sul_cancel(&wake.pointee.sul); free(wake) }
+        if !connections.isEmpty {
+            log(.info, "shutdown", session: nil, "\(connections.count) sessions did not take their close in \(Int(Self.drainMs)) ms: closed without it")
+        }
         for c in connections.values { for t in [c.timer, c.closeTimer] { if let t { lws_sul_cancel(&t.pointee.sul) } } }
         if let heartbeat { lws_sul_cancel(&heartbeat.pointee.sul) }
         writer?.close()
@@ -305,9 +335,8 @@ public final class Server {
     }
 }
 
-extension Connection {
-    func requestWrite() { lws_callback_on_writable(wsi) }
-}
+/// The shutdown's deadline timer: firing is all it does (the service loop's turn returns).
+func shutdownDeadlinePassed(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
 
 /// What the store thread and the listener report, handed to the service thread in order.
 final class StoreReports: @unchecked Sendable {
@@ -407,4 +436,9 @@ struct CAllocations {
                                    secs_since_valid_ping: pingAfter, secs_since_valid_hangup: hangUpAfter, jitter_percent: 0)
         return p
     }
+}
+
+extension EditCodec {
+    /// Edits kept as the wire's JSON (`{"edit": KIND, ...}`, as a commit's `change` carries it).
+    static let wire = EditCodec(encode: Wire.encodeChange, decode: Wire.decodeChange)
 }

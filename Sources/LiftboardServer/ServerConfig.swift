@@ -35,6 +35,9 @@ public struct ServerConfig: Sendable {
     public var helloTimeout = 10.0
     public var echo = false
     public var allowFraming = false
+    /// `--embed-origin`: the one origin that may frame `/embed` (the iframe mode) and that the
+    /// embedded page posts its events to; nil: `/embed` may not be framed.
+    public var embedOrigin: String? = nil
     public var logLevel: LogLevel = .info
 
     var allowAnyHost: Bool { allowHosts.contains("*") }

@@ -20,6 +20,7 @@ public final class CommitListener: @unchecked Sendable {
     private var lookups: Set<String> = []
     private var thread: Thread?
     private let url: String
+    private let edits: EditCodec
     /// This process (`CommitRecord.origin`): its own commits come back through the store
     /// thread, so their notifications are not read back.
     private let origin: String
@@ -32,10 +33,13 @@ public final class CommitListener: @unchecked Sendable {
     private let wakePipe: [Int32]
     private var wakeFD: Int32 { wakePipe[0] }
 
-    /// `versions`: each board's version as the server loaded it.
-    public init(url: String, origin: String, versions: [String: Int], onCommits: @escaping @Sendable ([DurableCommit]) -> Void,
+    /// `versions`: each board's version as the server loaded it; `edits`: how edits are kept
+    /// as text (`EditCodec`).
+    public init(url: String, origin: String, versions: [String: Int], edits: EditCodec,
+                onCommits: @escaping @Sendable ([DurableCommit]) -> Void,
                 onHealth: @escaping @Sendable (Bool) -> Void, onBoards: @escaping @Sendable (BoardNews) -> Void = { _ in }) {
         self.url = url
+        self.edits = edits
         self.origin = origin
         delivered = versions
         self.onCommits = onCommits
@@ -154,7 +158,7 @@ public final class CommitListener: @unchecked Sendable {
                             if !news.isEmpty { onBoards(news) }
                             continue
                         }
-                        guard let n = NotifyPayload.decode(payload), let last = delivered[n.board], !boards.contains(n.board) else {
+                        guard let n = NotifyPayload.decode(payload, edits: edits), let last = delivered[n.board], !boards.contains(n.board) else {
                             continue
                         }
                         if n.version <= last { continue }
@@ -227,7 +231,7 @@ public final class CommitListener: @unchecked Sendable {
         var out: [DurableCommit] = []
         for b in boards {
             guard let last = delivered[b] else { continue }
-            let commits = try PostgresStore.commits(on: db, board: b, after: last)
+            let commits = try PostgresStore.commits(on: db, board: b, after: last, edits: edits)
             if let v = commits.last?.version { delivered[b] = v }
             out += commits
         }

@@ -1,5 +1,4 @@
 import LiftboardCore
-import LiftboardWire
 
 /// Boards and commits in PostgreSQL, shared by any number of server processes. A commit is
 /// its change, applied in one transaction to the board's current order under the board's row
@@ -14,13 +13,15 @@ public final class PostgresStore: Store {
     /// `deleted <TAB> id`, sent in the transaction that does it), so that every process
     /// serves the boards the database has.
     public static let boardsChannel = "liftboard_boards"
-    /// The schema this build writes; older databases migrate forward on start.
-    public static let schemaVersion = 3
+    /// The schema this build writes (`StoreSchema`); older databases migrate forward on start.
+    public static let schemaVersion = StoreSchema.version
     /// Serializes schema changes and seeding across processes starting at once.
     static let migrationLock = 7_274_001
 
-    /// Each step takes the schema from version `index` to `index + 1`.
-    static let migrations: [String] = [
+    /// Each step takes the schema from version `index` to `index + 1` (`StoreSchema`); nil:
+    /// nothing to do in PostgreSQL at that step.
+    static let migrations: [String?] = [
+        // 1, and 2 and 3 with it.
         """
         CREATE TABLE boards (id TEXT PRIMARY KEY, layout TEXT NOT NULL, version BIGINT NOT NULL,
           row_height DOUBLE PRECISION NOT NULL, list_header DOUBLE PRECISION NOT NULL, list_spacing DOUBLE PRECISION NOT NULL,
@@ -39,12 +40,17 @@ public final class PostgresStore: Store {
           from_section TEXT NOT NULL, from_index INTEGER NOT NULL, to_section TEXT NOT NULL, to_index INTEGER NOT NULL,
           PRIMARY KEY (board, version, seq), FOREIGN KEY (board, version) REFERENCES commits(board, version));
         """,
-        // v2: edits (issue 12): an edit's change is kept as its JSON (`change_kind` "edit").
+        nil,
+        nil,
+        // 4: edits (issue 12): an edit's change is kept as its JSON (`change_kind` "edit").
         """
         ALTER TABLE commits ADD COLUMN change_json TEXT;
         """,
-        // v3: placement rules (issue 23): items' kind and drag handle, sections' rules as the
-        // board file's keys in one JSON object (`Wire.encodeSectionRules`).
+        // 5: SQLite's moves_json; PostgreSQL kept `moves`. Since issue 22 nothing writes or
+        // reads either (the change is the commit).
+        nil,
+        // 6: placement rules (issue 23): items' kind and drag handle, sections' rules as the
+        // board file's keys in one text (`Section.rulesText`).
         """
         ALTER TABLE items ADD COLUMN kind TEXT;
         ALTER TABLE items ADD COLUMN handle TEXT;
@@ -54,30 +60,45 @@ public final class PostgresStore: Store {
 
     private let db: PostgresConnection
     private var cache = BoardCache()
+    private let edits: EditCodec
 
     /// Connects and migrates the schema forward (several processes may start at once).
-    public init(url: String) throws(StoreError) {
+    /// `edits`: how edits are kept as text (`EditCodec`).
+    public init(url: String, edits: EditCodec) throws(StoreError) {
+        self.edits = edits
         db = try PostgresConnection(url: url)
         try migrate()
     }
 
-    /// The database's schema version (the `schema_version` table).
+    /// The database's schema version (the `liftboard_schema` table, `StoreSchema`).
     public func schemaVersionInDatabase() throws(StoreError) -> Int {
-        let r = try db.exec("SELECT version FROM schema_version")
+        let r = try db.exec("SELECT version FROM liftboard_schema")
         return r.count > 0 ? r.int(0, 0) : 0
     }
 
     private func migrate() throws(StoreError) {
         try db.transaction { () throws(StoreError) in
             try db.exec("SELECT pg_advisory_xact_lock($1)", [String(Self.migrationLock)])
-            try db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            let r = try db.exec("SELECT version FROM schema_version")
-            if r.count == 0 { try db.exec("INSERT INTO schema_version VALUES (0)") }
-            let current = r.count > 0 ? r.int(0, 0) : 0
+            try db.exec("CREATE TABLE IF NOT EXISTS liftboard_schema (version INTEGER NOT NULL)")
+            var r = try db.exec("SELECT version FROM liftboard_schema")
+            if r.count == 0 {
+                // A database numbered before the one history: its `schema_version` 1 and 2 are
+                // versions 3 and 4 of it.
+                let legacy = try db.exec("SELECT to_regclass('schema_version') IS NOT NULL")
+                var start = 0
+                if legacy.text(0, 0) == "t" {
+                    let old = try db.exec("SELECT version FROM schema_version")
+                    if old.count > 0, old.int(0, 0) > 0 { start = old.int(0, 0) + 2 }
+                    try db.exec("DROP TABLE schema_version")
+                }
+                try db.exec("INSERT INTO liftboard_schema VALUES ($1)", [String(start)])
+                r = try db.exec("SELECT version FROM liftboard_schema")
+            }
+            let current = r.int(0, 0)
             guard current <= Self.schemaVersion else { throw .newerSchema(found: current, supported: Self.schemaVersion) }
             for v in current..<Self.schemaVersion {
-                try db.exec(Self.migrations[v])
-                try db.exec("UPDATE schema_version SET version = $1", [String(v + 1)])
+                if let step = Self.migrations[v] { try db.exec(step) }
+                try db.exec("UPDATE liftboard_schema SET version = $1", [String(v + 1)])
             }
         }
     }
@@ -96,7 +117,7 @@ public final class PostgresStore: Store {
             ])
             for (s, sec) in board.sections.enumerated() {
                 try db.exec("INSERT INTO sections VALUES ($1,$2,$3,$4,$5)", [board.id, sec.id, String(s), sec.title,
-                                                                             Wire.encodeSectionRules(sec)])
+                                                                             sec.rulesText])
                 guard !sec.items.isEmpty else { continue }
                 try db.exec("""
                     INSERT INTO items SELECT $1, t.id, $2, t.ord - 1, t.label, t.color, t.height, t.movable, t.kind, t.handle
@@ -138,7 +159,7 @@ public final class PostgresStore: Store {
         for k in 0..<s.count {
             index[s.text(k, 0)] = board.sections.count
             var section = Section(id: s.text(k, 0), title: s.text(k, 1), items: [])
-            if !s.isNull(k, 2) { Wire.decodeSectionRules(s.text(k, 2), into: &section) }
+            if !s.isNull(k, 2) { section.readRules(s.text(k, 2)) }
             board.sections.append(section)
         }
         let i = try db.exec("SELECT id, section, label, color, height, movable, kind, handle FROM items WHERE board = $1 ORDER BY section, position", [id])
@@ -183,7 +204,7 @@ public final class PostgresStore: Store {
                 guard var b = working.board(id, at: version - 1) else { continue }
                 let change = ChangeColumns(kind: since.optionalText(k, 6), item: since.optionalText(k, 7), other: since.optionalText(k, 8),
                                            section: since.optionalText(k, 9), index: since.optionalText(k, 10).flatMap { Int($0) },
-                                           json: since.optionalText(k, 11)).change
+                                           json: since.optionalText(k, 11)).change(edits)
                 if let change, b.apply(change) != nil, b.version == version { working.set(b) } else { working.forget(id) }
             }
             var out: [StoreOutcome] = []
@@ -196,7 +217,7 @@ public final class PostgresStore: Store {
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
                 }
-                guard var change = c.change else { throw .staleVersion(board: c.board, expected: version + 1, got: c.version) }
+                guard var change = c.change else { throw .missingChange(board: c.board, version: c.version) }
                 if let expected = r.ifVersion, expected != version {
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
@@ -219,7 +240,7 @@ public final class PostgresStore: Store {
                 if change.isEdit { batch.addEdit(Self.editStatements(EditRow.rows(for: change, before: current, after: next), board: c.board)) }
                 var record = r
                 record.commit.change = change  // a copy's id as the store gave it
-                batch.add(record, before: current, next: next, moves: moves)
+                batch.add(record, before: current, next: next, moves: moves, edits: edits)
                 working.set(next)
                 stored[c.board] = next.version
                 out.append(.landed(DurableCommit(board: c.board, version: next.version, by: c.by, at: r.at, change: change,
@@ -287,10 +308,10 @@ public final class PostgresStore: Store {
 
     public func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
         try db.ensureConnected()
-        return try Self.commits(on: db, board: board, after: version)
+        return try Self.commits(on: db, board: board, after: version, edits: edits)
     }
 
-    static func commits(on db: PostgresConnection, board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
+    static func commits(on db: PostgresConnection, board: String, after version: Int, edits: EditCodec) throws(StoreError) -> [DurableCommit] {
         let r = try db.exec("""
             SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json
             FROM commits WHERE board = $1 AND version > $2 ORDER BY version
@@ -298,7 +319,7 @@ public final class PostgresStore: Store {
         return (0..<r.count).map { k in
             let change = ChangeColumns(kind: r.optionalText(k, 5), item: r.optionalText(k, 6), other: r.optionalText(k, 7),
                                        section: r.optionalText(k, 8), index: r.optionalText(k, 9).flatMap { Int($0) },
-                                       json: r.optionalText(k, 10)).change
+                                       json: r.optionalText(k, 10)).change(edits)
             return DurableCommit(board: board, version: r.int(k, 0), by: r.text(k, 1), at: r.double(k, 2), change: change,
                                  origin: r.text(k, 3), token: r.int(k, 4))
         }
@@ -309,10 +330,6 @@ public final class PostgresStore: Store {
         try db.exec("SELECT 1")
     }
 
-    /// The history of a board's commits, oldest first (as `BoardStore.history`).
-    public func history(board: String) throws(StoreError) -> [DurableCommit] {
-        try commits(board: board, after: 0)
-    }
 }
 
 /// A batch's rows, written with one statement per table whatever the batch's size (arrays
@@ -322,7 +339,6 @@ struct BatchRows {
     private var places: [String: (board: String, id: String, section: String, position: Int)] = [:]
     private var placeOrder: [String] = []
     private var commits: [[String?]] = []
-    private var moves: [[String?]] = []
     /// Statements that must run in the batch's order: an edit's rows, after the places of
     /// the drops before it.
     private var ordered: [(sql: String, params: [String?])] = []
@@ -349,7 +365,7 @@ struct BatchRows {
 
     /// Only the items whose place the change altered are written (a move from 0 to 10 moves
     /// 11 items, whatever the section's length).
-    mutating func add(_ r: CommitRecord, before: Board, next: Board, moves m: [Move]) {
+    mutating func add(_ r: CommitRecord, before: Board, next: Board, moves m: [Move], edits: EditCodec) {
         let board = next.id, version = String(next.version)
         for s in touchedSections(m, in: next) {
             let was = before.sections.first { $0.id == s.id }?.items ?? []
@@ -359,12 +375,9 @@ struct BatchRows {
                 places[key] = (board, item.id, s.id, k)
             }
         }
-        let c = ChangeColumns(r.commit.change)
+        let c = ChangeColumns(r.commit.change, edits: edits)
         commits.append([board, version, r.commit.by, String(r.at), r.origin, String(r.token), c.kind, c.item, c.other, c.section,
                         c.index.map { String($0) }, c.json])
-        for (k, mv) in m.enumerated() {
-            moves.append([board, version, String(k), mv.id, mv.from.section, String(mv.from.index), mv.to.section, String(mv.to.index)])
-        }
     }
 
     func statements(versions: [(String, Int)], notify channel: String, origin: String) -> [(sql: String, params: [String?])] {
@@ -376,12 +389,6 @@ struct BatchRows {
                 INSERT INTO commits SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[], $6::bigint[],
                   $7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::text[])
                 """, (0..<12).map { column(commits, $0) }))
-        }
-        if !moves.isEmpty {
-            out.append(("""
-                INSERT INTO moves SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::text[], $5::text[], $6::int[],
-                  $7::text[], $8::int[])
-                """, (0..<8).map { column(moves, $0) }))
         }
         out.append(("UPDATE boards SET version = t.version FROM unnest($1::text[], $2::bigint[]) AS t(id, version) WHERE boards.id = t.id",
                     [postgresArray(versions.map(\.0)), "{" + versions.map { String($0.1) }.joined(separator: ",") + "}"]))
@@ -406,11 +413,11 @@ enum NotifyPayload {
     }
 
     /// (board, version, origin, the commit when the payload carries it).
-    static func decode(_ payload: String) -> (board: String, version: Int, origin: String, commit: DurableCommit?)? {
+    static func decode(_ payload: String, edits: EditCodec) -> (board: String, version: Int, origin: String, commit: DurableCommit?)? {
         let f = payload.split(separator: "\t", omittingEmptySubsequences: false).map { $0 == null ? nil : String($0) }
         if f.count == 3, let b = f[0], let v = f[1].flatMap({ Int($0) }) { return (b, v, f[2] ?? "", nil) }
         guard f.count == 12, let b = f[0], let v = f[1].flatMap({ Int($0) }), let by = f[2], let origin = f[4] else { return nil }
-        let change = ChangeColumns(kind: f[6], item: f[7], other: f[8], section: f[9], index: f[10].flatMap { Int($0) }, json: f[11]).change
+        let change = ChangeColumns(kind: f[6], item: f[7], other: f[8], section: f[9], index: f[10].flatMap { Int($0) }, json: f[11]).change(edits)
         let c = DurableCommit(board: b, version: v, by: by, at: f[3].flatMap { Double($0) } ?? 0, change: change, origin: origin,
                               token: f[5].flatMap { Int($0) } ?? 0)
         return (b, v, origin, c)

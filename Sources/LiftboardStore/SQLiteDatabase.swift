@@ -12,6 +12,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case staleVersion(board: String, expected: Int, got: Int)
     /// A commit names a board the store does not have.
     case unknownBoard(String)
+    /// A commit carries no change (every commit is one: contract §4); nothing of its batch
+    /// is written.
+    case missingChange(board: String, version: Int)
     /// PostgreSQL could not be reached (or the connection was lost): libpq's words.
     case connect(message: String)
     /// A PostgreSQL statement failed: the server's words.
@@ -24,6 +27,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .newerSchema(let found, let supported): "the database has schema version \(found); this build knows up to \(supported)"
         case .staleVersion(let b, let e, let g): "board \(b): commit version \(g), expected \(e)"
         case .unknownBoard(let b): "no board \(b) in the store"
+        case .missingChange(let b, let v): "board \(b): commit version \(v) carries no change"
         case .connect(let m): "cannot reach PostgreSQL: \(m)"
         case .postgres(let m, let sql): "postgres: \(m) (in \(sql.prefix(60)))"
         }
@@ -121,7 +125,7 @@ final class Statement {
             case .text(var s):
                 // The string's own UTF-8 with its length: no C string made, no strlen; SQLite
                 // copies it (transient).
-                s.withUTF8 { utf8 in
+                _ = s.withUTF8 { utf8 in
                     utf8.withMemoryRebound(to: CChar.self) { text in
                         if let base = text.baseAddress {
                             sqlite3_bind_text(stmt, i, base, Int32(text.count), csqlite_transient())

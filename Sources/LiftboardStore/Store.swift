@@ -1,9 +1,9 @@
 import LiftboardCore
-import LiftboardWire
 
-/// Where boards and their commits live. Two implementations: `BoardStore` (SQLite, embedded,
+/// Where boards and their commits live. Two implementations: `SQLiteStore` (SQLite, embedded,
 /// one process) and `PostgresStore` (PostgreSQL through libpq, shared by any number of
-/// processes). Each is used from one thread at a time (the server's store thread).
+/// processes). Each is used from one thread at a time (the server's store thread). Both keep
+/// this one contract, proved by one suite run against each (`StoreConformanceTests`).
 ///
 /// A commit is stored as its change (contract §4, "A commit is one change"), applied to the
 /// board's order as the store has it when the commit is written, under the board's lock:
@@ -15,10 +15,16 @@ public protocol Store: AnyObject {
     func boards() throws(StoreError) -> [Board]
     func board(id: String) throws(StoreError) -> Board?
     /// Writes a batch of commits in one transaction (group commit): each commit's change is
-    /// applied to the board's current committed order. All of the batch is written, or
-    /// nothing (then it throws). One outcome per record, in order.
+    /// applied to the board's current committed order. One outcome per record, in order:
+    /// `.landed` at the version the store gave it; `.unchanged` (nothing written for it) when
+    /// its board is not in the store (deleted meanwhile), when its `ifVersion` is not the
+    /// stored version, or when its change changes nothing on the stored order. A record
+    /// without a change throws `missingChange`. All of the batch is written, or nothing (then
+    /// it throws). The change is what is kept of a commit (its moves follow from it).
     func apply(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome]
-    /// The commits of `board` after `version`, oldest first (what another process wrote).
+    /// The commits of `board` after `version`, oldest first: the board's history (`after: 0`,
+    /// `GET /api/boards/{id}/history`) and what another process wrote. Empty for a board the
+    /// store does not have.
     func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit]
     /// Deletes a board with its items, sections and history; false when there was none.
     func deleteBoard(id: String) throws(StoreError) -> Bool
@@ -140,7 +146,7 @@ struct ChangeColumns {
         self.kind = kind; self.item = item; self.other = other; self.section = section; self.index = index; self.json = json
     }
 
-    init(_ change: Change?) {
+    init(_ change: Change?, edits: EditCodec) {
         switch change {
         case .insert(let id, let section, let after, let index)?:
             self.init(kind: "insert", item: id, other: after, section: section, index: index)
@@ -148,20 +154,35 @@ struct ChangeColumns {
             self.init(kind: "swap", item: a, other: b, section: nil, index: nil)
         case .some(let c) where !c.isEdit:
             // A group or a batch: the wire's JSON, as an edit keeps it.
-            self.init(kind: "changes", item: nil, other: nil, section: nil, index: nil, json: Wire.encodeChange(c))
+            self.init(kind: "changes", item: nil, other: nil, section: nil, index: nil, json: edits.encode(c))
         case nil:
             self.init(kind: nil, item: nil, other: nil, section: nil, index: nil)
         case .some(let edit):
-            self.init(kind: "edit", item: nil, other: nil, section: nil, index: nil, json: Wire.encodeChange(edit))
+            self.init(kind: "edit", item: nil, other: nil, section: nil, index: nil, json: edits.encode(edit))
         }
     }
 
-    var change: Change? {
+    func change(_ edits: EditCodec) -> Change? {
         switch kind {
         case "insert": item.flatMap { id in section.map { .insert(id: id, section: $0, after: other, index: index ?? 0) } }
         case "swap": item.flatMap { a in other.map { .swap(a, $0) } }
-        case "edit", "changes": json.flatMap(Wire.decodeChange)
+        case "edit", "changes": json.flatMap(edits.decode)
         default: nil
         }
+    }
+}
+
+/// How a store keeps an edit (a change other than a single item's drop: an edit, a group, a
+/// batch) as text, and reads it back. The store
+/// does not know the wire: whoever opens it hands the codec in (the server hands the wire's
+/// JSON, `Wire.encodeChange`), so that the store stands on Core alone.
+public struct EditCodec: Sendable {
+    public var encode: @Sendable (Change) -> String
+    /// nil when the text is not an edit.
+    public var decode: @Sendable (String) -> Change?
+
+    public init(encode: @escaping @Sendable (Change) -> String, decode: @escaping @Sendable (String) -> Change?) {
+        self.encode = encode
+        self.decode = decode
     }
 }

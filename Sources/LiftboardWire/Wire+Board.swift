@@ -210,25 +210,49 @@ extension Wire {
     }
 }
 
-extension Wire {
-    /// A section's placement rules as the stores keep them: the board file's keys (`accepts`,
-    /// `max`, `copy`, `drop`) as one JSON object, `nil` when it states none.
-    public static func encodeSectionRules(_ s: Section) -> String? {
-        guard s.hasRules else { return nil }
-        var w = JSONWriter()
-        w.beginObject()
-        if let a = s.accepts { w.key("accepts"); w.beginArray(); for k in a { w.string(k) }; w.endArray() }
-        if let m = s.max { w.key("max"); w.int(m) }
-        if s.copy { w.key("copy"); w.bool(true) }
-        if let d = s.drop { w.key("drop"); w.string(d.rawValue) }
-        w.endObject()
-        return String(decoding: w.bytes, as: UTF8.self)
+/// The limits every board is held to, wherever it comes from (a `--boards` file, the API, the
+/// store): those of its ids and text, the ones the protocol and the API's edits hold each field
+/// to, and its number of sections. Not its size: a board of a million items is valid.
+public enum BoardLimits {
+    /// Board, section and item ids: 1 to 256 bytes (what `hello.board` and an edit's ids take).
+    public static let maxIDBytes = 256
+    /// Labels and titles (what an edit's `label` and `title` take).
+    public static let maxTextBytes = 1024
+    /// Colors (what an edit's `color` takes).
+    public static let maxColorBytes = 64
+    /// Sections of one board.
+    public static let maxSections = 1000
+
+    /// Whether `id` may name a board: 1 to 256 of URL's unreserved characters (letters and
+    /// digits of ASCII, `-`, `.`, `_`, `~`), so that it is its own path segment in
+    /// `/api/boards/{id}`, and neither `.` nor `..` (which URLs resolve away).
+    public static func isValidBoardID(_ id: String) -> Bool {
+        guard !id.isEmpty, id.utf8.count <= maxIDBytes, id != ".", id != ".." else { return false }
+        return id.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") || c == UInt8(ascii: "_") || c == UInt8(ascii: "~")
+        }
     }
 
-    /// Reads what `encodeSectionRules` wrote into `section` (nothing for text it cannot read).
-    public static func decodeSectionRules(_ text: String, into section: inout Section) {
-        guard let v = try? JSONParser.parse(Array(text.utf8)) else { return }
-        var s = section
-        if (try? decodeRules(v, path: "rules", into: &s)) != nil { section = s }
+    /// The first field of `board` past a limit, named as in a board file (`sections[2].items[5].label`).
+    public static func check(_ board: Board) throws(BoardError) {
+        if !isValidBoardID(board.id) {
+            throw .invalid(field: "id", reason: "a board id is 1 to \(maxIDBytes) of the characters A-Z a-z 0-9 - . _ ~ (not . or ..)")
+        }
+        if board.sections.count > maxSections {
+            throw .invalid(field: "sections", reason: "\(board.sections.count) sections, more than \(maxSections)")
+        }
+        func text(_ s: String, _ field: String, max: Int) throws(BoardError) {
+            if s.utf8.count > max { throw .invalid(field: field, reason: "\(s.utf8.count) bytes, longer than \(max)") }
+        }
+        for (k, s) in board.sections.enumerated() {
+            try text(s.id, "sections[\(k)].id", max: maxIDBytes)
+            try text(s.title, "sections[\(k)].title", max: maxTextBytes)
+            for (n, item) in s.items.enumerated() {
+                try text(item.id, "sections[\(k)].items[\(n)].id", max: maxIDBytes)
+                try text(item.label, "sections[\(k)].items[\(n)].label", max: maxTextBytes)
+                try text(item.color, "sections[\(k)].items[\(n)].color", max: maxColorBytes)
+            }
+        }
     }
 }

@@ -89,6 +89,8 @@ extension Wire {
             event = .external(try commit(c))
         case "resync":
             event = .resync(version: try f.int("version", in: 0...Int(Int32.max)), order: try order(f))
+        case "rebase":
+            event = .rebase(version: try f.int("version", in: 0...Int(Int32.max)), order: try order(f))
         default:
             throw WireError(code: .unknownType, message: "unknown message type \"\(t.utf8.count <= 64 ? t : String(t.prefix(64)) + "…")\"")
         }

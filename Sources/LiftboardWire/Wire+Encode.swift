@@ -190,9 +190,20 @@ extension Wire {
     /// A replay stream's `resync` line: the session's committed order became `order` at
     /// `version` (what `--record` writes where the live hub resynced the session).
     public static func encodeResyncLine(version: Int, order: [SectionOrder], ms: Double) -> [UInt8] {
+        orderLine("resync", version: version, order: order, ms: ms)
+    }
+
+    /// A replay stream's `rebase` line: the session's committed order went back to `order` at
+    /// `version`, with nothing sent, before the `external` lines that follow it (what `--record`
+    /// writes where the live hub told a rebase as commits).
+    public static func encodeRebaseLine(version: Int, order: [SectionOrder], ms: Double) -> [UInt8] {
+        orderLine("rebase", version: version, order: order, ms: ms)
+    }
+
+    private static func orderLine(_ type: String, version: Int, order: [SectionOrder], ms: Double) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.key("t"); w.string("resync")
+        w.key("t"); w.string(type)
         w.key("version"); w.int(version)
         w.key("order"); self.order(order, &w)
         w.key("ms"); w.number(ms)

@@ -22,7 +22,7 @@ struct ServeCommand: ParsableCommand {
     var sharePort = false
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve https and wss.") var tlsCert: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert.") var tlsKey: String?
-    @Option(name: .customLong("allow-origin"), help: "A page origin allowed to open WebSockets (repeatable).") var allowOrigin: [String] = []
+    @Option(name: .customLong("allow-origin"), help: "A page origin allowed to open WebSockets and load the <liftboard-board> modules (repeatable).") var allowOrigin: [String] = []
     @Option(help: "Require this token on the API and WebSockets (Bearer header or ?token=).") var token: String?
     @Option(name: .customLong("admin-token"), help: "Allow the API's writes (boards, items, sections) with this token (Bearer header); without it the API is read-only.") var adminToken: String?
     @Option(name: .customLong("allow-host"), help: "Also answer requests whose Host header names this (repeatable; * for any). localhost, 127.0.0.1, [::1] and --host always are.") var allowHost: [String] = []
@@ -33,6 +33,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "error, warn, info or debug.") var logLevel = "info"
     @Flag(help: "Also serve the raw echo protocol liftboard.echo on /echo (diagnostics, benchmarks).") var echo = false
     @Flag(name: .customLong("allow-framing"), help: "Let other sites embed the page in a frame.") var allowFraming = false
+    @Option(name: .customLong("embed-origin"), help: "The origin (https://app.example) that may frame /embed?board=ID and receives its events.") var embedOrigin: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
@@ -52,6 +53,9 @@ struct ServeCommand: ParsableCommand {
                   adminToken != token else {
                 throw ValidationError("--admin-token must be 1 to 4096 printable ASCII characters without spaces, not the --token")
             }
+        }
+        if let embedOrigin, !Server.isOrigin(embedOrigin) {
+            throw ValidationError("--embed-origin must be an origin: http(s)://host[:port], no path (got \(embedOrigin))")
         }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         if let url = storeURL {
@@ -80,14 +84,7 @@ struct ServeCommand: ParsableCommand {
         }
         var boardList = [DemoBoard.board]
         if let dir = boards {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { fail("cannot read board folder \(dir)") }
-            boardList = []
-            for name in names.sorted() where name.hasSuffix(".json") {
-                let path = dir + "/" + name
-                guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read board file \(path)") }
-                do { boardList.append(try Wire.decodeBoard([UInt8](data))) } catch { fail("invalid board \(path): \(error)") }
-            }
-            guard !boardList.isEmpty else { fail("no board files (*.json) in \(dir)") }
+            do { boardList = try BoardFiles.load(folder: dir) } catch { fail("\(error)") }
         }
         for path in [tlsCert, tlsKey].compactMap({ $0 }) where !FileManager.default.isReadableFile(atPath: path) {
             fail("cannot read \(path)")
@@ -110,11 +107,15 @@ struct ServeCommand: ParsableCommand {
         config.helloTimeout = helloTimeout
         config.echo = echo
         config.allowFraming = allowFraming
+        config.embedOrigin = embedOrigin
         config.logLevel = LogLevel.allCases.first { $0.name == logLevel } ?? .info
         // The other workers: this very command, one process each, sharing the port.
         let others = (1..<workers).map { _ in Self.spawnWorker() }
         let server = Server(config: config)
         do { _ = try server.start() } catch { others.forEach { $0.terminate() }; fail("\(error)") }
+        // The workers are told to stop as soon as this one is (each drains within its own
+        // bound, alongside this one), not after.
+        server.onStopping = { for p in others where p.isRunning { p.terminate() } }
         server.run()
         for p in others where p.isRunning { p.terminate() }
         for p in others { p.waitUntilExit() }

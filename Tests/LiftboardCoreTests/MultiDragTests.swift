@@ -13,6 +13,12 @@ import Testing
         d.send(.up(pointer: 2, at: Point(x: 50, y: 270)), at: 650)
     }
 
+    /// A mouse click (down, up 50 ms later) at (50, y), with `mods`.
+    static func click(_ d: inout Driver, y: Double, _ mods: Modifiers = [], at t: Double) {
+        d.send(.down(pointer: 0, at: Point(x: 50, y: y), kind: .mouse, mods: mods), at: t)
+        d.send(.up(pointer: 0, at: Point(x: 50, y: y)), at: t + 50)
+    }
+
     /// The ids that frames marked `selected: value`, in order.
     static func marks(_ out: [ServerEvent], _ value: Bool) -> [String] {
         var ids: [String] = []
@@ -72,10 +78,8 @@ import Testing
     @Test func ctrlAndMetaClicksSelectAndALiftCarriesTheSelectionInCommittedOrder() {
         var d = Driver(Fixtures.listBoard())
         // Meta-click d, Ctrl-click a (the server treats them alike), with a mouse.
-        d.send(.down(pointer: 0, at: Point(x: 50, y: 270), kind: .mouse, mods: .meta), at: 0)
-        d.send(.up(pointer: 0, at: Point(x: 50, y: 270)), at: 50)
-        d.send(.down(pointer: 0, at: Point(x: 50, y: 60), kind: .mouse, mods: .ctrl), at: 100)
-        d.send(.up(pointer: 0, at: Point(x: 50, y: 60)), at: 150)
+        Self.click(&d, y: 270, .meta, at: 0)
+        Self.click(&d, y: 60, .ctrl, at: 100)
         let marked = Self.marks(d.out, true)
         #expect(marked == ["d", "a"])
         // A long press on d (selected) lifts d, carrying a: the group is in committed order.
@@ -89,15 +93,12 @@ import Testing
 
     @Test func aPlainClickClearsTheSelectionAndLiftingAnUnselectedCellLiftsItAlone() {
         var d = Driver(Fixtures.listBoard())
-        d.send(.down(pointer: 0, at: Point(x: 50, y: 60), kind: .mouse, mods: .ctrl), at: 0)
-        d.send(.up(pointer: 0, at: Point(x: 50, y: 60)), at: 50)
-        d.send(.down(pointer: 0, at: Point(x: 50, y: 350), kind: .mouse), at: 100)
-        d.send(.up(pointer: 0, at: Point(x: 50, y: 350)), at: 150)
+        Self.click(&d, y: 60, .ctrl, at: 0)
+        Self.click(&d, y: 350, at: 100)
         let cleared = Self.marks(d.out, false)
         #expect(cleared == ["a"])
         // Select a again, then lift e (not selected): e alone, and a leaves the selection.
-        d.send(.down(pointer: 0, at: Point(x: 50, y: 60), kind: .mouse, mods: .ctrl), at: 200)
-        d.send(.up(pointer: 0, at: Point(x: 50, y: 60)), at: 250)
+        Self.click(&d, y: 60, .ctrl, at: 200)
         d.send(.down(pointer: 1, at: Point(x: 50, y: 350), kind: .touch), at: 300)
         d.send(.advance, at: 800)
         #expect(!d.out.contains { if case .lift(_, _, _, _, true) = $0 { true } else { false } })
@@ -108,15 +109,12 @@ import Testing
 
     @Test func aShiftClickSelectsTheRangeFromTheAnchorWithinTheSectionLeavingPinnedItemsOut() {
         var d = Driver(Fixtures.listBoard())
-        d.send(.down(pointer: 0, at: Point(x: 50, y: 60), kind: .mouse, mods: .ctrl), at: 0)
-        d.send(.up(pointer: 0, at: Point(x: 50, y: 60)), at: 50)
-        d.send(.down(pointer: 0, at: Point(x: 50, y: 270), kind: .mouse, mods: .shift), at: 100)
-        d.send(.up(pointer: 0, at: Point(x: 50, y: 270)), at: 150)
+        Self.click(&d, y: 60, .ctrl, at: 0)
+        Self.click(&d, y: 270, .shift, at: 100)
         let marked = Set(Self.marks(d.out, true))
         #expect(marked == ["a", "b", "d"])
         // In another section there is no anchor: only that cell.
-        d.send(.down(pointer: 0, at: Point(x: 50, y: 350), kind: .mouse, mods: .shift), at: 200)
-        d.send(.up(pointer: 0, at: Point(x: 50, y: 350)), at: 250)
+        Self.click(&d, y: 350, .shift, at: 200)
         let now = Set(Self.marks(d.out, true))
         #expect(now == ["a", "b", "d", "e"])
     }

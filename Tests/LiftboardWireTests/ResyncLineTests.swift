@@ -19,3 +19,15 @@ import LiftboardCore
         #expect(message(#"{"t":"resync","version":1,"order":[{"section":"s","items":[3]}],"ms":0}"#)?.contains("items[0]") == true)
     }
 }
+
+@Suite struct RebaseLineTests {
+    @Test func aRebaseLineDecodesToTheOrderAndVersionItWasWrittenWith() throws {
+        let order = [SectionOrder(section: "todo", items: ["b", "a"]), SectionOrder(section: "done", items: [])]
+        let line = Wire.encodeRebaseLine(version: 4, order: order, ms: 88)
+        #expect(String(decoding: line, as: UTF8.self)
+                == #"{"t":"rebase","version":4,"order":[{"section":"todo","items":["b","a"]},{"section":"done","items":[]}],"ms":88}"#)
+        let m = try Wire.decodeClient(line).get()
+        #expect(m.event == .rebase(version: 4, order: order))
+        #expect(m.ms == 88)
+    }
+}

@@ -91,8 +91,11 @@ func text(_ e: ServerEvent, line: Int? = nil) -> String { String(decoding: Wire.
         #expect(b.sections[2].copy && b.sections[3].drop == .remove && !b.sections[0].hasRules)
         #expect(try Wire.decodeBoard(Wire.encodeBoard(b)) == b)
         var s = Section(id: "bugs", items: [])
-        Wire.decodeSectionRules(Wire.encodeSectionRules(b.sections[1])!, into: &s)
-        #expect(s.rules == b.sections[1].rules && Wire.encodeSectionRules(b.sections[0]) == nil)
+        s.readRules(b.sections[1].rulesText!)
+        #expect(s.rules == b.sections[1].rules && s.accepts == ["bug", "chore"] && b.sections[0].rulesText == nil)
+        var odd = Section(id: "odd", items: [], accepts: ["a;b", "c:d=1", "é"], max: 0, copy: true)
+        odd.readRules(Section(id: "x", items: [], accepts: odd.accepts, max: 0, copy: true).rulesText!)
+        #expect(odd.accepts == ["a;b", "c:d=1", "é"] && odd.max == 0 && odd.copy)
     }
 
     @Test func badRulesNameTheirField() {

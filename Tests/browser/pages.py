@@ -17,14 +17,24 @@ def wait_for(fn, timeout=10.0, interval=0.05):
     raise AssertionError(f"timed out waiting; last value {last!r}")
 
 
-def scene_cells(driver):
+# The client state of a board: the demo page's (`window.__liftboard`), or the `state` of the
+# <liftboard-board> a CSS selector names.
+STATE_JS = "const sel = arguments[0]; const st = sel ? document.querySelector(sel)?.state : window.__liftboard;"
+
+
+def scene_cells(driver, board=None):
     """The cells the page has been told about: id -> frame, section, index, hidden."""
-    return driver.execute_script("""
-        const s = window.__liftboard && window.__liftboard.scene;
+    return driver.execute_script(STATE_JS + """
+        const s = st && st.scene;
         if (!s) return null;
         const out = {};
         for (const c of s.cells.values()) out[c.id] = {frame: c.frame.to, section: c.section, index: c.index, hidden: c.hidden};
-        return out;""")
+        return out;""", board)
+
+
+def board_state(driver, expression, board=None):
+    """`expression` evaluated with `st`, a board's client state (dispatch.js)."""
+    return driver.execute_script(STATE_JS + f"return {expression};", board)
 
 
 def open_board(driver, server, query=""):
@@ -33,15 +43,15 @@ def open_board(driver, server, query=""):
     return canvas_origin(driver)
 
 
-def canvas_origin(driver):
-    r = driver.execute_script("const r = document.getElementById('board').getBoundingClientRect(); return [r.left, r.top];")
+def canvas_origin(driver, board="#board"):
+    r = driver.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left, r.top];", board)
     return r[0], r[1]
 
 
-def cell_center(driver, item):
-    f = scene_cells(driver)[item]["frame"]
-    scroll = driver.execute_script("return window.__liftboard.scene.scroll.to")
-    x0, y0 = canvas_origin(driver)
+def cell_center(driver, item, board=None):
+    f = scene_cells(driver, board)[item]["frame"]
+    scroll = board_state(driver, "st.scene.scroll.to", board)
+    x0, y0 = canvas_origin(driver, board or "#board")
     return x0 + f["x"] + f["w"] / 2, y0 + f["y"] + f["h"] / 2 - scroll
 
 

@@ -1,5 +1,6 @@
-"""Boards that change while people drag (issue 12), in real headless Chromium pages against the
-real `liftboard serve`: a card added through the API, and Ctrl-Z."""
+"""Boards that change while people drag (issue 12), in real browser pages against the real
+`liftboard serve`: a card added through the API (Chromium), and Ctrl-Z (Chromium and WebKitGTK,
+the other page Chromium in both)."""
 import json
 import threading
 import urllib.request
@@ -53,6 +54,7 @@ def test_a_card_added_through_the_api_appears_on_two_pages_while_one_drags_and_t
         other.quit()
 
 
+@pytest.mark.engines("chromium", "webkit")
 def test_ctrl_z_undoes_the_pages_last_drop_and_the_other_page_sees_it(server, browser):
     other = make_driver()
     try:

@@ -29,3 +29,11 @@ def test_it_runs_as_a_non_root_user_with_a_volume_and_a_healthcheck():
     assert re.search(r"^USER (?!root)\w+", DOCKERFILE, re.M)
     assert "VOLUME" in DOCKERFILE and "HEALTHCHECK" in DOCKERFILE and "/healthz" in DOCKERFILE
     assert '"--host", "0.0.0.0"' in DOCKERFILE
+
+
+def test_the_build_image_has_a_swift_at_least_as_new_as_the_package_needs():
+    # Package.swift's tools version (6.2: the warning settings) must build in the image.
+    tools = re.search(r"swift-tools-version:\s*(\d+)\.(\d+)", (ROOT / "Package.swift").read_text())
+    image = re.search(r"^FROM swift:(\d+)\.(\d+)\S*-bookworm AS build", DOCKERFILE, re.M)
+    assert tools and image, "no tools version or no swift:X.Y-bookworm build image"
+    assert tuple(map(int, image.groups())) >= tuple(map(int, tools.groups())), (image.group(0), tools.group(0))

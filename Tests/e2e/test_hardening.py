@@ -303,7 +303,10 @@ def test_a_slow_reader_is_closed_within_a_second_of_the_bound_and_others_keep_th
     b, d = statistics.median(baseline), statistics.median(during)
     print(f"drag latency median: baseline {b * 1000:.2f} ms, with a slow reader {d * 1000:.2f} ms; "
           f"closed {gone[0] - tripped[0]:.3f} s after the bound; client sent {stats}")
-    assert d <= 2 * b, (b, d)
+    # Not a ratio of two medians (a loopback baseline of a fraction of a millisecond doubles
+    # with any other process on a shared machine): the flood may add scheduling noise, never
+    # the tens of milliseconds a server stuck behind the slow reader would.
+    assert d <= b + 0.05, (b, d)
 
 
 # 4. Recording budget

@@ -80,7 +80,7 @@ def api_order(server):
 def test_the_schema_is_created_and_versioned_and_a_second_process_starts_on_it(postgres, two_processes):
     url, a, b = two_processes
     db = url.rsplit("/", 1)[1]
-    assert postgres.psql(db, "SELECT version FROM schema_version") == "3"
+    assert postgres.psql(db, "SELECT version FROM liftboard_schema") == "6"  # StoreSchema.version, as SQLite's user_version
     assert postgres.psql(db, "SELECT count(*) FROM boards") == "1"
     for s in (a, b):
         status, _, body = s.get("/healthz")
@@ -329,3 +329,64 @@ def test_workers_share_one_port_and_their_sessions_see_each_others_commits(postg
     finally:
         assert s.stop() == 0
     assert wait_until(lambda: all(not os.path.exists(f"/proc/{pid}") for pid in children), timeout=5)
+
+
+def test_a_drop_raced_by_another_process_is_confirmed_to_everyone_as_commits_in_version_order(postgres, tmp_path, liftboard):
+    """Drops at the same instant on two processes: the store writes one second, on top of the
+    other. Every client gets both drops as `commit`s in version order (the dropping client its
+    own, with its `by`), no `layout` after the first, and all end on one order and version; the
+    recording of the client whose drop landed second replays to what it was told."""
+    url = postgres.create_database()
+    rec = tmp_path / "rec"
+    a = pg_server(tmp_path, url, "a", "--record", str(rec))
+    b = pg_server(tmp_path, url, "b", "--record", str(rec))
+    async def go():
+        told = {}
+        async def open_session(ws):
+            await ws.send(json.dumps(HELLO))
+            got = await recv_until(ws, lambda m: m["t"] == "layout")
+            return next(m["session"] for m in got if m["t"] == "welcome")
+        async with connect(a) as wa, connect(b) as wb, connect(a) as wa2:
+            ids = [await open_session(w) for w in (wa, wb, wa2)]
+            await asyncio.gather(long_press_drag(wa, 50, MILK_Y, MUM_MID + 5, release=False),
+                                 long_press_drag(wb, 50, PLANTS_Y, 271 + 19 * 19, steps=19, release=False))
+            await asyncio.gather(wa.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MUM_MID + 5, "ms": 0})),
+                                 wb.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 271 + 19 * 19, "ms": 0})))
+            got = await asyncio.gather(*(recv_until(w, lambda m: False, timeout=2) for w in (wa, wb, wa2)))
+            for sid, messages in zip(ids, got):
+                told[sid] = messages
+        return ids, told
+    try:
+        (ida, idb, ida2), told = run(go())
+        version, order = api_order(a)
+        assert (version, order) == api_order(b) and version == 2, "both drops landed"
+    finally:
+        a.stop(), b.stop()
+    raced = [s for s in (a, b) if any(" rebase " in l for l in s.lines)]
+    assert raced, "the drops did not race (each process heard of the other's before its own landed)"
+    for sid, messages in told.items():
+        kinds = [m["t"] for m in messages]
+        assert "layout" not in kinds and "error" not in kinds, (sid, kinds)
+        commits = [(m["version"], m["by"]) for m in messages if m["t"] == "commit"]
+        assert [v for v, _ in commits] == [1, 2], (sid, commits)
+        assert {by for _, by in commits} == {ida, idb}, (sid, commits)
+        last = [m for m in messages if m["t"] == "commit"][-1]
+        assert [s["items"] for s in last["order"]] == order
+    # The client whose drop landed second: its cells animate to the other drop's order first.
+    second = next(m["by"] for m in told[ida] if m["t"] == "commit" and m["version"] == 2)
+    messages = told[second]
+    k = next(i for i, m in enumerate(messages) if m["t"] == "commit" and m["version"] == 1)
+    assert messages[k - 1]["t"] == "frame" and messages[k - 1].get("cells"), messages[k - 1]
+    # Its recording says where the rebase came: the replay tells the same commits (after its
+    # own drop's commit at the version it was first given, which the live client never got:
+    # it was held until durable, then dropped), and ends on the same order and version.
+    stream = (rec / f"{second}.jsonl").read_text()
+    assert '"t":"rebase"' in stream
+    out = subprocess.run([liftboard, "replay", "--board", str(rec / f"{second}.board.json"), str(rec / f"{second}.jsonl")],
+                         capture_output=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    replayed = [json.loads(l) for l in out.stdout.decode().splitlines()]
+    assert [m["t"] for m in replayed if m["t"] in ("error", "layout")] == ["layout"], "only the first layout"
+    replayed_commits = [(m["version"], [s["items"] for s in m["order"]]) for m in replayed if m["t"] == "commit"]
+    live_commits = [(m["version"], [s["items"] for s in m["order"]]) for m in messages if m["t"] == "commit"]
+    assert replayed_commits[0][0] == 1 and replayed_commits[1:] == live_commits, (replayed_commits, live_commits)

@@ -66,7 +66,7 @@ def test_health_and_the_boards_api(server):
     board = server.board()
     assert board["version"] == 0 and board["order"][0]["items"][0] == "milk"
     status, headers, body = server.get("/api/boards/nope")
-    assert status == 404 and headers["content-type"] == "application/json" and json.loads(body)["error"] == "not_found"
+    assert status == 404 and headers["content-type"] == "application/json" and json.loads(body)["error"]["code"] == "board_not_found"
 
 
 def test_hello_gets_welcome_and_layout(server):
@@ -284,7 +284,7 @@ def test_a_token_guards_the_api_and_the_websocket_but_not_the_page(tmp_path):
             with pytest.raises(websockets.InvalidStatus) as refused:
                 await websockets.connect(s.ws, subprotocols=["liftboard.v1"])
             assert refused.value.response.status_code == 401
-            assert json.loads(refused.value.response.body)["error"] == "unauthorized"
+            assert json.loads(refused.value.response.body)["error"]["code"] == "unauthorized"
             async with websockets.connect(s.ws + "?token=s3cret", subprotocols=["liftboard.v1"]) as ws:
                 await ws.send(json.dumps(HELLO))
                 assert (await recv_until(ws, lambda m: m["t"] == "layout"))[-1]["t"] == "layout"

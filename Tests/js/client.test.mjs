@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { backoffMs, gestureEvents, helloMessage, pageOptions, socketURL } from "../../Public/client.js";
+import { backoffMs, elementOptions, elementSocketURL, gestureEvents, helloMessage, modifiers, pageOptions, socketURL } from "../../Public/client.js";
 
 test("the page's URL picks the board, kiosk mode, idle reset, token and prediction", () => {
   assert.deepEqual(pageOptions(""), { board: "demo", kiosk: false, idleResetMs: 0, token: null, predict: true });
@@ -37,4 +37,32 @@ test("gesture events come from a frame's inline events or from a message of thei
   assert.deepEqual(gestureEvents({ t: "frame", seq: 4, ms: 2 }), []);
   assert.deepEqual(gestureEvents(moved), [moved]);
   assert.deepEqual(gestureEvents({ t: "commit", version: 2 }), []);
+});
+
+test("an element's attributes pick the board, server, token, mode and the commits' order", () => {
+  const attrs = (a) => (name) => a[name] ?? null;
+  assert.deepEqual(elementOptions(attrs({})),
+    { server: null, board: "demo", token: null, mode: null, idleResetMs: 0, predict: true, commitOrder: "full" });
+  assert.deepEqual(elementOptions(attrs({ board: "k", server: "wss://h/ws", token: "t", mode: "swap", "idle-reset": "5000", predict: "off", "commit-order": "none" })),
+    { server: "wss://h/ws", board: "k", token: "t", mode: "swap", idleResetMs: 5000, predict: false, commitOrder: "none" });
+  assert.equal(elementOptions(attrs({ mode: "sideways" })).mode, null);
+});
+
+test("an element connects to its server attribute, else to the server that served its module", () => {
+  assert.equal(elementSocketURL(null, "https://boards.example/liftboard.js", null), "wss://boards.example/ws");
+  assert.equal(elementSocketURL(null, "http://127.0.0.1:8080/liftboard.js", "a b"), "ws://127.0.0.1:8080/ws?token=a%20b");
+  assert.equal(elementSocketURL("wss://other/ws", "http://x/liftboard.js", null), "wss://other/ws");
+  assert.equal(elementSocketURL("wss://other/ws?x=1", "http://x/liftboard.js", "t"), "wss://other/ws?x=1&token=t");
+});
+
+test("hello carries the element's mode and order choice", () => {
+  const vp = { w: 390, h: 844, dpr: 3 };
+  assert.deepEqual(helloMessage({ board: "k", idleResetMs: 0, mode: "swap", commitOrder: "full" }, vp, false).config,
+    { commitOrder: "full", events: "inline", mode: "swap" });
+});
+
+test("a down or a key carries the modifier keys held, in the wire's order, and none when none is", () => {
+  assert.equal(modifiers({ shiftKey: false, ctrlKey: false, metaKey: false, altKey: false }), undefined);
+  assert.deepEqual(modifiers({ shiftKey: true, ctrlKey: false, metaKey: true, altKey: false }), ["shift", "meta"]);
+  assert.deepEqual(modifiers({ shiftKey: true, ctrlKey: true, metaKey: true, altKey: true }), ["shift", "ctrl", "meta", "alt"]);
 });

@@ -116,3 +116,19 @@ test("issue 23: a snapshot keeps forbidden until told otherwise, and cells keep 
   applyMessage(s, { t: "frame", seq: 4, ms: 48, snapshots: [{ p: 1, id: "a", center: { x: 200, y: 330 }, moveDur: 0, forbidden: false, done: false }] }, 48);
   assert.equal(s.snapshots.get("1:a").forbidden, false);
 });
+
+test("cells keep their selection from layouts and frames; a snapshot keeps the count it carries", () => {
+  const s = createScene();
+  applyMessage(s, { ...layout, cells: [{ ...layout.cells[0], selected: true }, layout.cells[1]] }, 0);
+  assert.equal(s.cells.get("a").selected, true);
+  assert.equal(s.cells.get("b").selected, false);
+  applyMessage(s, { t: "frame", seq: 1, ms: 10, cells: [{ id: "a", frame: layout.cells[0].frame, alpha: 1, hidden: true, dur: 0, ease: "easeOut", selected: false }],
+                    snapshots: [{ p: 1, id: "a", center: { x: 200, y: 60 }, size: { w: 400, h: 56 }, moveDur: 0, scale: 1.05, rotation: 0, alpha: 0.8, dur: 300, ease: "easeOut", done: false }] }, 10);
+  assert.equal(s.cells.get("a").selected, false);
+  assert.equal(s.snapshots.get("1:a").count, 1);
+  applyMessage(s, { t: "frame", seq: 2, ms: 20, gone: ["b"], snapshots: [{ p: 1, id: "a", count: 2, done: false }] }, 20);
+  assert.equal(s.snapshots.get("1:a").count, 2);
+  // A frame that does not say the selection leaves it.
+  applyMessage(s, { t: "frame", seq: 3, ms: 30, cells: [{ id: "a", frame: layout.cells[0].frame, alpha: 1, hidden: false, dur: 0, ease: "easeOut" }] }, 30);
+  assert.equal(s.cells.get("a").selected, false);
+});

@@ -5,7 +5,12 @@ tests of prediction). Loopback only.
     python3 Tests/tools/delay_proxy.py --target 127.0.0.1:8080 --delay-ms 100 [--port 0]
 
 prints `listening PORT` on stdout once it accepts connections. Also importable: `DelayProxy`.
+
+With `--burst-ms B` the bytes towards the server are also held until the next multiple of B ms:
+the server reads each connection in bursts B apart, as a busy server would, late by a known
+amount whatever the machine's speed (Tests/e2e/test_saturation.py).
 """
+import math
 import argparse
 import asyncio
 import sys
@@ -13,8 +18,15 @@ import threading
 import time
 
 
-async def _pump(reader, writer, delay_s):
-    """Copies reader to writer, each chunk delay_s after it was read, order kept."""
+def _due(now, delay_s, burst_s):
+    """When a chunk read at `now` is written: delay_s later, then at the next multiple of burst_s."""
+    due = now + delay_s
+    return math.ceil(due / burst_s) * burst_s if burst_s > 0 else due
+
+
+async def _pump(reader, writer, delay_s, burst_s=0.0):
+    """Copies reader to writer, each chunk delay_s after it was read (then held to the next
+    multiple of burst_s, if any), order kept."""
     queue = asyncio.Queue()
 
     async def write_later():
@@ -38,7 +50,7 @@ async def _pump(reader, writer, delay_s):
             data = await reader.read(65536)
             if not data:
                 break
-            queue.put_nowait((time.monotonic() + delay_s, data))
+            queue.put_nowait((_due(time.monotonic(), delay_s, burst_s), data))
     except (ConnectionError, OSError):
         pass
     queue.put_nowait((0, None))
@@ -48,7 +60,7 @@ async def _pump(reader, writer, delay_s):
         pass
 
 
-async def _serve(target_host, target_port, delay_ms, port, ready):
+async def _serve(target_host, target_port, delay_ms, port, ready, burst_ms=0):
     async def handle(client_reader, client_writer):
         try:
             server_reader, server_writer = await asyncio.open_connection(target_host, target_port)
@@ -56,7 +68,7 @@ async def _serve(target_host, target_port, delay_ms, port, ready):
             client_writer.close()
             return
         d = delay_ms / 1000
-        await asyncio.gather(_pump(client_reader, server_writer, d), _pump(server_reader, client_writer, d))
+        await asyncio.gather(_pump(client_reader, server_writer, d, burst_ms / 1000), _pump(server_reader, client_writer, d))
         for w in (client_writer, server_writer):
             w.close()
 
@@ -69,9 +81,10 @@ async def _serve(target_host, target_port, delay_ms, port, ready):
 class DelayProxy:
     """Runs the proxy on a thread: `DelayProxy("127.0.0.1", 8080, 100).start().port`."""
 
-    def __init__(self, target_host, target_port, delay_ms):
+    def __init__(self, target_host, target_port, delay_ms, burst_ms=0):
         self.target = (target_host, target_port)
         self.delay_ms = delay_ms
+        self.burst_ms = burst_ms
         self.port = None
         self._ready = threading.Event()
         self._loop = asyncio.new_event_loop()
@@ -86,7 +99,7 @@ class DelayProxy:
             # Connections cut by `stop` are not errors worth a traceback.
             self._loop.set_exception_handler(lambda loop, context: None)
             try:
-                self._loop.run_until_complete(_serve(*self.target, self.delay_ms, 0, ready))
+                self._loop.run_until_complete(_serve(*self.target, self.delay_ms, 0, ready, self.burst_ms))
             except asyncio.CancelledError:
                 pass
 
@@ -108,6 +121,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--target", required=True, help="HOST:PORT of the server")
     ap.add_argument("--delay-ms", type=float, required=True, help="delay each way")
+    ap.add_argument("--burst-ms", type=float, default=0, help="towards the server, hold bytes to the next multiple of this")
     ap.add_argument("--port", type=int, default=0)
     a = ap.parse_args()
     host, port = a.target.rsplit(":", 1)
@@ -116,7 +130,7 @@ def main():
         print(f"listening {p}", flush=True)
 
     try:
-        asyncio.run(_serve(host, int(port), a.delay_ms, a.port, ready))
+        asyncio.run(_serve(host, int(port), a.delay_ms, a.port, ready, a.burst_ms))
     except KeyboardInterrupt:
         sys.exit(0)
 

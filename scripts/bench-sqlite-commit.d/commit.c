@@ -1,6 +1,6 @@
 // What one drop's durable commit costs SQLite, counted by callgrind over `loop` (1,200 commits,
 // prepared statements, WAL, synchronous=FULL): the store's write of a drop four rows away
-// (BoardStore's schema), with and without foreign keys and a row of `moves` per moved item, and
+// (SQLiteStore's schema), with and without foreign keys and a row of `moves` per moved item, and
 // the least a durable commit can be (one row appended to a log). Run by scripts/bench-sqlite-commit.
 // Usage: commit FK ROWS_PER_MOVE   (FK, ROWS_PER_MOVE: 0 or 1)
 //        commit log VERSION        (VERSION: 1 also updates the board's version row)

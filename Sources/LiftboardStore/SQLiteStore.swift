@@ -1,5 +1,4 @@
 import LiftboardCore
-import LiftboardWire
 import CSQLite
 
 /// A committed order with when it was made, as the store keeps it in its history.
@@ -24,13 +23,16 @@ public struct CommitRecord: Hashable, Sendable {
 ///
 /// Board files seed the store once; afterwards the store is the truth. Use from one thread at
 /// a time (the server's store thread).
-public final class BoardStore: Store {
+public final class SQLiteStore: Store {
     /// The schema this build writes; older databases migrate forward on open.
-    public static let schemaVersion = 6
+    public static let schemaVersion = StoreSchema.version
     private let db: SQLiteDatabase
     private var cache = BoardCache()
+    private let edits: EditCodec
 
-    public init(path: String) throws(StoreError) {
+    /// `edits`: how edits are kept as text (`EditCodec`).
+    public init(path: String, edits: EditCodec) throws(StoreError) {
+        self.edits = edits
         db = try SQLiteDatabase(path: path)
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=FULL")
@@ -76,12 +78,13 @@ public final class BoardStore: Store {
         """,
         // v5: a commit's moves in its own row, as text (`Wire.encodeMoves`): one statement per
         // drop instead of one per moved item (issue 13: the rows and their foreign-key checks
-        // were 40 % of a drop's commit). Commits written before keep theirs in `moves`.
+        // were 40 % of a drop's commit). Since issue 22 nothing writes or reads moves (the
+        // change is the commit): the column and the `moves` table stay for older files.
         """
         ALTER TABLE commits ADD COLUMN moves_json TEXT;
         """,
         // v6: placement rules (issue 23): items' kind and drag handle, sections' rules as the
-        // board file's keys in one JSON object (`Wire.encodeSectionRules`).
+        // board file's keys in one text (`Section.rulesText`).
         """
         ALTER TABLE items ADD COLUMN kind TEXT;
         ALTER TABLE items ADD COLUMN handle TEXT;
@@ -122,7 +125,7 @@ public final class BoardStore: Store {
             let item = try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?)")
             for (s, sec) in board.sections.enumerated() {
                 try section.run([.text(board.id), .text(sec.id), .int(s), .text(sec.title),
-                                 Wire.encodeSectionRules(sec).map { .text($0) } ?? .null])
+                                 sec.rulesText.map { .text($0) } ?? .null])
                 for (i, it) in sec.items.enumerated() {
                     try item.run([.text(board.id), .text(it.id), .text(sec.id), .int(i), .text(it.label), .text(it.color),
                                   it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0),
@@ -158,7 +161,7 @@ public final class BoardStore: Store {
         while try s.step() {
             index[s.text(0)] = board.sections.count
             var section = Section(id: s.text(0), title: s.text(1), items: [])
-            if !s.isNull(2) { Wire.decodeSectionRules(s.text(2), into: &section) }
+            if !s.isNull(2) { section.readRules(s.text(2)) }
             board.sections.append(section)
         }
         let i = try db.prepare("SELECT id, section, label, color, height, movable, kind, handle FROM items WHERE board = ? ORDER BY section, position")
@@ -173,9 +176,7 @@ public final class BoardStore: Store {
         return board
     }
 
-    /// Writes a batch of commits in one transaction (group commit). A commit with a change
-    /// applies it to the stored order; one without (older callers) must follow the board's
-    /// version, else nothing of the batch is written.
+    /// Writes a batch of commits in one transaction (group commit), as `Store.apply` says.
     /// - Complexity: O(items of the sections each commit changes), plus a read of a board
     ///   whose cached order is not the stored one.
     @discardableResult
@@ -195,10 +196,11 @@ public final class BoardStore: Store {
         let version = try db.cached("SELECT version FROM boards WHERE id = ?")
         let setVersion = try db.cached("UPDATE boards SET version = ? WHERE id = ?")
         let place = try db.cached("UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?")
-        let history = try db.cached("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json, moves_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        let history = try db.cached("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
         var out: [StoreOutcome] = []
         for r in records {
             var c = r.commit
+            guard var change = c.change else { throw .missingChange(board: c.board, version: c.version) }
             // The cached board's version is the file's (this store is the file's only writer,
             // and a failed batch or a deletion empties the cache): no read when it is cached.
             let stored: Int
@@ -206,7 +208,12 @@ public final class BoardStore: Store {
                 stored = cached
             } else {
                 version.bind([.text(c.board)])
-                guard try version.step() else { version.reset(); throw .unknownBoard(c.board) }
+                guard try version.step() else {
+                    // Deleted (through the API): the commit is moot, the rest of the batch is written.
+                    version.reset()
+                    out.append(.unchanged(board: c.board, token: r.token))
+                    continue
+                }
                 stored = version.int(0)
                 version.reset()
             }
@@ -214,54 +221,44 @@ public final class BoardStore: Store {
                 out.append(.unchanged(board: c.board, token: r.token))
                 continue
             }
-            var moves = c.moves
-            var landed = c.version
-            if var change = c.change {
-                // Changed in place: the cache holds the only reference while it changes.
-                var board = cache.take(c.board, at: stored)
-                if board == nil { board = try self.board(id: c.board) }
-                guard var current = board else { throw .unknownBoard(c.board) }
-                change = current.storing(change)
-                c.change = change
-                let before = change.isEdit ? current : nil
-                // Placement rules hold on the store's order, under its lock (issue 23).
-                let ruled = current.hasRules ? current : nil
-                guard let m = current.apply(change) else {
-                    out.append(.unchanged(board: c.board, token: r.token))
-                    cache.set(current)
-                    continue
-                }
-                if let ruled, let why = current.ruleViolation(since: ruled) {
-                    out.append(.refused(board: c.board, token: r.token, reason: why.description))
-                    cache.set(ruled)
-                    continue
-                }
-                moves = m
-                landed = current.version
-                if let before {
-                    try writeEdit(EditRow.rows(for: change, before: before, after: current), board: c.board)
-                } else {
-                    // Only the rows whose place changed: a drop a few rows away rewrites a few
-                    // rows, not its whole section.
-                    for p in changedPlaces(m, change: change, in: current) {
-                        try place.run([.text(p.section), .int(p.index), .text(c.board), .text(p.item)])
-                    }
-                }
+            // Changed in place: the cache holds the only reference while it changes.
+            var board = cache.take(c.board, at: stored)
+            if board == nil { board = try self.board(id: c.board) }
+            guard var current = board else { throw .unknownBoard(c.board) }
+            // A copy's new id the board has already gets another (issue 23); the commit carries it.
+            change = current.storing(change)
+            c.change = change
+            let before = change.isEdit ? current : nil
+            // Placement rules hold on the store's order, under its lock (issue 23).
+            let ruled = current.hasRules ? current : nil
+            guard let m = current.apply(change) else {
+                out.append(.unchanged(board: c.board, token: r.token))
                 cache.set(current)
-            } else {
-                guard c.version == stored + 1 else { throw .staleVersion(board: c.board, expected: stored + 1, got: c.version) }
-                for so in c.order {
-                    for (k, item) in so.items.enumerated() { try place.run([.text(so.section), .int(k), .text(c.board), .text(item)]) }
-                }
-                cache.forget(c.board)
+                continue
             }
-            let columns = ChangeColumns(c.change)
+            if let ruled, let why = current.ruleViolation(since: ruled) {
+                out.append(.refused(board: c.board, token: r.token, reason: why.description))
+                cache.set(ruled)
+                continue
+            }
+            let landed = current.version
+            if let before {
+                try writeEdit(EditRow.rows(for: change, before: before, after: current), board: c.board)
+            } else {
+                // Only the rows whose place changed: a drop a few rows away rewrites a few
+                // rows, not its whole section.
+                for p in changedPlaces(m, change: change, in: current) {
+                    try place.run([.text(p.section), .int(p.index), .text(c.board), .text(p.item)])
+                }
+            }
+            cache.set(current)
+            // The change is the commit (contract §4): its moves follow from it and are not kept.
+            let columns = ChangeColumns(c.change, edits: edits)
             try setVersion.run([.int(landed), .text(c.board)])
             try history.run([.text(c.board), .int(landed), .text(c.by), .double(r.at), .text(r.origin), .int(r.token),
                              columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
                              columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
-                             columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null,
-                             .text(Wire.encodeMoves(moves))])
+                             columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
             out.append(.landed(DurableCommit(board: c.board, version: landed, by: c.by, at: r.at, change: c.change,
                                              origin: r.origin, token: r.token)))
         }
@@ -318,7 +315,7 @@ public final class BoardStore: Store {
         while try s.step() {
             let change = ChangeColumns(kind: s.isNull(5) ? nil : s.text(5), item: s.isNull(6) ? nil : s.text(6),
                                        other: s.isNull(7) ? nil : s.text(7), section: s.isNull(8) ? nil : s.text(8),
-                                       index: s.isNull(9) ? nil : s.int(9), json: s.isNull(10) ? nil : s.text(10)).change
+                                       index: s.isNull(9) ? nil : s.int(9), json: s.isNull(10) ? nil : s.text(10)).change(edits)
             out.append(DurableCommit(board: board, version: s.int(0), by: s.text(1), at: s.double(2), change: change,
                                      origin: s.text(3), token: s.int(4)))
         }
@@ -330,36 +327,5 @@ public final class BoardStore: Store {
         try db.transaction { () throws(StoreError) in
             try db.prepare("INSERT OR REPLACE INTO probe VALUES (1, ?)").run([.double(0)])
         }
-    }
-
-    /// The history of a board's commits, oldest first (orders are not kept, only moves).
-    public func history(board: String) throws(StoreError) -> [CommitRecord] {
-        let s = try db.prepare("SELECT version, by, at, moves_json FROM commits WHERE board = ? ORDER BY version")
-        s.bind([.text(board)])
-        var out: [CommitRecord] = []
-        var byVersion: [Int: Int] = [:]
-        while try s.step() {
-            var moves: [Move] = []
-            if s.isNull(3) {
-                // Written before schema v5: its moves are rows of `moves`.
-                byVersion[s.int(0)] = out.count
-            } else {
-                guard let decoded = Wire.decodeMoves(s.text(3)) else {
-                    throw .sqlite(code: SQLITE_CORRUPT, message: "commit \(s.int(0)) of \(board): moves_json is not a list of moves",
-                                  sql: "moves_json")
-                }
-                moves = decoded
-            }
-            out.append(CommitRecord(commit: Commit(board: board, version: s.int(0), by: s.text(1), moves: moves, order: []), at: s.double(2)))
-        }
-        guard !byVersion.isEmpty else { return out }
-        let m = try db.prepare("SELECT version, item, from_section, from_index, to_section, to_index FROM moves WHERE board = ? ORDER BY version, seq")
-        m.bind([.text(board)])
-        while try m.step() {
-            guard let k = byVersion[m.int(0)] else { continue }
-            out[k].commit.moves.append(Move(id: m.text(1), from: Place(section: m.text(2), index: m.int(3)),
-                                            to: Place(section: m.text(4), index: m.int(5))))
-        }
-        return out
     }
 }

@@ -1,0 +1,33 @@
+// The iframe mode (`/embed?board=ID`): one <liftboard-board> that tells its parent page what
+// happens (postMessage to the server's `--embed-origin` only) and obeys that page's undo and
+// focus. docs/embedding.md.
+import { FORWARDED_EVENTS, eventMessage, inboundCommand, resizeMessage } from "./embed-bridge.js";
+
+const q = new URLSearchParams(location.search);
+const board = document.getElementById("board");
+board.setAttribute("board", q.get("board") || "demo");
+if (q.get("token")) board.setAttribute("token", q.get("token"));
+if (q.get("mode")) board.setAttribute("mode", q.get("mode"));
+
+// The one origin to talk to, from the server; none (no --embed-origin): talk to nobody.
+const origin = await fetch(new URL("embed/config", import.meta.url)).then((r) => (r.ok ? r.json() : null)).then((c) => c?.origin ?? null, () => null);
+const post = (msg) => { if (origin && window.parent !== window) window.parent.postMessage(msg, origin); };
+/** What the bridge did (tests and debugging): the origin it talks to, messages obeyed and ignored. */
+const bridge = { origin, obeyed: 0, ignored: 0 };
+window.__embed = bridge;
+
+for (const name of FORWARDED_EVENTS) board.addEventListener(name, (ev) => post(eventMessage(name, ev.detail)));
+window.addEventListener("message", (ev) => {
+  const command = inboundCommand(ev, origin, window.parent);
+  bridge[command ? "obeyed" : "ignored"]++;
+  if (command?.type === "undo") board.undo();
+  else if (command?.type === "focus") board.focusItem(command.id);
+});
+let height = -1;
+new ResizeObserver(() => {
+  const h = document.documentElement.scrollHeight;
+  if (h !== height) { height = h; post(resizeMessage(h)); }
+}).observe(document.body);
+
+await import("./liftboard.js");
+window.__liftboard = board.state;  // read-only hook for tests and debugging

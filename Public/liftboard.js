@@ -1,0 +1,380 @@
+// <liftboard-board>: the one client. It forwards input, applies what the server says to its
+// scene (dispatch.js), draws it in its shadow root, and tells its host page what happened with
+// DOM events. The demo page, the iframe mode and any host page use this same element.
+//
+//   <script type="module" src="https://HOST/liftboard.js"></script>
+//   <liftboard-board board="kitchen" server="wss://HOST/ws" token="…" mode="swap"></liftboard-board>
+//
+// Events (bubbling, composed): liftboard-lift, -move, -drop, -cancel {id, from, to, pointer};
+// liftboard-commit {version, by, own, change, order?}; liftboard-connection {state};
+// liftboard-error {code, message}. Methods: order(), undo(), focusItem(id). See docs/embedding.md.
+import { FORWARDED_KEYS, backoffMs, elementOptions, elementSocketURL, helloMessage, modifiers } from "./client.js";
+import { createClientState, receive, resetForConnection } from "./dispatch.js";
+import { settle } from "./scene.js";
+import * as predict from "./predict.js";
+import { draw } from "./renderer.js";
+import { valueAt } from "./easing.js";
+
+const STYLE = `
+:host { display: block; position: relative; height: 480px; background: #f5f5f7; }
+:host([hidden]) { display: none; }
+canvas { position: absolute; inset: 0; width: 100%; height: 100%; display: block; touch-action: none;
+  user-select: none; -webkit-user-select: none; -webkit-touch-callout: none; outline: none; }
+canvas:focus-visible { box-shadow: inset 0 0 0 3px #1a73e8; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+// A constructed sheet: no <style> element, so a host page's CSP needs no 'unsafe-inline'.
+let sheet = null;
+function styleSheet() {
+  if (!sheet) { sheet = new CSSStyleSheet(); sheet.replaceSync(STYLE); }
+  return sheet;
+}
+
+const INSTRUCTIONS = "Long-press a card and drag it to reorder. With the keyboard: Tab to the board, arrow keys move "
+  + "the focus, Space lifts the focused card, arrow keys move it, Space drops it, Escape cancels.";
+const RECONNECTING_ATTRIBUTES = ["board", "server", "token", "mode", "idle-reset", "predict", "commit-order"];
+let instances = 0;
+
+export class LiftboardBoard extends HTMLElement {
+  static observedAttributes = RECONNECTING_ATTRIBUTES;
+
+  #canvas; #live; #socket = null; #retry = null; #observer = null; #scheduled = false;
+  #options; #lastViewport = null; #lastPointerDown = -Infinity; #lastPointer = null;
+  #pendingMoves = new Map(); #moveFlushScheduled = false; #focusTarget = null;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: "open", delegatesFocus: true });
+    root.adoptedStyleSheets = [styleSheet()];
+    const n = ++instances;
+    this.#canvas = document.createElement("canvas");
+    Object.assign(this.#canvas, { tabIndex: 0 });
+    this.#canvas.setAttribute("role", "application");
+    this.#canvas.setAttribute("aria-label", "Reorderable board");
+    this.#canvas.setAttribute("aria-describedby", `instructions-${n}`);
+    const instructions = document.createElement("p");
+    instructions.id = `instructions-${n}`;
+    instructions.className = "visually-hidden";
+    instructions.textContent = INSTRUCTIONS;
+    this.#live = document.createElement("div");
+    this.#live.className = "visually-hidden";
+    this.#live.setAttribute("aria-live", "assertive");
+    this.#live.setAttribute("aria-atomic", "true");
+    root.append(this.#canvas, instructions, this.#live);
+    this.#options = elementOptions((name) => this.getAttribute(name));
+    /** The client state: scene, counters, the committed order (read-only; for tests and debugging). */
+    this.state = createClientState(this.#options.predict);
+    this.state.measureDraw = (k) => this.#measureDraw(k);
+    this.#listen();
+  }
+
+  connectedCallback() {
+    this.#observer = new ResizeObserver(() => this.#resized());
+    this.#observer.observe(this.#canvas);
+    this.#watchDpr();
+    this.#resized();
+    this.#connect();
+  }
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#observer = null;
+    this.#disconnect();
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (old === value) return;
+    const board = this.#options.board;
+    this.#options = elementOptions((n) => this.getAttribute(n));
+    this.state.prediction.enabled = this.#options.predict;
+    if (!this.#observer) return;  // not started yet (an upgrade reports every attribute first)
+    if (this.#options.board !== board) this.state.order = null;
+    this.#disconnect();
+    this.#connect();
+  }
+
+  // --- Methods for the host page.
+
+  /** The last committed order this element knows: section id -> item ids. */
+  order() {
+    const known = this.state.order?.sections ?? {};
+    return Object.fromEntries(Object.entries(known).map(([s, ids]) => [s, [...ids]]));
+  }
+
+  /** Reverts this element's last drop (the server refuses with `cannot_undo` when the item moved since). */
+  undo() { this.#send({ t: "undo" }); }
+
+  /** Moves the keyboard focus to item `id` with arrow keys, as a keyboard user would. Resolves
+   *  true once the server focuses it, false when it cannot be reached. */
+  focusItem(id) {
+    if (this.#focusTarget) this.#focusTarget.resolve(false);
+    return new Promise((resolve) => {
+      this.#focusTarget = { id, resolve, steps: 0, last: undefined };
+      this.#canvas.focus({ preventScroll: true });
+      this.#stepFocus();
+    });
+  }
+
+  // --- Connection.
+
+  #setConnection(state) {
+    this.dataset.connection = state;
+    this.#fire("liftboard-connection", { state });
+  }
+
+  #fire(name, detail) {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  #viewport() {
+    const r = this.#canvas.getBoundingClientRect();
+    return { w: Math.max(1, Math.round(r.width)), h: Math.max(1, Math.round(r.height)), dpr: window.devicePixelRatio || 1 };
+  }
+
+  #send(msg) {
+    const state = this.state;
+    if (!state.open) return;
+    msg.seq = ++state.seq;
+    msg.ms = performance.now();
+    this.#socket.send(JSON.stringify(msg));
+    state.sent++;
+    predict.sent(state.prediction, msg);
+  }
+
+  #connect() {
+    const state = this.state, opts = this.#options;
+    clearTimeout(this.#retry);
+    this.#retry = null;
+    resetForConnection(state);
+    state.keyboardStarted = false;
+    this.#setConnection("connecting");
+    const ws = new WebSocket(elementSocketURL(opts.server, import.meta.url, opts.token), "liftboard.v1");
+    this.#socket = ws;
+    ws.onopen = () => {
+      state.open = true;
+      state.attempts = 0;
+      this.#setConnection("open");
+      const reduced = matchMedia("(prefers-reduced-motion: reduce)").matches;
+      ws.send(JSON.stringify(helloMessage(opts, this.#viewport(), reduced, performance.now())));
+    };
+    ws.onmessage = (ev) => {
+      const out = receive(state, JSON.parse(ev.data), performance.now());
+      for (const [name, detail] of out.events) this.#fire(name, detail);
+      if (out.announce !== null) this.#live.textContent = out.announce;
+      if (out.redraw) this.#wake();
+      if (this.#focusTarget && out.redraw) this.#stepFocus();
+    };
+    ws.onclose = () => {
+      state.open = false;
+      this.#setConnection("closed");
+      this.#retry = setTimeout(() => this.#connect(), backoffMs(state.attempts++));
+    };
+    ws.onerror = () => {};  // onclose follows and reconnects
+  }
+
+  #disconnect() {
+    clearTimeout(this.#retry);
+    this.#retry = null;
+    const ws = this.#socket;
+    this.#socket = null;
+    if (!ws) return;
+    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+    ws.close();
+    if (this.state.open) { this.state.open = false; this.#setConnection("closed"); }
+  }
+
+  // --- focusItem: one arrow key per answer until the server's focus is on the item.
+
+  #stepFocus() {
+    const target = this.#focusTarget, state = this.state;
+    if (!target || !state.open) return;
+    const focus = state.scene.focus;
+    const done = (ok) => { this.#focusTarget = null; target.resolve(ok); };
+    if (focus === target.id) return done(true);
+    if (focus === target.last && target.steps > 0) return;  // the answer to the last key is not in yet
+    const ids = Object.values(this.order()).flat();
+    const to = ids.indexOf(target.id);
+    // Arrow keys would move a keyboard drag's item, not the focus.
+    if (to < 0 || target.steps > ids.length + 1 || state.lifts.has(-1)) return done(false);
+    target.steps++;
+    target.last = focus;
+    if (!state.keyboardStarted || focus === null) { state.keyboardStarted = true; this.#send({ t: "key", key: "Tab" }); return; }
+    const grid = this.#isGrid();
+    const forward = ids.indexOf(focus) < to;
+    this.#send({ t: "key", key: forward ? (grid ? "ArrowRight" : "ArrowDown") : (grid ? "ArrowLeft" : "ArrowUp") });
+  }
+
+  #isGrid() {
+    const rows = new Set();
+    for (const c of this.state.scene.cells.values()) {
+      const key = `${c.section}|${c.frame.to.y}`;
+      if (rows.has(key)) return true;
+      rows.add(key);
+    }
+    return false;
+  }
+
+  // --- Drawing: at the display's refresh rate while something moves, not at all when idle.
+
+  #frame(now) {
+    this.#scheduled = false;
+    const canvas = this.#canvas, state = this.state, pred = state.prediction;
+    const dpr = window.devicePixelRatio || 1;
+    const r = canvas.getBoundingClientRect();
+    const w = Math.round(r.width * dpr), h = Math.round(r.height * dpr);
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+    const correcting = predict.apply(pred, state.scene, now);
+    const moving = settle(state.scene, now);
+    state.drawMs.push(draw(canvas, state.scene, now, dpr));
+    if (state.drawMs.length > 600) state.drawMs.splice(0, 300);
+    if (state.trace) this.#traceFrame(now);
+    if (moving || correcting || state.trace) this.#wake();
+  }
+
+  #traceFrame(now) {
+    const state = this.state;
+    const pointers = [...state.prediction.pointers.entries()].map(([p, q]) => ({ p, x: q.x, y: q.y }));
+    const snapshots = [...state.scene.snapshots.values()].map((s) => ({ p: s.p, id: s.id, ...valueAt(s.center, now) }));
+    state.trace.push({ now, at: performance.now(), pointers, snapshots, lastPointerDown: this.#lastPointerDown, lastPointer: this.#lastPointer });
+    if (state.trace.length > 20000) state.trace.splice(0, 10000);
+  }
+
+  #wake() {
+    if (!this.#scheduled) { this.#scheduled = true; requestAnimationFrame((now) => this.#frame(now)); }
+  }
+
+  /** For benchmarks: draws the current scene `n` times; returns the median ms per draw. */
+  #measureDraw(n = 60) {
+    const dpr = window.devicePixelRatio || 1, times = [];
+    for (let k = 0; k < n; k++) times.push(draw(this.#canvas, this.state.scene, performance.now(), dpr));
+    times.sort((a, b) => a - b);
+    return { median: times[n >> 1], p95: times[Math.floor(n * 0.95)], cells: this.state.scene.cells.size };
+  }
+
+  // --- Resizes: size or devicePixelRatio.
+
+  #resized() {
+    const vp = this.#viewport(), last = this.#lastViewport;
+    if (last && vp.w === last.w && vp.h === last.h && vp.dpr === last.dpr) return;
+    this.#lastViewport = vp;
+    this.state.prediction.viewportH = vp.h;
+    if (last) this.#send({ t: "resize", ...vp });
+    this.#wake();
+  }
+
+  #watchDpr() {
+    matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener("change", () => {
+      if (!this.isConnected) return;
+      this.#resized();
+      this.#watchDpr();
+    }, { once: true });
+  }
+
+  // --- Input: every pointer, with capture; the element never decides anything.
+
+  #point(ev) {
+    const r = this.#canvas.getBoundingClientRect();
+    return { x: ev.clientX - r.left, y: ev.clientY - r.top };
+  }
+
+  // Moves are coalesced to the latest one per pointer and animation frame: a 240 Hz pen or
+  // mouse costs the server no more than the display's rate. Anything else flushes them first,
+  // so the server sees every pointer's events in order.
+  #flushMoves() {
+    this.#moveFlushScheduled = false;
+    for (const m of this.#pendingMoves.values()) this.#send(m);
+    this.#pendingMoves.clear();
+  }
+
+  // The element's own press timer: the lift is drawn when the finger has waited, not a round
+  // trip later. It fires no earlier than the server's (the down's `ms` plus `pressMs`), so the
+  // ping it sends is answered after the server's own decision.
+  #startPressTimer(p, downMs) {
+    const pred = this.state.prediction;
+    const mine = pred.pointers.get(p);
+    if (!mine) return;
+    const due = downMs + (pred.config.pressMs ?? 500);
+    const check = () => {
+      if (pred.pointers.get(p) !== mine) return;
+      const now = performance.now();
+      if (now < due) { setTimeout(check, due - now); return; }
+      this.#flushMoves();
+      const ping = predict.pressFired(pred, p, this.state.scene, now);
+      if (ping) { this.#send(ping); this.#wake(); }
+    };
+    setTimeout(check, due - performance.now());
+  }
+
+  #listen() {
+    const canvas = this.#canvas, state = this.state;
+    const pred = () => state.prediction;
+    canvas.addEventListener("pointerdown", (ev) => {
+      this.#flushMoves();
+      this.#lastPointerDown = performance.now();
+      this.#lastPointer = this.#point(ev);
+      canvas.setPointerCapture(ev.pointerId);
+      canvas.focus({ preventScroll: true });
+      if (state.open) predict.pointerDown(pred(), ev.pointerId, this.#point(ev), state.scene);
+      const down = { t: "down", p: ev.pointerId, ...this.#point(ev), kind: ev.pointerType || "mouse" };
+      const mods = modifiers(ev);
+      if (mods) down.mods = mods;
+      this.#send(down);
+      this.#startPressTimer(ev.pointerId, down.ms);
+      ev.preventDefault();
+    });
+    canvas.addEventListener("pointermove", (ev) => {
+      if (!canvas.hasPointerCapture(ev.pointerId)) return;  // hovering: the server would ignore it anyway
+      this.#pendingMoves.set(ev.pointerId, { t: "move", p: ev.pointerId, ...this.#point(ev) });
+      if (!this.#moveFlushScheduled) { this.#moveFlushScheduled = true; requestAnimationFrame(() => this.#flushMoves()); }
+      this.#lastPointer = this.#point(ev);
+      // Drawn in this animation frame: the snapshot under the finger, or the content it pans.
+      predict.pointerMove(pred(), ev.pointerId, this.#point(ev));
+      predict.apply(pred(), state.scene, performance.now());
+      this.#wake();
+    });
+    canvas.addEventListener("pointerup", (ev) => {
+      this.#flushMoves();
+      this.#send({ t: "up", p: ev.pointerId, ...this.#point(ev) });
+      predict.pointerEnd(pred(), ev.pointerId, this.#point(ev), state.seq);
+    });
+    canvas.addEventListener("pointercancel", (ev) => {
+      this.#flushMoves();
+      this.#send({ t: "cancel", p: ev.pointerId });
+      predict.pointerEnd(pred(), ev.pointerId, null, state.seq);
+    });
+    canvas.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    canvas.addEventListener("wheel", (ev) => {
+      const unit = ev.deltaMode === 1 ? 16 : ev.deltaMode === 2 ? canvas.clientHeight : 1;
+      this.#send({ t: "wheel", dx: ev.deltaX * unit, dy: ev.deltaY * unit });
+      ev.preventDefault();
+    }, { passive: false });
+    canvas.addEventListener("keydown", (ev) => {
+      // Undo: Ctrl-Z (Cmd-Z on a Mac) reverts this element's last drop.
+      if ((ev.ctrlKey || ev.metaKey) && !ev.shiftKey && !ev.altKey && ev.key.toLowerCase() === "z") {
+        this.undo();
+        ev.preventDefault();
+        return;
+      }
+      if (ev.key === "Tab" && !state.keyboardStarted) { state.keyboardStarted = true; this.#send({ t: "key", key: "Tab" }); return; }
+      if (!FORWARDED_KEYS.has(ev.key)) return;
+      state.keyboardStarted = true;
+      const key = { t: "key", key: ev.key };
+      const mods = modifiers(ev);
+      if (mods) key.mods = mods;
+      this.#send(key);
+      ev.preventDefault();
+    });
+    canvas.addEventListener("focus", () => {
+      // Tabbing in (not a pointer) starts keyboard reordering: the server focuses the first item.
+      if (!state.keyboardStarted && state.open && performance.now() - this.#lastPointerDown > 500 && !this.#focusTarget) {
+        state.keyboardStarted = true;
+        this.#send({ t: "key", key: "Tab" });
+      }
+    });
+    for (const type of ["selectstart", "dragstart", "gesturestart", "gesturechange"]) {
+      canvas.addEventListener(type, (ev) => ev.preventDefault());
+    }
+  }
+}
+
+if (!customElements.get("liftboard-board")) customElements.define("liftboard-board", LiftboardBoard);

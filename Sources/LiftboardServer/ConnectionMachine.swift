@@ -1,0 +1,594 @@
+import LiftboardCore
+import LiftboardWire
+
+/// One WebSocket connection as a value: what it has been sent and holds, its session, its
+/// limits and deadlines, and every decision about them. Each input (bytes received, the socket
+/// writeable, a timer, the board looked up, the durable version advanced, a commit from
+/// elsewhere, close) changes it in place and appends the actions `Connection` performs; time,
+/// limits and ids come in as parameters. A struct around a private `State`, as SwiftNIO writes
+/// its state machines (`NIOTypedHTTPServerUpgraderStateMachine`).
+///
+/// Writing: messages wait in `outgoing` behind a barrier (the board version that must be
+/// durable first). An input that queued something ends with `.writeNow` (inside this
+/// connection's own receive of a whole message: write before the callback returns, while the
+/// socket takes it) or `.requestWritable` (anywhere else); the performer then pulls the ready
+/// messages with `nextMessage(into:headroom:)` and asks `afterWriting()` what is left to do.
+struct ConnectionMachine {
+    enum Mode: Sendable { case liftboard, echo }
+
+    /// The bounds a connection lives within.
+    struct Bounds: Equatable, Sendable {
+        var maxMessageBytes = Limits.maxMessageBytes
+        var maxEchoMessageBytes = Limits.maxEchoMessageBytes
+        var messagesPerSecond = Limits.messagesPerSecond
+        var sustainedSeconds = Limits.sustainedSeconds
+        var maxPendingBytes = Limits.maxPendingBytes
+        var maxPendingMs = Limits.maxPendingMs
+        var heldBeforeBoard = Limits.heldBeforeBoard
+        /// Seconds an upgraded connection has to say `hello` (`--hello-timeout`).
+        var helloTimeout = 10.0
+    }
+
+    /// A line of the session's recording (`Recorder`).
+    enum RecordedLine: Equatable, Sendable {
+        case message([UInt8], ms: Double)
+        case advance(ms: Double)
+        case external(Commit, ms: Double)
+        case resync(version: Int, order: [SectionOrder], ms: Double)
+        case rebase(version: Int, order: [SectionOrder], ms: Double)
+    }
+
+    enum Action: Equatable, Sendable {
+        /// Write the ready messages now, while the socket takes them (`nextMessage`), then ask
+        /// for a writeable callback if `wantsWritable`.
+        case writeNow
+        /// Ask lws for a writeable callback.
+        case requestWritable
+        /// Arm the session's timer to fire `afterMs` from now; or cancel it.
+        case armTimer(afterMs: Double)
+        case cancelTimer
+        /// This session's own commit: the hub persists it and hands it to the other sessions.
+        case commit(Commit)
+        /// Ask the shared store whether board `id` exists (`boardLookupAnswered` follows).
+        case lookUpBoard(String)
+        /// The lookup asked for is of no more interest.
+        case forgetLookup
+        /// The hello found its board: join its hub (and start the recording with `hello`).
+        case join(board: String, hello: [UInt8], ms: Double)
+        case record(RecordedLine)
+        case log(LogLevel, event: String, detail: String)
+        /// A reader too slow to take a close frame: stop reading it and have lws drop it.
+        case abandon
+    }
+
+    /// What the socket is to do once the ready messages are written.
+    enum AfterWriting: Equatable, Sendable {
+        case nothing
+        /// More is ready (or the close waits): another writeable callback.
+        case askAgain
+        /// Everything before the close is out: send the close frame with this code.
+        case sendClose(code: Int32, reason: String)
+    }
+
+    /// An outgoing message, held until the commit it follows is durable.
+    struct Outgoing {
+        var event: ServerEvent?
+        /// Raw bytes (echo), sent as they came.
+        var raw: [UInt8]?
+        var binary = false
+        /// The board version that must be durable before this goes out; 0 for none.
+        var barrier: Int
+        var queuedAt: Double
+        var size: Int
+    }
+
+    private enum State {
+        /// Upgraded; nothing but `hello` can start the session.
+        case awaitingHello
+        /// The hello names a board this process does not have: the shared store is asked, and
+        /// the hello and what follows it are held until it answers.
+        case waitingForBoard(held: [[UInt8]])
+        /// On a board (or echoing).
+        case live
+        /// A close is decided: nothing the client says is acted on; what is queued goes out,
+        /// then the close frame.
+        case closing(code: Int32, reason: String)
+    }
+
+    let id: String
+    let mode: Mode
+    let bounds: Bounds
+    private var state: State
+    private(set) var session: Session
+    /// The client's clock mapped onto the server's: the session runs on the client's `ms`.
+    private var clock = ClientClock()
+    /// What this client asked `commit` messages to carry, and whether it asked for lift,
+    /// moved and drop inside frames (read once, at `hello`).
+    private(set) var commitOrder: CommitOrderMode = .full
+    private var inlineEvents = false
+    /// Whether the upgrade request carried the token (headers are gone after the handshake).
+    private let authorized: Bool
+    /// Whether a recorder takes `.record` lines.
+    private(set) var recording = false
+    /// The highest board version known durable (`Int.max` before the session joins a hub).
+    private(set) var durable = Int.max
+    /// The board was looked up once: a hello for it is answered from what this process has.
+    private var boardLookedUp = false
+
+    // Reassembly.
+    private var rx: [UInt8] = []
+    private var rxTooLarge = false
+    private var midMessage = false
+    /// The client sent a close frame (lws answers it).
+    private var peerClosed = false
+
+    // Rate limiting: messages in the current one-second window, windows over in a row.
+    private var windowStart = 0.0
+    private var windowCount = 0
+    private var windowsOver = 0
+    private var warnedThisWindow = false
+
+    // The outgoing queue.
+    private(set) var outgoing: [Outgoing] = []
+    private var outgoingHead = 0
+    private(set) var pendingBytes = 0
+    /// Something was queued (or a close decided) during the current input.
+    private var queued = false
+
+    /// The server time the session's timer is armed for (nil: not armed; NaN: a retry).
+    private var armedDeadline: Double?
+
+    init(id: String, mode: Mode, authorized: Bool = true, bounds: Bounds = Bounds()) {
+        self.id = id
+        self.mode = mode
+        self.authorized = authorized
+        self.bounds = bounds
+        state = mode == .echo ? .live : .awaitingHello
+        session = Session(id: id)
+    }
+
+    /// Whether the hello waits for the shared store to say whether its board exists.
+    var isWaitingForBoard: Bool { if case .waitingForBoard = state { true } else { false } }
+    var isClosing: Bool { if case .closing = state { true } else { false } }
+    /// The messages still queued, ready or not.
+    var queuedCount: Int { outgoing.count - outgoingHead }
+
+    // MARK: Receiving
+
+    /// One fragment of a message arrived at `now` (server ms). `boards` answers which boards
+    /// this process has (asked for a `hello` only).
+    mutating func received(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool, now: Double,
+                           boards: (String) -> Board?, into out: inout [Action]) {
+        // What a message sent in one frame queues is written before the callback returns; lws
+        // answers pings (which may come between fragments) and a close itself, and those
+        // answers must not be overtaken.
+        let direct = final && !midMessage && !peerClosed
+        midMessage = !final
+        handle(bytes, final: final, binary: binary, now: now, boards: boards, into: &out)
+        finish(direct: direct, into: &out)
+    }
+
+    private mutating func handle(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool, now: Double,
+                                 boards: (String) -> Board?, into out: inout [Action]) {
+        // Once a close is decided, nothing more this client says is acted on.
+        if isClosing { return }
+        let limit = mode == .echo ? bounds.maxEchoMessageBytes : bounds.maxMessageBytes
+        if rx.count + bytes.count > limit {
+            rxTooLarge = true
+        } else if !rxTooLarge {
+            rx.append(contentsOf: bytes)
+        }
+        guard final else { return }
+        defer { rx.removeAll(keepingCapacity: rx.capacity <= 1 << 16); rxTooLarge = false }
+        if mode == .echo {
+            guard !rxTooLarge else { return close(1009, "message too large") }
+            queue(Outgoing(event: nil, raw: rx, binary: binary, barrier: 0, queuedAt: now, size: rx.count), now: now, into: &out)
+            return
+        }
+        if rxTooLarge {
+            send(.error(code: .tooLarge, message: "messages are limited to \(bounds.maxMessageBytes) bytes"), now: now, into: &out)
+            out.append(.log(.warn, event: "refusal", detail: "message over \(bounds.maxMessageBytes) bytes"))
+            return close(1009, "message too large")
+        }
+        guard admit(now: now, into: &out) else { return }
+        if isWaitingForBoard { return holdUntilBoard(now: now, into: &out) }
+        process(now: now, boards: boards, into: &out)
+    }
+
+    /// The message in `rx`, admitted.
+    private mutating func process(now: Double, boards: (String) -> Board?, into out: inout [Action]) {
+        switch Wire.decodeClient(rx) {
+        case .failure(let e):
+            send(.error(code: e.code, message: e.message), now: now, into: &out)
+        case .success(let m):
+            switch m.event {
+            case .advance, .external, .resync, .rebase:
+                send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"), now: now, into: &out)
+                return
+            default: break
+            }
+            if case .hello(let h) = m.event, session.boardID == nil {
+                if !authorized {
+                    send(.error(code: .unauthorized, message: "a valid token is required"), now: now, into: &out)
+                    return close(4401, "unauthorized")
+                }
+                let board = boards(h.board)
+                if board == nil, !boardLookedUp {
+                    state = .waitingForBoard(held: [rx])
+                    out.append(.lookUpBoard(h.board))
+                    return
+                }
+                let ms = clock.message(ms: m.ms, serverNow: now)
+                let events = session.handle(m.event, seq: m.seq, at: ms) { board?.id == $0 ? board : nil }
+                if session.boardID != nil, let board {
+                    commitOrder = session.config?.commitOrder ?? .full
+                    inlineEvents = session.config?.events == .inline
+                    state = .live
+                    out.append(.join(board: board.id, hello: rx, ms: ms))
+                }
+                deliver(events, now: now, into: &out)
+                return
+            }
+            let ms = clock.message(ms: m.ms, serverNow: now)
+            if recording { out.append(.record(.message(rx, ms: ms))) }
+            deliver(session.handle(m.event, seq: m.seq, at: ms), now: now, into: &out)
+        }
+    }
+
+    /// A message that came while the hello waits for its board: kept, up to a bound.
+    private mutating func holdUntilBoard(now: Double, into out: inout [Action]) {
+        guard case .waitingForBoard(var held) = state else { return }
+        guard held.count < bounds.heldBeforeBoard else {
+            state = .awaitingHello
+            send(.error(code: .badMessage, message: "over \(bounds.heldBeforeBoard) messages before the board was found"), now: now, into: &out)
+            out.append(.forgetLookup)
+            return close(1008, "too many messages before welcome")
+        }
+        state = .awaitingHello  // drops the enum's reference: `held` grows in place
+        held.append(rx)
+        state = .waitingForBoard(held: held)
+    }
+
+    /// The shared store answered about the board the hello waits for (`boards` has it now, or
+    /// there is none): the held messages are handled in order.
+    mutating func boardLookupAnswered(now: Double, boards: (String) -> Board?, into out: inout [Action]) {
+        guard case .waitingForBoard(let held) = state else { return }
+        state = .awaitingHello
+        boardLookedUp = true
+        for message in held {
+            rx = message
+            if isWaitingForBoard { holdUntilBoard(now: now, into: &out) } else if !isClosing { process(now: now, boards: boards, into: &out) }
+        }
+        rx.removeAll()
+        finish(direct: false, into: &out)
+    }
+
+    /// Counts a message against the rate limit; false when it must be dropped.
+    private mutating func admit(now: Double, into out: inout [Action]) -> Bool {
+        if now - windowStart >= 1000 {
+            windowsOver = windowCount > bounds.messagesPerSecond ? windowsOver + 1 : 0
+            windowStart = now
+            windowCount = 0
+            warnedThisWindow = false
+        }
+        windowCount += 1
+        guard windowCount > bounds.messagesPerSecond else { return true }
+        if windowsOver + 1 >= bounds.sustainedSeconds {
+            // What is still queued for a flooding client is of no use to anyone.
+            outgoing.removeAll()
+            outgoingHead = 0
+            pendingBytes = 0
+            send(.error(code: .rateLimited, message: "over \(bounds.messagesPerSecond) messages a second, sustained"), now: now, into: &out)
+            out.append(.log(.warn, event: "refusal", detail: "rate limited, closing"))
+            close(1008, "rate limited")
+        } else if !warnedThisWindow {
+            warnedThisWindow = true
+            send(.error(code: .rateLimited, message: "over \(bounds.messagesPerSecond) messages a second: dropping"), now: now, into: &out)
+        }
+        return false
+    }
+
+    /// The session joined its board's hub, whose durable version is `durable`; `recording`:
+    /// a recorder takes `.record` lines.
+    mutating func joined(durable: Int, recording: Bool) {
+        self.durable = durable
+        self.recording = recording
+    }
+
+    /// The client sent a close frame.
+    mutating func peerSentClose() { peerClosed = true }
+
+    // MARK: Time
+
+    /// The hello deadline passed (`bounds.helloTimeout` after the upgrade): closes unless a
+    /// hello started the session.
+    mutating func helloDeadlinePassed(now: Double, into out: inout [Action]) {
+        let timeout = bounds.helloTimeout
+        switch state {
+        case .waitingForBoard:
+            // The hello came; the shared store did not say in time whether its board exists.
+            state = .awaitingHello
+            out.append(.forgetLookup)
+            send(.error(code: .storeUnavailable, message: "the board could not be looked up in the shared store in time"), now: now, into: &out)
+            out.append(.log(.warn, event: "refusal", detail: "board lookup unanswered within \(timeout) s, closing"))
+            close(1011, "store unavailable")
+        case .awaitingHello:
+            send(.error(code: .noHello, message: "no hello within \(timeout) s"), now: now, into: &out)
+            out.append(.log(.warn, event: "refusal", detail: "no hello within \(timeout) s, closing"))
+            close(1008, "no hello")
+        case .live, .closing:
+            return
+        }
+        finish(direct: false, into: &out)
+    }
+
+    /// The session's timer fired at `now`. It fires the session only when no message is
+    /// waiting on the socket: a message sent before the due time handles it itself
+    /// (`Session.handle` fires due timers first), however late a busy server reads it.
+    mutating func timerFired(now: Double, socketHasInput: () -> Bool, into out: inout [Action]) {
+        armedDeadline = nil
+        guard let d = Self.deadline(of: &session), clock.serverFireTime(due: d) <= now else { return schedule(now: now, into: &out) }
+        if socketHasInput() { return schedule(now: now, retryMs: 2, into: &out) }
+        let ms = clock.serverEvent(serverNow: now)
+        if recording { out.append(.record(.advance(ms: ms))) }
+        deliver(session.fire(at: ms), now: now, into: &out)
+        finish(direct: false, into: &out)
+    }
+
+    /// Arms (or cancels) the timer for the session's next deadline.
+    private mutating func schedule(now: Double, retryMs: Double = 0, into out: inout [Action]) {
+        guard let d = Self.deadline(of: &session) else {
+            if armedDeadline != nil { out.append(.cancelTimer) }
+            armedDeadline = nil
+            return
+        }
+        // Most inputs leave the deadline where it was: re-arming it is a wasted timer-list walk.
+        // Keyed on the server time it fires at, which also moves when the client's clock does.
+        let fireAt = clock.serverFireTime(due: d)
+        guard retryMs > 0 || fireAt != armedDeadline else { return }
+        // A retry is armed for another time than the deadline's: NaN equals nothing, so the
+        // next schedule re-arms, and it still counts as armed for a cancel.
+        armedDeadline = retryMs > 0 ? .nan : fireAt
+        out.append(.armTimer(afterMs: max(retryMs, fireAt - now)))
+    }
+
+    /// The session's next deadline, read in place: a plain read of a property of `session`
+    /// may copy the whole Session first (about 1,000 instructions on every input).
+    private static func deadline(of session: inout Session) -> Double? { session.nextDeadline }
+
+    // MARK: From the hub
+
+    /// The hub's durable version advanced: what waited for it may go.
+    mutating func durableAdvanced(to version: Int, into out: inout [Action]) {
+        durable = version
+        if hasReadyOutgoing { out.append(.requestWritable) }
+    }
+
+    /// The hub applied a commit made elsewhere (another session, an edit, another process).
+    mutating func external(_ c: Commit, now: Double, into out: inout [Action]) {
+        apply(external: c, now: now, into: &out)
+        finish(direct: false, into: &out)
+    }
+
+    private mutating func apply(external c: Commit, now: Double, into out: inout [Action]) {
+        let ms = clock.serverEvent(serverNow: now)
+        if recording { out.append(.record(.external(c, ms: ms))) }
+        deliver(session.handle(.external(c), at: ms), now: now, barrier: c.version, into: &out)
+    }
+
+    /// The hub rebased: what is still held for the client (behind a barrier above `version`)
+    /// describes an order the store did not make, so it goes; the session takes `board` as
+    /// its committed order and the client gets a `layout`, held until `board` is durable.
+    mutating func resync(to board: Board, droppingHeldAbove version: Int, now: Double, into out: inout [Action]) {
+        dropHeld { $0.barrier > version }
+        if recording, session.committedOrder != nil {
+            out.append(.record(.resync(version: board.version, order: board.order, ms: clock.serverEvent(serverNow: now))))
+        }
+        deliver(session.resync(to: board), now: now, barrier: board.version, into: &out)
+        finish(direct: false, into: &out)
+    }
+
+    /// The hub rebased as commits (another process's commit came first, this process's drops
+    /// landed after it): held `commit` messages about versions after `base` go (they carry
+    /// versions the store did not give; what else is held stands, so the frames the session
+    /// counts as sent do reach the client), the session's committed order goes back to `base`
+    /// without a message, and `commits` follow as commits made elsewhere, in version order.
+    /// `board` is the hub's, for a session that cannot take the rebase (a `layout` instead).
+    mutating func rebase(to base: HubState.RebaseBase, commits: [Commit], board: Board, now: Double, into out: inout [Action]) {
+        dropHeld { o in
+            guard o.barrier > base.version, case .commit? = o.event else { return false }
+            return true
+        }
+        let ms = clock.serverEvent(serverNow: now)
+        guard session.handle(.rebase(version: base.version, order: base.order), at: ms).isEmpty else {
+            return resync(to: board, droppingHeldAbove: base.version, now: now, into: &out)
+        }
+        if recording { out.append(.record(.rebase(version: base.version, order: base.order, ms: ms))) }
+        for c in commits { apply(external: c, now: now, into: &out) }
+        finish(direct: false, into: &out)
+    }
+
+    /// An error (or any message) for the client from outside its own input.
+    mutating func tell(_ e: ServerEvent, now: Double, into out: inout [Action]) {
+        send(e, now: now, into: &out)
+        finish(direct: false, into: &out)
+    }
+
+    /// Asks for the connection to close with `code` once what is queued is out.
+    mutating func close(_ code: Int32, _ reason: String, into out: inout [Action]) {
+        close(code, reason)
+        finish(direct: false, into: &out)
+    }
+
+    // MARK: Queueing
+
+    /// Hands the session's outputs on: its own commits to the hub (`.commit`), everything to
+    /// the queue.
+    private mutating func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0, into out: inout [Action]) {
+        let events = inlineEvents ? events.inliningEvents() : events
+        var barrier = initial
+        for e in events {
+            var e = e
+            switch e {
+            case .persist(let c):
+                // This session's own commit: persisted by the hub, sent once durable.
+                out.append(.commit(c))
+                barrier = durable == .max ? 0 : c.version
+                e = .commit(c)
+            case .commit(let c):
+                barrier = max(barrier, c.version)
+            default:
+                break
+            }
+            // These end the session (contract §5): the error goes out, then the close.
+            var fatal: ErrorCode?
+            if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) { fatal = code }
+            queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0), now: now, into: &out)
+            if let fatal {
+                out.append(.log(.warn, event: "refusal", detail: fatal.rawValue))
+                close(1008, fatal.rawValue)
+            }
+        }
+        schedule(now: now, into: &out)
+    }
+
+    private mutating func send(_ e: ServerEvent, now: Double, into out: inout [Action]) {
+        queue(Outgoing(event: e, raw: nil, barrier: 0, queuedAt: now, size: 0), now: now, into: &out)
+    }
+
+    private mutating func queue(_ o: consuming Outgoing, now: Double, into out: inout [Action]) {
+        if o.size == 0, let e = o.event { o.size = e.estimatedSize(commitOrder: commitOrder) }
+        let size = o.size
+        // Frames waiting behind each other merge: the client gets the latest state.
+        if case .frame(let f)? = o.event, outgoing.count > outgoingHead, case .frame(let g)? = outgoing[outgoing.count - 1].event,
+           outgoing[outgoing.count - 1].barrier == o.barrier {
+            outgoing[outgoing.count - 1].event = .frame(g.merged(with: f))
+        } else {
+            pendingBytes += size
+            outgoing.append(o)
+        }
+        queued = true
+        // One big message (a whole order on a huge board) is not a slow reader: the bound
+        // leaves room for twice the message being queued; time catches a client that stalls.
+        let maxPending = max(mode == .echo ? 4 * bounds.maxEchoMessageBytes : bounds.maxPendingBytes, 2 * size)
+        if pendingBytes > maxPending || now - outgoing[outgoingHead].queuedAt > bounds.maxPendingMs {
+            out.append(.log(.warn, event: "refusal", detail: "slow reader: \(pendingBytes) bytes pending"))
+            outgoing.removeAll()
+            outgoingHead = 0
+            pendingBytes = 0
+            close(1008, "too far behind")
+            out.append(.abandon)
+        }
+    }
+
+    private mutating func close(_ code: Int32, _ reason: String) {
+        guard !isClosing else { return }
+        state = .closing(code: code, reason: reason)
+        queued = true
+    }
+
+    /// Removes the held messages `drop` picks.
+    private mutating func dropHeld(where drop: (Outgoing) -> Bool) {
+        guard outgoingHead < outgoing.count else { return }
+        var removed = 0
+        let kept = outgoing[outgoingHead...].filter { o in
+            guard drop(o) else { return true }
+            removed += o.size
+            return false
+        }
+        guard kept.count != outgoing.count - outgoingHead else { return }
+        outgoing = Array(kept)
+        outgoingHead = 0
+        pendingBytes -= removed
+    }
+
+    /// The end of an input: how what it queued (or the close it decided) reaches the socket.
+    private mutating func finish(direct: Bool, into out: inout [Action]) {
+        guard queued else { return }
+        queued = false
+        out.append(direct && !isClosing ? .writeNow : .requestWritable)
+    }
+
+    // MARK: Writing
+
+    /// Whether the next queued message may go out (its commit is durable).
+    var hasReadyOutgoing: Bool {
+        outgoingHead < outgoing.count && outgoing[outgoingHead].barrier <= durable
+    }
+
+    /// Whether a writeable callback is needed: something is ready, or a close waits.
+    var wantsWritable: Bool { hasReadyOutgoing || isClosing }
+
+    /// `wantsWritable` for the performer. Mutating only so that a read through the class that
+    /// holds the machine is made in place: a plain read of a computed property copies the whole
+    /// machine first (a retain and a release of each of its dozen references, on every write).
+    mutating func needsWritable() -> Bool { wantsWritable }
+
+    /// Takes the next ready message and writes it into `buffer` after `headroom` bytes (the
+    /// buffer's length is then the message's end). Returns whether it is binary, or nil when
+    /// nothing is ready.
+    mutating func nextMessage(into buffer: inout [UInt8], headroom: Int) -> Bool? {
+        guard hasReadyOutgoing else { return nil }
+        let i = outgoingHead
+        outgoingHead += 1
+        pendingBytes -= outgoing[i].size
+        buffer.removeSubrange(headroom...)
+        // Moved out of the queue, not copied: the slot is only waiting to be removed.
+        if let raw = outgoing[i].raw.take() {
+            buffer.append(contentsOf: raw)
+        } else if let event = outgoing[i].event.take() {
+            Wire.encode(event, commitOrder: commitOrder, into: &buffer)
+        }
+        return outgoing[i].binary
+    }
+
+    /// Drops the written messages' slots once they are most of the queue.
+    mutating func compactQueue() {
+        if outgoingHead > 64, outgoingHead * 2 > outgoing.count {
+            outgoing.removeFirst(outgoingHead)
+            outgoingHead = 0
+        }
+    }
+
+    /// After the writes of a writeable callback: what the socket is to do next.
+    mutating func afterWriting() -> AfterWriting {
+        compactQueue()
+        if hasReadyOutgoing { return .askAgain }
+        guard case .closing(let code, let reason) = state else { return .nothing }
+        return outgoingHead >= outgoing.count ? .sendClose(code: code, reason: reason) : .askAgain
+    }
+}
+
+extension ClientEvent {
+    var typeName: String {
+        switch self {
+        case .hello: "hello"
+        case .down: "down"
+        case .move: "move"
+        case .up: "up"
+        case .cancel: "cancel"
+        case .wheel: "wheel"
+        case .resize: "resize"
+        case .key: "key"
+        case .ping: "ping"
+        case .undo: "undo"
+        case .advance: "advance"
+        case .external: "external"
+        case .resync: "resync"
+        case .rebase: "rebase"
+        }
+    }
+}
+
+extension ServerEvent {
+    /// About how many bytes the message takes on the wire, for the slow-reader limit.
+    func estimatedSize(commitOrder: CommitOrderMode) -> Int {
+        switch self {
+        case .commit(let c) where commitOrder == .none, .persist(let c) where commitOrder == .none: 160 + c.moves.count * 90
+        case .layout(let l): 200 + l.cells.count * 170
+        case .frame(let f): 80 + f.cells.count * 170 + f.snapshots.count * 100 + f.gone.count * 12 + f.events.count * 120
+        case .commit(let c), .persist(let c): 100 + c.order.reduce(0) { $0 + 30 + $1.items.count * 10 }
+        default: 120
+        }
+    }
+}

@@ -1,0 +1,257 @@
+import LiftboardCore
+import LiftboardStore
+
+/// One board shared by every session on it, as a value: what the hub knows and decides, with
+/// no socket, no store and no clock. Each input (a session's commit, an API edit, what the
+/// store reports, a round of reports ending) changes the state in place and returns the
+/// actions `Hub` performs, in order.
+///
+/// Two orders: `truth`, the store's durable order (commits applied in the store's version
+/// order, whichever process made them), and `board`, the truth with this process's commits
+/// still on their way to the store applied on top (`pending`). A session's own commit is
+/// applied at once (it is `board` + 1) and handed to the other sessions; a `commit` message
+/// reaches clients only once `truth` reaches its version (`Connection.Outgoing.barrier`).
+///
+/// When the store's result is not what the sessions were told, `settle` rebases `board` on
+/// the truth with the pending changes re-applied, and tells the sessions:
+/// - as commits (`Action.rebase`) when every step can be told as one: another process's
+///   commit came first and this process's drops landed after it (each session gets the other
+///   process's commit, then this process's, in version order, at the store's versions);
+/// - as a `layout` (`Action.resync`) otherwise (a drop the store refused or found moot, a
+///   commit this board cannot replay, an edit), after an error to the session whose drop it
+///   was (`store_unavailable`, `drop_moot`).
+struct HubState {
+    /// A commit of this process on its way to the store.
+    struct Pending: Equatable {
+        var token: Int
+        var change: Change?
+        /// The session that made it (or the API's author), to tell when the store refuses it.
+        var by: String
+        /// The version the sessions were told it has; nil when they were told it changes
+        /// nothing (after a rebase on which it became moot).
+        var expected: Int?
+        /// When it was queued for the store (server ms), for the debug log.
+        var queuedAt: Double
+    }
+
+    /// The committed order a rebase starts from: the truth where the sessions' idea of it
+    /// began to differ.
+    struct RebaseBase: Equatable {
+        var version: Int
+        var order: [SectionOrder]
+    }
+
+    enum Action: Equatable {
+        /// Write this commit through the store.
+        case persist(CommitRecord)
+        /// Session `to` gets a commit made elsewhere (another session, an edit, another
+        /// process), sent to its client once durable.
+        case deliver(Commit, to: String)
+        /// A commit is durable: the change feed gets it.
+        case publish(DurableCommit)
+        /// The listener reads the board's commits after `after` again (one is missing).
+        case catchUp(after: Int)
+        /// The durable version advanced: messages held behind a barrier up to it may go.
+        case release(durable: Int)
+        /// Session `to` is told why what it was told did not happen, before its `layout`.
+        case refuse(to: String, ErrorCode, message: String)
+        /// Session `to`: what is held for it about versions after `base.version` goes unless it
+        /// can stand (everything but `commit` messages); its committed order goes back to
+        /// `base` without a message; then it gets `commits`, in version order, as commits made
+        /// elsewhere (its own drop among them, with its `by`).
+        case rebase(to: String, base: RebaseBase, commits: [Commit])
+        /// Session `to`: what is held for it about versions after `droppingHeldAbove` goes, and
+        /// it takes `board` as its committed order (a `layout`).
+        case resync(to: String, board: Board, droppingHeldAbove: Int)
+    }
+
+    private(set) var board: Board
+    private(set) var truth: Board
+    /// This server process among those sharing the store.
+    let origin: String
+    /// The sessions on the board, in the order they joined.
+    private(set) var sessions: [String] = []
+    private(set) var pending: [Pending] = []
+    private var nextToken = 0
+    /// Durable commits that came before the ones they follow (the listener and the store
+    /// thread race), by version.
+    private var arrivals: [Int: DurableCommit] = [:]
+    /// Set when the sessions' idea of the order went wrong: the truth before it did.
+    private(set) var divergedFrom: RebaseBase?
+    /// The durable commits applied since `divergedFrom`, as sessions are to be told them.
+    private var sinceDivergence: [Commit] = []
+    /// Whether the divergence can be told as commits (see `settle`).
+    private var tellable = true
+    /// The change that reverts the durable board's last commit (for `POST .../undo`), known
+    /// for commits made since this process started.
+    private(set) var lastRevert: (version: Int, change: Change)?
+
+    init(board: Board, origin: String) {
+        self.board = board
+        self.truth = board
+        self.origin = origin
+    }
+
+    /// The highest version known durable: messages held behind a barrier go out up to it.
+    var durableVersion: Int { truth.version }
+
+    mutating func join(_ session: String) { sessions.append(session) }
+    mutating func leave(_ session: String) { sessions.removeAll { $0 == session } }
+
+    // MARK: What the sessions and the API do
+
+    /// Session `by` committed `c` (its version one past `board`'s). `at` is the wall-clock
+    /// time (ms since the epoch), `now` the server's. Returns nil (nothing to do) when the
+    /// commit does not follow the board.
+    mutating func commit(_ c: Commit, by session: String, at: Double, now: Double) -> [Action]? {
+        guard c.version == board.version + 1, board.apply(c) else { return nil }
+        nextToken += 1
+        pending.append(Pending(token: nextToken, change: c.change, by: session, expected: c.version, queuedAt: now))
+        var out: [Action] = [.persist(CommitRecord(commit: c, at: at, origin: origin, token: nextToken))]
+        for other in sessions where other != session { out.append(.deliver(c, to: other)) }
+        return out
+    }
+
+    /// An edit from the API (or a move, when a board is replaced), applied to the board and
+    /// written like a drop. Nil when it does not apply to the board as it is; else the
+    /// commit, the token its store report will carry, and the actions.
+    mutating func edit(_ change: Change, by author: String, ifVersion: Int?, at: Double, now: Double)
+        -> (commit: Commit, token: Int, actions: [Action])? {
+        guard let moves = board.apply(change) else { return nil }
+        nextToken += 1
+        let c = Commit(board: board.id, version: board.version, by: author, moves: moves, order: [], change: change)
+        pending.append(Pending(token: nextToken, change: change, by: author, expected: c.version, queuedAt: now))
+        var out: [Action] = [.persist(CommitRecord(commit: c, at: at, origin: origin, token: nextToken, ifVersion: ifVersion))]
+        for s in sessions { out.append(.deliver(c, to: s)) }
+        return (c, nextToken, out)
+    }
+
+    // MARK: What the store says
+
+    /// A commit is durable (this process's, from the store thread, or any process's, from
+    /// the listener; either may come twice or early): applied to the truth in version order.
+    mutating func durable(_ d: DurableCommit) -> [Action] {
+        guard d.version > truth.version else { return [] }
+        arrivals[d.version] = d
+        var out: [Action] = []
+        let before = truth.version
+        while let next = arrivals.removeValue(forKey: truth.version + 1) { advance(next, into: &out) }
+        // A gap: the listener has it on its way, or (rarely) it is a commit of ours reported
+        // failed that landed after all, which the listener does not read back unasked.
+        if !arrivals.isEmpty { out.append(.catchUp(after: truth.version)) }
+        if truth.version > before { out.append(.release(durable: truth.version)) }
+        return out
+    }
+
+    private mutating func advance(_ d: DurableCommit, into out: inout [Action]) {
+        let before = truth.version
+        let ours = d.origin == origin
+        let k = ours ? pending.firstIndex(where: { $0.token == d.token }) : nil
+        // Whether the sessions were told something else than this, decided before it applies.
+        let surprise: Bool
+        if ours, let k {
+            surprise = k != 0 || pending[k].expected != d.version
+        } else if ours {
+            // A write reported failed that did land after all (the connection broke at COMMIT).
+            surprise = true
+            tellable = false
+        } else {
+            surprise = !pending.isEmpty || divergedFrom != nil || board.version != before
+        }
+        if surprise { markDiverged() }
+        let revert = d.change.flatMap { truth.revert(of: $0) }
+        lastRevert = nil
+        var moves: [Move] = []
+        if let change = d.change, let m = truth.apply(change) {
+            moves = m
+            lastRevert = revert.map { (truth.version, $0) }
+            out.append(.publish(d))
+            if change.isEdit { tellable = false }
+        } else {
+            // Not a change this board can replay: take the store's word for the version.
+            markDiverged()
+            tellable = false
+            truth.version = d.version
+        }
+        if divergedFrom != nil {
+            sinceDivergence.append(Commit(board: truth.id, version: truth.version, by: d.by, moves: moves, order: [], change: d.change))
+        }
+        if let k {
+            pending.remove(at: k)
+        } else if !ours && divergedFrom == nil {
+            // Another process's commit, with nothing of ours in flight: the path other
+            // sessions' commits take, so drags in flight keep their live places.
+            board = truth
+            let c = Commit(board: truth.id, version: truth.version, by: d.by, moves: moves, order: truth.order, change: d.change)
+            for s in sessions { out.append(.deliver(c, to: s)) }
+        }
+    }
+
+    /// The store found this process's change moot (another process's commit came first).
+    mutating func unchanged(token: Int) -> [Action] {
+        guard let k = pending.firstIndex(where: { $0.token == token }) else { return [] }
+        let p = pending.remove(at: k)
+        guard k != 0 || p.expected != nil else { return [] }
+        markDiverged()
+        tellable = false
+        guard p.expected != nil else { return [] }
+        return [.refuse(to: p.by, .dropMoot, message: "the drop changed nothing by the time it was saved (another change came first); the board is back to its saved order")]
+    }
+
+    /// The store refused this process's change: on the store's order it would break a
+    /// section's placement rule (issue 23: another process filled the column first). The
+    /// dropping session gets `rule_refused` naming the rule; the sessions are rebased as after
+    /// any change the store did not take.
+    mutating func refused(token: Int, reason: String) -> (by: String, actions: [Action])? {
+        guard let k = pending.firstIndex(where: { $0.token == token }) else { return nil }
+        let p = pending.remove(at: k)
+        markDiverged()
+        tellable = false
+        return (p.by, [.refuse(to: p.by, .ruleRefused, message: reason)])
+    }
+
+    /// The store could not write this commit: the drop is refused (`store_unavailable`).
+    mutating func failed(token: Int) -> (by: String, actions: [Action])? {
+        guard let k = pending.firstIndex(where: { $0.token == token }) else { return nil }
+        let p = pending.remove(at: k)
+        markDiverged()
+        tellable = false
+        return (p.by, [.refuse(to: p.by, .storeUnavailable, message: "the drop could not be saved; the board is back to its last saved order")])
+    }
+
+    private mutating func markDiverged() {
+        if divergedFrom == nil { divergedFrom = RebaseBase(version: truth.version, order: truth.order) }
+    }
+
+    /// After a round of reports: rebase when the sessions were told something the store did
+    /// not do (see the type's comment).
+    mutating func settle() -> [Action] {
+        guard let base = divergedFrom else { return [] }
+        divergedFrom = nil
+        var commits = sinceDivergence
+        sinceDivergence = []
+        var asCommits = tellable
+        tellable = true
+        var out: [Action] = []
+        board = truth
+        for k in pending.indices {
+            let change = pending[k].change
+            if let change, let moves = board.apply(change) {
+                pending[k].expected = board.version
+                commits.append(Commit(board: board.id, version: board.version, by: pending[k].by, moves: moves, order: [], change: change))
+                if change.isEdit { asCommits = false }
+            } else {
+                if pending[k].expected != nil {
+                    out.append(.refuse(to: pending[k].by, .dropMoot, message: "the drop changes nothing after another change that came first"))
+                }
+                pending[k].expected = nil
+                asCommits = false
+            }
+        }
+        for s in sessions {
+            out.append(asCommits ? .rebase(to: s, base: base, commits: commits)
+                                 : .resync(to: s, board: board, droppingHeldAbove: base.version))
+        }
+        return out
+    }
+}

@@ -1,0 +1,21 @@
+/// The one schema history of both stores: version N is the same step in SQLite
+/// (`PRAGMA user_version`) and in PostgreSQL (the `liftboard_schema` table), each store writing
+/// it in its own SQL (`SQLiteStore.migrations`, `PostgresStore.migrations`).
+///
+/// | version | what it brought | SQLite | PostgreSQL |
+/// |---|---|---|---|
+/// | 1 | boards, sections, items, commits | tables | tables, with all of 2 and 3's (one step) |
+/// | 2 | each commit's moves (`moves`) | table | (in 1) |
+/// | 3 | a commit's change, origin and token; a probe row | columns, `probe` table | (in 1); the probe is `SELECT 1` |
+/// | 4 | an edit's change as its JSON (`change_json`) | column | column |
+/// | 5 | a commit's moves in its row (`moves_json`) | column | nothing (it kept `moves`) |
+/// | 6 | placement rules (issue 23): items' `kind` and `handle`, sections' `rules` (`Section.rulesText`) | columns | columns |
+///
+/// Since issue 22 neither store writes or reads moves (the change is the commit); `moves` and
+/// `moves_json` stay for older databases. PostgreSQL databases numbered before this history
+/// (`schema_version` 1 and 2) are versions 3 and 4 of it, renumbered on open.
+public enum StoreSchema {
+    /// The version this build writes; older databases migrate forward on open, newer ones are
+    /// refused (`StoreError.newerSchema`).
+    public static let version = 6
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+import LiftboardCore
+@testable import LiftboardStore
+import LiftboardWire
+
+extension EditCodec {
+    /// As the server opens its stores: edits as the wire's JSON.
+    static let wire = EditCodec(encode: Wire.encodeChange, decode: Wire.decodeChange)
+}
+
+func tempPath() -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("liftboard-store-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir.appendingPathComponent("store.sqlite").path
+}
+
+let demo = Board(id: "demo", sections: [
+    Section(id: "todo", title: "To do", items: [Item(id: "a", label: "A", color: "#111"), Item(id: "b", label: "B", color: "#222", height: 96),
+                                               Item(id: "c", label: "C", color: "#333", movable: false)]),
+    Section(id: "done", title: "Done", items: []),
+])
+
+/// A session's drop: `change` on board demo, as version `version`.
+func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
+    CommitRecord(commit: Commit(board: "demo", version: version, by: "s\(version)", moves: [], order: [], change: change),
+                 at: 1_700_000_000_000 + Double(version), origin: "p1", token: token)
+}
+
+/// What only the SQLite store has: its file's schema history, the store thread around it, and
+/// the rows it rewrites. What every store does is StoreConformanceTests.
+@Suite struct SQLiteStoreTests {
+    @Test func anOldSchemaMigratesForwardAndANewerOneIsRefused() throws {
+        let path = tempPath()
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try db.execute(SQLiteStore.migrations[0])
+            try db.execute("PRAGMA user_version = 1")
+        }
+        let store = try SQLiteStore(path: path, edits: .wire)
+        #expect(try store.userVersion() == SQLiteStore.schemaVersion)
+        try store.seed(demo)
+        try store.apply([drop(1, .insert(id: "a", section: "done", after: nil, index: 0))])
+        #expect(try store.board(id: "demo")?.version == 1)
+        let newer = tempPath()
+        do {
+            let db = try SQLiteDatabase(path: newer)
+            try db.execute("PRAGMA user_version = 99")
+        }
+        #expect(throws: StoreError.self) { try SQLiteStore(path: newer, edits: .wire) }
+    }
+
+    @Test func aCommitKeepsItsChangeAndNoMoves() throws {
+        let path = tempPath()
+        let store = try SQLiteStore(path: path, edits: .wire)
+        try store.seed(demo)
+        try store.apply([drop(1, .insert(id: "a", section: "done", after: nil, index: 0))])
+        let db = try SQLiteDatabase(path: path)
+        let row = try db.prepare("SELECT change_kind, moves_json FROM commits")
+        #expect(try row.step() && row.text(0) == "insert" && row.isNull(1))
+        let moves = try db.prepare("SELECT count(*) FROM moves")
+        #expect(try moves.step() && moves.int(0) == 0)
+    }
+
+    @Test func theWriterReportsEveryCommitDurableInOrder() throws {
+        let path = tempPath()
+        let store = try SQLiteStore(path: path, edits: .wire)
+        try store.seed(demo)
+        let seen = Locked<[Int]>([])
+        // The first batch's report waits until the other 49 are queued: they must then go
+        // in one transaction (group commit), not one each.
+        let allQueued = DispatchSemaphore(value: 0)
+        let writer = CommitWriter(store: store, onDurable: { outcomes in
+            let first = seen.value.isEmpty
+            seen.update { $0 += outcomes.compactMap { if case .landed(let d) = $0 { d.version } else { nil } } }
+            if first { allQueued.wait() }
+        },
+                                  onFailure: { _, e in Issue.record("\(e)") })
+        writer.enqueue(drop(1, .insert(id: "a", section: "done", after: nil, index: 0)))
+        while seen.value.isEmpty { usleep(1000) }
+        for v in 2...50 { writer.enqueue(drop(v, .insert(id: "a", section: v % 2 == 0 ? "todo" : "done", after: nil, index: 0))) }
+        allQueued.signal()
+        writer.close()
+        #expect(seen.value == Array(1...50))
+        #expect(writer.transactions == 2 && writer.written == 50)
+        #expect(try SQLiteStore(path: path, edits: .wire).board(id: "demo")?.version == 50)
+    }
+}
+
+@Suite struct StoreChangeTests {
+    func record(_ change: Change, version: Int, token: Int) -> CommitRecord {
+        CommitRecord(commit: Commit(board: "demo", version: version, by: "s\(token)", moves: [], order: [], change: change),
+                     at: 1_700_000_000_000, origin: "p1", token: token)
+    }
+
+    @Test func theWriterReportsAFailureAndTheStoreDownThenUpWhenItWritesAgain() throws {
+        let path = tempPath()
+        let store = try SQLiteStore(path: path, edits: .wire)
+        try store.seed(demo)
+        let failures = Locked<[Int]>([])
+        let health = Locked<[Bool]>([])
+        let landed = Locked<[Int]>([])
+        let writer = CommitWriter(store: store, onDurable: { o in
+            landed.update { $0 += o.compactMap { if case .landed(let d) = $0 { d.version } else { nil } } }
+        }, onFailure: { records, _ in failures.update { $0 += records.map(\.token) } },
+           onHealth: { up in health.update { $0.append(up) } })
+        // A commit without a change fails its whole batch.
+        writer.enqueue(CommitRecord(commit: Commit(board: "demo", version: 1, by: "s1", moves: [], order: []), at: 0, origin: "p1", token: 7))
+        writer.enqueue(record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 8))
+        // Let the first batch fail before the next arrives (the thread may also take both at once).
+        let deadline = Date().addingTimeInterval(5)
+        while failures.value.isEmpty && Date() < deadline { usleep(1000) }
+        writer.enqueue(record(.insert(id: "b", section: "done", after: nil, index: 0), version: 1, token: 9))
+        writer.close()
+        #expect(failures.value.contains(7))
+        #expect(health.value.first == false && health.value.last == true)
+        #expect(!landed.value.isEmpty)
+        let b = try #require(try SQLiteStore(path: path, edits: .wire).board(id: "demo"))
+        #expect(b.version == landed.value.count)
+    }
+}
+
+/// A value shared with the writer's thread in tests.
+final class Locked<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var v: T
+    init(_ v: T) { self.v = v }
+    var value: T { lock.lock(); defer { lock.unlock() }; return v }
+    func update(_ f: (inout T) -> Void) { lock.lock(); f(&v); lock.unlock() }
+}
+
+/// The store writes only the rows a change moved and keeps the board it applies to in memory;
+/// the file must still hold exactly the order the changes make, batch after batch.
+@Suite struct StoreRowsTests {
+    /// Three sections of 12, 9 and 0 items, with pinned items in the first two.
+    static let board = Board(id: "demo", sections: [
+        Section(id: "s0", items: (0..<12).map { Item(id: "a\($0)", movable: $0 != 4) }),
+        Section(id: "s1", items: (0..<9).map { Item(id: "b\($0)", movable: $0 != 0 && $0 != 7) }),
+        Section(id: "s2", items: []),
+    ])
+
+    static func randomChange(_ b: Board, _ rng: inout SplitMix64) -> Change {
+        let items = b.sections.flatMap(\.items).map(\.id)
+        let x = items[Int(rng.next() % UInt64(items.count))]
+        if rng.next() % 4 == 0 {
+            let y = items[Int(rng.next() % UInt64(items.count))]
+            return .swap(x, y)
+        }
+        let s = b.sections[Int(rng.next() % UInt64(b.sections.count))]
+        let after = s.items.isEmpty || rng.next() % 5 == 0 ? nil : s.items[Int(rng.next() % UInt64(s.items.count))].id
+        return .insert(id: x, section: s.id, after: after, index: Int(rng.next() % UInt64(s.items.count + 1)))
+    }
+
+    @Test func randomBatchesOfChangesReadBackFromTheFileAsTheyApplyInMemory() throws {
+        let path = tempPath()
+        let store = try SQLiteStore(path: path, edits: .wire)
+        try store.seed(Self.board)
+        var expected = Self.board
+        var rng = SplitMix64(seed: 13)
+        var landedCount = 0
+        for batch in 0..<60 {
+            var records: [CommitRecord] = []
+            for k in 0..<Int(1 + rng.next() % 4) {
+                let change = Self.randomChange(expected, &rng)
+                if expected.apply(change) != nil { landedCount += 1 }
+                records.append(CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [], change: change),
+                                            at: 0, origin: "p", token: batch * 10 + k))
+            }
+            try store.apply(records)
+            // A fresh connection reads the file, not the writer's memory.
+            let onDisk = try #require(try SQLiteStore(path: path, edits: .wire).board(id: "demo"))
+            #expect(onDisk == expected, "batch \(batch)")
+            if onDisk != expected { return }
+        }
+        #expect(landedCount > 100)
+    }
+
+    @Test func aBatchThatFailsLeavesNothingAndTheNextWritesFromTheFile() throws {
+        let path = tempPath()
+        let store = try SQLiteStore(path: path, edits: .wire)
+        try store.seed(Self.board)
+        // Warm the store's memory of the board, then fail a batch after a change that applied
+        // in memory: a commit without a change refuses the whole batch.
+        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
+                                                     change: .insert(id: "a0", section: "s2", after: nil, index: 0)), at: 0)])
+        let failing = [
+            CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
+                                        change: .insert(id: "a1", section: "s2", after: nil, index: 0)), at: 0),
+            CommitRecord(commit: Commit(board: "demo", version: 7, by: "s", moves: [], order: []), at: 0),
+        ]
+        #expect(throws: StoreError.self) { try store.apply(failing) }
+        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
+                                                     change: .insert(id: "b1", section: "s0", after: "a2", index: 2)), at: 0)])
+        var expected = Self.board
+        _ = expected.apply(.insert(id: "a0", section: "s2", after: nil, index: 0))
+        _ = expected.apply(.insert(id: "b1", section: "s0", after: "a2", index: 2))
+        #expect(try SQLiteStore(path: path, edits: .wire).board(id: "demo") == expected)
+        #expect(try store.board(id: "demo") == expected)
+    }
+}
