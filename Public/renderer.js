@@ -37,7 +37,26 @@ function fit(ctx, text, width) {
   return text.slice(0, lo) + "…";
 }
 
-function drawCell(ctx, f, color, label, focused, selected = false) {
+/** A drag handle's grip: three short bars inside the 44 px band of the cell's edge. */
+function drawGrip(ctx, f, edge) {
+  const x = edge === "leading" ? f.x + 14 : f.x + f.w - 30;
+  ctx.fillStyle = "rgba(255,255,255,0.85)";
+  for (let k = -1; k <= 1; k++) ctx.fillRect(x, f.y + f.h / 2 + k * 6 - 1, 16, 2);
+}
+
+/** The badge of a snapshot over a section that refuses it: a no-entry sign at its top-left
+ * corner (the top-right one is the multi-item count's). */
+function drawForbidden(ctx, f) {
+  const x = f.x + 14, y = f.y + 4;
+  ctx.beginPath();
+  ctx.arc(x, y, 11, 0, 2 * Math.PI);
+  ctx.fillStyle = "#d93025";
+  ctx.fill();
+  ctx.fillStyle = "#fff";
+  ctx.fillRect(x - 6, y - 2, 12, 4);
+}
+
+function drawCell(ctx, f, color, label, focused, selected = false, handle = null) {
   roundRect(ctx, f.x + 6, f.y + 2, f.w - 12, f.h - 4, 10);
   ctx.fillStyle = color || "#888";
   ctx.fill();
@@ -62,7 +81,9 @@ function drawCell(ctx, f, color, label, focused, selected = false) {
   ctx.fillStyle = "#fff";
   ctx.font = "600 16px system-ui, sans-serif";
   ctx.textBaseline = "middle";
-  ctx.fillText(ellipsize(ctx, label || "", f.w - 40), f.x + 20, f.y + f.h / 2);
+  const textX = handle === "leading" ? f.x + 44 : f.x + 20;
+  ctx.fillText(ellipsize(ctx, label || "", f.w - 40 - (handle ? 24 : 0)), textX, f.y + f.h / 2);
+  if (handle) drawGrip(ctx, f, handle);
   if (focused) {
     ctx.lineWidth = 3;
     ctx.strokeStyle = "#1a73e8";
@@ -103,7 +124,7 @@ export function draw(canvas, scene, now, dpr) {
     const f = valueAt(c.frame, now);
     if (f.y + f.h < scroll || f.y > scroll + h) continue;
     ctx.globalAlpha = cellOpacity(c, now);
-    drawCell(ctx, f, c.color, c.label, scene.focus === c.id, c.selected);
+    drawCell(ctx, f, c.color, c.label, scene.focus === c.id, c.selected, c.handle);
     ctx.globalAlpha = 1;
   }
   ctx.restore();
@@ -112,7 +133,8 @@ export function draw(canvas, scene, now, dpr) {
     const cell = scene.cells.get(s.id);
     const c = valueAt(s.center, now);
     ctx.save();
-    ctx.globalAlpha = valueAt(s.alpha, now);
+    // Over a section that refuses it the snapshot is dimmed and wears a badge.
+    ctx.globalAlpha = valueAt(s.alpha, now) * (s.forbidden ? 0.5 : 1);
     ctx.translate(c.x, c.y);
     ctx.rotate(valueAt(s.rotation, now));
     const k = valueAt(s.scale, now);
@@ -130,7 +152,7 @@ export function draw(canvas, scene, now, dpr) {
         ctx.fill();
       }
     }
-    drawCell(ctx, box, cell?.color, cell?.label, false);
+    drawCell(ctx, box, cell?.color, cell?.label, false, false, cell?.handle);
     if (s.count > 1) {
       ctx.shadowColor = "transparent";
       const r = Math.min(13, box.h / 2 - 4), bx = box.x + box.w - 20 - r, by = box.y + box.h / 2;
@@ -147,6 +169,11 @@ export function draw(canvas, scene, now, dpr) {
       ctx.textBaseline = "middle";
       ctx.fillText(String(s.count), bx, by + 0.5);
       ctx.textAlign = "start";
+    }
+    if (s.forbidden) {
+      ctx.shadowColor = "transparent";
+      ctx.globalAlpha = 1;
+      drawForbidden(ctx, box);
     }
     ctx.restore();
   }

@@ -21,7 +21,7 @@ function cellFrom(info, now) {
   return {
     id: info.id, label: info.label, color: info.color, section: info.section, index: info.index,
     movable: info.movable, frame: animation(info.frame, info.frame, now, 0), hidden: !!info.hidden,
-    selected: !!info.selected, alpha: 1, showAt: null, fade: null, removeAt: null,
+    selected: !!info.selected, alpha: 1, showAt: null, fade: null, removeAt: null, handle: info.handle || null,
   };
 }
 
@@ -38,7 +38,7 @@ function snapshotFrom(s, now, scene) {
     p: s.p, id: s.id, size: s.size || (cell ? { w: cell.frame.to.w, h: cell.frame.to.h } : { w: 0, h: 0 }),
     center: animation(start || { x: 0, y: 0 }, start || { x: 0, y: 0 }, now, 0),
     scale: animation(1, 1, now, 0), rotation: animation(0, 0, now, 0), alpha: animation(1, 1, now, 0),
-    count: 1, done: false, endsAt: 0,
+    count: 1, done: false, endsAt: 0, forbidden: false,
   };
 }
 
@@ -49,6 +49,7 @@ function applySnapshot(scene, s, now) {
   if (s.size) snap.size = s.size;
   // A multi-item drag: how many items the snapshot carries (the renderer stacks them).
   if (s.count !== undefined) snap.count = s.count;
+  if (s.forbidden !== undefined) snap.forbidden = s.forbidden;  // over a section that refuses the drag
   if (s.center) snap.center = retarget(snap.center, s.center, now, s.moveDur || 0, s.ease || "linear");
   const dur = s.dur || 0;
   for (const k of ["scale", "rotation", "alpha"]) {
@@ -103,7 +104,7 @@ export function applyFrame(scene, msg, now) {
       scene.cells.set(u.id, cell);
     } else {
       cell.frame = retarget(cell.frame, u.frame, now, u.dur, u.ease);
-      if (u.label !== undefined) Object.assign(cell, { label: u.label, color: u.color, section: u.section, index: u.index, movable: u.movable });
+      if (u.label !== undefined) Object.assign(cell, { label: u.label, color: u.color, section: u.section, index: u.index, movable: u.movable, handle: u.handle || null });
     }
     if (u.selected !== undefined) cell.selected = u.selected;
     if (u.hidden) { cell.hidden = true; cell.showAt = null; }

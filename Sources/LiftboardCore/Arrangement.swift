@@ -31,6 +31,9 @@ struct Arrangement: Sendable {
     let heights: [Double]
     let movable: [Bool]
     let handleOf: [String: Int]
+    /// Kinds (`Item.kind`) and drag handles (`Item.handle`).
+    let kinds: [String?]
+    let grips: [HandleEdge?]
 
     // Sections, by index.
     let sectionIDs: [String]
@@ -38,6 +41,9 @@ struct Arrangement: Sendable {
     let sectionIndexOf: [String: Int]
     /// How many pinned items each section holds (pinned items never change section).
     let pinnedCount: [Int]
+    /// Each section's placement rules, and whether any section states one.
+    let rules: [SectionRules]
+    let hasRules: Bool
 
     private(set) var members: [[Int]]
     private(set) var sectionOf: [Int]
@@ -69,6 +75,7 @@ struct Arrangement: Sendable {
         grid = board.grid
         var ids: [String] = [], labels: [String] = [], colors: [String] = [], heights: [Double] = []
         var movable: [Bool] = [], handleOf: [String: Int] = [:]
+        var kinds: [String?] = [], grips: [HandleEdge?] = []
         var members: [[Int]] = [], pinned: [Int] = []
         var sectionIndexOf: [String: Int] = [:]
         for (s, section) in board.sections.enumerated() {
@@ -83,6 +90,8 @@ struct Arrangement: Sendable {
                 colors.append(item.color.isEmpty ? Board.palette[h % Board.palette.count] : item.color)
                 heights.append(board.layout == .grid ? board.grid.itemHeight : (item.height ?? board.list.rowHeight))
                 movable.append(item.movable)
+                kinds.append(item.kind)
+                grips.append(item.handle)
                 if !item.movable { p += 1 }
                 m.append(h)
             }
@@ -91,6 +100,9 @@ struct Arrangement: Sendable {
         }
         self.ids = ids; self.labels = labels; self.colors = colors; self.heights = heights
         self.movable = movable; self.handleOf = handleOf
+        self.kinds = kinds; self.grips = grips
+        rules = board.sections.map(\.rules)
+        hasRules = board.sections.contains(where: \.hasRules)
         sectionIDs = board.sections.map(\.id)
         titles = board.sections.map(\.title)
         self.sectionIndexOf = sectionIndexOf

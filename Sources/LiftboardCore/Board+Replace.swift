@@ -76,10 +76,21 @@ extension Board {
             guard !places.isEmpty else { return nil }
             return .batch(places.map { .insert(id: $0.id, section: sections[$0.at.section].id,
                                                 after: predecessor($0.at.section, $0.at.index, movableOnly: true), index: $0.at.index) })
+        case .batch(let changes) where change.isEdit:
+            // Each edit's revert on the board it applies to, the last one first.
+            var b = self
+            var reverts: [Change] = []
+            for c in changes {
+                guard let r = b.revert(of: c), b.applyEdit(c) else { continue }
+                reverts.insert(r, at: 0)
+            }
+            return reverts.isEmpty ? nil : .batch(reverts)
         case .batch:
             return nil
         case .addItem(let item, _, _):
             return .removeItem(item.id)
+        case .copyItem(_, let new, _, _, _):
+            return .removeItem(new)
         case .removeItem(let id):
             guard let (s, i) = locate(item: id) else { return nil }
             return .addItem(sections[s].items[i], section: sections[s].id, after: predecessor(s, i, movableOnly: false))

@@ -34,8 +34,14 @@ public struct Item: Hashable, Sendable {
     public var height: Double?
     /// `false` pins the item to its index in its section (contract §2).
     public var movable: Bool
-    public init(id: String, label: String? = nil, color: String? = nil, height: Double? = nil, movable: Bool = true) {
+    /// What the item is, for sections that accept some kinds only (`Section.accepts`).
+    public var kind: String? = nil
+    /// The edge of the cell whose press lifts at once (no long press).
+    public var handle: HandleEdge? = nil
+    public init(id: String, label: String? = nil, color: String? = nil, height: Double? = nil, movable: Bool = true,
+                kind: String? = nil, handle: HandleEdge? = nil) {
         self.id = id; self.label = label ?? id; self.color = color ?? ""; self.height = height; self.movable = movable
+        self.kind = kind; self.handle = handle
     }
 }
 
@@ -44,9 +50,22 @@ public struct Section: Hashable, Sendable {
     public var id: String
     public var title: String
     public var items: [Item]
-    public init(id: String, title: String? = nil, items: [Item]) {
+    /// The kinds of items it takes (`nil`: any); an item without a kind is refused by a list.
+    public var accepts: [String]? = nil
+    /// The most items it holds: while it holds `max`, items from other sections are refused.
+    public var max: Int? = nil
+    /// A palette: a drag out of it leaves the original and drops a copy; nothing is placed in it.
+    public var copy: Bool = false
+    /// What a drop there does: `.remove` makes it a trash (it holds no items).
+    public var drop: SectionDrop? = nil
+    public init(id: String, title: String? = nil, items: [Item], accepts: [String]? = nil, max: Int? = nil,
+                copy: Bool = false, drop: SectionDrop? = nil) {
         self.id = id; self.title = title ?? id; self.items = items
+        self.accepts = accepts; self.max = max; self.copy = copy; self.drop = drop
     }
+
+    /// Whether the section states a placement rule.
+    public var hasRules: Bool { accepts != nil || max != nil || copy || drop != nil }
 }
 
 /// A board: its definition and its current order (the order of `sections[].items`) at `version`.
@@ -73,6 +92,18 @@ public struct Board: Hashable, Sendable {
     public var order: [SectionOrder] {
         sections.map { SectionOrder(section: $0.id, items: $0.items.map(\.id)) }
     }
+}
+
+/// The edge of a cell that holds its drag handle: leading (left) or trailing (right).
+public enum HandleEdge: String, Sendable, Hashable {
+    case leading
+    case trailing
+}
+
+/// What dropping on a section does besides placing the item there.
+public enum SectionDrop: String, Sendable, Hashable {
+    /// A trash: the dropped item, or group, is removed from the board.
+    case remove
 }
 
 /// Why a board was refused. Each case names the offending field as a path such as

@@ -212,6 +212,11 @@ extension Board {
             sections[s].items.enumerated().filter { !$0.element.movable }.map { ($0.offset, $0.element) }
         }
         switch change {
+        case .batch(let changes) where change.isEdit:
+            // An edit batch: each edit as alone, in order; those that apply nowhere are skipped.
+            var any = false
+            for c in changes where c.isItemEdit { any = applyEdit(c) || any }
+            return any
         case .insert, .swap, .group, .batch:
             return false
         case .addItem(let item, let section, let after):
@@ -219,6 +224,16 @@ extension Board {
             let p = pinned(s)
             var at = 0
             if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? sections[s].items.count }
+            sections[s].items.insert(item, at: at)
+            if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }
+        case .copyItem(let id, let new, let section, let after, let index):
+            guard !new.isEmpty, locate(item: new) == nil, let (s0, i0) = locate(item: id),
+                  let s = sections.firstIndex(where: { $0.id == section }) else { return false }
+            var item = sections[s0].items[i0]
+            item.id = new
+            let p = pinned(s)
+            var at = 0
+            if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? min(max(0, index), sections[s].items.count) }
             sections[s].items.insert(item, at: at)
             if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }
         case .removeItem(let id):

@@ -68,6 +68,7 @@ extension SnapshotUpdate {
         if let v = u.dur { s.dur = v }
         if let v = u.ease { s.ease = v }
         if let v = u.count { s.count = v }
+        if let v = u.forbidden { s.forbidden = v }
         s.done = s.done || u.done
         return s
     }

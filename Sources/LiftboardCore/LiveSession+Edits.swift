@@ -10,8 +10,10 @@ extension LiveSession {
         b.sections = base.enumerated().map { s, m in
             Section(id: arr.sectionIDs[s], title: arr.titles[s], items: m.map { h in
                 Item(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h],
-                     height: arr.kind == .list ? arr.heights[h] : nil, movable: arr.movable[h])
-            })
+                     height: arr.kind == .list ? arr.heights[h] : nil, movable: arr.movable[h],
+                     kind: arr.kinds[h], handle: arr.grips[h])
+            }, accepts: arr.rules[s].accepts.map { $0.sorted() }, max: arr.rules[s].max, copy: arr.rules[s].copy,
+               drop: arr.rules[s].drop)
         }
         return b
     }
@@ -93,6 +95,7 @@ extension LiveSession {
         pinnedHome = homes
         committedLayout = config.mode == .swap ? Arrangement(board: board, width: viewport.w) : nil
         for k in drags.indices { drags[k].liftSection = committedLayout?.sectionOf[drags[k].item] ?? drags[k].liftSection }
+        refreshRefusals()
         focus = focus.flatMap { old.ids.indices.contains($0) ? next.handleOf[old.ids[$0]] : nil }
         sentFocus = sentFocus.flatMap { old.ids.indices.contains($0) ? next.handleOf[old.ids[$0]] : nil }
         self.sentOrder = sentOrder

@@ -7,7 +7,7 @@ extension LiveSession {
     func cellInfo(_ h: Int) -> CellInfo {
         CellInfo(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h], section: arr.sectionIDs[arr.sectionOf[h]],
                  index: arr.indexOf[h], movable: arr.movable[h], frame: arr.frame(of: h), hidden: liftedBy[h] != nil,
-                 selected: selected[h])
+                 selected: selected[h], handle: arr.grips[h])
     }
 
     func sentCell(_ h: Int) -> SentCell {
@@ -18,7 +18,7 @@ extension LiveSession {
     func snapshotState(_ d: Drag) -> SnapshotUpdate {
         SnapshotUpdate(p: d.pointer, id: arr.ids[d.item], center: d.center, size: d.size, moveDur: 0,
                        scale: config.liftScale, rotation: config.liftRotation, alpha: config.liftAlpha, dur: 0, ease: .easeOut,
-                       count: d.group.count > 1 ? d.group.count : nil)
+                       count: d.group.count > 1 ? d.group.count : nil, forbidden: d.forbidden ? true : nil)
     }
 
     /// The whole state; resets what the client is known to have.

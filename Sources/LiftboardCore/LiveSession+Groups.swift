@@ -19,7 +19,8 @@ extension LiveSession {
     mutating func tapped(at content: Point, mods: Modifiers, now: Double) {
         if let d = drags.lastIndex(where: { $0.pointer >= 0 }) {
             guard groupsAllowed, case .cell(let h) = arr.region(at: content), arr.movable[h], liftedBy[h] == nil,
-                  !drags.contains(where: { $0.swapTarget == h }) else { return }
+                  !drags.contains(where: { $0.swapTarget == h }), drags[d].copyFrom == nil,
+                  !arr.rules[arr.sectionOf[h]].copy else { return }
             carry(drag: d, group: (drags[d].group.isEmpty ? [drags[d].item] : drags[d].group) + [h])
             announce("\(drags[d].group.count) items lifted.")
             return
@@ -77,9 +78,12 @@ extension LiveSession {
             clearSelection()
             return
         }
-        guard groupsAllowed, selectionCount > 1 else { return }
+        // A palette's items are copied one at a time.
+        guard groupsAllowed, selectionCount > 1, drags[d].copyFrom == nil else { return }
         var group: [Int] = []
-        for m in base { for x in m where selected[x] && (x == h || (liftedBy[x] == nil && arr.movable[x])) { group.append(x) } }
+        for (s, m) in base.enumerated() where !arr.rules[s].copy {
+            for x in m where selected[x] && (x == h || (liftedBy[x] == nil && arr.movable[x])) { group.append(x) }
+        }
         guard group.count > 1 else { return }
         carry(drag: d, group: group)
         if drags[d].pointer >= 0 { announce("\(group.count) items lifted.") }
@@ -111,6 +115,10 @@ extension LiveSession {
         step.reordered = true
         step.shiftDur = dur(config.shiftMs)
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[drags[d].item], count: group.count))
+        if arr.hasRules {
+            refreshRefusals(d)
+            updateForbidden(d, center: Point(x: drags[d].center.x, y: drags[d].center.y + scrollY))
+        }
     }
 
     /// Words for a drop or a cancel of a drag that carried `group`, its own item `h`: where

@@ -103,7 +103,7 @@ extension LiveSession {
         let n = group.count
         switch key {
         case " ", "Spacebar", "Enter":
-            endDrag(d, cancelled: false, now: now)
+            guard endDrag(d, cancelled: false, now: now) else { return }  // a trash took it, and said so
             focus = h
             announce(n > 1 ? groupWords(group, at: h, cancelled: false) : "Dropped \(arr.labels[h]), \(describe(h)).")
         case "Escape":
@@ -154,12 +154,15 @@ extension LiveSession {
             forward = false
         default: return
         }
+        // Sections that refuse the drag are passed over (and a palette it is copied out of
+        // keeps its order).
+        let free = !arr.hasRules || allows(s, for: h)
         if forward {
-            if let j = nextMovable(section: s, after: i) { arr.exchange(section: s, i, j); return }
-            if s + 1 < arr.sectionCount { arr.move(h, toSection: s + 1, index: 0, pinnedHome: pinnedHome) }
+            if free, let j = nextMovable(section: s, after: i) { arr.exchange(section: s, i, j); return }
+            if let t = nextAllowed(after: s, for: h) { arr.move(h, toSection: t, index: 0, pinnedHome: pinnedHome) }
         } else {
-            if let j = prevMovable(section: s, before: i) { arr.exchange(section: s, i, j); return }
-            if s > 0 { arr.move(h, toSection: s - 1, index: arr.members[s - 1].count, pinnedHome: pinnedHome) }
+            if free, let j = prevMovable(section: s, before: i) { arr.exchange(section: s, i, j); return }
+            if let t = prevAllowed(before: s, for: h) { arr.move(h, toSection: t, index: arr.members[t].count, pinnedHome: pinnedHome) }
         }
     }
 

@@ -15,6 +15,27 @@ extension LiveSession {
                                              allowableMovement: config.allowableMovement)
         pointers.append(PointerState(id: p, kind: kind, mods: mods, recognizer: recognizer, position: at,
                                      scrollAtDown: scrollY, samples: [(now, at.y)]))
+        // A press on a drag handle lifts at once, whatever the pointer (UIKit's reorder control).
+        if onHandle(at) {
+            pointers[pointers.count - 1].recognizer = LongPressRecognizer(at: at, time: now, pressMs: 0,
+                                                                        allowableMovement: config.allowableMovement)
+            pressBegan(p, now: now)
+        }
+    }
+
+    /// The width of a drag handle's band along its edge of the cell (Apple's minimum target).
+    static let handleBand = 44.0
+
+    /// Whether `at` (viewport) is within `handleBand` of the handle edge of a movable cell
+    /// that has a handle and that no drag holds.
+    func onHandle(_ at: Point) -> Bool {
+        guard case .cell(let h) = arr.region(at: Point(x: at.x, y: at.y + scrollY)), let edge = arr.grips[h],
+              arr.movable[h], liftedBy[h] == nil else { return false }
+        let f = arr.frame(of: h)
+        switch edge {
+        case .leading: return at.x < f.minX + Self.handleBand
+        case .trailing: return at.x >= f.maxX - Self.handleBand
+        }
     }
 
     mutating func pointerMove(_ p: Int, to at: Point, now: Double) {
@@ -77,7 +98,10 @@ extension LiveSession {
         guard let k = pointerIndex(p), pointers[k].recognizer.fire(at: now) else { return }
         let at = pointers[k].position
         let content = Point(x: at.x, y: at.y + scrollY)
-        guard case .cell(let h) = arr.region(at: content), arr.movable[h], liftedBy[h] == nil else {
+        // In swap mode a palette's items do not lift under a pointer: a copy follows the insert
+        // rules, which do not mix with exchanges in one section.
+        guard case .cell(let h) = arr.region(at: content), arr.movable[h], liftedBy[h] == nil,
+              !(config.mode == .swap && arr.hasRules && arr.rules[arr.sectionOf[h]].copy) else {
             pointers[k].phase = .inert
             return
         }

@@ -12,8 +12,10 @@ extension LiveSession {
         var drag = Drag(pointer: p, item: h, grabOffset: Point(x: center.x - pointerPos.x, y: center.y - pointerPos.y),
                         center: center, size: f.size, liftSection: arr.sectionOf[h])
         drag.lastRegion = arr.region(at: Point(x: f.midX, y: f.midY))
+        if arr.hasRules, arr.rules[arr.sectionOf[h]].copy { drag.copyFrom = arr.sectionOf[h] }
         drags.append(drag)
         liftedBy[h] = p
+        refreshRefusals(drags.count - 1)
         let follow = p >= 0 ? Follow(grab: drag.grabOffset, lockX: arr.kind == .list) : nil
         step.gestures.append(.lift(p: p, id: arr.ids[h], from: arr.place(of: h), follow: follow))
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[h], center: center, size: f.size, moveDur: 0,
@@ -46,13 +48,14 @@ extension LiveSession {
         let c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
         // `swaps(drags[d])` spelled out: a call of a non-mutating method here copied the whole
         // session (every array retained and released) on every move.
-        if config.mode == .swap && drags[d].pointer >= 0 {
+        if config.mode == .swap && drags[d].pointer >= 0 && drags[d].copyFrom == nil {
             retargetSwap(d, center: c)
         } else if arr.kind == .list {
             retargetList(h, centerY: c.y)
         } else {
             retargetGrid(d, center: c)
         }
+        if arr.hasRules { updateForbidden(d, center: c) }
         // Most moves pass nothing: compare handles, make the places (strings) only for a `moved`.
         if arr.sectionOf[h] != section || arr.indexOf[h] != index {
             let before = Place(section: arr.sectionIDs[section], index: index)
@@ -119,16 +122,25 @@ extension LiveSession {
     }
 
     /// Whether the list rule would move item `h` down (+1), up (-1), or not (0) for center `y`.
+    /// Sections that refuse its drag are not there for the rule: down, it goes to the next
+    /// section that takes it when the center reaches that section's header midpoint; up, to
+    /// the end of the previous one that takes it when the center reaches its own header's
+    /// midpoint (the section just above takes it) or the frame of that section (refusing
+    /// sections between).
     func listStep(_ h: Int, centerY y: Double) -> Int {
         let s = arr.sectionOf[h], i = arr.indexOf[h]
-        if let j = nextMovable(section: s, after: i) {
+        // In a section that refuses it (a palette it is copied out of) it passes no neighbour.
+        let inRefused = arr.hasRules && !allows(s, for: h)
+        if !inRefused, let j = nextMovable(section: s, after: i) {
             if y >= arr.frame(section: s, index: j).midY { return 1 }
-        } else if s + 1 < arr.sectionCount, y >= arr.headerFrame(s + 1).midY {
+        } else if let t = arr.hasRules ? nextAllowed(after: s, for: h) : (s + 1 < arr.sectionCount ? s + 1 : nil),
+                  y >= arr.headerFrame(t).midY {
             return 1
         }
-        if let j = prevMovable(section: s, before: i) {
+        if !inRefused, let j = prevMovable(section: s, before: i) {
             if y <= arr.frame(section: s, index: j).midY { return -1 }
-        } else if s > 0, y <= arr.headerFrame(s).midY {
+        } else if let t = arr.hasRules ? prevAllowed(before: s, for: h) : (s > 0 ? s - 1 : nil),
+                  t == s - 1 ? y <= arr.headerFrame(s).midY : y < arr.sectionTop[t + 1] {
             return -1
         }
         return 0
@@ -153,16 +165,15 @@ extension LiveSession {
             let dir = listStep(h, centerY: y)
             if dir == 0 { return }
             let s = arr.sectionOf[h], i = arr.indexOf[h]
-            if let j = dir > 0 ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
+            if !arr.hasRules || allows(s, for: h), let j = dir > 0 ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
                 arr.exchange(section: s, i, j)
                 // Passing an item that another drag holds, whose rule would pass it straight
                 // back (both snapshots beyond each other's cells), is not made either.
                 if passesBack(arr.members[s][i], dir: dir) { arr.exchange(section: s, i, j); return }
                 continue
             }
-            // Across a header.
-            let t = s + dir
-            if t == barred { return }
+            // Across a header (and the sections that refuse the drag).
+            guard let t = dir > 0 ? nextAllowed(after: s, for: h) : prevAllowed(before: s, for: h), t != barred else { return }
             arr.move(h, toSection: t, index: dir > 0 ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
             if listStep(h, centerY: y) == -dir {
                 arr.move(h, toSection: s, index: i, pinnedHome: pinnedHome)
@@ -202,19 +213,27 @@ extension LiveSession {
 
     /// Where the grid's insert rules put item `h` when its center enters `region`: `nil` for
     /// its own cell, spacing and the first section's header going up (no section above).
+    /// A section that refuses the drag is no target: entering its regions leaves the item
+    /// where it is, and going up into a header takes it to the end of the nearest section
+    /// above that takes it.
     func gridTarget(of h: Int, entering region: Region) -> (section: Int, index: Int)? {
         let s = arr.sectionOf[h]
+        let r = refusedSections(of: h)
+        func allowed(_ t: Int) -> Bool { r.isEmpty || !r[t] }
         switch region {
         case .cell(let other) where other != h:
-            return (arr.sectionOf[other], arr.indexOf[other])
+            return allowed(arr.sectionOf[other]) ? (arr.sectionOf[other], arr.indexOf[other]) : nil
         case .header(let t):
-            if t > s { return (t, 0) }
-            if t > 0 { return (t - 1, arr.members[t - 1].count) }
-            return s > 0 ? (0, 0) : nil
+            if t > s { return allowed(t) ? (t, 0) : nil }
+            if t > 0 {
+                guard let u = prevAllowed(before: t, for: h) else { return nil }
+                return (u, arr.members[u].count)
+            }
+            return s > 0 && allowed(0) ? (0, 0) : nil
         case .slot(let t):
-            return (t, 0)
+            return allowed(t) ? (t, 0) : nil
         case .trailing(let t):
-            return (t, arr.members[t].count)
+            return allowed(t) ? (t, arr.members[t].count) : nil
         default:
             return nil
         }
@@ -246,14 +265,29 @@ extension LiveSession {
         }
         if arr.sectionOf[h] == ls {
             guard leavesLiftSection(d, center: c) else { return }
+            // Refusing sections are not there: the nearest one that takes it, reached as the
+            // list rule reaches it. None that way (or, in a grid, entering a refusing section's
+            // region): the live order stays as it is, as over no cell.
+            let up = arr.kind == .list && ls > 0 && c.y <= arr.headerFrame(ls).midY
+            var across: Int? = nil
+            if arr.kind == .list {
+                if let t = up ? prevAllowed(before: ls, for: h) : nextAllowed(after: ls, for: h),
+                   up ? (t == ls - 1 || c.y < arr.sectionTop[t + 1]) : c.y >= arr.headerFrame(t).midY {
+                    across = t
+                } else if arr.hasRules {
+                    return
+                }
+            } else if arr.hasRules, gridTarget(of: h, entering: arr.region(at: c)) == nil {
+                return
+            }
             setSwapTarget(d, nil)
             if arr.kind == .list {
                 // Straight across the header it passed (the insert rules' pass of a header),
                 // never through the lift section's own items, which stay in committed order.
-                let up = ls > 0 && c.y <= arr.headerFrame(ls).midY
-                let t = up ? ls - 1 : ls + 1
-                arr.move(h, toSection: t, index: up ? arr.members[t].count : 0, pinnedHome: pinnedHome)
-                retargetList(h, centerY: c.y, barred: ls)
+                if let t = across {
+                    arr.move(h, toSection: t, index: up ? arr.members[t].count : 0, pinnedHome: pinnedHome)
+                    retargetList(h, centerY: c.y, barred: ls)
+                }
             } else {
                 retargetGrid(d, center: c, barred: ls)
             }
@@ -311,17 +345,37 @@ extension LiveSession {
 
     /// Whether `drag` follows the swap rules: pointer drags in swap mode (the keyboard always
     /// moves one place at a time, insert semantics).
-    func swaps(_ drag: Drag) -> Bool { config.mode == .swap && drag.pointer >= 0 }
+    func swaps(_ drag: Drag) -> Bool { config.mode == .swap && drag.pointer >= 0 && drag.copyFrom == nil }
 
     // MARK: Drop and cancel
 
     /// Ends drag `d`. A drop commits its one change (if it changes anything); then, as after
     /// any commit or cancel, the live order becomes the committed order with every other drag
     /// in flight at its live place, so a cancelled item (and its swap target) goes home.
-    mutating func endDrag(_ d: Int, cancelled: Bool, now: Double) {
+    /// Returns `false` when the drop removed what the drag carried (a trash): its handles are
+    /// then gone.
+    @discardableResult
+    mutating func endDrag(_ d: Int, cancelled: Bool, now: Double) -> Bool {
         let drag = drags[d]
         let h = drag.item
-        let change = cancelled ? nil : dropChange(of: drag)
+        // A copy over its palette, or still in it, is a cancel.
+        let cancelled = cancelled || isCopyBack(drag)
+        var change = cancelled ? nil : dropChange(of: drag)
+        // A live place its section refuses (a group lifted where it does not fit; a commit
+        // that filled the section meanwhile) is no drop: the items go home.
+        if change != nil, arr.hasRules, !drag.refused.isEmpty, drag.refused[arr.sectionOf[h]],
+           let why = refusal(into: arr.sectionOf[h], carrying: drag.carried) {
+            step.errors.append(.error(code: .ruleRefused, message: why.description))
+            change = nil
+        }
+        if let c = change, c.isEdit {
+            if case .copyItem = c {
+                if dropCopies(d, change: c, now: now) { return true }
+            } else if dropRemoves(d, change: c, now: now) {
+                return false
+            }
+            change = nil  // refused (`rule_refused`) or moot: the drag ends as a cancel places it
+        }
         let othersBefore = drags.enumerated().filter { $0.offset != d }.map { ($0.element.pointer, arr.place(of: $0.element.item)) }
         let placeBefore = arr.place(of: h)
         drags.remove(at: d)
@@ -344,6 +398,7 @@ extension LiveSession {
             if drag.pointer >= 0 { announce(groupWords(drag.group, at: h, cancelled: cancelled)) }
         }
         updateAutoScroll(now: now)
+        return true
     }
 
     /// The one change a drop makes, read off the live order; `nil` when it changes nothing.
@@ -370,7 +425,16 @@ extension LiveSession {
             }
             return nil
         }
+        if arr.rules[s].drop == .remove {
+            // A trash: what the drag carries leaves the board.
+            let ids = drag.carried.map { arr.ids[$0] }
+            return ids.count == 1 ? .removeItem(ids[0]) : .batch(ids.map { .removeItem($0) })
+        }
         let after = unheldPredecessor(in: arr.members[s], before: arr.indexOf[h])
+        if drag.copyFrom != nil {
+            return .copyItem(id: arr.ids[h], as: copyID(of: arr.ids[h]), section: arr.sectionIDs[s], after: after.map { arr.ids[$0] },
+                             index: arr.indexOf[h])
+        }
         if drag.group.count > 1 {
             // The group lands after that anchor in its order (the rule decides whether that moves anything).
             return .group(ids: drag.group.map { arr.ids[$0] }, section: arr.sectionIDs[s], after: after.map { arr.ids[$0] },
@@ -387,12 +451,20 @@ extension LiveSession {
     /// by the driver (`.persist`), sent to the client once durable.
     /// `undoable`: remembered for `undo` (an undo's own commit is not).
     mutating func commit(_ change: Change, now: Double, undoable: Bool = true) {
+        if change.isEdit {
+            commitEdit(change, now: now, undoable: undoable)
+            return
+        }
         guard let resolved = resolve(change) else { return }
         let revert = undoable ? self.revert(of: change) : nil
         var order = base
         let movable = arr.movable
         let moved = ChangeRule.apply(resolved, to: &order, movable: { movable[$0] })
         guard !moved.isEmpty else { return }
+        if let why = ruleViolation(order) {
+            step.errors.append(.error(code: .ruleRefused, message: why.description))
+            return
+        }
         setCommitted(order, version: version + 1)
         let moves = moved.map {
             Move(id: arr.ids[$0.item], from: Place(section: arr.sectionIDs[$0.from.section], index: $0.from.index),
@@ -430,6 +502,7 @@ extension LiveSession {
         base = order
         self.version = version
         resetPinnedHomes()
+        if arr.hasRules { refreshRefusals() }
         if committedLayout != nil {
             committedLayout!.setOrder(order)
             for k in drags.indices { drags[k].liftSection = committedLayout!.sectionOf[drags[k].item] }

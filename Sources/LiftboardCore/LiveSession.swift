@@ -43,6 +43,17 @@ struct Drag: Sendable {
     /// A multi-item drag: every item it carries in the order they land (its own included),
     /// the others parked out of the order; empty while it carries its own item alone.
     var group: [Int] = []
+    /// The sections that refuse what it carries, by section index (empty: none refuses):
+    /// computed at the lift and again when what it carries or the committed order changes.
+    var refused: [Bool] = []
+    /// A drag out of a palette (`copy`): the palette's section index. It drops a copy; the
+    /// palette refuses it (its own order never changes), and over it the drop is a cancel.
+    var copyFrom: Int? = nil
+    /// The refusing section its center is over (the snapshot's `forbidden`), if any.
+    var forbiddenIn: Int? = nil
+    var forbidden: Bool { forbiddenIn != nil }
+    /// The items it carries: its group, or its own item.
+    var carried: [Int] { group.isEmpty ? [item] : group }
     /// The items carried besides its own.
     var extras: [Int] { group.filter { $0 != item } }
 }

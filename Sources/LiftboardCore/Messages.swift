@@ -133,6 +133,9 @@ public enum Change: Hashable, Sendable {
     case addItem(Item, section: String, after: String?)
     /// The item leaves the board.
     case removeItem(String)
+    /// A copy of item `id` (its attributes, id `as`) right after `after` in `section`: first
+    /// when nil, at `index` (clamped) when `after` is no longer there (a drag out of a palette).
+    case copyItem(id: String, as: String, section: String, after: String?, index: Int)
     /// The item's attributes that are set change; its place stays.
     case updateItem(ItemUpdate)
     /// A new, empty section right after section `after` (first when nil).
@@ -142,10 +145,21 @@ public enum Change: Hashable, Sendable {
     case removeSection(String)
 
     /// Whether this change edits the board's content (not a drop's reorder).
+    /// A batch of edits (`removeItem` and `addItem` only: a trash drop of a group, its undo)
+    /// is an edit.
     public var isEdit: Bool {
         switch self {
-        case .insert, .swap, .group, .batch: false
+        case .insert, .swap, .group: false
+        case .batch(let changes): changes.first?.isEdit ?? false
         default: true
+        }
+    }
+
+    /// Whether this is an edit an edit batch may hold: `removeItem` or `addItem`.
+    public var isItemEdit: Bool {
+        switch self {
+        case .removeItem, .addItem: true
+        default: false
         }
     }
 }
@@ -209,10 +223,12 @@ public struct CellInfo: Hashable, Sendable {
     public var hidden: Bool
     /// Extension: in this session's selection (sent only when true).
     public var selected: Bool = false
+    /// Extension: the edge of the cell whose press lifts at once (sent only when set).
+    public var handle: HandleEdge? = nil
     public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
-                hidden: Bool = false, selected: Bool = false) {
+                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil) {
         self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
-        self.movable = movable; self.frame = frame; self.hidden = hidden; self.selected = selected
+        self.movable = movable; self.frame = frame; self.hidden = hidden; self.selected = selected; self.handle = handle
     }
 }
 
@@ -268,12 +284,14 @@ public struct SnapshotUpdate: Hashable, Sendable {
     public var done: Bool
     /// Extension: how many items the drag carries, when more than its own (a multi-item drag).
     public var count: Int? = nil
+    /// Extension: whether the center is over a section that refuses what the drag carries.
+    public var forbidden: Bool? = nil
     public init(p: Int, id: String, center: Point? = nil, size: Size? = nil, moveDur: Double? = nil,
                 scale: Double? = nil, rotation: Double? = nil, alpha: Double? = nil,
-                dur: Double? = nil, ease: Ease? = nil, done: Bool = false, count: Int? = nil) {
+                dur: Double? = nil, ease: Ease? = nil, done: Bool = false, count: Int? = nil, forbidden: Bool? = nil) {
         self.p = p; self.id = id; self.center = center; self.size = size; self.moveDur = moveDur
         self.scale = scale; self.rotation = rotation; self.alpha = alpha; self.dur = dur; self.ease = ease; self.done = done
-        self.count = count
+        self.count = count; self.forbidden = forbidden
     }
 }
 
@@ -333,6 +351,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case storeUnavailable = "store_unavailable"
     /// `undo` with nothing to undo, or whose items moved since the commit it would revert.
     case cannotUndo = "cannot_undo"
+    /// A change that would place an item where a section's rule refuses it (`accepts`, `max`,
+    /// `copy`, `drop`): it is applied as nothing; the message names the rule.
+    case ruleRefused = "rule_refused"
     /// The store found the drop changes nothing (another change came first and made it moot):
     /// a `layout` puts the session on the store's order.
     case dropMoot = "drop_moot"

@@ -38,7 +38,23 @@ let fuzzBoards: [Board] = [
     {"id":"demo","layout":"grid","sections":[{"id":"album","items":[{"id":"g0"},{"id":"g1"},{"id":"g2","movable":false},\
     {"id":"g3"},{"id":"g4"},{"id":"g5"}]},{"id":"trash","items":[]}]}
     """.utf8)),
+    // Rules (issue 23): a palette, kinds a section accepts, a WIP limit, a trash, drag handles.
+    try! Wire.decodeBoard(Array("""
+    {"id":"demo","layout":"list","sections":[{"id":"palette","copy":true,"items":[{"id":"t1","kind":"bug"},\
+    {"id":"t2","kind":"feature","handle":"trailing"}]},{"id":"todo","items":[{"id":"a","kind":"feature","handle":"leading"},\
+    {"id":"b","kind":"bug"},{"id":"p","movable":false,"kind":"bug"},{"id":"c"}]},\
+    {"id":"bugs","accepts":["bug"],"max":3,"items":[{"id":"x","kind":"bug"}]},{"id":"doing","max":1,"items":[]},\
+    {"id":"bin","drop":"remove","items":[]}]}
+    """.utf8)),
 ]
+
+/// The fuzz board a golden stream's first line names.
+func fuzzBoard(named head: some Sequence<UInt8>) -> Board {
+    let name = String(decoding: Array(head), as: UTF8.self)
+    if name == "# board: grid.json" { return fuzzBoards[1] }
+    if ["rules", "trash", "palette", "handles"].contains(where: { name.hasPrefix("# board: \($0)") }) { return fuzzBoards[2] }
+    return fuzzBoards[0]
+}
 
 /// A `Session` fed a decoded stream, with the engine's invariants checked after every event:
 /// the board stays a permutation and pinned items keep their index (`invariantViolations`),
@@ -53,7 +69,7 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
     if first == UInt8(ascii: "{") || first == UInt8(ascii: "#") {
         // A golden stream names its board in its first comment line.
         let head = bytes.prefix { $0 != 0x0A }
-        var driver = SessionUnderTest(board: fuzzBoards[head.elementsEqual("# board: grid.json".utf8) ? 1 : 0])
+        var driver = SessionUnderTest(board: fuzzBoard(named: head))
         var now = 0.0
         for line in bytes.split(separator: 0x0A) where !line.isEmpty && line.first != UInt8(ascii: "#") {
             guard case .success(let m) = Wire.decodeClient(line) else { continue }
@@ -63,7 +79,7 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         driver.settle(at: now)
         return
     }
-    var driver = SessionUnderTest(board: fuzzBoards[Int(first) & 1])
+    var driver = SessionUnderTest(board: fuzzBoards[Int(first) % fuzzBoards.count])
     var reader = ByteReader(bytes: bytes.dropFirst())
     driver.step(.hello(Hello(board: "demo", viewport: Viewport(w: 200 + reader.double(600), h: 200 + reader.double(900)),
                              config: reader.config())), at: 0)
@@ -150,6 +166,13 @@ struct SessionUnderTest {
             guard case .commit(let c) = e, c.by == session.id else { continue }
             guard c.version == board.version + 1, let next = board.applying(c) else {
                 fatalError("commit v\(c.version) does not follow board v\(board.version)")
+            }
+            // Rules (issue 23): no commit of the session breaks one, loses or doubles an item.
+            if let why = next.ruleViolation(since: board) { fatalError("commit v\(c.version) breaks a rule: \(why)") }
+            let ids = next.sections.flatMap(\.items).map(\.id)
+            if Set(ids).count != ids.count { fatalError("commit v\(c.version) doubles an item") }
+            if let change = c.change, !change.isEdit, Set(ids) != Set(board.sections.flatMap(\.items).map(\.id)) {
+                fatalError("commit v\(c.version) lost or added an item")
             }
             board = next
         }

@@ -82,6 +82,15 @@ final class Hub {
         perform(state.unchanged(token: token))
     }
 
+    /// The store refused this process's change: it would break a section's placement rule on
+    /// the store's order (another process's commit came first). The dropping session gets
+    /// `rule_refused`, then (settle) every session a `layout` on the durable order.
+    func refused(token: Int, reason: String) {
+        guard let (by, actions) = state.refused(token: token, reason: reason) else { return }
+        server.log(.info, "refused", session: by, "board \(board.id): \(reason)")
+        perform(actions)
+    }
+
     /// The store could not write this commit: the drop is refused (`store_unavailable`).
     func failed(token: Int, reason: String) {
         guard let (by, actions) = state.failed(token: token) else { return }

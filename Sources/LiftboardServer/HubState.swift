@@ -198,6 +198,18 @@ struct HubState {
         return [.refuse(to: p.by, .dropMoot, message: "the drop changed nothing by the time it was saved (another change came first); the board is back to its saved order")]
     }
 
+    /// The store refused this process's change: on the store's order it would break a
+    /// section's placement rule (issue 23: another process filled the column first). The
+    /// dropping session gets `rule_refused` naming the rule; the sessions are rebased as after
+    /// any change the store did not take.
+    mutating func refused(token: Int, reason: String) -> (by: String, actions: [Action])? {
+        guard let k = pending.firstIndex(where: { $0.token == token }) else { return nil }
+        let p = pending.remove(at: k)
+        markDiverged()
+        tellable = false
+        return (p.by, [.refuse(to: p.by, .ruleRefused, message: reason)])
+    }
+
     /// The store could not write this commit: the drop is refused (`store_unavailable`).
     mutating func failed(token: Int) -> (by: String, actions: [Action])? {
         guard let k = pending.firstIndex(where: { $0.token == token }) else { return nil }

@@ -16,7 +16,7 @@ extension Server {
         var edit: [(String, JSONValue)]
         switch kind {
         case .addItem:
-            try only(["id", "label", "color", "height", "movable", "section", "after"])
+            try only(["id", "label", "color", "height", "movable", "kind", "handle", "section", "after"])
             var item = fields.filter { $0.0 != "section" && $0.0 != "after" }
             if value("color") == nil {
                 // As a board file colours an item with no color: by its position on the board.
@@ -62,6 +62,8 @@ extension Server {
         case .addItem(let item, let section, _):
             if board.locate(item: item.id) != nil { return .error(409, "item_exists", "the board has an item \(item.id) already") }
             if !hasSection(section) { return .error(404, "section_not_found", "no section \(section) on board \(board.id)") }
+        case .copyItem(let id, _, _, _, _):
+            if board.locate(item: id) == nil { return .error(404, "item_not_found", "no item \(id) on board \(board.id)") }
         case .removeItem(let id):
             if board.locate(item: id) == nil { return .error(404, "item_not_found", "no item \(id) on board \(board.id)") }
         case .updateItem(let u):
@@ -76,6 +78,10 @@ extension Server {
                 return .error(404, "section_not_found", "no section \(id) on board \(board.id)")
             }
             if !s.items.isEmpty { return .error(409, "section_not_empty", "section \(id) has \(s.items.count) items: remove or move them first") }
+        }
+        // A placement a section's rule refuses (an item of a kind it does not accept, one past its max).
+        if case .addItem = change, let next = board.applying(change)?.board, let why = next.ruleViolation(since: board) {
+            return .error(409, "rule_refused", why.description)
         }
         return nil
     }

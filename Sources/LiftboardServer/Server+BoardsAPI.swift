@@ -132,6 +132,8 @@ extension Server {
                 .error(409, "version_mismatch", "the board changed meanwhile (another server process wrote to it)",
                        version: hubs[board]?.board.version)
             }
+        case .refused(let board, let token, let reason):
+            response = pendingAnswers.resolveCommit(board: board, token: token) { _ in .error(409, "rule_refused", reason) }
         case .failed(let board, let token, _):
             response = pendingAnswers.resolveCommit(board: board, token: token) { _ in
                 .error(503, "store_unavailable", "the edit could not be saved; the board is as it was")

@@ -152,6 +152,7 @@ public final class Server {
                 switch o {
                 case .landed(let d): .landed(d)
                 case .unchanged(let board, let token): .unchanged(board: board, token: token)
+                case .refused(let board, let token, let reason): .refused(board: board, token: token, reason: reason)
                 }
             })
             contextBox.wake()
@@ -316,6 +317,7 @@ public final class Server {
             switch r {
             case .landed(let d): hubs[d.board]?.durable(d)
             case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
+            case .refused(let board, let token, let reason): hubs[board]?.refused(token: token, reason: reason)
             case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)
             case .boards(let news):
                 apply(news)
@@ -342,6 +344,7 @@ final class StoreReports: @unchecked Sendable {
     enum Report {
         case landed(DurableCommit)
         case unchanged(board: String, token: Int)
+        case refused(board: String, token: Int, reason: String)
         case failed(board: String, token: Int, reason: String)
         /// Boards another process created or deleted, or a lookup's answer (the listener).
         case boards(BoardNews)
@@ -349,7 +352,7 @@ final class StoreReports: @unchecked Sendable {
         var board: String {
             switch self {
             case .landed(let d): d.board
-            case .unchanged(let b, _), .failed(let b, _, _): b
+            case .unchanged(let b, _), .refused(let b, _, _), .failed(let b, _, _): b
             case .boards: ""
             }
         }

@@ -25,10 +25,23 @@ enum EditRow: Equatable {
             return nil
         }
         switch change {
+        case .batch(let changes) where change.isEdit:
+            // Each edit's rows on the board it applies to, in order.
+            var b = before
+            var rows: [EditRow] = []
+            for c in changes {
+                guard let next = b.applying(c)?.board else { continue }
+                rows += Self.rows(for: c, before: b, after: next)
+                b = next
+            }
+            return rows
         case .insert, .swap, .group, .batch:
             return []
         case .addItem(let x, let s, _):
             guard let sec = section(s), let stored = item(x.id) else { return [] }
+            return [.insertItem(stored, section: s), .itemPositions(sec)]
+        case .copyItem(_, let new, let s, _, _):
+            guard let sec = section(s), let stored = item(new) else { return [] }
             return [.insertItem(stored, section: s), .itemPositions(sec)]
         case .removeItem(let id):
             guard let (s, _) = before.locate(item: id) else { return [] }

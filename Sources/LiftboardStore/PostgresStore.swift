@@ -49,6 +49,13 @@ public final class PostgresStore: Store {
         // 5: SQLite's moves_json; PostgreSQL kept `moves`. Since issue 22 nothing writes or
         // reads either (the change is the commit).
         nil,
+        // 6: placement rules (issue 23): items' kind and drag handle, sections' rules as the
+        // board file's keys in one text (`Section.rulesText`).
+        """
+        ALTER TABLE items ADD COLUMN kind TEXT;
+        ALTER TABLE items ADD COLUMN handle TEXT;
+        ALTER TABLE sections ADD COLUMN rules TEXT;
+        """,
     ]
 
     private let db: PostgresConnection
@@ -109,16 +116,19 @@ public final class PostgresStore: Store {
                 String(board.grid.itemWidth), String(board.grid.itemHeight), String(board.grid.spacing), String(board.grid.headerHeight),
             ])
             for (s, sec) in board.sections.enumerated() {
-                try db.exec("INSERT INTO sections VALUES ($1,$2,$3,$4)", [board.id, sec.id, String(s), sec.title])
+                try db.exec("INSERT INTO sections VALUES ($1,$2,$3,$4,$5)", [board.id, sec.id, String(s), sec.title,
+                                                                             sec.rulesText])
                 guard !sec.items.isEmpty else { continue }
                 try db.exec("""
-                    INSERT INTO items SELECT $1, t.id, $2, t.ord - 1, t.label, t.color, t.height, t.movable
-                    FROM unnest($3::text[], $4::text[], $5::text[], $6::float8[], $7::boolean[]) WITH ORDINALITY
-                      AS t(id, label, color, height, movable, ord)
+                    INSERT INTO items SELECT $1, t.id, $2, t.ord - 1, t.label, t.color, t.height, t.movable, t.kind, t.handle
+                    FROM unnest($3::text[], $4::text[], $5::text[], $6::float8[], $7::boolean[], $8::text[], $9::text[])
+                      WITH ORDINALITY AS t(id, label, color, height, movable, kind, handle, ord)
                     """, [board.id, sec.id, postgresArray(sec.items.map(\.id)), postgresArray(sec.items.map(\.label)),
                           postgresArray(sec.items.map(\.color)),
                           "{" + sec.items.map { $0.height.map { String($0) } ?? "NULL" }.joined(separator: ",") + "}",
-                          "{" + sec.items.map { $0.movable ? "t" : "f" }.joined(separator: ",") + "}"])
+                          "{" + sec.items.map { $0.movable ? "t" : "f" }.joined(separator: ",") + "}",
+                          postgresArray(optional: sec.items.map(\.kind)),
+                          postgresArray(optional: sec.items.map { $0.handle?.rawValue })])
             }
             return board
         }
@@ -144,17 +154,21 @@ public final class PostgresStore: Store {
                           list: ListMetrics(rowHeight: b.double(0, 2), headerHeight: b.double(0, 3), spacing: b.double(0, 4)),
                           grid: GridMetrics(itemWidth: b.double(0, 5), itemHeight: b.double(0, 6), spacing: b.double(0, 7), headerHeight: b.double(0, 8)),
                           sections: [], version: b.int(0, 1))
-        let s = try db.exec("SELECT id, title FROM sections WHERE board = $1 ORDER BY position", [id])
+        let s = try db.exec("SELECT id, title, rules FROM sections WHERE board = $1 ORDER BY position", [id])
         var index: [String: Int] = [:]
         for k in 0..<s.count {
             index[s.text(k, 0)] = board.sections.count
-            board.sections.append(Section(id: s.text(k, 0), title: s.text(k, 1), items: []))
+            var section = Section(id: s.text(k, 0), title: s.text(k, 1), items: [])
+            if !s.isNull(k, 2) { section.readRules(s.text(k, 2)) }
+            board.sections.append(section)
         }
-        let i = try db.exec("SELECT id, section, label, color, height, movable FROM items WHERE board = $1 ORDER BY section, position", [id])
+        let i = try db.exec("SELECT id, section, label, color, height, movable, kind, handle FROM items WHERE board = $1 ORDER BY section, position", [id])
         for k in 0..<i.count {
             guard let sec = index[i.text(k, 1)] else { continue }
             board.sections[sec].items.append(Item(id: i.text(k, 0), label: i.text(k, 2), color: i.text(k, 3),
-                                                  height: i.isNull(k, 4) ? nil : i.double(k, 4), movable: i.text(k, 5) == "t"))
+                                                  height: i.isNull(k, 4) ? nil : i.double(k, 4), movable: i.text(k, 5) == "t",
+                                                  kind: i.isNull(k, 6) ? nil : i.text(k, 6),
+                                                  handle: i.isNull(k, 7) ? nil : HandleEdge(rawValue: i.text(k, 7))))
         }
         return board
     }
@@ -203,7 +217,7 @@ public final class PostgresStore: Store {
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
                 }
-                guard let change = c.change else { throw .missingChange(board: c.board, version: c.version) }
+                guard var change = c.change else { throw .missingChange(board: c.board, version: c.version) }
                 if let expected = r.ifVersion, expected != version {
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
@@ -211,13 +225,22 @@ public final class PostgresStore: Store {
                 var cached = working.board(c.board, at: version)
                 if cached == nil { cached = try board(id: c.board) }
                 guard let current = cached else { throw .unknownBoard(c.board) }
+                change = current.storing(change)
                 guard let (next, moves) = current.applying(change) else {
                     working.set(current)
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
                 }
+                // Placement rules hold on the store's order, under the board's row lock (issue 23).
+                if current.hasRules, let why = next.ruleViolation(since: current) {
+                    working.set(current)
+                    out.append(.refused(board: c.board, token: r.token, reason: why.description))
+                    continue
+                }
                 if change.isEdit { batch.addEdit(Self.editStatements(EditRow.rows(for: change, before: current, after: next), board: c.board)) }
-                batch.add(r, before: current, next: next, moves: moves, edits: edits)
+                var record = r
+                record.commit.change = change  // a copy's id as the store gave it
+                batch.add(record, before: current, next: next, moves: moves, edits: edits)
                 working.set(next)
                 stored[c.board] = next.version
                 out.append(.landed(DurableCommit(board: c.board, version: next.version, by: c.by, at: r.at, change: change,
@@ -240,15 +263,16 @@ public final class PostgresStore: Store {
         rows.map { row -> (sql: String, params: [String?]) in
             switch row {
             case .insertItem(let it, let section):
-                ("INSERT INTO items VALUES ($1,$2,$3,0,$4,$5,$6,$7)",
-                 [board, it.id, section, it.label, it.color, it.height.map { String($0) }, it.movable ? "t" : "f"])
+                ("INSERT INTO items VALUES ($1,$2,$3,0,$4,$5,$6,$7,$8,$9)",
+                 [board, it.id, section, it.label, it.color, it.height.map { String($0) }, it.movable ? "t" : "f",
+                  it.kind, it.handle?.rawValue])
             case .deleteItem(let id):
                 ("DELETE FROM items WHERE board = $1 AND id = $2", [board, id])
             case .updateItem(let it):
                 ("UPDATE items SET label = $3, color = $4, height = $5, movable = $6 WHERE board = $1 AND id = $2",
                  [board, it.id, it.label, it.color, it.height.map { String($0) }, it.movable ? "t" : "f"])
             case .insertSection(let id, let title):
-                ("INSERT INTO sections VALUES ($1,$2,0,$3)", [board, id, title])
+                ("INSERT INTO sections VALUES ($1,$2,0,$3,NULL)", [board, id, title])
             case .renameSection(let id, let title):
                 ("UPDATE sections SET title = $3 WHERE board = $1 AND id = $2", [board, id, title])
             case .deleteSection(let id):

@@ -83,6 +83,13 @@ public final class SQLiteStore: Store {
         """
         ALTER TABLE commits ADD COLUMN moves_json TEXT;
         """,
+        // v6: placement rules (issue 23): items' kind and drag handle, sections' rules as the
+        // board file's keys in one text (`Section.rulesText`).
+        """
+        ALTER TABLE items ADD COLUMN kind TEXT;
+        ALTER TABLE items ADD COLUMN handle TEXT;
+        ALTER TABLE sections ADD COLUMN rules TEXT;
+        """,
     ]
 
     /// The database's schema version (`PRAGMA user_version`).
@@ -114,13 +121,15 @@ public final class SQLiteStore: Store {
                 .double(board.list.rowHeight), .double(board.list.headerHeight), .double(board.list.spacing),
                 .double(board.grid.itemWidth), .double(board.grid.itemHeight), .double(board.grid.spacing), .double(board.grid.headerHeight),
             ])
-            let section = try db.prepare("INSERT INTO sections VALUES (?,?,?,?)")
-            let item = try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?)")
+            let section = try db.prepare("INSERT INTO sections VALUES (?,?,?,?,?)")
+            let item = try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?)")
             for (s, sec) in board.sections.enumerated() {
-                try section.run([.text(board.id), .text(sec.id), .int(s), .text(sec.title)])
+                try section.run([.text(board.id), .text(sec.id), .int(s), .text(sec.title),
+                                 sec.rulesText.map { .text($0) } ?? .null])
                 for (i, it) in sec.items.enumerated() {
                     try item.run([.text(board.id), .text(it.id), .text(sec.id), .int(i), .text(it.label), .text(it.color),
-                                  it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0)])
+                                  it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0),
+                                  it.kind.map { .text($0) } ?? .null, it.handle.map { .text($0.rawValue) } ?? .null])
                 }
             }
         }
@@ -146,19 +155,23 @@ public final class SQLiteStore: Store {
                           list: ListMetrics(rowHeight: b.double(2), headerHeight: b.double(3), spacing: b.double(4)),
                           grid: GridMetrics(itemWidth: b.double(5), itemHeight: b.double(6), spacing: b.double(7), headerHeight: b.double(8)),
                           sections: [], version: b.int(1))
-        let s = try db.prepare("SELECT id, title FROM sections WHERE board = ? ORDER BY position")
+        let s = try db.prepare("SELECT id, title, rules FROM sections WHERE board = ? ORDER BY position")
         s.bind([.text(id)])
         var index: [String: Int] = [:]
         while try s.step() {
             index[s.text(0)] = board.sections.count
-            board.sections.append(Section(id: s.text(0), title: s.text(1), items: []))
+            var section = Section(id: s.text(0), title: s.text(1), items: [])
+            if !s.isNull(2) { section.readRules(s.text(2)) }
+            board.sections.append(section)
         }
-        let i = try db.prepare("SELECT id, section, label, color, height, movable FROM items WHERE board = ? ORDER BY section, position")
+        let i = try db.prepare("SELECT id, section, label, color, height, movable, kind, handle FROM items WHERE board = ? ORDER BY section, position")
         i.bind([.text(id)])
         while try i.step() {
             guard let k = index[i.text(1)] else { continue }
             board.sections[k].items.append(Item(id: i.text(0), label: i.text(2), color: i.text(3),
-                                                height: i.isNull(4) ? nil : i.double(4), movable: i.int(5) != 0))
+                                                height: i.isNull(4) ? nil : i.double(4), movable: i.int(5) != 0,
+                                                kind: i.isNull(6) ? nil : i.text(6),
+                                                handle: i.isNull(7) ? nil : HandleEdge(rawValue: i.text(7))))
         }
         return board
     }
@@ -186,8 +199,8 @@ public final class SQLiteStore: Store {
         let history = try db.cached("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
         var out: [StoreOutcome] = []
         for r in records {
-            let c = r.commit
-            guard let change = c.change else { throw .missingChange(board: c.board, version: c.version) }
+            var c = r.commit
+            guard var change = c.change else { throw .missingChange(board: c.board, version: c.version) }
             // The cached board's version is the file's (this store is the file's only writer,
             // and a failed batch or a deletion empties the cache): no read when it is cached.
             let stored: Int
@@ -212,10 +225,20 @@ public final class SQLiteStore: Store {
             var board = cache.take(c.board, at: stored)
             if board == nil { board = try self.board(id: c.board) }
             guard var current = board else { throw .unknownBoard(c.board) }
+            // A copy's new id the board has already gets another (issue 23); the commit carries it.
+            change = current.storing(change)
+            c.change = change
             let before = change.isEdit ? current : nil
+            // Placement rules hold on the store's order, under its lock (issue 23).
+            let ruled = current.hasRules ? current : nil
             guard let m = current.apply(change) else {
                 out.append(.unchanged(board: c.board, token: r.token))
                 cache.set(current)
+                continue
+            }
+            if let ruled, let why = current.ruleViolation(since: ruled) {
+                out.append(.refused(board: c.board, token: r.token, reason: why.description))
+                cache.set(ruled)
                 continue
             }
             let landed = current.version
@@ -247,9 +270,10 @@ public final class SQLiteStore: Store {
         for row in rows {
             switch row {
             case .insertItem(let it, let section):
-                try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?)").run([
+                try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?)").run([
                     .text(board), .text(it.id), .text(section), .int(0), .text(it.label), .text(it.color),
-                    it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0)])
+                    it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0),
+                    it.kind.map { .text($0) } ?? .null, it.handle.map { .text($0.rawValue) } ?? .null])
             case .deleteItem(let id):
                 try db.prepare("DELETE FROM items WHERE board = ? AND id = ?").run([.text(board), .text(id)])
             case .updateItem(let it):
@@ -257,7 +281,7 @@ public final class SQLiteStore: Store {
                     .text(it.label), .text(it.color), it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0),
                     .text(board), .text(it.id)])
             case .insertSection(let id, let title):
-                try db.prepare("INSERT INTO sections VALUES (?,?,?,?)").run([.text(board), .text(id), .int(0), .text(title)])
+                try db.prepare("INSERT INTO sections VALUES (?,?,?,?,NULL)").run([.text(board), .text(id), .int(0), .text(title)])
             case .renameSection(let id, let title):
                 try db.prepare("UPDATE sections SET title = ? WHERE board = ? AND id = ?").run([.text(title), .text(board), .text(id)])
             case .deleteSection(let id):

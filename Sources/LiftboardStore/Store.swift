@@ -60,6 +60,9 @@ public enum StoreOutcome: Hashable, Sendable {
     /// The change changes nothing on the store's order (another process's commit made it
     /// moot): nothing was written for it.
     case unchanged(board: String, token: Int)
+    /// The change would break a section's placement rule on the store's order (issue 23:
+    /// another process filled the column first): nothing was written for it.
+    case refused(board: String, token: Int, reason: String)
 }
 
 /// A board's order as a store holds it between transactions, so that a change applies

@@ -9,6 +9,7 @@
 /// | 3 | a commit's change, origin and token; a probe row | columns, `probe` table | (in 1); the probe is `SELECT 1` |
 /// | 4 | an edit's change as its JSON (`change_json`) | column | column |
 /// | 5 | a commit's moves in its row (`moves_json`) | column | nothing (it kept `moves`) |
+/// | 6 | placement rules (issue 23): items' `kind` and `handle`, sections' `rules` (`Section.rulesText`) | columns | columns |
 ///
 /// Since issue 22 neither store writes or reads moves (the change is the commit); `moves` and
 /// `moves_json` stay for older databases. PostgreSQL databases numbered before this history
@@ -16,5 +17,5 @@
 public enum StoreSchema {
     /// The version this build writes; older databases migrate forward on open, newer ones are
     /// refused (`StoreError.newerSchema`).
-    public static let version = 5
+    public static let version = 6
 }

@@ -52,6 +52,8 @@ extension Wire {
             let sid = try nonEmptyString(raw, "id", path: "\(path).id")
             guard sectionIDs.insert(sid).inserted else { throw .duplicateID(field: "\(path).id", id: sid) }
             let title = try optionalString(raw, "title", path: "\(path).title") ?? sid
+            var section = Section(id: sid, title: title, items: [])
+            try decodeRules(raw, path: path, into: &section)
             var items: [Item] = []
             if let iv = raw["items"] {
                 guard case .array(let rawItems) = iv else { throw .wrongType(field: "\(path).items", expected: "an array") }
@@ -68,13 +70,67 @@ extension Wire {
                         guard case .bool(let b) = m else { throw .wrongType(field: "\(ip).movable", expected: "true or false") }
                         movable = b
                     }
-                    items.append(Item(id: iid, label: label, color: color, height: height, movable: movable))
+                    let kind = try optionalString(ri, "kind", path: "\(ip).kind")
+                    if let kind, kind.isEmpty { throw .invalid(field: "\(ip).kind", reason: "must not be empty") }
+                    var handle: HandleEdge? = nil
+                    if let hv = ri["handle"] {
+                        guard case .string(let h) = hv, let e = HandleEdge(rawValue: h) else {
+                            throw .invalid(field: "\(ip).handle", reason: "expected \"leading\" or \"trailing\"")
+                        }
+                        handle = e
+                    }
+                    let item = Item(id: iid, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle)
+                    if let accepts = section.accepts, !(kind.map(accepts.contains) ?? false) {
+                        throw .invalid(field: "\(ip).kind", reason: "section \"\(sid)\" does not accept \(kind.map { "\"\($0)\"" } ?? "items without a kind")")
+                    }
+                    items.append(item)
                     position += 1
                 }
             }
-            sections.append(Section(id: sid, title: title, items: items))
+            if let max = section.max, items.count > max {
+                throw .invalid(field: "\(path).items", reason: "holds \(items.count) items, more than its max \(max)")
+            }
+            if section.drop == .remove, !items.isEmpty {
+                throw .invalid(field: "\(path).items", reason: "a section with drop \"remove\" holds no items")
+            }
+            section.items = items
+            sections.append(section)
         }
         return Board(id: id, layout: layout, list: list, grid: grid, sections: sections, version: version)
+    }
+
+    /// A section's placement rules (issue 23): `accepts`, `max`, `copy`, `drop`.
+    static func decodeRules(_ raw: JSONValue, path: String, into section: inout Section) throws(BoardError) {
+        if let a = raw["accepts"] {
+            guard case .array(let list) = a else { throw .wrongType(field: "\(path).accepts", expected: "an array of strings") }
+            var kinds: [String] = []
+            for (k, x) in list.enumerated() {
+                guard case .string(let kind) = x, !kind.isEmpty else {
+                    throw .invalid(field: "\(path).accepts[\(k)]", reason: "expected a non-empty string")
+                }
+                if !kinds.contains(kind) { kinds.append(kind) }
+            }
+            section.accepts = kinds
+        }
+        if let m = raw["max"] {
+            guard case .number(let d) = m, d.isFinite, d == d.rounded(), d >= 0, d <= Double(Int32.max) else {
+                throw .invalid(field: "\(path).max", reason: "expected a non-negative integer")
+            }
+            section.max = Int(d)
+        }
+        if let c = raw["copy"] {
+            guard case .bool(let b) = c else { throw .wrongType(field: "\(path).copy", expected: "true or false") }
+            section.copy = b
+        }
+        if let d = raw["drop"] {
+            guard case .string(let v) = d, let drop = SectionDrop(rawValue: v) else {
+                throw .invalid(field: "\(path).drop", reason: "expected \"remove\"")
+            }
+            section.drop = drop
+        }
+        if section.copy && section.drop != nil {
+            throw .invalid(field: "\(path).drop", reason: "a palette (copy) cannot be a trash (drop)")
+        }
     }
 
     private static func nonEmptyString(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> String {
@@ -136,9 +192,15 @@ extension Wire {
                 w.key("color"); w.string(i.color)
                 if let h = i.height { w.key("height"); w.number(h) }
                 w.key("movable"); w.bool(i.movable)
+                if let k = i.kind { w.key("kind"); w.string(k) }
+                if let h = i.handle { w.key("handle"); w.string(h.rawValue) }
                 w.endObject()
             }
             w.endArray()
+            if let a = s.accepts { w.key("accepts"); w.beginArray(); for k in a { w.string(k) }; w.endArray() }
+            if let m = s.max { w.key("max"); w.int(m) }
+            if s.copy { w.key("copy"); w.bool(true) }
+            if let d = s.drop { w.key("drop"); w.string(d.rawValue) }
             w.endObject()
         }
         w.endArray()

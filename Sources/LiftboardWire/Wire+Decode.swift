@@ -218,8 +218,9 @@ extension Wire {
     /// changes only, not nested) or an edit.
     static func change(_ f: Fields, inBatch: Bool = false) throws(WireError) -> Change {
         if f.has("edit") {
-            if inBatch { throw f.fail("edit", "a batch holds reorder changes only") }
-            return try edit(f)
+            let e = try edit(f)
+            if inBatch, !e.isItemEdit { throw f.fail("edit", "a batch holds reorder changes, or removeItem and addItem edits") }
+            return e
         }
         if f.has("batch") {
             if inBatch { throw f.fail("batch", "a batch does not nest") }
@@ -229,6 +230,9 @@ extension Wire {
                 changes.append(try change(Fields(object: v, path: "\(f.path).batch[\(k)]"), inBatch: true))
             }
             guard !changes.isEmpty else { throw f.fail("batch", "expected at least one change") }
+            if changes.contains(where: \.isEdit) && !changes.allSatisfy(\.isItemEdit) {
+                throw f.fail("batch", "a batch holds reorder changes or item edits, not both")
+            }
             return .batch(changes)
         }
         if f.has("group") {
@@ -286,6 +290,10 @@ extension Wire {
             return .addItem(try item(try f.object("item")), section: try f.string("section", maxLength: 256), after: try optionalID("after"))
         case "removeItem":
             return .removeItem(try f.string("id", maxLength: 256))
+        case "copyItem":
+            return .copyItem(id: try f.string("id", maxLength: 256), as: try f.string("as", maxLength: 256),
+                             section: try f.string("section", maxLength: 256), after: try optionalID("after"),
+                             index: try f.int("index", in: 0...10_000_000))
         case "updateItem":
             var u = ItemUpdate(id: try f.string("id", maxLength: 256))
             if f.has("label") { u.label = try f.string("label", maxLength: 1024, allowEmpty: true) }
@@ -302,7 +310,7 @@ extension Wire {
         case "removeSection":
             return .removeSection(try f.string("id", maxLength: 256))
         default:
-            throw f.fail("edit", "expected addItem, removeItem, updateItem, addSection, renameSection or removeSection")
+            throw f.fail("edit", "expected addItem, copyItem, removeItem, updateItem, addSection, renameSection or removeSection")
         }
     }
 
@@ -313,6 +321,14 @@ extension Wire {
         let color = f.has("color") ? try f.string("color", maxLength: 64, allowEmpty: true) : ""
         let height = f.has("height") ? try f.number("height", above: 0, upTo: 1e6) : nil
         let movable = f.has("movable") ? try f.bool("movable") : true
-        return Item(id: id, label: label, color: color, height: height, movable: movable)
+        let kind = f.has("kind") ? try f.string("kind", maxLength: 256) : nil
+        var handle: HandleEdge? = nil
+        if f.has("handle") {
+            guard let e = HandleEdge(rawValue: try f.string("handle", maxLength: 16)) else {
+                throw f.fail("handle", "expected \"leading\" or \"trailing\"")
+            }
+            handle = e
+        }
+        return Item(id: id, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle)
     }
 }

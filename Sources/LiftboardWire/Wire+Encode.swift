@@ -141,6 +141,14 @@ extension Wire {
         case .removeItem(let id):
             w.key("edit"); w.literal("removeItem")
             w.key("id"); w.string(id)
+        case .copyItem(let id, let new, let section, let after, let index):
+            w.key("edit"); w.literal("copyItem")
+            w.key("id"); w.string(id)
+            w.key("as"); w.string(new)
+            w.key("section"); w.string(section)
+            w.key("after")
+            if let after { w.string(after) } else { w.null() }
+            w.key("index"); w.int(index)
         case .updateItem(let u):
             w.key("edit"); w.literal("updateItem")
             w.key("id"); w.string(u.id)
@@ -173,6 +181,8 @@ extension Wire {
         if !i.color.isEmpty { w.key("color"); w.string(i.color) }
         if let h = i.height { w.key("height"); w.number(h) }
         w.key("movable"); w.bool(i.movable)
+        if let k = i.kind { w.key("kind"); w.string(k) }
+        if let h = i.handle { w.key("handle"); w.string(h.rawValue) }
         w.endObject()
     }
 
@@ -251,6 +261,7 @@ extension Wire {
                     w.member(#""section":"#, i.section)
                     w.member(#""index":"#, int: i.index)
                     w.member(#""movable":"#, bool: i.movable)
+                    if let h = i.handle { w.member(#""handle":"#, h.rawValue) }
                 }
                 w.endObject()
             }
@@ -288,6 +299,7 @@ extension Wire {
         if let v = s.dur { w.member(#""dur":"#, v) }
         if let v = s.ease { w.member(#""ease":"#, literal: easeName(v)) }
         if let v = s.count { w.member(#""count":"#, int: v) }
+        if let v = s.forbidden { w.member(#""forbidden":"#, bool: v) }
         w.member(#""done":"#, bool: s.done)
         w.endObject()
     }
@@ -303,6 +315,7 @@ extension Wire {
         w.key("frame"); rect(c.frame, &w)
         if c.hidden { w.key("hidden"); w.bool(true) }
         if c.selected { w.key("selected"); w.bool(true) }
+        if let h = c.handle { w.key("handle"); w.string(h.rawValue) }
         w.endObject()
     }
 

@@ -16,6 +16,37 @@ enum RandomStreams {
         return Board(id: "r", layout: kind, sections: sections)
     }
 
+    /// A random board with placement rules (issue 23): kinds, sections that accept some kinds,
+    /// WIP limits, palettes, trash sections and drag handles, valid as a board file must be.
+    static func ruledBoard(_ rng: inout SplitMix64) -> Board {
+        var b = board(&rng)
+        let kinds = ["bug", "feature", "chore"]
+        for s in b.sections.indices {
+            for i in b.sections[s].items.indices {
+                if Int.random(in: 0..<4, using: &rng) != 0 { b.sections[s].items[i].kind = kinds.randomElement(using: &rng) }
+                if Int.random(in: 0..<4, using: &rng) == 0 { b.sections[s].items[i].handle = Bool.random(using: &rng) ? .leading : .trailing }
+            }
+            let items = b.sections[s].items
+            switch Int.random(in: 0..<7, using: &rng) {
+            case 0:
+                // Accepts what it holds (an item without a kind gets one) and maybe one more kind.
+                for i in items.indices where items[i].kind == nil { b.sections[s].items[i].kind = kinds[i % kinds.count] }
+                var accepts = Set(b.sections[s].items.compactMap(\.kind))
+                if Bool.random(using: &rng) { accepts.insert(kinds.randomElement(using: &rng)!) }
+                b.sections[s].accepts = accepts.sorted()
+            case 1: b.sections[s].max = items.count + Int.random(in: 0...1, using: &rng)
+            case 2: b.sections[s].copy = true
+            case 3 where items.isEmpty: b.sections[s].drop = .remove
+            case 4:
+                b.sections[s].max = items.count + 1
+                b.sections[s].accepts = kinds
+                for i in items.indices where items[i].kind == nil { b.sections[s].items[i].kind = "chore" }
+            default: break
+            }
+        }
+        return b
+    }
+
     static func config(_ rng: inout SplitMix64) -> SessionConfig {
         var c = SessionConfig()
         c.mode = Bool.random(using: &rng) ? .insert : .swap
@@ -128,6 +159,7 @@ enum RandomStreams {
                     violations.append("\(what): commit v\(c.version) differs from its change applied to v\(prev.version)")
                 }
                 violations += pinnedViolations(from: prev, to: next).map { "\(what): \($0)" }
+                violations += ruleViolations(change, from: prev, to: next).map { "\(what): commit v\(c.version): \($0)" }
                 prev = next
             }
             let v = s.invariantViolations()
@@ -172,6 +204,30 @@ enum RandomStreams {
         return out
     }
 
+    /// Rules (issue 23) across one of the session's own commits: no rule broken that the order
+    /// before kept (a limit never exceeded), no item lost or doubled (a reorder keeps the same
+    /// items; a removal takes exactly its ids; a copy adds exactly its new id).
+    static func ruleViolations(_ change: Change, from a: Board, to b: Board) -> [String] {
+        var v: [String] = []
+        if let why = b.ruleViolation(since: a) { v.append("breaks a rule: \(why)") }
+        let before = a.sections.flatMap(\.items).map(\.id), after = b.sections.flatMap(\.items).map(\.id)
+        if Set(after).count != after.count { v.append("an item is there twice") }
+        var expected = Set(before)
+        switch change {
+        case .removeItem(let id): expected.remove(id)
+        case .batch(let cs) where change.isEdit:
+            for c in cs {
+                if case .removeItem(let id) = c { expected.remove(id) }
+                if case .addItem(let item, _, _) = c { expected.insert(item.id) }
+            }
+        case .copyItem(_, let new, _, _, _): expected.insert(new)
+        case .addItem(let item, _, _): expected.insert(item.id)
+        default: break
+        }
+        if Set(after) != expected { v.append("items lost or added: \(Set(before).symmetricDifference(Set(after)).sorted())") }
+        return v
+    }
+
     /// Pinned items keep their indexes across a commit, unless their section became too short.
     static func pinnedViolations(from a: Board, to b: Board) -> [String] {
         var v: [String] = []
@@ -206,6 +262,32 @@ enum RandomStreams {
             if failures.count > 5 { break }
         }
         #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+
+    /// Boards with kinds, limits, palettes, trash and handles (issue 23): every invariant, and
+    /// no commit of the session breaks a rule, loses or doubles an item.
+    @Test func randomStreamsOnBoardsWithRulesKeepEveryRule() {
+        var failures: [String] = []
+        var commits = 0, refusals = 0, forbidden = 0
+        for seed in 0..<1000 as Range<UInt64> {
+            var rng = SplitMix64(seed: seed ^ 0x23)
+            let board = RandomStreams.ruledBoard(&rng)
+            let config = RandomStreams.config(&rng)
+            let events = RandomStreams.events(&rng, board: board, count: 80)
+            var violations: [String] = []
+            let out = RandomStreams.run(board: board, config: config, events: events, violations: &violations)
+            for e in out {
+                if case .persist = e { commits += 1 }
+                if case .error(.ruleRefused, _) = e { refusals += 1 }
+                if case .frame(let f) = e, f.snapshots.contains(where: { $0.forbidden == true }) { forbidden += 1 }
+            }
+            failures += violations.map { "seed \(seed): \($0)" }
+            failures += Self.protocolViolations(out, board: board).map { "seed \(seed): \($0)" }
+            if failures.count > 5 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        // The streams reach the rules: drags are refused places and commits land.
+        #expect(commits > 100 && forbidden > 10, "commits \(commits), forbidden frames \(forbidden), refusals \(refusals)")
     }
 
     /// Timers fire at their own due times whoever asks: a stream with `advance`s inserted at

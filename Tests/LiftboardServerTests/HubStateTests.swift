@@ -116,6 +116,17 @@ import LiftboardStore
         #expect(h.failed(token: 1) == nil)
     }
 
+    @Test func aWriteTheStoreRefusedByARuleIsRefusedToItsSessionByNameAndEverySessionIsResynced() {
+        var h = Self.hub()
+        _ = h.commit(Self.commit(Self.aToDone, on: Self.board(), by: "s2"), by: "s2", at: 5, now: 0)
+        let refused = h.refused(token: 1, reason: "max: section \"done\" holds at most 0 items")
+        #expect(refused?.by == "s2")
+        #expect(refused?.actions == [.refuse(to: "s2", .ruleRefused, message: "max: section \"done\" holds at most 0 items")])
+        #expect(h.settle() == ["s1", "s2", "s3"].map { .resync(to: $0, board: Self.board(), droppingHeldAbove: 0) })
+        #expect(h.board == Self.board() && h.pending.isEmpty)
+        #expect(h.refused(token: 1, reason: "again") == nil)
+    }
+
     @Test func aWriteReportedFailedThatLandedAfterAllResyncsEveryone() {
         var h = Self.hub()
         _ = h.commit(Self.commit(Self.aToDone, on: Self.board(), by: "s1"), by: "s1", at: 5, now: 0)

@@ -123,6 +123,38 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil ? [.sqlite] : Stor
         #expect(b.version == 2 && b.order == [SectionOrder(section: "todo", items: ["c", "a", "b"]), SectionOrder(section: "done", items: [])])
     }
 
+    @Test("a change that breaks a placement rule on the stored order is refused by name and not written; a colliding copy gets another id", arguments: storeKinds)
+    func rules(_ kind: StoreKind) throws {
+        let open = try kind.fresh()
+        let store = try open()
+        let race = Board(id: "race", sections: [
+            Section(id: "todo", items: [Item(id: "a", label: "A", color: "#1", kind: "bug", handle: .leading), Item(id: "b", label: "B", color: "#2")]),
+            Section(id: "doing", items: [], accepts: ["bug", "a;b"], max: 1),
+            Section(id: "palette", items: [Item(id: "p", label: "P", color: "#3", kind: "bug")], copy: true),
+            Section(id: "trash", items: [], drop: .remove),
+        ])
+        try store.seed(race)
+        #expect(try open().board(id: "race") == race)
+        // Two sessions each saw doing empty: the first lands, the second is refused by name.
+        let out = try store.apply([change(.insert(id: "a", section: "doing", after: nil, index: 0), token: 1, board: "race"),
+                                   change(.insert(id: "p", section: "doing", after: nil, index: 0), token: 2, board: "race")])
+        #expect(versions(out) == [1, nil])
+        #expect(out[1] == .refused(board: "race", token: 2, reason: "max: section \"doing\" holds at most 1 item"))
+        // Two copies both named p~2: the second gets p~3, and its commit says so.
+        let copy = Change.copyItem(id: "p", as: "p~2", section: "todo", after: nil, index: 0)
+        let copies = try store.apply([change(copy, version: 2, token: 3, board: "race"), change(copy, version: 2, token: 4, board: "race")])
+        #expect(versions(copies) == [2, 3])
+        if case .landed(let d) = copies[1] { #expect(d.change == .copyItem(id: "p", as: "p~3", section: "todo", after: nil, index: 0)) }
+        // A trash drop of both copies as one edit batch.
+        let trash = Change.batch([.removeItem("p~2"), .removeItem("p~3")])
+        #expect(versions(try store.apply([change(trash, version: 4, token: 5, board: "race")])) == [4])
+        let b = try #require(try open().board(id: "race"))
+        #expect(b.version == 4 && b.order.map(\.items) == [["b"], ["a"], ["p"], []])
+        #expect(b.sections[0].items[0].kind == nil && b.sections[1].items[0].handle == .leading && b.sections[1].rules == race.sections[1].rules)
+        #expect(try open().commits(board: "race", after: 0).map(\.change) == [.insert(id: "a", section: "doing", after: nil, index: 0), copy,
+                                                                               .copyItem(id: "p", as: "p~3", section: "todo", after: nil, index: 0), trash])
+    }
+
     @Test("a change that changes nothing on the stored order is unchanged and not written", arguments: storeKinds)
     func mootChange(_ kind: StoreKind) throws {
         let store = try kind.fresh()()
@@ -251,7 +283,7 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil ? [.sqlite] : Stor
 /// PostgreSQL's side of the one schema history (StoreSchema).
 @Suite(.enabled(if: StoreKind.postgresServer != nil, "\(ConformanceSkip.noPostgres)"))
 struct PostgresSchemaTests {
-    @Test("a database numbered before the one history (schema_version 2) is its version 4, and migrates to 5")
+    @Test("a database numbered before the one history (schema_version 2) is its version 4, and migrates to the current one")
     func legacyNumbering() throws {
         let url = try StoreKind.freshPostgresDatabase()
         do {
@@ -263,7 +295,7 @@ struct PostgresSchemaTests {
             _ = try db.exec("INSERT INTO schema_version VALUES (2)")
         }
         let store = try PostgresStore(url: url, edits: .wire)
-        #expect(try store.schemaVersionInDatabase() == 5)
+        #expect(try store.schemaVersionInDatabase() == StoreSchema.version)
         let check = try PostgresConnection(url: url)
         #expect(try check.exec("SELECT to_regclass('schema_version') IS NULL").text(0, 0) == "t")
         try store.seed(demo)
@@ -271,7 +303,7 @@ struct PostgresSchemaTests {
         #expect(out.count == 1)
         #expect(try store.commits(board: "demo", after: 0).map(\.change) == [.updateItem(ItemUpdate(id: "a", label: "Aa"))])
         // Opening again changes nothing.
-        #expect(try PostgresStore(url: url, edits: .wire).schemaVersionInDatabase() == 5)
+        #expect(try PostgresStore(url: url, edits: .wire).schemaVersionInDatabase() == StoreSchema.version)
     }
 
     @Test("a database of a newer schema is refused")

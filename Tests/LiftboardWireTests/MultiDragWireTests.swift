@@ -28,6 +28,9 @@ import LiftboardCore
             .group(ids: ["a", "c"], section: "done", after: "x", index: 1),
             .group(ids: ["a"], section: "done", after: nil, index: 0),
             .batch([.insert(id: "a", section: "todo", after: nil, index: 0), .insert(id: "c", section: "todo", after: "b", index: 3)]),
+            .batch([.removeItem("a"), .removeItem("c")]),  // a trash drop of a group (issue 23)
+            .batch([.addItem(Item(id: "c", label: "C", color: "#111", kind: "bug", handle: .leading), section: "todo", after: "b"),
+                    .addItem(Item(id: "a", label: "A", color: "#222"), section: "todo", after: nil)]),
         ]
         for c in changes {
             let text = Wire.encodeChange(c)
@@ -42,7 +45,8 @@ import LiftboardCore
         #"{"group":["a"],"section":"s"}"#,
         #"{"batch":[]}"#,
         #"{"batch":[{"batch":[{"swap":["a","b"]}]}]}"#,
-        #"{"batch":[{"edit":"removeItem","id":"a"}]}"#,
+        #"{"batch":[{"edit":"removeItem","id":"a"},{"swap":["a","b"]}]}"#,  // edits and reorders together
+        #"{"batch":[{"edit":"updateItem","id":"a","label":"A"}]}"#,  // an edit batch holds removeItem and addItem only
         #"{"batch":[1]}"#,
     ])
     func malformedGroupsAndBatchesAreRefused(text: String) {

@@ -69,3 +69,48 @@ func text(_ e: ServerEvent, line: Int? = nil) -> String { String(decoding: Wire.
         #expect(error("not json")?.field == "(file)")
     }
 }
+
+/// Placement rules in the board file (issue 23): decoded, validated by field, carried by the
+/// API's board JSON and the stores' text.
+@Suite struct BoardRulesFileTests {
+    func error(_ json: String) -> BoardError? {
+        do { _ = try Wire.decodeBoard(Array(json.utf8)); return nil } catch { return error }
+    }
+
+    @Test func rulesAndKindsDecodeAndRoundTrip() throws {
+        let b = try Wire.decodeBoard(Array(#"""
+            {"id":"k","sections":[
+              {"id":"todo","items":[{"id":"a","kind":"bug","handle":"leading"},{"id":"b","handle":"trailing"}]},
+              {"id":"bugs","accepts":["bug","bug","chore"],"max":3,"items":[{"id":"x","kind":"bug"}]},
+              {"id":"palette","copy":true,"items":[{"id":"p","kind":"chore"}]},
+              {"id":"trash","drop":"remove"}]}
+            """#.utf8))
+        #expect(b.sections[0].items[0].kind == "bug" && b.sections[0].items[0].handle == .leading)
+        #expect(b.sections[0].items[1].kind == nil && b.sections[0].items[1].handle == .trailing)
+        #expect(b.sections[1].accepts == ["bug", "chore"] && b.sections[1].max == 3)
+        #expect(b.sections[2].copy && b.sections[3].drop == .remove && !b.sections[0].hasRules)
+        #expect(try Wire.decodeBoard(Wire.encodeBoard(b)) == b)
+        var s = Section(id: "bugs", items: [])
+        s.readRules(b.sections[1].rulesText!)
+        #expect(s.rules == b.sections[1].rules && s.accepts == ["bug", "chore"] && b.sections[0].rulesText == nil)
+        var odd = Section(id: "odd", items: [], accepts: ["a;b", "c:d=1", "é"], max: 0, copy: true)
+        odd.readRules(Section(id: "x", items: [], accepts: odd.accepts, max: 0, copy: true).rulesText!)
+        #expect(odd.accepts == ["a;b", "c:d=1", "é"] && odd.max == 0 && odd.copy)
+    }
+
+    @Test func badRulesNameTheirField() {
+        #expect(error(#"{"id":"d","sections":[{"id":"s","items":[{"id":"a","kind":""}]}]}"#)?.field == "sections[0].items[0].kind")
+        #expect(error(#"{"id":"d","sections":[{"id":"s","items":[{"id":"a","handle":"middle"}]}]}"#)?.field == "sections[0].items[0].handle")
+        #expect(error(#"{"id":"d","sections":[{"id":"s","accepts":"bug"}]}"#)?.field == "sections[0].accepts")
+        #expect(error(#"{"id":"d","sections":[{"id":"s","accepts":[1]}]}"#)?.field == "sections[0].accepts[0]")
+        #expect(error(#"{"id":"d","sections":[{"id":"s","max":-1}]}"#)?.field == "sections[0].max")
+        #expect(error(#"{"id":"d","sections":[{"id":"s","max":1.5}]}"#)?.field == "sections[0].max")
+        #expect(error(#"{"id":"d","sections":[{"id":"s","copy":"yes"}]}"#)?.field == "sections[0].copy")
+        #expect(error(#"{"id":"d","sections":[{"id":"s","drop":"keep"}]}"#)?.field == "sections[0].drop")
+        #expect(error(#"{"id":"d","sections":[{"id":"s","copy":true,"drop":"remove"}]}"#)?.field == "sections[0].drop")
+        // A file whose order already breaks its rules is refused.
+        #expect(error(#"{"id":"d","sections":[{"id":"s","accepts":["bug"],"items":[{"id":"a"}]}]}"#)?.field == "sections[0].items[0].kind")
+        #expect(error(#"{"id":"d","sections":[{"id":"s","max":1,"items":[{"id":"a"},{"id":"b"}]}]}"#)?.field == "sections[0].items")
+        #expect(error(#"{"id":"d","sections":[{"id":"s","drop":"remove","items":[{"id":"a"}]}]}"#)?.field == "sections[0].items")
+    }
+}

@@ -80,7 +80,7 @@ def api_order(server):
 def test_the_schema_is_created_and_versioned_and_a_second_process_starts_on_it(postgres, two_processes):
     url, a, b = two_processes
     db = url.rsplit("/", 1)[1]
-    assert postgres.psql(db, "SELECT version FROM liftboard_schema") == "5"  # StoreSchema.version, as SQLite's user_version
+    assert postgres.psql(db, "SELECT version FROM liftboard_schema") == "6"  # StoreSchema.version, as SQLite's user_version
     assert postgres.psql(db, "SELECT count(*) FROM boards") == "1"
     for s in (a, b):
         status, _, body = s.get("/healthz")
@@ -133,6 +133,58 @@ def test_drops_at_the_same_instant_on_two_processes_both_land_and_everyone_conve
         assert "store_unavailable" not in v.errors
     db = url.rsplit("/", 1)[1]
     assert postgres.psql(db, "SELECT string_agg(version::text, ',' ORDER BY version) FROM commits") == "1,2"
+
+
+RACE_BOARD = {"id": "race", "sections": [
+    {"id": "todo", "title": "To do", "items": [{"id": "a"}, {"id": "b"}]},
+    {"id": "doing", "title": "Doing", "max": 1, "items": []}]}
+
+
+def test_two_processes_racing_for_a_columns_last_place_land_one_and_refuse_the_other(postgres, tmp_path):
+    """Issue 23: doing takes one item (max 1). A session on each process carries an item into
+    it and both let go at once: one lands, the other gets rule_refused and a layout, and the
+    column never holds more than one item."""
+    url = postgres.create_database()
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    (boards / "race.json").write_text(json.dumps(RACE_BOARD))
+    a = pg_server(tmp_path, url, "a", "--boards", str(boards))
+    b = pg_server(tmp_path, url, "b", "--boards", str(boards))
+    hello = dict(HELLO, board="race")
+    try:
+        async def go():
+            va, vb = View(), View()
+            async with connect(a) as wa, connect(b) as wb:
+                for ws, v in ((wa, va), (wb, vb)):
+                    await ws.send(json.dumps(hello))
+                    v.see(await recv_until(ws, lambda m: m["t"] == "layout"))
+                # a (center 60) and b (center 117) each into doing's slot (header 145-177)
+                await asyncio.gather(long_press_drag(wa, 50, 60, 200, release=False),
+                                     long_press_drag(wb, 50, 117, 200, release=False))
+                await asyncio.gather(wa.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 200, "ms": 0})),
+                                     wb.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 200, "ms": 0})))
+                got_a, got_b = await asyncio.gather(recv_until(wa, lambda m: False, timeout=2.5),
+                                                    recv_until(wb, lambda m: False, timeout=2.5))
+                va.see(got_a), vb.see(got_b)
+                return va, vb, got_a, got_b
+        va, vb, got_a, got_b = run(go())
+        def race_order(server):
+            board = server.board("race")
+            return board["version"], [s["items"] for s in board["order"]]
+        version, order = race_order(a)
+        assert (version, order) == race_order(b)
+        assert version == 1 and len(order[1]) == 1, order
+        refused = [got for got, v in ((got_a, va), (got_b, vb)) if "rule_refused" in v.errors]
+        assert len(refused) == 1, (va.errors, vb.errors)
+        error = next(m for m in refused[0] if m["t"] == "error")
+        assert error["message"] == 'max: section "doing" holds at most 1 item'
+        assert any(m["t"] == "layout" for m in refused[0][refused[0].index(error):])
+        for v in (va, vb):
+            assert (v.version, v.order) == (1, order)
+        db = url.rsplit("/", 1)[1]
+        assert postgres.psql(db, "SELECT count(*) FROM items WHERE board = 'race' AND section = 'doing'") == "1"
+    finally:
+        a.stop(), b.stop()
 
 
 def test_kill_9_of_one_process_mid_drag_leaves_the_other_serving_and_loses_no_acknowledged_commit(postgres, two_processes):

@@ -102,6 +102,21 @@ test("an item an edit adds fades in, and one it removes fades out and then goes"
   assert.equal(s.cells.has("n"), true);
 });
 
+test("issue 23: a snapshot keeps forbidden until told otherwise, and cells keep their handle", () => {
+  const s = createScene();
+  applyMessage(s, { ...layout, cells: [{ ...layout.cells[0], handle: "trailing" }, layout.cells[1]] }, 0);
+  assert.equal(s.cells.get("a").handle, "trailing");
+  assert.equal(s.cells.get("b").handle, null);
+  applyMessage(s, { t: "frame", seq: 1, ms: 0,
+    snapshots: [{ p: 1, id: "a", center: { x: 200, y: 60 }, size: { w: 400, h: 56 }, moveDur: 0, done: false }] }, 0);
+  assert.equal(s.snapshots.get("1:a").forbidden, false);
+  applyMessage(s, { t: "frame", seq: 2, ms: 16, snapshots: [{ p: 1, id: "a", center: { x: 200, y: 250 }, moveDur: 0, forbidden: true, done: false }] }, 16);
+  applyMessage(s, { t: "frame", seq: 3, ms: 32, snapshots: [{ p: 1, id: "a", center: { x: 200, y: 260 }, moveDur: 0, done: false }] }, 32);
+  assert.equal(s.snapshots.get("1:a").forbidden, true);
+  applyMessage(s, { t: "frame", seq: 4, ms: 48, snapshots: [{ p: 1, id: "a", center: { x: 200, y: 330 }, moveDur: 0, forbidden: false, done: false }] }, 48);
+  assert.equal(s.snapshots.get("1:a").forbidden, false);
+});
+
 test("cells keep their selection from layouts and frames; a snapshot keeps the count it carries", () => {
   const s = createScene();
   applyMessage(s, { ...layout, cells: [{ ...layout.cells[0], selected: true }, layout.cells[1]] }, 0);
