@@ -12,6 +12,8 @@ struct ClientView: Sendable {
     var sections: [SectionInfo] = []
     /// Per pointer: how its snapshot's center follows it (from its `lift`).
     var follow: [Int: Follow] = [:]
+    /// The items the frames marked selected (Ctrl/Meta and Shift clicks, Shift+Space).
+    var selected: Set<String> = []
 
     init(viewport: Size) { self.viewport = viewport }
 
@@ -24,11 +26,16 @@ struct ClientView: Sendable {
                 sections = l.sections
                 cells = [:]
                 for c in l.cells { cells[c.id] = c.frame }
+                // A layout names the selected cells of its window; the others it does not say.
+                for c in l.cells { if c.selected { selected.insert(c.id) } else { selected.remove(c.id) } }
             case .frame(let f):
                 if let s = f.scroll { scrollY = s.y }
                 if let c = f.content { content = c }
                 if let s = f.sections { sections = s }
-                for c in f.cells { cells[c.id] = c.frame }
+                for c in f.cells {
+                    cells[c.id] = c.frame
+                    if let s = c.selected ?? c.info.map(\.selected) { if s { selected.insert(c.id) } else { selected.remove(c.id) } }
+                }
                 // Not kept: a cell out of the window may move unseen (another session's
                 // commit), and a stale frame would press or aim at the wrong cell.
                 for g in f.gone { cells[g] = nil }

@@ -1,3 +1,4 @@
+import LiftboardCore
 import LiftboardWire
 
 /// Reads a gesture script: one step a line, `#` comment lines, blank lines skipped.
@@ -58,6 +59,17 @@ public enum ScriptParser {
         case "press", "tap":
             guard words.count == 1 else { throw .syntax(step: String(keyword), usage: "\(keyword) ITEM") }
             return keyword == "press" ? .press(words[0]) : .tap(words[0])
+        case "click":
+            let usage = "click ITEM [with shift|ctrl|meta|alt ...]"
+            guard !words.isEmpty, words.count != 2, words.count == 1 || (words[1] == "with" && !t[1].quoted) else {
+                throw .syntax(step: "click", usage: usage)
+            }
+            var mods: Modifiers = []
+            for name in words.dropFirst(2) {
+                guard let m = Modifiers(name: name), !mods.contains(m) else { throw .syntax(step: "click", usage: usage) }
+                mods.insert(m)
+            }
+            return .click(words[0], mods: mods)
         case "pan":
             guard words.count == 2, let d = PanDirection(rawValue: words[0]) else {
                 throw .syntax(step: "pan", usage: "pan up|down PX")
@@ -99,7 +111,7 @@ public enum ScriptParser {
 
     static func expectation(_ t: [ScriptToken]) throws(ScriptReadError) -> Step {
         guard let kind = t.first?.text else {
-            throw .syntax(step: "expect", usage: "expect order|commits|lifted|announce ...")
+            throw .syntax(step: "expect", usage: "expect order|commits|lifted|announce|selected ...")
         }
         let args = Array(t.dropFirst())
         switch kind {
@@ -122,8 +134,10 @@ public enum ScriptParser {
         case "announce":
             guard !args.isEmpty else { throw .syntax(step: "expect announce", usage: "expect announce TEXT") }
             return .expectAnnounce(args.count == 1 ? args[0].text : args.map(\.text).joined(separator: " "))
+        case "selected":
+            return .expectSelected(args.map(\.text))
         default:
-            throw .syntax(step: "expect", usage: "expect order|commits|lifted|announce ...")
+            throw .syntax(step: "expect", usage: "expect order|commits|lifted|announce|selected ...")
         }
     }
 

@@ -19,6 +19,17 @@ extension ScriptRunner {
         return lifted
     }
 
+    /// A mouse click on `item`'s cell (down, up 50 ms later) with `mods` held.
+    mutating func click(_ item: String, mods: Modifiers) {
+        let at = DragPilot.bringIntoView(item, &driver, config: config)
+        let p = Double(Self.pointer)
+        let t0 = driver.clock
+        var down = DragPilot.pointerMessage("down", at: at, p: p) + [("kind", .string("mouse"))]
+        if !mods.isEmpty { down.append(("mods", .array(mods.names.map { .string($0) }))) }
+        driver.send(down, ms: t0)
+        driver.send(DragPilot.pointerMessage("up", at: at, p: p), ms: DragPilot.roundMs(t0 + min(50, config.pressMs / 2)))
+    }
+
     /// A finger from the viewport's center moving `px` in `direction` at 8 px a step, still for
     /// 100 ms before it lifts (so the content does not fling).
     mutating func pan(_ direction: PanDirection, _ px: Double) {

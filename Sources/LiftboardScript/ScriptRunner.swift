@@ -89,6 +89,11 @@ public struct ScriptRunner {
             let lifted = press(item, holdMs: config.pressMs > 100 ? 100 : config.pressMs / 2)
             gesture?.lifted = lifted
             readyAt = DragPilot.ceilMs(driver.clock + config.dropMs)
+        case .click(let item, let mods):
+            try requireItem(item, step: "click")
+            startGesture(line)
+            settle()
+            click(item, mods: mods)
         case .pan(let direction, let px):
             startGesture(line)
             settle()
@@ -128,6 +133,12 @@ public struct ScriptRunner {
             let lifted = gesture?.lifted
             if lifted != item {
                 kind = .expectation(expected: "lifted \(item)", got: lifted.map { "lifted \($0)" } ?? "lifted nothing")
+            }
+        case .expectSelected(let items):
+            let got = driver.view.selected
+            if got != Set(items) {
+                kind = .expectation(expected: "selected " + (items.sorted().joined(separator: " ")),
+                                    got: "selected " + (got.isEmpty ? "nothing" : got.sorted().joined(separator: " ")))
             }
         case .expectAnnounce(let text):
             let last = driver.lastAnnounce

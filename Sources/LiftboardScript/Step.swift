@@ -1,3 +1,4 @@
+import LiftboardCore
 import LiftboardWire
 
 /// One line of a gesture script, parsed (docs/testing.md lists them).
@@ -10,6 +11,9 @@ public enum Step: Hashable, Sendable {
     case drag(item: String, to: DragTarget, cancel: Bool)
     case press(String)
     case tap(String)
+    /// A mouse click on the item's cell with modifier keys held (`click X with ctrl`): what
+    /// selects it (Ctrl/Meta toggles, Shift selects a range) or, with none, clears the selection.
+    case click(String, mods: Modifiers)
     case pan(PanDirection, Double)
     case wheel(dx: Double, dy: Double)
     case key([String])
@@ -20,6 +24,8 @@ public enum Step: Hashable, Sendable {
     case expectCommits(Int)
     case expectLifted(String)
     case expectAnnounce(String)
+    /// The session's selection now, as the frames marked it (any order).
+    case expectSelected([String])
 
     /// Whether the step must come before the first gesture (it shapes the `hello`).
     public var isSetup: Bool {
@@ -32,7 +38,7 @@ public enum Step: Hashable, Sendable {
     /// Whether the step is an expectation (it sends nothing).
     public var isExpectation: Bool {
         switch self {
-        case .expectOrder, .expectCommits, .expectLifted, .expectAnnounce: true
+        case .expectOrder, .expectCommits, .expectLifted, .expectAnnounce, .expectSelected: true
         default: false
         }
     }
@@ -56,6 +62,7 @@ extension Step {
         case .drag: "drag"
         case .press: "press"
         case .tap: "tap"
+        case .click: "click"
         case .pan: "pan"
         case .wheel: "wheel"
         case .key: "key"
@@ -65,6 +72,7 @@ extension Step {
         case .expectCommits: "expect commits"
         case .expectLifted: "expect lifted"
         case .expectAnnounce: "expect announce"
+        case .expectSelected: "expect selected"
         }
     }
 }

@@ -24,6 +24,8 @@ public struct StreamDescriber {
         var liveBefore: [SectionOrder]?
         /// How many commits the recording had made when the pointer went down.
         var commitsAtDown = 0
+        /// The modifier keys held at the `down` (a click's selection).
+        var mods: Modifiers = []
     }
 
     private var recorded: StreamDriver
@@ -85,10 +87,9 @@ public struct StreamDescriber {
         switch m.event {
         case .down(let p, let at, _, let mods):
             if open != nil { tangled = true; held.append((line, ms, m)); return }
-            // A click with modifiers edits the selection: no step says that yet, so it goes as is.
-            if !rawPointers.isEmpty || !mods.isEmpty { rawPointers.insert(p); send(line, ms: ms); return }
+            if !rawPointers.isEmpty { rawPointers.insert(p); send(line, ms: ms); return }
             open = OpenPointer(p: p, downMs: ms, downAt: at, lastAt: at, cell: recorded.view.cell(at: at),
-                               commitsAtDown: recorded.commits.count)
+                               commitsAtDown: recorded.commits.count, mods: mods)
             held = [(line, ms, m)]
             tangled = false
             noteLift(events)
@@ -174,7 +175,14 @@ public struct StreamDescriber {
                 if abs(dy) >= 1 { step = "pan \(dy > 0 ? "down" : "up") \(Self.number(abs(dy).rounded()))" }
             } else if let cell = o.cell, !cancelled {
                 let held = (lines.last?.ms ?? o.downMs) - o.downMs
-                step = held >= config.pressMs ? "press \(w(cell))" : "tap \(w(cell))"
+                if held >= config.pressMs {
+                    step = "press \(w(cell))"
+                } else if !o.mods.isEmpty {
+                    // A click that edits the selection.
+                    step = "click \(w(cell)) with " + o.mods.names.joined(separator: " ")
+                } else {
+                    step = "tap \(w(cell))"
+                }
             }
         }
         guard let step else {

@@ -1,4 +1,5 @@
 import Testing
+import LiftboardCore
 import LiftboardWire
 @testable import LiftboardScript
 
@@ -46,6 +47,14 @@ import LiftboardWire
         #expect(lines[3].text == "drag a after c")
     }
 
+    @Test func readsClicksWithModifiersAndTheSelectionExpectation() throws {
+        let lines = try ScriptParser.parse("click a\nclick \"my card\" with ctrl shift\nclick b with meta\nexpect selected a b\nexpect selected")
+        #expect(lines.map(\.step) == [
+            .click("a", mods: []), .click("my card", mods: [.ctrl, .shift]), .click("b", mods: .meta),
+            .expectSelected(["a", "b"]), .expectSelected([]),
+        ])
+    }
+
     @Test(arguments: [
         ("jump a", 1, ScriptReadError.unknownStep("jump")),
         ("drag a beside b", 1, .syntax(step: "drag", usage: "drag X after Y | drag X first in S | drag X onto Y [then cancel]")),
@@ -53,6 +62,9 @@ import LiftboardWire
         ("tap a\nviewport 10 10", 2, .setupAfterGesture("viewport")),
         ("key \"x", 1, .unterminatedString),
         ("send {\"t\":\"move\"}", 1, .badMessage("move.p: missing")),
+        ("click a with", 1, .syntax(step: "click", usage: "click ITEM [with shift|ctrl|meta|alt ...]")),
+        ("click a with hyper", 1, .syntax(step: "click", usage: "click ITEM [with shift|ctrl|meta|alt ...]")),
+        ("click a ctrl", 1, .syntax(step: "click", usage: "click ITEM [with shift|ctrl|meta|alt ...]")),
     ])
     func namesTheLineOfWhatItCannotRead(text: String, line: Int, error: ScriptReadError) {
         #expect(throws: ScriptProblem(line: line, error: error)) { try ScriptParser.parse(text) }
