@@ -265,13 +265,16 @@ def test_sqlite_on_a_full_filesystem_refuses_drops_and_commits_again_once_there_
             async with connect(s) as ws:
                 await hello(ws, v)
                 durable = (v.version, v.order)
-                with open(filler, "wb") as f:  # fill the filesystem
-                    try:
-                        while True:
-                            f.write(b"\0" * 65536)
-                            f.flush()
-                    except OSError:
-                        pass
+                # Fill the filesystem with unbuffered writes: a buffered file would try to
+                # write its rest again when closed, and raise ENOSPC there.
+                fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
+                try:
+                    while True:
+                        os.write(fd, b"\0" * 65536)
+                except OSError:
+                    pass
+                finally:
+                    os.close(fd)
                 await long_press_drag(ws, 50, MILK_Y, MUM_MID + 5)
                 got = v.see(await recv_until(ws, lambda m: m["t"] == "error", timeout=10))
                 assert got[-1]["t"] == "error" and got[-1]["code"] == "store_unavailable"
