@@ -245,6 +245,9 @@ struct LiveSession: Sendable {
             step.gestures.append(.pong(id: id, ms: now))
         case .undo:
             undo(now: now)
+        case .moveTo(let id, let section, let place):
+            lastInput = now
+            moveTo(id, section: section, place: place, now: now)
         case .advance:
             break
         case .external(let commit):

@@ -82,6 +82,10 @@ extension Wire {
             }
         case "undo":
             event = .undo
+        case "moveTo":
+            let place = try f.string("place", maxLength: 8)
+            guard let p = MovePlace(rawValue: place) else { throw f.fail("place", "expected \"first\", \"last\", \"up\" or \"down\"") }
+            event = .moveTo(id: try f.string("id", maxLength: 256), section: try f.string("section", maxLength: 256), place: p)
         case "advance":
             event = .advance
         case "external":
