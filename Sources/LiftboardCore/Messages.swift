@@ -62,7 +62,9 @@ public enum ClientEvent: Hashable, Sendable {
     // `hello` and `external` are boxed: they are rare and large (a config, a commit), and
     // every event is as large as its largest case; unboxed, each `move` copied 150 bytes.
     indirect case hello(Hello)
-    case down(pointer: Int, at: Point, kind: PointerKind?, mods: Modifiers = [])
+    /// `button` is the DOM button (0 the primary; 2 the secondary, which opens the page's
+    /// "Move to…" menu): only the primary presses, lifts, pans, taps and clicks.
+    case down(pointer: Int, at: Point, kind: PointerKind?, mods: Modifiers = [], button: Int = 0)
     case move(pointer: Int, at: Point)
     case up(pointer: Int, at: Point)
     case cancel(pointer: Int)

@@ -60,7 +60,8 @@ extension Wire {
             } else {
                 kind = nil
             }
-            event = .down(pointer: try f.int("p", in: pointerRange), at: try point(f), kind: kind, mods: try mods(f))
+            event = .down(pointer: try f.int("p", in: pointerRange), at: try point(f), kind: kind, mods: try mods(f),
+                          button: try f.optionalInt("button", in: 0...4) ?? 0)
         case "move":
             event = .move(pointer: try f.int("p", in: pointerRange), at: try point(f))
         case "up":

@@ -48,3 +48,23 @@ import Testing
         #expect(d.commits.isEmpty)
     }
 }
+
+@Suite struct SecondaryButtonTests {
+    @Test func aSecondaryButtonLongPressLiftsNothingAndItsClickLeavesTheSelection() {
+        var d = Driver(Fixtures.listBoard())
+        d.send(.down(pointer: 0, at: Point(x: 50, y: 60), kind: .mouse, mods: .ctrl), at: 0)
+        d.send(.up(pointer: 0, at: Point(x: 50, y: 60)), at: 50)
+        // The right button held on a: no lift, no pan, and its up is no click.
+        d.send(.down(pointer: 0, at: Point(x: 50, y: 60), kind: .mouse, button: 2), at: 100)
+        d.send(.advance, at: 1000)
+        d.send(.move(pointer: 0, at: Point(x: 50, y: 300)), at: 1100)
+        d.send(.up(pointer: 0, at: Point(x: 50, y: 300)), at: 1200)
+        #expect(d.lifts == 0)
+        #expect(d.session.scrollY == 0)
+        #expect(MultiDragTests.marks(d.out, false).isEmpty)  // still selected
+        // The primary button still lifts.
+        d.send(.down(pointer: 0, at: Point(x: 50, y: 60), kind: .mouse), at: 1300)
+        d.send(.advance, at: 1900)
+        #expect(d.lifts == 1)
+    }
+}
