@@ -314,6 +314,13 @@ export class LiftboardBoard extends HTMLElement {
       this.#lastPointer = this.#point(ev);
       canvas.setPointerCapture(ev.pointerId);
       canvas.focus({ preventScroll: true });
+      if (ev.button !== 0) {
+        // Not the primary button: the server lifts, pans and selects nothing with it (the
+        // secondary one is for a menu), so nothing is predicted either.
+        this.#send({ t: "down", p: ev.pointerId, ...this.#point(ev), kind: ev.pointerType || "mouse", button: ev.button });
+        ev.preventDefault();
+        return;
+      }
       if (state.open) predict.pointerDown(pred(), ev.pointerId, this.#point(ev), state.scene);
       const down = { t: "down", p: ev.pointerId, ...this.#point(ev), kind: ev.pointerType || "mouse" };
       const mods = modifiers(ev);

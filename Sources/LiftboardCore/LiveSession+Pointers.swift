@@ -3,7 +3,7 @@ extension LiveSession {
     func pointerIndex(_ p: Int) -> Int? { pointers.firstIndex { $0.id == p } }
     func dragIndex(_ p: Int) -> Int? { drags.firstIndex { $0.pointer == p } }
 
-    mutating func pointerDown(_ p: Int, at: Point, kind: PointerKind?, mods: Modifiers = [], now: Double) {
+    mutating func pointerDown(_ p: Int, at: Point, kind: PointerKind?, mods: Modifiers = [], button: Int = 0, now: Double) {
         lastInput = now
         guard pointerIndex(p) == nil else {
             step.errors.append(.error(code: .badMessage, message: "down: pointer \(p) is already down"))
@@ -15,6 +15,12 @@ extension LiveSession {
                                              allowableMovement: config.allowableMovement)
         pointers.append(PointerState(id: p, kind: kind, mods: mods, recognizer: recognizer, position: at,
                                      scrollAtDown: scrollY, samples: [(now, at.y)]))
+        if button != 0 {
+            // Not the primary button (the secondary opens the page's menu): it presses nothing,
+            // and its move and up do nothing either.
+            pointers[pointers.count - 1].recognizer.cancel()
+            pointers[pointers.count - 1].phase = .inert
+        }
         // A press on a drag handle lifts at once, whatever the pointer (UIKit's reorder control).
         if onHandle(at) {
             pointers[pointers.count - 1].recognizer = LongPressRecognizer(at: at, time: now, pressMs: 0,

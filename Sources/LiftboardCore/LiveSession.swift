@@ -216,8 +216,8 @@ struct LiveSession: Sendable {
         switch event {
         case .hello:
             break  // `Session` answers a second hello before it gets here
-        case .down(let p, let at, let kind, let mods):
-            pointerDown(p, at: at, kind: kind, mods: mods, now: now)
+        case .down(let p, let at, let kind, let mods, let button):
+            pointerDown(p, at: at, kind: kind, mods: mods, button: button, now: now)
         case .move(let p, let at):
             pointerMove(p, to: at, now: now)
         case .up(let p, let at):
@@ -245,6 +245,9 @@ struct LiveSession: Sendable {
             step.gestures.append(.pong(id: id, ms: now))
         case .undo:
             undo(now: now)
+        case .moveTo(let id, let section, let place):
+            lastInput = now
+            moveTo(id, section: section, place: place, now: now)
         case .advance:
             break
         case .external(let commit):

@@ -62,7 +62,9 @@ public enum ClientEvent: Hashable, Sendable {
     // `hello` and `external` are boxed: they are rare and large (a config, a commit), and
     // every event is as large as its largest case; unboxed, each `move` copied 150 bytes.
     indirect case hello(Hello)
-    case down(pointer: Int, at: Point, kind: PointerKind?, mods: Modifiers = [])
+    /// `button` is the DOM button (0 the primary; 2 the secondary, which opens the page's
+    /// "Move to…" menu): only the primary presses, lifts, pans, taps and clicks.
+    case down(pointer: Int, at: Point, kind: PointerKind?, mods: Modifiers = [], button: Int = 0)
     case move(pointer: Int, at: Point)
     case up(pointer: Int, at: Point)
     case cancel(pointer: Int)
@@ -73,6 +75,9 @@ public enum ClientEvent: Hashable, Sendable {
     /// Revert this session's last commit (as a new commit), if its items are still where it
     /// left them.
     case undo
+    /// "Move to…" (a single-pointer alternative to dragging, WCAG 2.5.7): item `id` to `place`
+    /// of `section`, committed as the change a drag there would commit.
+    case moveTo(id: String, section: String, place: MovePlace)
     /// Replay only: move the clock.
     case advance
     /// Replay only (and the hub, live): a commit made by another session on this board.
@@ -85,6 +90,12 @@ public enum ClientEvent: Hashable, Sendable {
     /// at `version` with nothing sent, before the commits that follow as `external` (another
     /// process's commit came first and this process's drops landed after it).
     indirect case rebase(version: Int, order: [SectionOrder])
+}
+
+/// Where `moveTo` puts an item: the first or last place of a section, or one place up or down
+/// within its own section.
+public enum MovePlace: String, Hashable, Sendable {
+    case first, last, up, down
 }
 
 /// Where an item is: its section's id and its 0-based index there.
@@ -354,6 +365,9 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// A change that would place an item where a section's rule refuses it (`accepts`, `max`,
     /// `copy`, `drop`): it is applied as nothing; the message names the rule.
     case ruleRefused = "rule_refused"
+    /// `moveTo` that cannot be done: an unknown, pinned or held item, a section that is not
+    /// its own for `up`/`down`, or a place it is at already.
+    case cannotMove = "cannot_move"
     /// The store found the drop changes nothing (another change came first and made it moot):
     /// a `layout` puts the session on the store's order.
     case dropMoot = "drop_moot"

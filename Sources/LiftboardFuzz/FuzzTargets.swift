@@ -89,7 +89,7 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         let p = Int(reader.byte() % 3)
         let point = Point(x: reader.double(700) - 50, y: reader.double(1400) - 100)
         let event: ClientEvent
-        switch reader.byte() % 13 {
+        switch reader.byte() % 14 {
         case 0, 1: event = .down(pointer: p, at: point, kind: .touch, mods: Modifiers(rawValue: reader.byte() & 0x0F))
         case 2, 3, 4: event = .move(pointer: p, at: point)
         case 5: event = .up(pointer: p, at: point)
@@ -105,6 +105,13 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
             guard let next = driver.board.withAnotherProcessesMove(&reader) else { continue }
             driver.board = next
             event = .resync(version: next.version, order: next.order)
+        case 12:
+            // "Move to…": any item, any section, any place (most are refused; that is checked too).
+            let items = driver.board.sections.flatMap(\.items)
+            guard !items.isEmpty, !driver.board.sections.isEmpty else { continue }
+            event = .moveTo(id: items[Int(reader.byte()) % items.count].id,
+                            section: driver.board.sections[Int(reader.byte()) % driver.board.sections.count].id,
+                            place: [MovePlace.first, .last, .up, .down][Int(reader.byte() % 4)])
         default: event = .advance
         }
         driver.step(event, at: now)

@@ -85,9 +85,10 @@ public struct StreamDescriber {
         let commitsBefore = recorded.commits.count
         let events = DragPilot.unwrapped(recorded.send(line))
         switch m.event {
-        case .down(let p, let at, _, let mods):
+        case .down(let p, let at, _, let mods, let button):
             if open != nil { tangled = true; held.append((line, ms, m)); return }
-            if !rawPointers.isEmpty { rawPointers.insert(p); send(line, ms: ms); return }
+            // A secondary button presses nothing: no step says it, so it goes as is.
+            if !rawPointers.isEmpty || button != 0 { rawPointers.insert(p); send(line, ms: ms); return }
             open = OpenPointer(p: p, downMs: ms, downAt: at, lastAt: at, cell: recorded.view.cell(at: at),
                                commitsAtDown: recorded.commits.count, mods: mods)
             held = [(line, ms, m)]
@@ -190,7 +191,7 @@ public struct StreamDescriber {
             for l in lines {
                 send(l.line, ms: l.ms)
                 switch l.message.event {
-                case .down(let p, _, _, _): down.insert(p)
+                case .down(let p, _, _, _, _): down.insert(p)
                 case .up(let p, _), .cancel(let p): down.remove(p)
                 default: break
                 }

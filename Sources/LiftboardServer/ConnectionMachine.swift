@@ -572,6 +572,7 @@ extension ClientEvent {
         case .key: "key"
         case .ping: "ping"
         case .undo: "undo"
+        case .moveTo: "moveTo"
         case .advance: "advance"
         case .external: "external"
         case .resync: "resync"

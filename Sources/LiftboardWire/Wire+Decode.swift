@@ -60,7 +60,8 @@ extension Wire {
             } else {
                 kind = nil
             }
-            event = .down(pointer: try f.int("p", in: pointerRange), at: try point(f), kind: kind, mods: try mods(f))
+            event = .down(pointer: try f.int("p", in: pointerRange), at: try point(f), kind: kind, mods: try mods(f),
+                          button: try f.optionalInt("button", in: 0...4) ?? 0)
         case "move":
             event = .move(pointer: try f.int("p", in: pointerRange), at: try point(f))
         case "up":
@@ -82,6 +83,10 @@ extension Wire {
             }
         case "undo":
             event = .undo
+        case "moveTo":
+            let place = try f.string("place", maxLength: 8)
+            guard let p = MovePlace(rawValue: place) else { throw f.fail("place", "expected \"first\", \"last\", \"up\" or \"down\"") }
+            event = .moveTo(id: try f.string("id", maxLength: 256), section: try f.string("section", maxLength: 256), place: p)
         case "advance":
             event = .advance
         case "external":

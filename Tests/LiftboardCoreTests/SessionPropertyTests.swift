@@ -131,6 +131,12 @@ enum RandomStreams {
                     t += 50
                 case 1:
                     out.append((.undo, t))
+                case 2:
+                    // "Move to…" any item, to any section's first or last place, or up or down.
+                    let items = board.sections.flatMap(\.items).map(\.id)
+                    guard let x = items.randomElement(using: &rng) else { break }
+                    out.append((.moveTo(id: x, section: board.sections.randomElement(using: &rng)!.id,
+                                        place: [MovePlace.first, .last, .up, .down].randomElement(using: &rng)!), t))
                 default:
                     out.append((.ping(id: .int(Int.random(in: 0...9, using: &rng))), t))
                 }

@@ -66,6 +66,28 @@ def test_a_quick_tap_lifts_nothing(live_server, browser):
     assert browser.execute_script("return window.__liftboard.scene.snapshots.size") == 0
 
 
+def test_a_right_button_long_press_lifts_nothing(live_server, browser):
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.mouse_button import MouseButton
+    open_board(browser, live_server)
+    milk = cell_center(browser, "milk")
+    ab = ActionBuilder(browser)
+    ab.pointer_action.move_to_location(int(milk[0]), int(milk[1]))
+    ab.pointer_action.pointer_down(button=MouseButton.RIGHT)
+    ab.pointer_action.pause(0.8)
+    ab.pointer_action.move_to_location(int(milk[0]), int(milk[1] + 120))
+    ab.pointer_action.pointer_up(button=MouseButton.RIGHT)
+    ab.perform()
+    # Then a primary drag: once it has committed, the right button's press is long answered,
+    # and the only lift the page heard is the primary's.
+    start = cell_center(browser, "plants")
+    long_press_drag(browser, start, (start[0], cell_center(browser, "bike")[1] + 5), kind="mouse")
+    wait_for(lambda: live_server.board()["version"] == 1)
+    wait_for(lambda: browser.execute_script("return window.__liftboard.gestures.drop") == 1)
+    assert browser.execute_script("return window.__liftboard.gestures.lift") == 1
+    assert todo(live_server)[:2] == ["milk", "mum"]
+
+
 @BOTH
 def test_keyboard_reordering_commits_and_its_announcements_reach_the_live_region(live_server, browser):
     from selenium.webdriver.common.keys import Keys

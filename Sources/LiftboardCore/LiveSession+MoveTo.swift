@@ -1,0 +1,67 @@
+/// "Move to…" (`moveTo`): the single-pointer alternative to a drag that WCAG 2.5.7 asks for,
+/// as Atlassian's menu answers it. It commits the change a drag to that place would commit
+/// (an insert: the item after its new movable predecessor that no drag holds), so stores,
+/// other sessions, history and undo see a drop; the cells animate, and an `announce` says
+/// where the item went.
+extension LiveSession {
+    mutating func moveTo(_ id: String, section sid: String, place: MovePlace, now: Double) {
+        guard let h = arr.handleOf[id], let t = arr.sectionIndexOf[sid] else {
+            refuseMove("moveTo: no item \(id) or no section \(sid) on this board")
+            return
+        }
+        guard arr.movable[h] else { refuseMove("moveTo: \(arr.labels[h]) is pinned"); return }
+        guard liftedBy[h] == nil, !drags.contains(where: { $0.swapTarget == h }) else {
+            refuseMove("moveTo: \(arr.labels[h]) is being dragged")
+            return
+        }
+        guard let s = base.firstIndex(where: { $0.contains(h) }), let i = base[s].firstIndex(of: h) else { return }
+        if (place == .up || place == .down) && s != t {
+            refuseMove("moveTo: \(place.rawValue) moves within the item's own section (\(arr.sectionIDs[s]))")
+            return
+        }
+        if let r = refusal(into: t, carrying: [h]) {
+            step.errors.append(.error(code: .ruleRefused, message: "moveTo: \(r)"))
+            announce(words(r, title: arr.titles[t]))
+            return
+        }
+        // Anchors as a drop's: movable items no drag holds; the item itself never.
+        func free(_ x: Int) -> Bool { x != h && arr.movable[x] && liftedBy[x] == nil && !drags.contains { $0.swapTarget == x } }
+        let m = base[t]
+        let after: Int?
+        let index: Int
+        switch place {
+        case .first:
+            after = nil
+            index = 0
+        case .last:
+            after = m.last(where: free)
+            index = m.count - (s == t ? 1 : 0)
+        case .up:
+            // Before the nearest free item above: after the free item above that one.
+            guard let k = m[..<i].lastIndex(where: free) else { refuseMove("moveTo: \(arr.labels[h]) is first already"); return }
+            after = m[..<k].last(where: free)
+            index = k
+        case .down:
+            guard let k = m[(i + 1)...].firstIndex(where: free) else { refuseMove("moveTo: \(arr.labels[h]) is last already"); return }
+            after = m[k]
+            index = k
+        }
+        let othersBefore = drags.map { ($0.pointer, arr.place(of: $0.item)) }
+        let before = version
+        commit(.insert(id: id, section: sid, after: after.map { arr.ids[$0] }, index: index), now: now)
+        guard version != before else {
+            refuseMove("moveTo: \(arr.labels[h]) is there already")
+            return
+        }
+        rebuildLive(reporting: othersBefore)
+        step.shiftDur = dur(config.shiftMs)
+        step.cellsDirty = true
+        let nb = base.firstIndex(where: { $0.contains(h) }) ?? t
+        let ni = base[nb].firstIndex(of: h) ?? 0
+        announce("\(arr.labels[h]) moved to \(arr.titles[nb]), position \(ni + 1) of \(base[nb].count).")
+    }
+
+    private mutating func refuseMove(_ message: String) {
+        step.errors.append(.error(code: .cannotMove, message: message))
+    }
+}
