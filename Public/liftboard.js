@@ -14,6 +14,7 @@ import { settle } from "./scene.js";
 import * as predict from "./predict.js";
 import { draw } from "./renderer.js";
 import { valueAt } from "./easing.js";
+import { cellAt, menuEntries } from "./menu.js";
 
 const STYLE = `
 :host { display: block; position: relative; height: 480px; background: #f5f5f7; }
@@ -22,6 +23,13 @@ canvas { position: absolute; inset: 0; width: 100%; height: 100%; display: block
   user-select: none; -webkit-user-select: none; -webkit-touch-callout: none; outline: none; }
 canvas:focus-visible { box-shadow: inset 0 0 0 3px #1a73e8; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.menu { position: absolute; z-index: 2; min-width: 180px; padding: 4px 0; margin: 0; background: #fff; color: #1d1d1f;
+  border-radius: 10px; box-shadow: 0 8px 28px rgba(0,0,0,0.25); font: 15px system-ui, sans-serif; }
+.menu[hidden] { display: none; }
+.menu button { display: block; width: 100%; padding: 8px 16px; border: 0; background: none; color: inherit;
+  font: inherit; text-align: left; cursor: pointer; }
+.menu button:focus, .menu button:hover { background: #1a73e8; color: #fff; outline: none; }
+.menu hr { border: 0; border-top: 1px solid #e5e5ea; margin: 4px 0; }
 `;
 // A constructed sheet: no <style> element, so a host page's CSP needs no 'unsafe-inline'.
 let sheet = null;
@@ -31,14 +39,15 @@ function styleSheet() {
 }
 
 const INSTRUCTIONS = "Long-press a card and drag it to reorder. With the keyboard: Tab to the board, arrow keys move "
-  + "the focus, Space lifts the focused card, arrow keys move it, Space drops it, Escape cancels.";
+  + "the focus, Space lifts the focused card, arrow keys move it, Space drops it, Escape cancels. "
+  + "The context menu key, Shift+F10 or a right click opens Move to… for a card.";
 const RECONNECTING_ATTRIBUTES = ["board", "server", "token", "mode", "idle-reset", "predict", "commit-order"];
 let instances = 0;
 
 export class LiftboardBoard extends HTMLElement {
   static observedAttributes = RECONNECTING_ATTRIBUTES;
 
-  #canvas; #live; #socket = null; #retry = null; #observer = null; #scheduled = false;
+  #canvas; #live; #menu; #fromMenu = false; #socket = null; #retry = null; #observer = null; #scheduled = false;
   #options; #lastViewport = null; #lastPointerDown = -Infinity; #lastPointer = null;
   #pendingMoves = new Map(); #moveFlushScheduled = false; #focusTarget = null;
 
@@ -60,7 +69,11 @@ export class LiftboardBoard extends HTMLElement {
     this.#live.className = "visually-hidden";
     this.#live.setAttribute("aria-live", "assertive");
     this.#live.setAttribute("aria-atomic", "true");
-    root.append(this.#canvas, instructions, this.#live);
+    this.#menu = document.createElement("div");
+    this.#menu.className = "menu";
+    this.#menu.setAttribute("role", "menu");
+    this.#menu.hidden = true;
+    root.append(this.#canvas, instructions, this.#live, this.#menu);
     this.#options = elementOptions((name) => this.getAttribute(name));
     /** The client state: scene, counters, the committed order (read-only; for tests and debugging). */
     this.state = createClientState(this.#options.predict);
@@ -272,6 +285,62 @@ export class LiftboardBoard extends HTMLElement {
 
   // --- Input: every pointer, with capture; the element never decides anything.
 
+  /** Opens "Move to…" for card `id` at viewport point `at`, focused on its first entry. */
+  #openMenu(id, at) {
+    const entries = menuEntries(this.state.scene, id);
+    if (entries.length === 0) return;
+    const cell = this.state.scene.cells.get(id);
+    this.#menu.replaceChildren();
+    this.#menu.setAttribute("aria-label", `Move ${cell.label || id} to…`);
+    entries.forEach((e, k) => {
+      if (k === 4) { const hr = document.createElement("hr"); hr.setAttribute("role", "separator"); this.#menu.append(hr); }
+      const b = document.createElement("button");
+      b.setAttribute("role", "menuitem");
+      b.tabIndex = -1;
+      b.textContent = e.label;
+      b.dataset.section = e.section;
+      b.dataset.place = e.place;
+      b.addEventListener("click", () => {
+        this.#send({ t: "moveTo", id, section: e.section, place: e.place });
+        this.#closeMenu(true);
+      });
+      this.#menu.append(b);
+    });
+    this.#menu.hidden = false;
+    const w = this.#canvas.clientWidth, h = this.#canvas.clientHeight;
+    const mw = this.#menu.offsetWidth, mh = this.#menu.offsetHeight;
+    this.#menu.style.left = `${Math.max(4, Math.min(at.x, w - mw - 4))}px`;
+    this.#menu.style.top = `${Math.max(4, Math.min(at.y, h - mh - 4))}px`;
+    this.#menu.querySelector("button").focus();
+  }
+
+  #closeMenu(refocus) {
+    if (this.#menu.hidden) return;
+    this.#menu.hidden = true;
+    this.#menu.replaceChildren();
+    if (refocus) {
+      // Back from the menu, not tabbed in: this focus starts no keyboard reordering.
+      this.#fromMenu = true;
+      this.#canvas.focus({ preventScroll: true });
+      this.#fromMenu = false;
+    }
+  }
+
+  /** The menu's keys, as a menu's are: arrows move, Home and End jump, Escape and Tab close. */
+  #menuKey(ev) {
+    const items = [...this.#menu.querySelectorAll("button")];
+    const k = items.indexOf(this.#menu.getRootNode().activeElement);
+    let next = null;
+    if (ev.key === "ArrowDown") next = (k + 1) % items.length;
+    else if (ev.key === "ArrowUp") next = (k - 1 + items.length) % items.length;
+    else if (ev.key === "Home") next = 0;
+    else if (ev.key === "End") next = items.length - 1;
+    else if (ev.key === "Escape" || ev.key === "Tab") { this.#closeMenu(true); ev.preventDefault(); return; }
+    else return;
+    items[next].focus();
+    ev.preventDefault();
+  }
+
   #point(ev) {
     const r = this.#canvas.getBoundingClientRect();
     return { x: ev.clientX - r.left, y: ev.clientY - r.top };
@@ -309,18 +378,15 @@ export class LiftboardBoard extends HTMLElement {
     const canvas = this.#canvas, state = this.state;
     const pred = () => state.prediction;
     canvas.addEventListener("pointerdown", (ev) => {
+      // Not the primary button: it presses, lifts and pans nothing (the secondary one opens
+      // "Move to…" on `contextmenu`), so it is neither captured, predicted nor sent. (A server
+      // told of one with `button` ignores it too.)
+      if (ev.button !== 0) return;
       this.#flushMoves();
       this.#lastPointerDown = performance.now();
       this.#lastPointer = this.#point(ev);
       canvas.setPointerCapture(ev.pointerId);
       canvas.focus({ preventScroll: true });
-      if (ev.button !== 0) {
-        // Not the primary button: the server lifts, pans and selects nothing with it (the
-        // secondary one is for a menu), so nothing is predicted either.
-        this.#send({ t: "down", p: ev.pointerId, ...this.#point(ev), kind: ev.pointerType || "mouse", button: ev.button });
-        ev.preventDefault();
-        return;
-      }
       if (state.open) predict.pointerDown(pred(), ev.pointerId, this.#point(ev), state.scene);
       const down = { t: "down", p: ev.pointerId, ...this.#point(ev), kind: ev.pointerType || "mouse" };
       const mods = modifiers(ev);
@@ -349,13 +415,37 @@ export class LiftboardBoard extends HTMLElement {
       this.#send({ t: "cancel", p: ev.pointerId });
       predict.pointerEnd(pred(), ev.pointerId, null, state.seq);
     });
-    canvas.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    // "Move to…": the secondary button (the server lifts nothing with it) opens the menu for
+    // the card under it; the ContextMenu key or Shift+F10 for the focused card.
+    canvas.addEventListener("contextmenu", (ev) => {
+      ev.preventDefault();
+      const at = this.#point(ev);
+      const id = cellAt(state.scene, at.x, at.y, performance.now());
+      if (id !== null) this.#openMenu(id, at);
+    });
+    this.#menu.addEventListener("keydown", (ev) => this.#menuKey(ev));
+    // A press on an entry keeps the focus where it is (WebKit does not focus a pressed button:
+    // the focus would leave the menu and close it before the click).
+    this.#menu.addEventListener("mousedown", (ev) => ev.preventDefault());
+    this.#menu.addEventListener("focusout", (ev) => {
+      if (!this.#menu.contains(ev.relatedTarget)) this.#closeMenu(false);
+    });
     canvas.addEventListener("wheel", (ev) => {
       const unit = ev.deltaMode === 1 ? 16 : ev.deltaMode === 2 ? canvas.clientHeight : 1;
       this.#send({ t: "wheel", dx: ev.deltaX * unit, dy: ev.deltaY * unit });
       ev.preventDefault();
     }, { passive: false });
     canvas.addEventListener("keydown", (ev) => {
+      if (ev.key === "ContextMenu" || (ev.key === "F10" && ev.shiftKey)) {
+        const id = state.scene.focus;
+        if (id !== null && id !== undefined) {
+          const c = state.scene.cells.get(id);
+          const f = c ? valueAt(c.frame, performance.now()) : { x: 0, y: 0, w: 0, h: 0 };
+          this.#openMenu(id, { x: f.x + 24, y: f.y + f.h / 2 - valueAt(state.scene.scroll, performance.now()) });
+        }
+        ev.preventDefault();
+        return;
+      }
       // Undo: Ctrl-Z (Cmd-Z on a Mac) reverts this element's last drop.
       if ((ev.ctrlKey || ev.metaKey) && !ev.shiftKey && !ev.altKey && ev.key.toLowerCase() === "z") {
         this.undo();
@@ -373,7 +463,8 @@ export class LiftboardBoard extends HTMLElement {
     });
     canvas.addEventListener("focus", () => {
       // Tabbing in (not a pointer) starts keyboard reordering: the server focuses the first item.
-      if (!state.keyboardStarted && state.open && performance.now() - this.#lastPointerDown > 500 && !this.#focusTarget) {
+      if (!state.keyboardStarted && state.open && performance.now() - this.#lastPointerDown > 500 && !this.#focusTarget
+          && !this.#fromMenu) {
         state.keyboardStarted = true;
         this.#send({ t: "key", key: "Tab" });
       }

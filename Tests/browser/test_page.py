@@ -78,6 +78,13 @@ def test_a_right_button_long_press_lifts_nothing(live_server, browser):
     ab.pointer_action.move_to_location(int(milk[0]), int(milk[1] + 120))
     ab.pointer_action.pointer_up(button=MouseButton.RIGHT)
     ab.perform()
+    # The right button opened "Move to…" instead; Escape closes it.
+    menu = "return document.getElementById('board').shadowRoot.querySelector('[role=menu]').hidden"
+    wait_for(lambda: browser.execute_script(menu) is False)
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    wait_for(lambda: browser.execute_script(menu) is True)
     # Then a primary drag: once it has committed, the right button's press is long answered,
     # and the only lift the page heard is the primary's.
     start = cell_center(browser, "plants")
