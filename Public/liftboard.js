@@ -381,7 +381,7 @@ export class LiftboardBoard extends HTMLElement {
       // Not the primary button: it presses, lifts and pans nothing (the secondary one opens
       // "Move to…" on `contextmenu`), so it is neither captured, predicted nor sent. (A server
       // told of one with `button` ignores it too.)
-      if (ev.button !== 0) return;
+      if (ev.button !== 0) { this.#lastPointerDown = performance.now(); return; }  // its focus is no Tab
       this.#flushMoves();
       this.#lastPointerDown = performance.now();
       this.#lastPointer = this.#point(ev);

@@ -19,6 +19,19 @@ extension LiveSession {
             refuseMove("moveTo: \(place.rawValue) moves within the item's own section (\(arr.sectionIDs[s]))")
             return
         }
+        if s == t && arr.rules[s].copy {
+            refuseMove("moveTo: the order of \(arr.titles[s]) (a palette) does not change")
+            return
+        }
+        if arr.rules[t].drop == .remove {
+            // Moved to a trash: removed, as a drop there removes it (undo brings it back).
+            let label = arr.labels[h], title = arr.titles[t]
+            if commitEdit(.removeItem(id), now: now) {
+                step.shiftDur = dur(config.shiftMs)
+                announce("\(label) moved to \(title): removed.")
+            }
+            return
+        }
         if let r = refusal(into: t, carrying: [h]) {
             step.errors.append(.error(code: .ruleRefused, message: "moveTo: \(r)"))
             announce(words(r, title: arr.titles[t]))
@@ -45,6 +58,15 @@ extension LiveSession {
             guard let k = m[(i + 1)...].firstIndex(where: free) else { refuseMove("moveTo: \(arr.labels[h]) is last already"); return }
             after = m[k]
             index = k
+        }
+        if arr.rules[s].copy {
+            // Out of a palette: a copy, as a drag out of it drops one; the original stays.
+            let label = arr.labels[h], new = copyID(of: id)
+            guard commitEdit(.copyItem(id: id, as: new, section: sid, after: after.map { arr.ids[$0] }, index: index), now: now),
+                  let n = arr.handleOf[new] else { return }
+            step.shiftDur = dur(config.shiftMs)
+            announce("Copied \(label) to \(arr.titles[arr.sectionOf[n]]), position \(arr.indexOf[n] + 1).")
+            return
         }
         let othersBefore = drags.map { ($0.pointer, arr.place(of: $0.item)) }
         let before = version

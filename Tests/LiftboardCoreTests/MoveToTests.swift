@@ -68,3 +68,42 @@ import Testing
         #expect(d.lifts == 1)
     }
 }
+
+/// "Move to…" on a board with rules: out of a palette is a copy, into a trash a removal (undone
+/// like a trash drop), into a palette or a full column a refusal with its words.
+@Suite struct MoveToRulesTests {
+    static let board = Board(id: "r", layout: .list, sections: [
+        Section(id: "templates", title: "Templates", items: [Item(id: "t1")], copy: true),
+        Section(id: "todo", title: "To do", items: [Item(id: "a"), Item(id: "b")]),
+        Section(id: "doing", title: "Doing", items: [Item(id: "c")], max: 1),
+        Section(id: "trash", title: "Trash", items: [], drop: .remove),
+    ])
+
+    @Test func outOfAPaletteIsACopyAndTheOriginalStays() {
+        var d = Driver(Self.board)
+        d.send(.moveTo(id: "t1", section: "todo", place: .last), at: 10)
+        #expect(d.ownCommits.map(\.change) == [.copyItem(id: "t1", as: "t1~1", section: "todo", after: "b", index: 2)])
+        #expect(d.order == [["t1"], ["a", "b", "t1~1"], ["c"], []])
+        #expect(d.announcements.last == "Copied t1 to To do, position 3.")
+        d.send(.moveTo(id: "t1", section: "templates", place: .last), at: 20)
+        #expect(d.errors == [.cannotMove])
+    }
+
+    @Test func intoATrashIsARemovalThatUndoBringsBack() {
+        var d = Driver(Self.board)
+        d.send(.moveTo(id: "a", section: "trash", place: .first), at: 10)
+        #expect(d.ownCommits.map(\.change) == [.removeItem("a")])
+        #expect(d.order == [["t1"], ["b"], ["c"], []])
+        d.send(.undo, at: 20)
+        #expect(d.order == [["t1"], ["a", "b"], ["c"], []])
+    }
+
+    @Test func intoAPaletteOrAFullColumnIsRefusedWithTheRulesWords() {
+        var d = Driver(Self.board)
+        d.send(.moveTo(id: "a", section: "templates", place: .first), at: 10)
+        d.send(.moveTo(id: "a", section: "doing", place: .first), at: 20)
+        #expect(d.errors == [.ruleRefused, .ruleRefused])
+        #expect(d.commits.isEmpty)
+        #expect(d.announcements.count == 2)
+    }
+}
