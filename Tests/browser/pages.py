@@ -71,3 +71,17 @@ def long_press_drag(driver, start, end, kind="touch", hold=0.8, steps=12, pause=
     ab.pointer_action.pause(0.1)
     ab.pointer_action.pointer_up()
     ab.perform()
+
+
+def right_press(driver, at, hold=0.0, to=None):
+    """The secondary mouse button pressed at `at`, held `hold` s, moved to `to`, released."""
+    from selenium.webdriver.common.actions.mouse_button import MouseButton
+    ab = ActionBuilder(driver)
+    ab.pointer_action.move_to_location(int(at[0]), int(at[1]))
+    ab.pointer_action.pointer_down(button=MouseButton.RIGHT)
+    if hold:
+        ab.pointer_action.pause(hold)
+    if to is not None:
+        ab.pointer_action.move_to_location(int(to[0]), int(to[1]))
+    ab.pointer_action.pointer_up(button=MouseButton.RIGHT)
+    ab.perform()

@@ -4,10 +4,9 @@ commits the move; the keyboard opens it with Shift+F10 and walks it with arrows.
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
-from selenium.webdriver.common.actions.mouse_button import MouseButton
 from selenium.webdriver.common.keys import Keys
 
-from pages import board_state, cell_center, open_board, wait_for
+from pages import board_state, cell_center, open_board, right_press, wait_for
 
 BOTH = pytest.mark.engines("chromium", "webkit")
 
@@ -28,11 +27,7 @@ def menu_items(browser):
 def test_a_right_click_opens_move_to_and_move_to_done_commits_the_card_there(live_server, browser):
     open_board(browser, live_server)
     plants = cell_center(browser, "plants")
-    ab = ActionBuilder(browser)
-    ab.pointer_action.move_to_location(int(plants[0]), int(plants[1]))
-    ab.pointer_action.pointer_down(button=MouseButton.RIGHT)
-    ab.pointer_action.pointer_up(button=MouseButton.RIGHT)
-    ab.perform()
+    right_press(browser, plants)
     items = wait_for(lambda: menu_items(browser))
     assert items[:4] == ["Up one", "Down one", "To the top", "To the bottom"]
     assert "Move to Done" in items

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from conftest import make_driver
-from pages import canvas_origin, cell_center, long_press_drag, open_board, scene_cells, wait_for
+from pages import canvas_origin, cell_center, long_press_drag, open_board, right_press, scene_cells, wait_for
 
 
 def todo(server):
@@ -67,17 +67,9 @@ def test_a_quick_tap_lifts_nothing(live_server, browser):
 
 
 def test_a_right_button_long_press_lifts_nothing(live_server, browser):
-    from selenium.webdriver.common.actions.action_builder import ActionBuilder
-    from selenium.webdriver.common.actions.mouse_button import MouseButton
     open_board(browser, live_server)
     milk = cell_center(browser, "milk")
-    ab = ActionBuilder(browser)
-    ab.pointer_action.move_to_location(int(milk[0]), int(milk[1]))
-    ab.pointer_action.pointer_down(button=MouseButton.RIGHT)
-    ab.pointer_action.pause(0.8)
-    ab.pointer_action.move_to_location(int(milk[0]), int(milk[1] + 120))
-    ab.pointer_action.pointer_up(button=MouseButton.RIGHT)
-    ab.perform()
+    right_press(browser, milk, hold=0.8, to=(milk[0], milk[1] + 120))
     # The right button opened "Move to…" instead; Escape closes it.
     menu = "return document.getElementById('board').shadowRoot.querySelector('[role=menu]').hidden"
     wait_for(lambda: browser.execute_script(menu) is False)
