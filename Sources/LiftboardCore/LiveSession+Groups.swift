@@ -105,12 +105,7 @@ extension LiveSession {
             arr.park(x, pinnedHome: pinnedHome)
             if focus == x { focus = drags[d].item }
         }
-        for k in drags.indices {
-            guard let was = before.first(where: { $0.pointer == drags[k].pointer })?.place else { continue }
-            let now = arr.place(of: drags[k].item)
-            if now != was { noteMoved(pointer: drags[k].pointer, id: arr.ids[drags[k].item], from: was, to: now) }
-        }
-        for k in drags.indices { drags[k].lastRegion = nil }
+        reportPlaces(since: before)
         step.cellsDirty = true
         step.reordered = true
         step.shiftDur = dur(config.shiftMs)

@@ -67,6 +67,18 @@ extension LiveSession {
         return false
     }
 
+    /// After the live order changed under every drag (a rebuild, items carried away): each
+    /// drag enters regions afresh, and each whose place changed since `before` (pointer, place)
+    /// gets its `moved`.
+    mutating func reportPlaces(since before: [(pointer: Int, place: Place)]) {
+        for k in drags.indices {
+            drags[k].lastRegion = nil
+            guard let was = before.first(where: { $0.pointer == drags[k].pointer })?.place else { continue }
+            let now = arr.place(of: drags[k].item)
+            if now != was { noteMoved(pointer: drags[k].pointer, id: arr.ids[drags[k].item], from: was, to: now) }
+        }
+    }
+
     /// Records a `moved` in this step: one input yields at most one per drag, from the place
     /// before the input to the place after it, so a second move of the same drag in the step
     /// (the content moved under its still center) extends the first, or cancels it out.
@@ -543,12 +555,7 @@ extension LiveSession {
         // The same members leave out the same items: equal orders park the same items.
         if order != arr.members { arr.setOrder(order) }
         for s in 0..<arr.sectionCount where arr.pinnedCount[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
-        for k in drags.indices {
-            drags[k].lastRegion = nil
-            guard let was = before.first(where: { $0.pointer == drags[k].pointer })?.place else { continue }
-            let now = arr.place(of: drags[k].item)
-            if now != was { step.gestures.append(.moved(p: drags[k].pointer, id: arr.ids[drags[k].item], from: was, to: now)) }
-        }
+        reportPlaces(since: before)
         // Whatever moved is in the arrangement's changes (a new order: all of it).
         step.reordered = true
     }
