@@ -3,6 +3,9 @@
 // truth: its `lift` says how a snapshot follows its pointer (`grab`, `axis`), its frames say
 // everything else, and a frame that acks a `seq` corrects what was drawn for it. Pure: no DOM,
 // no clock; the page passes `now` and writes what is predicted into the scene it draws.
+// Because it predicts, the page asks for `follow: "quiet"`: the server leaves a move that only
+// moves the snapshot unanswered, and the next frame it does send (a reorder, a scroll, the drop)
+// carries the center for the `seq` it acks, which `onFrame` checks as it checks any other.
 import { animation, ease, retarget, valueAt } from "./easing.js";
 
 /** How long a correction to the server's value takes (ms). */

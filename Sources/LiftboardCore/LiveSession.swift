@@ -33,6 +33,8 @@ struct Drag: Sendable {
     let grabOffset: Point
     /// The snapshot's center (viewport coordinates).
     var center: Point
+    /// `follow: "quiet"`: the center this client was last sent for this drag.
+    var sentCenter: Point? = nil
     let size: Size
     /// Grid: the region under the center after the last retarget (edge-triggered entering).
     var lastRegion: Region? = nil

@@ -149,6 +149,12 @@ extension Wire {
                 }
                 config.events = m
             }
+            if c.has("follow") {
+                guard let m = FollowMode(rawValue: try c.string("follow", maxLength: 16)) else {
+                    throw c.fail("follow", "expected \"every\" or \"quiet\"")
+                }
+                config.follow = m
+            }
         }
         return Hello(v: v, board: board, viewport: vp, config: config)
     }

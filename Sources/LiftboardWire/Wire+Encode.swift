@@ -351,6 +351,7 @@ extension Wire {
         w.key("commitOrder"); w.string(c.commitOrder.rawValue)
         // Only when asked for, so that the default welcome stays as the contract shows it.
         if c.events != .separate { w.key("events"); w.string(c.events.rawValue) }
+        if c.follow != .every { w.key("follow"); w.string(c.follow.rawValue) }
         w.endObject()
     }
 

@@ -55,6 +55,17 @@ test("an element connects to its server attribute, else to the server that serve
   assert.equal(elementSocketURL("wss://other/ws?x=1", "http://x/liftboard.js", "t"), "wss://other/ws?x=1&token=t");
 });
 
+test("a page that predicts asks for quiet follow; one that does not asks for every frame", () => {
+  const vp = { w: 390, h: 844, dpr: 3 };
+  assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 0, predict: true }, vp, false).config,
+    { commitOrder: "none", events: "inline", follow: "quiet" });
+  assert.equal(helloMessage({ board: "demo", idleResetMs: 0, predict: false }, vp, false).config.follow, undefined);
+  assert.equal(helloMessage(pageOptions("?board=demo"), vp, false).config.follow, "quiet");
+  assert.equal(helloMessage(pageOptions("?board=demo&predict=0"), vp, false).config.follow, undefined);
+  assert.equal(helloMessage(elementOptions(() => null), vp, false).config.follow, "quiet");
+  assert.equal(helloMessage(elementOptions((n) => (n === "predict" ? "off" : null)), vp, false).config.follow, undefined);
+});
+
 test("hello carries the element's mode and order choice", () => {
   const vp = { w: 390, h: 844, dpr: 3 };
   assert.deepEqual(helloMessage({ board: "k", idleResetMs: 0, mode: "swap", commitOrder: "full" }, vp, false).config,
