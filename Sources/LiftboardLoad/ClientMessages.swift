@@ -21,7 +21,9 @@ enum ClientMessages {
     }
 
     /// `hello` for `board` (a name the load generator made: `load-N`, or one given on the command line).
-    static func hello(board: String, viewport: Viewport, inlineEvents: Bool, seq: Int, ms: Double, into out: inout [UInt8]) {
+    /// `quietFollow` asks for `follow: "quiet"` (moves that only move the snapshot unanswered).
+    static func hello(board: String, viewport: Viewport, inlineEvents: Bool, quietFollow: Bool = false, seq: Int, ms: Double,
+                      into out: inout [UInt8]) {
         append(#"{"t":"hello","v":1,"board":"#, to: &out)
         appendString(board, to: &out)
         append(#","viewport":{"w":"#, to: &out)
@@ -31,7 +33,12 @@ enum ClientMessages {
         append(#","dpr":"#, to: &out)
         appendNumber(viewport.dpr, to: &out)
         append("}", to: &out)
-        if inlineEvents { append(#","config":{"events":"inline"}"#, to: &out) }
+        switch (inlineEvents, quietFollow) {
+        case (true, false): append(#","config":{"events":"inline"}"#, to: &out)
+        case (true, true): append(#","config":{"events":"inline","follow":"quiet"}"#, to: &out)
+        case (false, true): append(#","config":{"follow":"quiet"}"#, to: &out)
+        case (false, false): break
+        }
         trailer(seq: seq, ms: ms, into: &out)
     }
 

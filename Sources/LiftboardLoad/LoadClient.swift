@@ -52,7 +52,7 @@ final class LoadClient {
         seq += 1
         let c = generator.config
         generator.payload.removeAll(keepingCapacity: true)
-        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, seq: seq,
+        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, seq: seq,
                              ms: generator.clientMs, into: &generator.payload)
         if transmitPayload() { generator.sent += 1 }
         if c.echo { phase = .idle; generator.ready(self) }
@@ -165,9 +165,15 @@ final class LoadClient {
 
     func acknowledge(upTo ack: Int) {
         let now = generator.receivedNs
+        let quiet = generator.config.quietFollow && !generator.config.echo
         var n = 0
         while n < pending.count, pending[n].seq <= ack {
-            generator.latenciesNs.append(now > pending[n].at ? now - pending[n].at : 0)
+            if quiet && pending[n].seq < ack {
+                // Quiet follow: a frame answers its `ack`'s move; the ones before it went unanswered.
+                generator.movesUnanswered += 1
+            } else {
+                generator.latenciesNs.append(now > pending[n].at ? now - pending[n].at : 0)
+            }
             n += 1
         }
         if n > 0 { pending.removeFirst(n) }

@@ -20,6 +20,9 @@ public struct LoadConfig: Sendable {
     public var pressWaitMs = 540.0
     /// Ask for `lift`, `moved` and `drop` inside frames (`hello.config.events: "inline"`), as the page does.
     public var inlineEvents = true
+    /// Ask for `follow: "quiet"`, as the page does: a move that only moves the snapshot is not
+    /// answered, so only the moves a frame answers (its `ack` is their `seq`) are timed.
+    public var quietFollow = false
     /// What the fingers do.
     public var workload = Workload.reorder
     /// Gestures per session, then it stops and the run ends once all have (`nil`: until `seconds`).
@@ -77,6 +80,9 @@ public struct LoadReport: Codable, Sendable {
     public var pans: Int
     /// Pointer moves sent (the timed ones; `moves` counts those acknowledged).
     public var movesSent: Int
+    /// Quiet follow: drag moves no frame answered (a later frame's `ack` passed them); `moves`
+    /// over `moves` + this is the share of moves answered.
+    public var movesUnanswered: Int? = nil
     public var workload: String
     public var errors: Int
     public var serverCPUSeconds: Double?

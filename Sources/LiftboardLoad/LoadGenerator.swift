@@ -22,6 +22,7 @@ public final class LoadGenerator {
     var clients: [LoadClient] = []
     var latenciesNs: [UInt64] = []
     var sent = 0, received = 0, commits = 0, errors = 0, connected = 0, laidOut = 0, drops = 0, pans = 0, movesSent = 0
+    var movesUnanswered = 0
     /// Sessions ready for gestures (laid out, or connected for the echo).
     var readyCount = 0
     var allFinished = false
@@ -211,12 +212,14 @@ public final class LoadGenerator {
         func dpct(_ p: Double) -> Double? {
             delivery.isEmpty ? nil : Double(delivery[min(delivery.count - 1, Int(Double(delivery.count) * p))]) / 1000
         }
-        return LoadReport(mode: config.echo ? "echo" : "protocol", sessions: config.sessions, connected: connected, rate: config.rate,
+        var r = LoadReport(mode: config.echo ? "echo" : "protocol", sessions: config.sessions, connected: connected, rate: config.rate,
                           seconds: config.seconds, elapsedSeconds: Double(nowNs) / 1e9, sent: sent, received: received, moves: sorted.count,
                           p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, drops: drops, pans: pans,
                           movesSent: movesSent, workload: config.workload.rawValue, errors: errors,
                           serverCPUSeconds: nil, serverPeakMemoryKiB: nil, loadCPUSeconds: nil, loadWakeUps: nil, loadLateP50us: nil, loadLateP99us: nil, loadReadDelayP50us: nil, loadReadDelayP99us: nil, receiveTime: nil, loadSocketsReady: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
                           deliveryP50us: dpct(0.5), deliveryP99us: dpct(0.99), deliveries: config.sessionsPerBoard > 1 ? delivery.count : nil, resyncs: resyncs)
+        if config.quietFollow && !config.echo { r.movesUnanswered = movesUnanswered }
+        return r
     }
 
     /// The dropping session got its own commit: `version` is its drop's, sent at `sentNs`.

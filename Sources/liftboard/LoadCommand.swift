@@ -28,6 +28,8 @@ struct LoadCommand: ParsableCommand {
     var pressWaitMs = 540.0
     @Option(help: "How sessions ask for lift, moved and drop: inline (inside frames, as the page does) or separate (messages).")
     var events = "inline"
+    @Option(help: "How sessions ask the server to follow a finger: every (every move answered) or quiet (as the page: a move that only moves the snapshot is not answered; only answered moves are timed).")
+    var follow = "every"
     @Option(help: "Seed of the realistic workload's gestures.") var seed: UInt64 = 1
     @Option(name: .customLong("receive-time"), help: "When an answer is timed: kernel (its arrival at the socket, the kernel's stamp: leaves the load generator's own delays out) or read (when the load generator reads it).")
     var receiveTime = "kernel"
@@ -53,6 +55,7 @@ struct LoadCommand: ParsableCommand {
         guard Workload(rawValue: workload) != nil else { throw ValidationError("--workload must be reorder or realistic") }
         guard gestures.map({ $0 >= 1 }) ?? true else { throw ValidationError("--gestures must be at least 1") }
         guard events == "inline" || events == "separate" else { throw ValidationError("--events must be inline or separate") }
+        guard follow == "every" || follow == "quiet" else { throw ValidationError("--follow must be every or quiet") }
         guard receiveTime == "kernel" || receiveTime == "read" else { throw ValidationError("--receive-time must be kernel or read") }
         guard pressWaitMs >= 0 && pressWaitMs <= 10_000 else { throw ValidationError("--press-wait-ms must be 0 to 10000") }
         guard start == "spread" || start == "in-phase" else { throw ValidationError("--start must be spread or in-phase") }
@@ -84,6 +87,7 @@ struct LoadCommand: ParsableCommand {
         config.spreadStarts = start == "spread"
         config.seed = seed
         config.inlineEvents = events == "inline"
+        config.quietFollow = follow == "quiet"
         config.pressWaitMs = pressWaitMs
         config.settleSeconds = settle
         config.serverPid = serverPid
@@ -105,6 +109,10 @@ struct LoadCommand: ParsableCommand {
             print(String(format: "%-9@ %8d %5.0f %-9d %-9d %-9d %6.0fus %6.0fus %7.0fus %6d %8d %7d",
                          report.mode as NSString, report.sessions, report.rate, report.sent, report.received, report.moves,
                          report.p50us, report.p99us, report.p999us, report.drops, report.commits, report.errors))
+            if let u = report.movesUnanswered {
+                print(String(format: "quiet follow: %d of %d drag moves answered (%.1f %%); the latencies are theirs", report.moves,
+                             report.moves + u, 100 * Double(report.moves) / Double(max(1, report.moves + u))))
+            }
             if let c = report.serverCPUSeconds { print(String(format: "server CPU %.2f s", c)) }
             if let n = report.deliveries, let p50 = report.deliveryP50us, let p99 = report.deliveryP99us {
                 print(String(format: "drop to the other sessions' commit: p50 %.0fus p99 %.0fus (%d arrivals)", p50, p99, n))

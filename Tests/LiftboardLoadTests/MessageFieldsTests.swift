@@ -119,15 +119,20 @@ final class MessageFieldsTests: XCTestCase {
 
     func testHelloIsTheBytesJSONWriterWrites() {
         for inline in [false, true] {
-            for board in ["load-12", "a \"quoted\"\tboard\u{1}"] {
-                let v = LoadBoards.viewport
-                var members: [(String, JSONValue)] = [("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
-                    ("viewport", .object([("w", .number(v.w)), ("h", .number(v.h)), ("dpr", .number(v.dpr))]))]
-                if inline { members.append(("config", .object([("events", .string("inline"))]))) }
-                members += [("seq", .number(1)), ("ms", .number(12.345))]
-                var out: [UInt8] = []
-                ClientMessages.hello(board: board, viewport: v, inlineEvents: inline, seq: 1, ms: 12.345, into: &out)
-                XCTAssertEqual(String(decoding: out, as: UTF8.self), String(decoding: written(members), as: UTF8.self))
+            for quiet in [false, true] {
+                for board in ["load-12", "a \"quoted\"\tboard\u{1}"] {
+                    let v = LoadBoards.viewport
+                    var members: [(String, JSONValue)] = [("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
+                        ("viewport", .object([("w", .number(v.w)), ("h", .number(v.h)), ("dpr", .number(v.dpr))]))]
+                    var config: [(String, JSONValue)] = []
+                    if inline { config.append(("events", .string("inline"))) }
+                    if quiet { config.append(("follow", .string("quiet"))) }
+                    if !config.isEmpty { members.append(("config", .object(config))) }
+                    members += [("seq", .number(1)), ("ms", .number(12.345))]
+                    var out: [UInt8] = []
+                    ClientMessages.hello(board: board, viewport: v, inlineEvents: inline, quietFollow: quiet, seq: 1, ms: 12.345, into: &out)
+                    XCTAssertEqual(String(decoding: out, as: UTF8.self), String(decoding: written(members), as: UTF8.self))
+                }
             }
         }
     }
