@@ -99,13 +99,18 @@ final class Connection {
     func durableAdvanced(to version: Int) {
         var out = takeActions()
         machine.durableAdvanced(to: version, into: &out)
-        perform(out)
+        // Written from outside this connection's callbacks: a failed write cannot return -1,
+        // so lws is told to drop the connection (as a reader too slow for its close).
+        if perform(out) < 0 {
+            lws_rx_flow_control(wsi, 0)
+            clws_kill_async(wsi)
+        }
     }
 
     /// The hub applied a commit made elsewhere on this board.
-    func external(_ c: Commit) {
+    func external(_ c: Commit, shared: SharedEncoding? = nil) {
         var out = takeActions()
-        machine.external(c, now: server.now, into: &out)
+        machine.external(c, now: server.now, shared: shared, into: &out)
         perform(out)
     }
 

@@ -358,22 +358,28 @@ struct ConnectionMachine {
 
     // MARK: From the hub
 
-    /// The hub's durable version advanced: what waited for it may go.
+    /// The hub's durable version advanced: what waited for it may go, written at once
+    /// (`.writeNow`: the hub orders the sessions, the originator first; a writeable callback
+    /// per watcher would leave the order to lws and cost each an EPOLLOUT on and off). Not while
+    /// the client is mid-message or has sent a close: lws's answers to its pings and close go
+    /// out from the writeable callback and must not be overtaken.
     mutating func durableAdvanced(to version: Int, into out: inout [Action]) {
         durable = version
-        if hasReadyOutgoing { out.append(.requestWritable) }
+        guard hasReadyOutgoing else { return }
+        out.append(midMessage || peerClosed || isClosing ? .requestWritable : .writeNow)
     }
 
     /// The hub applied a commit made elsewhere (another session, an edit, another process).
-    mutating func external(_ c: Commit, now: Double, into out: inout [Action]) {
-        apply(external: c, now: now, into: &out)
+    /// `shared`: the encodings of this commit the hub's other sessions made (see `SharedEncoding`).
+    mutating func external(_ c: Commit, now: Double, shared: SharedEncoding? = nil, into out: inout [Action]) {
+        apply(external: c, now: now, shared: shared, into: &out)
         finish(direct: false, into: &out)
     }
 
-    private mutating func apply(external c: Commit, now: Double, into out: inout [Action]) {
+    private mutating func apply(external c: Commit, now: Double, shared: SharedEncoding? = nil, into out: inout [Action]) {
         let ms = clock.serverEvent(serverNow: now)
         if recording { out.append(.record(.external(c, ms: ms))) }
-        deliver(session.handle(.external(c), at: ms), now: now, barrier: c.version, into: &out)
+        deliver(session.handle(.external(c), at: ms), now: now, barrier: c.version, shared: shared, into: &out)
     }
 
     /// The hub rebased: what is still held for the client (behind a barrier above `version`)
@@ -424,7 +430,8 @@ struct ConnectionMachine {
 
     /// Hands the session's outputs on: its own commits to the hub (`.commit`), everything to
     /// the queue.
-    private mutating func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0, into out: inout [Action]) {
+    private mutating func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0, shared: SharedEncoding? = nil,
+                                  into out: inout [Action]) {
         let events = inlineEvents ? events.inliningEvents() : events
         var barrier = initial
         for e in events {
@@ -443,7 +450,11 @@ struct ConnectionMachine {
             // These end the session (contract §5): the error goes out, then the close.
             var fatal: ErrorCode?
             if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) { fatal = code }
-            queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0), now: now, into: &out)
+            // A commit from elsewhere: the bytes every session on the board gets alike, made
+            // once (the event stays, for the size and for a rebase to recognize it).
+            var raw: [UInt8]?
+            if let shared, case .commit(let c) = e { raw = shared.commitMessage(c, mode: commitOrder) }
+            queue(Outgoing(event: e, raw: raw, barrier: barrier, queuedAt: now, size: 0), now: now, into: &out)
             if let fatal {
                 out.append(.log(.warn, event: "refusal", detail: fatal.rawValue))
                 close(1008, fatal.rawValue)

@@ -113,18 +113,24 @@ final class Hub {
     private func connection(_ id: String) -> Connection? { byID[id] }
 
     private func perform(_ actions: [HubState.Action]) {
+        // One commit handed to many sessions is encoded once for all of them.
+        var shared: (version: Int, encoding: SharedEncoding)?
         for a in actions {
             switch a {
             case .persist(let record):
                 server.writer?.enqueue(record)
             case .deliver(let c, let to):
-                connection(to)?.external(c)
+                if shared?.version != c.version { shared = (c.version, SharedEncoding()) }
+                connection(to)?.external(c, shared: shared?.encoding)
             case .publish(let d):
                 server.publish(d)
             case .catchUp(let after):
                 server.listener?.catchUp(board: truth.id, after: after)
-            case .release(let durable):
-                for c in connections { c.durableAdvanced(to: durable) }
+            case .release(let durable, let first):
+                // The dropping sessions first, then every other in the order they joined; each
+                // writes what is now ready at once (`ConnectionMachine.durableAdvanced`).
+                for id in first { connection(id)?.durableAdvanced(to: durable) }
+                for c in connections where !first.contains(c.id) { c.durableAdvanced(to: durable) }
             case .refuse(let to, let code, let message):
                 connection(to)?.send(.error(code: code, message: message))
             case .rebase(let to, let base, let commits):

@@ -1,0 +1,69 @@
+import Testing
+import LiftboardCore
+import LiftboardWire
+@testable import LiftboardServer
+
+/// A commit handed to many watchers: encoded once for all those that get it alike, the bytes
+/// each gets the same as if it had been encoded for it alone.
+@Suite struct FanOutTests {
+    static func bytes(_ d: inout MachineDriver) -> [[UInt8]] {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        var out: [[UInt8]] = []
+        while d.machine.nextMessage(into: &buffer, headroom: 16) != nil { out.append(Array(buffer[16...])) }
+        return out
+    }
+
+    static func watcher(commitOrder: String? = nil) -> MachineDriver {
+        var d = MachineDriver()
+        let hello = commitOrder.map { #"{"t":"hello","v":1,"board":"b","viewport":{"w":400,"h":600,"dpr":1},"config":{"commitOrder":"\#($0)"},"ms":0}"# }
+            ?? MachineDriver.hello
+        _ = d.receive(hello)
+        d.machine.joined(durable: 0, recording: false)
+        _ = bytes(&d)
+        return d
+    }
+
+    static func commit() -> Commit {
+        var board = MachineDriver.board()
+        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
+        return Commit(board: "b", version: 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+    }
+
+    @Test func aThousandWatchersGetTheSameBytesAsOneAloneFromOneEncodingPerCommitOrder() {
+        let c = Self.commit()
+        var alone = Self.watcher(), aloneNone = Self.watcher(commitOrder: "none")
+        _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+        _ = aloneNone.input { m, out in m.external(c, now: 10, into: &out) }
+        _ = alone.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+        _ = aloneNone.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+        let expected = Self.bytes(&alone), expectedNone = Self.bytes(&aloneNone)
+        #expect(expected.count == 2 && expectedNone.count == 2)  // the frame, then the commit
+        #expect(expected[1] != expectedNone[1])
+
+        let shared = SharedEncoding()
+        for k in 0..<1000 {
+            var w = Self.watcher(commitOrder: k % 2 == 0 ? nil : "none")
+            #expect(w.input { m, out in m.external(c, now: 10, shared: shared, into: &out) } == [.requestWritable])
+            #expect(w.input { m, out in m.durableAdvanced(to: 1, into: &out) } == [.writeNow])
+            let got = Self.bytes(&w)
+            #expect(got == (k % 2 == 0 ? expected : expectedNone))
+        }
+        #expect(shared.encodings == 2)
+    }
+
+    @Test func aSharedCommitHeldForARebaseIsStillRecognizedAndDropped() {
+        let c = Self.commit()
+        var w = Self.watcher()
+        _ = w.input { m, out in m.external(c, now: 10, shared: SharedEncoding(), into: &out) }
+        #expect(w.machine.queuedCount == 2)
+        // Another process's commit came first: the held v1 commit goes, what else is held stays.
+        var store = MachineDriver.board()
+        let dFirst = Change.insert(id: "b", section: "done", after: nil, index: 0)
+        let theirs = Commit(board: "b", version: 1, by: "s9-x", moves: store.apply(dFirst)!, order: [], change: dFirst)
+        let base = HubState.RebaseBase(version: 0, order: MachineDriver.board().order)
+        _ = w.input { m, out in m.rebase(to: base, commits: [theirs], board: store, now: 20, into: &out) }
+        _ = w.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+        let commits = w.writtenMessages().filter { $0["t"] == .string("commit") }
+        #expect(commits.map { $0["by"] } == [.string("s9-x")])
+    }
+}
