@@ -11,6 +11,8 @@ final class LoadClient {
 
     let index: Int
     let board: String
+    /// Only watches: says hello and reads (`LoadConfig.watchers`).
+    let watcher: Bool
     unowned let generator: LoadGenerator
     var fd: Int32 = -1
     var link = Link.connecting
@@ -30,9 +32,10 @@ final class LoadClient {
     /// When this session's next step is due (0: none); older entries in the heap are stale.
     var deadline: UInt64 = 0
 
-    init(index: Int, board: String, generator: LoadGenerator) {
+    init(index: Int, board: String, generator: LoadGenerator, watcher: Bool = false) {
         self.index = index
         self.board = board
+        self.watcher = watcher
         self.generator = generator
     }
 
@@ -52,7 +55,7 @@ final class LoadClient {
         seq += 1
         let c = generator.config
         generator.payload.removeAll(keepingCapacity: true)
-        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, seq: seq,
+        ClientMessages.hello(board: board, viewport: LoadBoards.viewport(sessionsPerBoard: c.sessionsPerBoard), inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, seq: seq,
                              ms: generator.clientMs, into: &generator.payload)
         if transmitPayload() { generator.sent += 1 }
         if c.echo { phase = .idle; generator.ready(self) }
@@ -152,6 +155,7 @@ final class LoadClient {
                 generator.ownCommit(board: board, version: Self.integer(v), sentNs: upSentNs)
             } else {
                 generator.othersCommit(board: board, version: Self.integer(v))
+                if watcher { generator.watcherCommit(board: board, version: Self.integer(v)) }
             }
         case .error:
             generator.errors += 1

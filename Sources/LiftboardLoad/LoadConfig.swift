@@ -39,6 +39,9 @@ public struct LoadConfig: Sendable {
     public var spreadStarts = true
     /// Sessions say hello and then stay still (to measure what an idle session costs).
     public var idle = false
+    /// Sessions that only watch (hello, then read every commit), beside the `sessions` that
+    /// drag, all on the dragging sessions' one board; gestures start once every one is laid out.
+    public var watchers = 0
     /// Sampled once every session is connected and idle (resident KiB of the server).
     public var serverPid: Int32? = nil
     /// More servers (ports on `host`): session k connects to `[port] + ports` at k modulo
@@ -113,6 +116,28 @@ public struct LoadReport: Codable, Sendable {
     public var deliveryP99us: Double?
     public var deliveries: Int?
     public var resyncs: Int?
+    /// `--watchers`: the sessions that only watched, the commits whose drop was timed, and per
+    /// commit the delay from its drop (the `up` sent) to the last watcher's copy (p50, p99,
+    /// max), the watcher copies that never came, the originator's own confirmation delay, and
+    /// the share of commits whose originator had its copy no later than the median watcher.
+    public var watchers: Int? = nil
+    public var fanoutCommits: Int? = nil
+    public var lastWatcherP50us: Double? = nil
+    public var lastWatcherP99us: Double? = nil
+    public var lastWatcherMaxus: Double? = nil
+    public var medianWatcherP50us: Double? = nil
+    public var watcherCopiesMissed: Int? = nil
+    public var originatorP50us: Double? = nil
+    public var originatorP99us: Double? = nil
+    public var originatorBeforeMedianShare: Double? = nil
+    /// The server's CPU time (user + system) from the first gesture to the end, and its
+    /// resident memory once every session was laid out and at the end.
+    public var serverCPUGesturesSeconds: Double? = nil
+    public var serverResidentLaidOutKiB: Int? = nil
+    public var serverResidentEndKiB: Int? = nil
+    /// The floor, in the same run: one 131-byte WebSocket ping written to each watcher's socket
+    /// in a bare loop (this process's end of the same connections), its total and per socket.
+    public var sendLoopFloorMs: Double? = nil
 }
 
 /// Boards the server is given for a load run: one per session, so that the run measures
@@ -132,6 +157,15 @@ public enum LoadBoards {
     /// The viewport every load session claims: tall enough that 30 row-sized moves never reach
     /// an auto-scroll band, in any session's band of a board shared by two.
     public static let viewport = Viewport(w: 400, h: 2600, dpr: 1)
+
+    /// The viewport for `sessionsPerBoard` dragging sessions on one board: every band in view
+    /// (the protocol allows 100,000 px, which holds 79 bands).
+    public static func viewport(sessionsPerBoard: Int) -> Viewport {
+        Viewport(w: 400, h: min(100_000, max(viewport.h, Double(57 * band * sessionsPerBoard + 400))), dpr: 1)
+    }
+
+    /// The most dragging sessions one board's viewport holds.
+    public static let maxBandsInView = (100_000 - 400) / (57 * band)
 }
 
 extension LoadConfig {

@@ -42,6 +42,8 @@ struct LoadCommand: ParsableCommand {
     @Flag(help: "Time the server's liftboard.echo instead (the raw-transport baseline).") var echo = false
     @Flag(help: "Print one JSON object.") var json = false
     @Flag(help: "Sessions say hello and stay still (what an idle session costs the server, with --server-pid).") var idle = false
+    @Option(help: "Sessions that only watch, beside the --sessions that drag, all on one board (load-1, or --board; the dragging sessions share it in bands: write it with --sessions-per-board equal to --sessions); reports each commit's delay from the drop to the last watcher, copies missed, the originator's delay, and a bare send loop to the watchers' sockets as the floor.")
+    var watchers = 0
     @Option(name: .customLong("server-pid"), help: "Report this process's CPU seconds and peak memory.") var serverPid: Int32?
     @Option(name: .customLong("write-boards"), help: "Write the boards load-1 … load-N (N = --sessions; rows for --sessions-per-board) into DIR and exit.") var writeBoards: String?
 
@@ -59,6 +61,10 @@ struct LoadCommand: ParsableCommand {
         guard receiveTime == "kernel" || receiveTime == "read" else { throw ValidationError("--receive-time must be kernel or read") }
         guard pressWaitMs >= 0 && pressWaitMs <= 10_000 else { throw ValidationError("--press-wait-ms must be 0 to 10000") }
         guard start == "spread" || start == "in-phase" else { throw ValidationError("--start must be spread or in-phase") }
+        guard watchers >= 0 && watchers + sessions <= 20_000 else { throw ValidationError("--watchers plus --sessions must be at most 20000") }
+        guard watchers == 0 || sessions <= LoadBoards.maxBandsInView else {
+            throw ValidationError("with --watchers, at most \(LoadBoards.maxBandsInView) dragging sessions share the board (each drags in its own band of rows, all in view)")
+        }
         guard settle.map({ $0 >= 0 && $0 <= 600 }) ?? true else { throw ValidationError("--settle must be 0 to 600 seconds") }
     }
 
@@ -94,6 +100,11 @@ struct LoadCommand: ParsableCommand {
         config.morePorts = url.dropFirst().compactMap { URL(string: $0)?.port }
         config.sessionsPerBoard = sessionsPerBoard
         config.kernelReceiveTime = receiveTime == "kernel"
+        config.watchers = watchers
+        if watchers > 0 {
+            config.board = board ?? "load-1"
+            config.sessionsPerBoard = max(sessionsPerBoard, sessions)
+        }
         let cpuBefore = serverPid.flatMap(ProcessStats.cpuSeconds)
         var report = try LoadGenerator(config: config).run()
         if let pid = serverPid {
@@ -116,6 +127,23 @@ struct LoadCommand: ParsableCommand {
             if let c = report.serverCPUSeconds { print(String(format: "server CPU %.2f s", c)) }
             if let n = report.deliveries, let p50 = report.deliveryP50us, let p99 = report.deliveryP99us {
                 print(String(format: "drop to the other sessions' commit: p50 %.0fus p99 %.0fus (%d arrivals)", p50, p99, n))
+            }
+            if let w = report.watchers, let n = report.fanoutCommits {
+                print(String(format: "%d watchers, %d commits: drop to the last watcher p50 %.0f us, p99 %.0f us, max %.0f us; to the median watcher p50 %.0f us",
+                             w, n, report.lastWatcherP50us ?? 0, report.lastWatcherP99us ?? 0, report.lastWatcherMaxus ?? 0, report.medianWatcherP50us ?? 0))
+                print(String(format: "watcher copies missed %d; the originator's own commit p50 %.0f us, p99 %.0f us, no later than the median watcher in %.0f %% of commits",
+                             report.watcherCopiesMissed ?? 0, report.originatorP50us ?? 0, report.originatorP99us ?? 0, 100 * (report.originatorBeforeMedianShare ?? 0)))
+                if let cpu = report.serverCPUGesturesSeconds, n > 0 {
+                    print(String(format: "server CPU from the first gesture: %.2f s, %.2f ms per commit, %.2f us per watcher per commit",
+                                 cpu, cpu * 1000 / Double(n), cpu * 1e6 / Double(n * max(1, w))))
+                }
+                if let a = report.serverResidentBeforeKiB, let b = report.serverResidentLaidOutKiB, let e = report.serverResidentEndKiB {
+                    let s = Double(sessions + w)
+                    print(String(format: "server resident memory per session: %.1f KiB laid out, %.1f KiB at the end", Double(b - a) / s, Double(e - a) / s))
+                }
+                if let f = report.sendLoopFloorMs {
+                    print(String(format: "floor: a bare loop writing one 131-byte frame to each of the %d watcher sockets: %.2f ms (%.2f us a socket)", w, f, f * 1000 / Double(w)))
+                }
             }
             if let r = report.resyncs, r > 0 { print("resyncs (a layout after the first): \(r)") }
             if let m = report.serverPeakMemoryKiB { print("server peak memory \(m) KiB") }
