@@ -88,7 +88,8 @@ struct Deceleration: Sendable {
 
 /// The session after `hello`: everything the engine knows about one client.
 struct LiveSession: Sendable {
-    let sessionID: String
+    /// Set once, but for a session that takes another's view (`Session.adoptView`).
+    var sessionID: String
     let boardID: String
     let config: SessionConfig
     var viewport: Viewport

@@ -61,6 +61,12 @@ public struct Session: Sendable {
         return body(&box.session)
     }
 
+    /// The live session (a copy, sharing its arrays), for `Session+SharedView.swift`.
+    var liveSession: LiveSession? { live?.session }
+
+    /// Makes `s` the live session (`adoptView`).
+    mutating func replaceLive(with s: LiveSession) { state = .live(LiveBox(s)) }
+
     /// The board this session is on, after a successful `hello`.
     public var boardID: String? { live?.session.boardID }
 

@@ -20,6 +20,13 @@ enum ClientMessages {
         trailer(seq: seq, ms: ms, into: &out)
     }
 
+    /// `{"t":"wheel","dx":0,"dy":DY,"seq":N,"ms":M}`: scrolls the session's view.
+    static func wheel(dy: Double, seq: Int, ms: Double, into out: inout [UInt8]) {
+        append(#"{"t":"wheel","dx":0,"dy":"#, to: &out)
+        appendNumber(dy, to: &out)
+        trailer(seq: seq, ms: ms, into: &out)
+    }
+
     /// `hello` for `board` (a name the load generator made: `load-N`, or one given on the command line).
     /// `quietFollow` asks for `follow: "quiet"` (moves that only move the snapshot unanswered).
     static func hello(board: String, viewport: Viewport, inlineEvents: Bool, quietFollow: Bool = false, seq: Int, ms: Double,

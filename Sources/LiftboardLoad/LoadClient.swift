@@ -55,7 +55,7 @@ final class LoadClient {
         seq += 1
         let c = generator.config
         generator.payload.removeAll(keepingCapacity: true)
-        ClientMessages.hello(board: board, viewport: LoadBoards.viewport(sessionsPerBoard: c.sessionsPerBoard), inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, seq: seq,
+        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, seq: seq,
                              ms: generator.clientMs, into: &generator.payload)
         if transmitPayload() { generator.sent += 1 }
         if c.echo { phase = .idle; generator.ready(self) }
@@ -77,7 +77,19 @@ final class LoadClient {
     var stagger: Double { generator.config.startOffsetMs(index: index) }
 
     /// Sessions sharing a board each drag in their own band of rows: the script's rows, shifted.
-    var bandOffset: Double { 57 * Double(LoadBoards.band * (index % max(1, generator.config.sessionsPerBoard))) }
+    /// With watchers (many sessions a board) each scrolls its view to its band instead
+    /// (`scrollToBand`), and the script's rows are used as they are.
+    var bandOffset: Double { generator.config.watchers > 0 ? 0 : bandTop }
+    var bandTop: Double { 57 * Double(LoadBoards.band * (index % max(1, generator.config.sessionsPerBoard))) }
+
+    /// With watchers: one wheel that scrolls this dragging session's view to its band.
+    func scrollToBand() {
+        guard generator.config.watchers > 0, !watcher, bandTop > 0 else { return }
+        seq += 1
+        generator.payload.removeAll(keepingCapacity: true)
+        ClientMessages.wheel(dy: bandTop, seq: seq, ms: generator.clientMs, into: &generator.payload)
+        if transmitPayload() { generator.sent += 1 }
+    }
 
     /// The gesture in progress, and how many have been made.
     var gesture: Gesture?
@@ -91,7 +103,7 @@ final class LoadClient {
         case .idle:
             // No new gesture after the run's time (or its count): the ones in flight finish
             // and their commits drain.
-            if generator.nowNs >= UInt64(generator.config.seconds * 1e9) || gestures >= (generator.config.gestures ?? .max) {
+            if generator.nowNs >= generator.gesturesFromNs + UInt64(generator.config.seconds * 1e9) || gestures >= (generator.config.gestures ?? .max) {
                 phase = .closed
                 return
             }
@@ -141,6 +153,7 @@ final class LoadClient {
         case .layout:
             if case .awaitingLayout = phase {
                 generator.laidOut += 1
+                scrollToBand()
                 phase = .idle
                 generator.ready(self)
             } else {

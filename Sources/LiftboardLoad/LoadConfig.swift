@@ -150,22 +150,15 @@ public enum LoadBoards {
 
     /// `sessionsPerBoard` sessions get a band of rows each.
     public static func board(id: String, sessionsPerBoard: Int = 1) -> Board {
-        let n = max(rows, band * sessionsPerBoard)
+        // More than two sessions a board (`--watchers`): each scrolls its view to its band, and
+        // the last band needs a viewport's height of rows below it to be scrolled to.
+        let n = sessionsPerBoard > 2 ? band * sessionsPerBoard + 48 : max(rows, band * sessionsPerBoard)
         return Board(id: id, sections: [Section(id: "all", title: "All", items: (0..<n).map { Item(id: "r\($0)", label: "Row \($0)") })])
     }
 
     /// The viewport every load session claims: tall enough that 30 row-sized moves never reach
     /// an auto-scroll band, in any session's band of a board shared by two.
     public static let viewport = Viewport(w: 400, h: 2600, dpr: 1)
-
-    /// The viewport for `sessionsPerBoard` dragging sessions on one board: every band in view
-    /// (the protocol allows 100,000 px, which holds 79 bands).
-    public static func viewport(sessionsPerBoard: Int) -> Viewport {
-        Viewport(w: 400, h: min(100_000, max(viewport.h, Double(57 * band * sessionsPerBoard + 400))), dpr: 1)
-    }
-
-    /// The most dragging sessions one board's viewport holds.
-    public static let maxBandsInView = (100_000 - 400) / (57 * band)
 }
 
 extension LoadConfig {

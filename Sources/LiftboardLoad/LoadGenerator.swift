@@ -30,6 +30,9 @@ public final class LoadGenerator {
     struct Fanout { var dropNs: UInt64 = 0; var ownNs: UInt64 = 0; var arrivals: [UInt64] = [] }
     var fanout: [String: Fanout] = [:]
     var cpuAtStart: Double?
+    /// When gestures may start (run time, ns): 0, or with watchers the moment all are laid out;
+    /// `seconds` counts from it.
+    var gesturesFromNs: UInt64 = 0
     /// Sessions ready for gestures (laid out, or connected for the echo).
     var readyCount = 0
     var allFinished = false
@@ -130,6 +133,7 @@ public final class LoadGenerator {
             // come before a watcher could see it.
             guard readyCount == config.sessions, watchersReady == config.watchers else { return }
             cpuAtStart = config.serverPid.flatMap(ProcessStats.cpuSeconds)
+            gesturesFromNs = nowNs
             if config.settleSeconds != nil { FileHandle.standardError.write(Data("ready\n".utf8)) }
             for c in clients where !c.watcher { c.after(ms: (config.settleSeconds ?? 0) * 1000 + c.stagger) }
             return
@@ -158,13 +162,16 @@ public final class LoadGenerator {
         }
         let before = config.serverPid.flatMap(ProcessStats.residentKiB)
         // After `seconds`, no new drag starts; the rest of the time drains drags and commits.
-        let end = UInt64((config.seconds + 2.5) * 1e9)
+        // With watchers, connecting them all may take a while (up to a minute); `seconds` then
+        // counts from when they are.
+        var end = UInt64((config.seconds + 2.5 + (config.watchers > 0 ? 60 : 0)) * 1e9)
         var idleSample: Int? = nil
         var finishedAt: UInt64? = nil
         // A heartbeat, so that the loop checks whether a counted run is over even when idle.
         var nextHeartbeat: UInt64 = 0
         var now = nowNs
         while now < end {
+            if gesturesFromNs > 0 { end = min(end, gesturesFromNs + UInt64((config.seconds + 2.5) * 1e9)) }
             var wake = min(end, nextHeartbeat)
             if let t = timers.earliest { wake = min(wake, t) }
             let n = loop.wait(timeoutNs: wake > now ? wake - now : 0)

@@ -108,11 +108,25 @@ final class Connection {
     }
 
     /// The hub applied a commit made elsewhere on this board.
-    func external(_ c: Commit, shared: SharedEncoding? = nil) {
+    /// Returns what the session answered.
+    @discardableResult
+    func external(_ c: Commit, shared: SharedEncoding? = nil) -> [ServerEvent] {
         var out = takeActions()
-        machine.external(c, now: server.now, shared: shared, into: &out)
+        let answered = machine.external(c, now: server.now, shared: shared, into: &out)
+        perform(out)
+        return answered
+    }
+
+    /// The hub applied a commit made elsewhere, and `leader` (whose view this session shared)
+    /// answered it `answered`: see `ConnectionMachine.external(_:now:shared:sameViewAs:answered:into:)`.
+    func external(_ c: Commit, shared: SharedEncoding?, sameViewAs leader: Session, answered: [ServerEvent]) {
+        var out = takeActions()
+        machine.external(c, now: server.now, shared: shared, sameViewAs: leader, answered: answered, into: &out)
         perform(out)
     }
+
+    /// The session's shared-view key (`Session.sharedViewKey`), read in place.
+    func sharedViewKey() -> SharedViewKey? { machine.sharedViewKey() }
 
     func resync(to board: Board, droppingHeldAbove version: Int) {
         var out = takeActions()

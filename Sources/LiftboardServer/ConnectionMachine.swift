@@ -371,15 +371,37 @@ struct ConnectionMachine {
 
     /// The hub applied a commit made elsewhere (another session, an edit, another process).
     /// `shared`: the encodings of this commit the hub's other sessions made (see `SharedEncoding`).
-    mutating func external(_ c: Commit, now: Double, shared: SharedEncoding? = nil, into out: inout [Action]) {
-        apply(external: c, now: now, shared: shared, into: &out)
+    /// Returns what the session answered (for watchers with the same view: see below).
+    @discardableResult
+    mutating func external(_ c: Commit, now: Double, shared: SharedEncoding? = nil, into out: inout [Action]) -> [ServerEvent] {
+        let answered = apply(external: c, now: now, shared: shared, into: &out)
+        finish(direct: false, into: &out)
+        return answered
+    }
+
+    /// `external`, for a session whose `sharedViewKey` equaled `leader`'s before the leader was
+    /// handed the same commit and answered `answered`: it takes the leader's state and answer
+    /// (its own frame numbers, ack and time) instead of stepping the engine itself
+    /// (`Session.adoptView`). A session that records, or a leader that did not stay idle: it
+    /// steps itself.
+    mutating func external(_ c: Commit, now: Double, shared: SharedEncoding?, sameViewAs leader: Session,
+                           answered: [ServerEvent], into out: inout [Action]) {
+        let ms = clock.serverEvent(serverNow: now)
+        if !recording, let mine = session.adoptView(of: leader, answering: answered, at: ms) {
+            deliver(mine, now: now, barrier: c.version, shared: shared, into: &out)
+        } else {
+            apply(external: c, now: now, shared: shared, into: &out)
+        }
         finish(direct: false, into: &out)
     }
 
-    private mutating func apply(external c: Commit, now: Double, shared: SharedEncoding? = nil, into out: inout [Action]) {
+    @discardableResult
+    private mutating func apply(external c: Commit, now: Double, shared: SharedEncoding? = nil, into out: inout [Action]) -> [ServerEvent] {
         let ms = clock.serverEvent(serverNow: now)
         if recording { out.append(.record(.external(c, ms: ms))) }
-        deliver(session.handle(.external(c), at: ms), now: now, barrier: c.version, shared: shared, into: &out)
+        let answered = session.handle(.external(c), at: ms)
+        deliver(answered, now: now, barrier: c.version, shared: shared, into: &out)
+        return answered
     }
 
     /// The hub rebased: what is still held for the client (behind a barrier above `version`)
@@ -529,6 +551,9 @@ struct ConnectionMachine {
 
     /// Whether a writeable callback is needed: something is ready, or a close waits.
     var wantsWritable: Bool { hasReadyOutgoing || isClosing }
+
+    /// The session's `sharedViewKey`, read in place (a plain read of `session` copies it).
+    mutating func sharedViewKey() -> SharedViewKey? { session.sharedViewKey }
 
     /// `wantsWritable` for the performer. Mutating only so that a read through the class that
     /// holds the machine is made in place: a plain read of a computed property copies the whole

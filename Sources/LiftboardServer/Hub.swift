@@ -113,15 +113,28 @@ final class Hub {
     private func connection(_ id: String) -> Connection? { byID[id] }
 
     private func perform(_ actions: [HubState.Action]) {
-        // One commit handed to many sessions is encoded once for all of them.
+        // One commit handed to many sessions is encoded once for all of them, and stepped once
+        // for all the idle ones that see the same view (`Session.sharedViewKey`): the first of
+        // each view steps its engine, the others take its state and answer.
         var shared: (version: Int, encoding: SharedEncoding)?
+        var views: [SharedViewKey: (leader: Session, answered: [ServerEvent])] = [:]
         for a in actions {
             switch a {
             case .persist(let record):
                 server.writer?.enqueue(record)
             case .deliver(let c, let to):
-                if shared?.version != c.version { shared = (c.version, SharedEncoding()) }
-                connection(to)?.external(c, shared: shared?.encoding)
+                if shared?.version != c.version {
+                    shared = (c.version, SharedEncoding())
+                    views.removeAll(keepingCapacity: true)
+                }
+                guard let conn = connection(to) else { continue }
+                let key = conn.sharedViewKey()
+                if let key, let view = views[key] {
+                    conn.external(c, shared: shared?.encoding, sameViewAs: view.leader, answered: view.answered)
+                } else {
+                    let answered = conn.external(c, shared: shared?.encoding)
+                    if let key { views[key] = (conn.machine.session, answered) }
+                }
             case .publish(let d):
                 server.publish(d)
             case .catchUp(let after):

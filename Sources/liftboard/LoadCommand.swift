@@ -42,7 +42,7 @@ struct LoadCommand: ParsableCommand {
     @Flag(help: "Time the server's liftboard.echo instead (the raw-transport baseline).") var echo = false
     @Flag(help: "Print one JSON object.") var json = false
     @Flag(help: "Sessions say hello and stay still (what an idle session costs the server, with --server-pid).") var idle = false
-    @Option(help: "Sessions that only watch, beside the --sessions that drag, all on one board (load-1, or --board; the dragging sessions share it in bands: write it with --sessions-per-board equal to --sessions); reports each commit's delay from the drop to the last watcher, copies missed, the originator's delay, and a bare send loop to the watchers' sockets as the floor.")
+    @Option(help: "Sessions that only watch, beside the --sessions that drag, all on one board (load-1, or --board; the dragging sessions share it, each scrolled to its own band of rows: write it with --sessions-per-board equal to --sessions); reports each commit's delay from the drop to the last watcher, copies missed, the originator's delay, and a bare send loop to the watchers' sockets as the floor.")
     var watchers = 0
     @Option(name: .customLong("server-pid"), help: "Report this process's CPU seconds and peak memory.") var serverPid: Int32?
     @Option(name: .customLong("write-boards"), help: "Write the boards load-1 … load-N (N = --sessions; rows for --sessions-per-board) into DIR and exit.") var writeBoards: String?
@@ -62,9 +62,6 @@ struct LoadCommand: ParsableCommand {
         guard pressWaitMs >= 0 && pressWaitMs <= 10_000 else { throw ValidationError("--press-wait-ms must be 0 to 10000") }
         guard start == "spread" || start == "in-phase" else { throw ValidationError("--start must be spread or in-phase") }
         guard watchers >= 0 && watchers + sessions <= 20_000 else { throw ValidationError("--watchers plus --sessions must be at most 20000") }
-        guard watchers == 0 || sessions <= LoadBoards.maxBandsInView else {
-            throw ValidationError("with --watchers, at most \(LoadBoards.maxBandsInView) dragging sessions share the board (each drags in its own band of rows, all in view)")
-        }
         guard settle.map({ $0 >= 0 && $0 <= 600 }) ?? true else { throw ValidationError("--settle must be 0 to 600 seconds") }
     }
 

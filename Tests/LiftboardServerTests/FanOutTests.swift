@@ -66,4 +66,28 @@ import LiftboardWire
         let commits = w.writtenMessages().filter { $0["t"] == .string("commit") }
         #expect(commits.map { $0["by"] } == [.string("s9-x")])
     }
+
+    @Test func aWatcherWithTheSameViewTakesTheLeadersAnswerAndWritesWhatItWouldHaveWrittenAlone() {
+        var board = MachineDriver.board()
+        var leader = Self.watcher(), follower = Self.watcher(), alone = Self.watcher()
+        for (k, change) in [Change.insert(id: "d", section: "todo", after: nil, index: 0),
+                            Change.insert(id: "a", section: "done", after: nil, index: 0),
+                            Change.insert(id: "c", section: "todo", after: nil, index: 0)].enumerated() {
+            let c = Commit(board: "b", version: k + 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+            #expect(leader.machine.sharedViewKey() != nil && leader.machine.sharedViewKey() == follower.machine.sharedViewKey())
+            let shared = SharedEncoding()
+            var answered: [ServerEvent] = []
+            _ = leader.input { m, out in answered = m.external(c, now: 10, shared: shared, into: &out) }
+            let leaderSession = leader.machine.session
+            _ = follower.input { m, out in m.external(c, now: 10, shared: shared, sameViewAs: leaderSession, answered: answered, into: &out) }
+            _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+            _ = leader.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
+            _ = follower.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
+            _ = alone.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
+            let f = Self.bytes(&follower), a = Self.bytes(&alone)
+            #expect(!f.isEmpty && f == a)
+            _ = Self.bytes(&leader)
+            #expect(follower.machine.session.committedOrder == board.order)
+        }
+    }
 }

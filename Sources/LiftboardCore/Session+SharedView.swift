@@ -1,0 +1,69 @@
+/// Watchers that see the same thing answer a commit from elsewhere alike: the server steps one
+/// of them and hands the others its result (issue 28: a commit fanned out to thousands of idle
+/// viewers costs one engine step and one encoding per distinct view, not one per viewer).
+///
+/// Two sessions with equal `sharedViewKey`s are idle (no pointer, drag, deceleration,
+/// auto-scroll, selection, keyboard focus, timer or undo history of their own), have the same
+/// config, viewport, scroll and committed version on the same board, and were sent the same
+/// picture (a frame brings what the client has up to date with every cell in the window, so an
+/// idle session's sent state is a function of those). Handed the same `external`, they produce
+/// the same messages but for each frame's `seq`, `ack` and `ms`, and end in the same state but
+/// for their own id, frame count, last `seq` and the time of their last input.
+public struct SharedViewKey: Hashable, Sendable {
+    let board: String
+    let version: Int
+    let config: SessionConfig
+    let viewport: Viewport
+    let scrollY: Double
+    let sentScroll: Double
+    let sentContent: Size
+    /// Only when an idle reset is configured: it counts from the last input.
+    let lastInput: Double?
+}
+
+extension Session {
+    /// The key of what this session would answer a commit from elsewhere, or nil when it is not
+    /// idle (see `SharedViewKey`).
+    public var sharedViewKey: SharedViewKey? {
+        guard let s = liveSession, s.pointers.isEmpty, s.drags.isEmpty, s.deceleration == nil, s.autoScrollAt == nil,
+              s.focus == nil, s.sentFocus == nil, !s.keyboardStarted, s.selectionCount == 0, s.undoStack.isEmpty,
+              s.nextDeadline == nil, !s.wholeDiffs else { return nil }
+        return SharedViewKey(board: s.boardID, version: s.version, config: s.config, viewport: s.viewport, scrollY: s.scrollY,
+                             sentScroll: s.sentScroll, sentContent: s.sentContent,
+                             lastInput: s.config.idleResetMs > 0 ? s.lastInput : nil)
+    }
+
+    /// This session, whose `sharedViewKey` equaled `leader`'s before the leader handled
+    /// `external` at `leaderNow`, takes the leader's state after it (copy-on-write: the
+    /// arrays are shared until one of them changes), keeping its own id, frame count and last
+    /// `seq`; `leaderOut` is what the leader answered. Returns this session's own answer: the
+    /// same messages, its frames numbered from its own count, acking its own last `seq`, at `now`.
+    /// Nil (nothing taken) when the leader did not stay idle: the caller steps this one itself.
+    public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double) -> [ServerEvent]? {
+        guard leader.sharedViewKey != nil, let mine = liveSession, var theirs = leader.liveSession else { return nil }
+        let framesBefore = mine.frameSeq
+        var frames = 0
+        var out = leaderOut
+        for k in out.indices {
+            guard case .frame(var f) = out[k] else { continue }
+            frames += 1
+            f.seq = framesBefore + frames
+            f.ack = mine.lastSeq
+            f.ms = now
+            out[k] = .frame(f)
+        }
+        theirs.adoptIdentity(of: mine, frameSeq: framesBefore + frames)
+        replaceLive(with: theirs)
+        return out
+    }
+}
+
+extension LiveSession {
+    /// Keeps `own`'s per-session facts in a state taken from another session.
+    mutating func adoptIdentity(of own: LiveSession, frameSeq: Int) {
+        sessionID = own.sessionID
+        self.frameSeq = frameSeq
+        lastSeq = own.lastSeq
+        lastInput = own.lastInput
+    }
+}
