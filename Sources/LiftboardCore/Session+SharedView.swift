@@ -58,6 +58,22 @@ extension Session {
     }
 }
 
+extension Session {
+    /// This idle session takes `other`'s state when both have the same `sharedViewKey` (two
+    /// kiosks that said the same hello): the same picture was sent to both, so what either
+    /// answers next is the same; the arrays are then shared, copy-on-write, instead of each
+    /// holding its own copy of the board's arrangement. Returns whether it did.
+    @discardableResult
+    public mutating func shareView(with other: Session) -> Bool {
+        guard let key = sharedViewKey, key == other.sharedViewKey, let mine = liveSession, var theirs = other.liveSession else {
+            return false
+        }
+        theirs.adoptIdentity(of: mine, frameSeq: mine.frameSeq)
+        replaceLive(with: theirs)
+        return true
+    }
+}
+
 extension LiveSession {
     /// Keeps `own`'s per-session facts in a state taken from another session.
     mutating func adoptIdentity(of own: LiveSession, frameSeq: Int) {

@@ -61,6 +61,7 @@ extension Connection {
             if rc < n { return -1 }
             written += 1
         }
+        if sendBuffer.capacity > 65_536 + CLWS_PRE { sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE) }
         return 0
     }
 

@@ -20,8 +20,10 @@ final class Connection {
     /// The session's timer, and the one that has lws close the connection (`closeSoon`).
     private(set) var timer: UnsafeMutablePointer<clws_timer>?
     var closeTimer: UnsafeMutablePointer<clws_timer>?
-    /// The send buffer, reused: LWS_PRE bytes of room, then the message.
-    var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE + 4096)
+    /// The send buffer, reused: LWS_PRE bytes of room, then the message. It grows to the largest
+    /// message written (a layout) and is cut back after one over 64 KiB; it starts with the
+    /// room alone (a watcher that is only ever sent small messages never needs 4 KiB zeroed).
+    var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE)
     /// The actions buffer, reused (an input performed inside another's actions takes a new one).
     private var spare: [Action] = []
     /// The server holds this connection among the hellos waiting for a board lookup.
@@ -123,6 +125,11 @@ final class Connection {
         var out = takeActions()
         machine.external(c, now: server.now, shared: shared, sameViewAs: leader, answered: answered, into: &out)
         perform(out)
+    }
+
+    /// Takes `other`'s session state when their views are the same (`Session.shareView`).
+    func shareView(with other: Connection) {
+        machine.shareView(with: other.machine.session)
     }
 
     /// The session's shared-view key (`Session.sharedViewKey`), read in place.

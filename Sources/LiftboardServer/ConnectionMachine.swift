@@ -552,6 +552,9 @@ struct ConnectionMachine {
     /// Whether a writeable callback is needed: something is ready, or a close waits.
     var wantsWritable: Bool { hasReadyOutgoing || isClosing }
 
+    /// Takes `other`'s session state when their views are the same (`Session.shareView`).
+    mutating func shareView(with other: Session) { session.shareView(with: other) }
+
     /// The session's `sharedViewKey`, read in place (a plain read of `session` copies it).
     mutating func sharedViewKey() -> SharedViewKey? { session.sharedViewKey }
 
@@ -578,9 +581,13 @@ struct ConnectionMachine {
         return outgoing[i].binary
     }
 
-    /// Drops the written messages' slots once they are most of the queue.
+    /// Drops the written messages' slots once they are most of the queue, and gives a drained
+    /// queue's memory back (a burst of commits doubled it; an idle watcher keeps none of it).
     mutating func compactQueue() {
-        if outgoingHead > 64, outgoingHead * 2 > outgoing.count {
+        if outgoingHead > 0, outgoingHead == outgoing.count {
+            outgoing.removeAll(keepingCapacity: outgoing.capacity <= 4)
+            outgoingHead = 0
+        } else if outgoingHead > 64, outgoingHead * 2 > outgoing.count {
             outgoing.removeFirst(outgoingHead)
             outgoingHead = 0
         }

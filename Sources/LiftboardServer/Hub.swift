@@ -24,6 +24,9 @@ final class Hub {
     var lastRevert: (version: Int, change: Change)? { state.lastRevert }
 
     func join(_ c: Connection) {
+        // Kiosks that say the same hello share one arrangement of the board (copy-on-write)
+        // instead of one each: the last session to join is the likeliest twin.
+        if let last = connections.last { c.shareView(with: last) }
         connections.append(c)
         byID[c.id] = c
         state.join(c.id)

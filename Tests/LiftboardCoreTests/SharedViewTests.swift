@@ -92,4 +92,28 @@ struct SharedViewTests {
         _ = plain.handle(Self.hello(board, SessionConfig()), at: 5) { _ in board }
         #expect(other.sharedViewKey != plain.sharedViewKey)  // another config: another view
     }
+
+    @Test func twoKiosksThatSaidTheSameHelloShareOneStateAndAnswerAsEachWouldAlone() {
+        var board = Fixtures.longList(40)
+        let start = board
+        var a = Session(id: "a"), b = Session(id: "b"), alone = Session(id: "b")
+        _ = a.handle(Self.hello(start, SessionConfig()), at: 0) { _ in start }
+        _ = b.handle(Self.hello(start, SessionConfig()), seq: 3, at: 12) { _ in start }
+        _ = alone.handle(Self.hello(start, SessionConfig()), seq: 3, at: 12) { _ in start }
+        let shared = b.shareView(with: a)
+        #expect(shared)
+        var rng = SplitMix64(seed: 9)
+        for k in 0..<20 {
+            guard let c = Self.randomCommit(&board, &rng) else { continue }
+            let x = b.handle(.external(c), at: 100 + Double(k)), y = alone.handle(.external(c), at: 100 + Double(k))
+            #expect(x == y)
+            _ = a.handle(.external(c), at: 50 + Double(k))
+        }
+        #expect(b.committedOrder == board.order)
+        // Another viewport: another picture, nothing shared.
+        var tall = Session(id: "t")
+        _ = tall.handle(Self.hello(start, SessionConfig(), h: 900), at: 0) { _ in start }
+        let tallShared = tall.shareView(with: alone)
+        #expect(!tallShared)
+    }
 }

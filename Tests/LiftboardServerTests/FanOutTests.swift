@@ -74,7 +74,7 @@ import LiftboardWire
                             Change.insert(id: "a", section: "done", after: nil, index: 0),
                             Change.insert(id: "c", section: "todo", after: nil, index: 0)].enumerated() {
             let c = Commit(board: "b", version: k + 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
-            #expect(leader.machine.sharedViewKey() != nil && leader.machine.sharedViewKey() == follower.machine.sharedViewKey())
+            #expect(leader.machine.session.sharedViewKey != nil && leader.machine.session.sharedViewKey == follower.machine.session.sharedViewKey)
             let shared = SharedEncoding()
             var answered: [ServerEvent] = []
             _ = leader.input { m, out in answered = m.external(c, now: 10, shared: shared, into: &out) }
@@ -89,5 +89,23 @@ import LiftboardWire
             _ = Self.bytes(&leader)
             #expect(follower.machine.session.committedOrder == board.order)
         }
+    }
+
+    @Test func aDrainedQueueGivesItsMemoryBack() {
+        var board = MachineDriver.board()
+        var w = Self.watcher()
+        // A burst of commits, released at once: the queue grows, then drains.
+        for k in 1...40 {
+            let change = Change.insert(id: k % 2 == 0 ? "a" : "d", section: "todo", after: nil, index: 0)
+            guard let moves = board.apply(change) else { continue }
+            let c = Commit(board: "b", version: board.version, by: "s9", moves: moves, order: board.order, change: change)
+            _ = w.input { m, out in m.external(c, now: Double(k), into: &out) }
+        }
+        #expect(w.machine.queuedCount >= 40)
+        _ = w.input { m, out in m.durableAdvanced(to: board.version, into: &out) }
+        _ = Self.bytes(&w)
+        w.machine.compactQueue()
+        #expect(w.machine.queuedCount == 0)
+        #expect(w.machine.outgoing.capacity <= 4)
     }
 }
