@@ -57,6 +57,8 @@ export function helloMessage(options, viewport, reducedMotion, ms = 0) {
   // A page that predicts draws a dragged snapshot under the finger itself: the server need not
   // answer a move that only moves it (docs/protocol.md, "Quiet follow").
   if (options.predict) config.follow = "quiet";
+  // A commit made elsewhere inside the frame that animates it: one message, not two.
+  config.commits = "inline";
   if (options.mode) config.mode = options.mode;
   if (options.idleResetMs > 0) config.idleResetMs = options.idleResetMs;
   if (reducedMotion) config.reducedMotion = true;

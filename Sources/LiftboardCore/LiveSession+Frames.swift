@@ -107,6 +107,7 @@ extension LiveSession {
         if !step.gestures.isEmpty { out += step.gestures; step.gestures.removeAll(keepingCapacity: true) }
         if frame {
             if config.follow == .quiet { addUnsentCenters(to: &f) }
+            if config.commits == .inline { inlineCommit(into: &f) }
             frameSeq += 1
             out.append(.frame(f))
         }

@@ -42,3 +42,22 @@ extension LiveSession {
         }
     }
 }
+
+/// How a commit made elsewhere reaches the client (extension, `hello.config.commits`;
+/// docs/protocol.md, "Commits inside frames").
+public enum CommitsMode: String, Sendable, Hashable {
+    /// A `commit` message after the frame that animates it (contract §5, the default).
+    case separate
+    /// Inside that frame, as its `commit` member: one message instead of two.
+    case inline
+}
+
+extension LiveSession {
+    /// `commits: "inline"`: the step's one commit from elsewhere rides in its frame. (A step's
+    /// own commit is a `persist`: the server sends it once durable, never inside a frame.)
+    mutating func inlineCommit(into f: inout FrameMessage) {
+        guard step.commits.count == 1, case .commit(let c) = step.commits[0] else { return }
+        f.commit = c
+        step.commits.removeAll(keepingCapacity: true)
+    }
+}

@@ -55,7 +55,7 @@ final class LoadClient {
         seq += 1
         let c = generator.config
         generator.payload.removeAll(keepingCapacity: true)
-        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, seq: seq,
+        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, inlineCommits: c.inlineCommits, seq: seq,
                              ms: generator.clientMs, into: &generator.payload)
         if transmitPayload() { generator.sent += 1 }
         if c.echo { phase = .idle; generator.ready(self) }
@@ -161,19 +161,26 @@ final class LoadClient {
             }
         case .frame:
             if let a = msg.ack { acknowledge(upTo: Self.integer(a)) }
+            // `commits: "inline"`: a commit from elsewhere inside the frame that animates it.
+            if let by = msg.commitBy, let v = msg.commitVersion { committed(by: by, version: v) }
         case .commit:
             guard let by = msg.by, let v = msg.version else { break }
-            if by == session {
-                generator.commits += 1
-                generator.ownCommit(board: board, version: Self.integer(v), sentNs: upSentNs)
-            } else {
-                generator.othersCommit(board: board, version: Self.integer(v))
-                if watcher { generator.watcherCommit(board: board, version: Self.integer(v)) }
-            }
+            committed(by: by, version: v)
         case .error:
             generator.errors += 1
         case .move, .other:
             break
+        }
+    }
+
+    /// A commit reached this session: its own (a drop confirmed), or another session's.
+    func committed(by: [UInt8], version v: Double) {
+        if by == session {
+            generator.commits += 1
+            generator.ownCommit(board: board, version: Self.integer(v), sentNs: upSentNs)
+        } else {
+            generator.othersCommit(board: board, version: Self.integer(v))
+            if watcher { generator.watcherCommit(board: board, version: Self.integer(v)) }
         }
     }
 

@@ -23,6 +23,8 @@ public struct LoadConfig: Sendable {
     /// Ask for `follow: "quiet"`, as the page does: a move that only moves the snapshot is not
     /// answered, so only the moves a frame answers (its `ack` is their `seq`) are timed.
     public var quietFollow = false
+    /// Ask for `commits: "inline"`, as the page does: a commit from elsewhere inside its frame.
+    public var inlineCommits = false
     /// What the fingers do.
     public var workload = Workload.reorder
     /// Gestures per session, then it stops and the run ends once all have (`nil`: until `seconds`).

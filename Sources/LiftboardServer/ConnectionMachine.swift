@@ -427,6 +427,14 @@ struct ConnectionMachine {
             guard o.barrier > base.version, case .commit? = o.event else { return false }
             return true
         }
+        // A held frame carrying such a commit (`commits: "inline"`) stays, without it.
+        for i in outgoingHead..<outgoing.count where outgoing[i].barrier > base.version {
+            if case .frame(var f)? = outgoing[i].event, f.commit != nil {
+                f.commit = nil
+                outgoing[i].event = .frame(f)
+                outgoing[i].raw = nil
+            }
+        }
         let ms = clock.serverEvent(serverNow: now)
         guard session.handle(.rebase(version: base.version, order: base.order), at: ms).isEmpty else {
             return resync(to: board, droppingHeldAbove: base.version, now: now, into: &out)
@@ -466,6 +474,9 @@ struct ConnectionMachine {
                 e = .commit(c)
             case .commit(let c):
                 barrier = max(barrier, c.version)
+            case .frame(let f):
+                // A frame carrying its commit (`commits: "inline"`) waits for it like the commit.
+                if let c = f.commit { barrier = max(barrier, c.version) }
             default:
                 break
             }
@@ -493,7 +504,9 @@ struct ConnectionMachine {
         if o.size == 0, let e = o.event { o.size = e.estimatedSize(commitOrder: commitOrder) }
         let size = o.size
         // Frames waiting behind each other merge: the client gets the latest state.
-        if case .frame(let f)? = o.event, outgoing.count > outgoingHead, case .frame(let g)? = outgoing[outgoing.count - 1].event,
+        // (Not a frame carrying a commit: the commit would end up before the later changes.)
+        if case .frame(let f)? = o.event, f.commit == nil, outgoing.count > outgoingHead,
+           case .frame(let g)? = outgoing[outgoing.count - 1].event, g.commit == nil,
            outgoing[outgoing.count - 1].barrier == o.barrier {
             outgoing[outgoing.count - 1].event = .frame(g.merged(with: f))
         } else {

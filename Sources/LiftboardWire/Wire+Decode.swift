@@ -155,6 +155,12 @@ extension Wire {
                 }
                 config.follow = m
             }
+            if c.has("commits") {
+                guard let m = CommitsMode(rawValue: try c.string("commits", maxLength: 16)) else {
+                    throw c.fail("commits", "expected \"separate\" or \"inline\"")
+                }
+                config.commits = m
+            }
         }
         return Hello(v: v, board: board, viewport: vp, config: config)
     }

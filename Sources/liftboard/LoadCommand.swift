@@ -30,6 +30,8 @@ struct LoadCommand: ParsableCommand {
     var events = "inline"
     @Option(help: "How sessions ask the server to follow a finger: every (every move answered) or quiet (as the page: a move that only moves the snapshot is not answered; only answered moves are timed).")
     var follow = "every"
+    @Option(help: "How sessions ask for commits made elsewhere: separate (a message after the frame) or inline (inside the frame, as the page does).")
+    var commits = "separate"
     @Option(help: "Seed of the realistic workload's gestures.") var seed: UInt64 = 1
     @Option(name: .customLong("receive-time"), help: "When an answer is timed: kernel (its arrival at the socket, the kernel's stamp: leaves the load generator's own delays out) or read (when the load generator reads it).")
     var receiveTime = "kernel"
@@ -57,6 +59,7 @@ struct LoadCommand: ParsableCommand {
         guard Workload(rawValue: workload) != nil else { throw ValidationError("--workload must be reorder or realistic") }
         guard gestures.map({ $0 >= 1 }) ?? true else { throw ValidationError("--gestures must be at least 1") }
         guard events == "inline" || events == "separate" else { throw ValidationError("--events must be inline or separate") }
+        guard commits == "separate" || commits == "inline" else { throw ValidationError("--commits must be separate or inline") }
         guard follow == "every" || follow == "quiet" else { throw ValidationError("--follow must be every or quiet") }
         guard receiveTime == "kernel" || receiveTime == "read" else { throw ValidationError("--receive-time must be kernel or read") }
         guard pressWaitMs >= 0 && pressWaitMs <= 10_000 else { throw ValidationError("--press-wait-ms must be 0 to 10000") }
@@ -91,6 +94,7 @@ struct LoadCommand: ParsableCommand {
         config.seed = seed
         config.inlineEvents = events == "inline"
         config.quietFollow = follow == "quiet"
+        config.inlineCommits = commits == "inline"
         config.pressWaitMs = pressWaitMs
         config.settleSeconds = settle
         config.serverPid = serverPid

@@ -71,7 +71,7 @@ def test_watchers_get_every_commit_and_the_report_says_how_fast_and_the_floor(tm
     s = RunningServer("--boards", str(boards), data_dir=tmp_path / "data").start()
     try:
         out = subprocess.run([liftboard, "load", "--url", f"ws://127.0.0.1:{s.port}/ws", "--sessions", "3", "--watchers", "40",
-                              "--rate", "60", "--seconds", "60", "--gestures", "2", "--follow", "quiet", "--json",
+                              "--rate", "60", "--seconds", "60", "--gestures", "2", "--follow", "quiet", "--commits", "inline", "--json",
                               "--server-pid", str(s.proc.pid)], capture_output=True, text=True, timeout=90)
         assert out.returncode == 0, out.stderr
         r = json.loads(out.stdout)
