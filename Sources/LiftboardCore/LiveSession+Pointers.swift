@@ -42,12 +42,14 @@ extension LiveSession {
     /// Whether `at` (viewport) is within `handleBand` of the handle edge of a movable cell
     /// that has a handle and that no drag holds.
     func onHandle(_ at: Point) -> Bool {
-        guard case .cell(let h) = arr.region(at: contentPoint(at)), let edge = arr.grips[h],
+        let c = contentPoint(at)
+        guard case .cell(let h) = arr.region(at: c), let edge = arr.grips[h],
               arr.movable[h], liftedBy[h] == nil else { return false }
         let f = arr.frame(of: h)
+        // Content x (columns scroll sideways; lists and grids do not, so it is the viewport's).
         switch edge {
-        case .leading: return at.x < f.minX + Self.handleBand
-        case .trailing: return at.x >= f.maxX - Self.handleBand
+        case .leading: return c.x < f.minX + Self.handleBand
+        case .trailing: return c.x >= f.maxX - Self.handleBand
         }
     }
 
