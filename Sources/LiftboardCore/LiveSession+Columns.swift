@@ -163,8 +163,10 @@ extension LiveSession {
     /// Whether item `n`, held by another pointer drag targeting its own column by the insert
     /// rules, would move in direction `dir` under that drag's still snapshot.
     func passesBackInColumn(_ n: Int, dir: Int) -> Bool {
-        guard let p = liftedBy[n], p >= 0, let k = dragIndex(p), drags[k].item == n, !swaps(drags[k]) else { return false }
         let s = arr.sectionOf[n]
+        // A swap drag in its lift's column exchanges; outside it, it follows the insert rules.
+        guard let p = liftedBy[n], p >= 0, let k = dragIndex(p), drags[k].item == n,
+              !(swaps(drags[k]) && s == drags[k].liftSection) else { return false }
         guard arr.targetColumn(atX: drags[k].center.x + scrollX, current: s) == s else { return false }
         return columnStep(n, y: drags[k].center.y + colScroll[s]) == dir
     }
@@ -230,7 +232,7 @@ extension LiveSession {
         switch axis {
         case .x: target = -1
         case .y:
-            guard let c = pointer.columnAtDown else { return }
+            guard let c = pointer.columnAtDown, c < colScroll.count else { return }
             target = c
         }
         let (offset, end) = target < 0 ? (scrollX, maxScrollX) : (colScroll[target], maxColumnScroll(target))
