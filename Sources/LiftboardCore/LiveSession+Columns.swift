@@ -42,6 +42,14 @@ extension LiveSession {
         return list
     }
 
+    /// Whether an offset is past its end (the rows changed under it).
+    /// - Complexity: O(columns).
+    var columnScrollOutOfRange: Bool {
+        guard isColumns else { return false }
+        if colScroll.count != arr.sectionCount || scrollX > maxScrollX { return true }
+        return colScroll.indices.contains { colScroll[$0] > maxColumnScroll($0) }
+    }
+
     /// Clamps every column's offset to its rows (they changed) and the board's to its width.
     /// Returns whether any offset moved.
     @discardableResult

@@ -622,6 +622,7 @@ extension LiveSession {
         // The order may be shorter (an item left a section for an empty one, which then
         // loses its drop slot): the scroll offset stays inside the content, as after a step.
         if scrollY > maxScroll { scrollY = maxScroll }
+        clampColumnScrolls()
         return true
     }
 
