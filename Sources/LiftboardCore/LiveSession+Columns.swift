@@ -125,7 +125,8 @@ extension LiveSession {
         let c = drags[d].center
         let x = c.x + scrollX
         let t = arr.targetColumn(atX: x, current: cur)
-        if swaps(drags[d]) {
+        // `swaps(drags[d])` spelled out (a non-mutating call here copies the session).
+        if config.mode == .swap && drags[d].pointer >= 0 && drags[d].copyFrom == nil {
             retargetColumnsSwap(d, target: t, x: x)
             return
         }
@@ -292,6 +293,15 @@ extension LiveSession {
 
     /// Whether some asked-for scroll can still move toward its end.
     func columnAutoScrollWanted() -> Bool {
+        // The usual move: no dragging pointer in any band (no sums to make).
+        let range = config.edgeScrollRange, top = arr.headerHeight
+        guard range > 0, config.edgeScrollSpeed > 0 else { return false }
+        let inBand = drags.contains { d in
+            guard d.pointer >= 0, let k = pointerIndex(d.pointer) else { return false }
+            let p = pointers[k].position
+            return p.x < range || p.x > viewport.w - range || p.y < top + range || p.y > viewport.h - range
+        }
+        guard inBand else { return false }
         let v = columnAutoScrollVelocities()
         if (v.board < 0 && scrollX > 0) || (v.board > 0 && scrollX < maxScrollX) { return true }
         for k in v.columns.indices {
