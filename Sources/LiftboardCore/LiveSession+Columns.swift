@@ -42,6 +42,14 @@ extension LiveSession {
         return list
     }
 
+    /// Whether an offset is past its end (the rows changed under it).
+    /// - Complexity: O(columns).
+    var columnScrollOutOfRange: Bool {
+        guard isColumns else { return false }
+        if colScroll.count != arr.sectionCount || scrollX > maxScrollX { return true }
+        return colScroll.indices.contains { colScroll[$0] > maxColumnScroll($0) }
+    }
+
     /// Clamps every column's offset to its rows (they changed) and the board's to its width.
     /// Returns whether any offset moved.
     @discardableResult
@@ -117,7 +125,8 @@ extension LiveSession {
         let c = drags[d].center
         let x = c.x + scrollX
         let t = arr.targetColumn(atX: x, current: cur)
-        if swaps(drags[d]) {
+        // `swaps(drags[d])` spelled out (a non-mutating call here copies the session).
+        if config.mode == .swap && drags[d].pointer >= 0 && drags[d].copyFrom == nil {
             retargetColumnsSwap(d, target: t, x: x)
             return
         }
@@ -163,8 +172,10 @@ extension LiveSession {
     /// Whether item `n`, held by another pointer drag targeting its own column by the insert
     /// rules, would move in direction `dir` under that drag's still snapshot.
     func passesBackInColumn(_ n: Int, dir: Int) -> Bool {
-        guard let p = liftedBy[n], p >= 0, let k = dragIndex(p), drags[k].item == n, !swaps(drags[k]) else { return false }
         let s = arr.sectionOf[n]
+        // A swap drag in its lift's column exchanges; outside it, it follows the insert rules.
+        guard let p = liftedBy[n], p >= 0, let k = dragIndex(p), drags[k].item == n,
+              !(swaps(drags[k]) && s == drags[k].liftSection) else { return false }
         guard arr.targetColumn(atX: drags[k].center.x + scrollX, current: s) == s else { return false }
         return columnStep(n, y: drags[k].center.y + colScroll[s]) == dir
     }
@@ -230,7 +241,7 @@ extension LiveSession {
         switch axis {
         case .x: target = -1
         case .y:
-            guard let c = pointer.columnAtDown else { return }
+            guard let c = pointer.columnAtDown, c < colScroll.count else { return }
             target = c
         }
         let (offset, end) = target < 0 ? (scrollX, maxScrollX) : (colScroll[target], maxColumnScroll(target))
@@ -282,6 +293,15 @@ extension LiveSession {
 
     /// Whether some asked-for scroll can still move toward its end.
     func columnAutoScrollWanted() -> Bool {
+        // The usual move: no dragging pointer in any band (no sums to make).
+        let range = config.edgeScrollRange, top = arr.headerHeight
+        guard range > 0, config.edgeScrollSpeed > 0 else { return false }
+        let inBand = drags.contains { d in
+            guard d.pointer >= 0, let k = pointerIndex(d.pointer) else { return false }
+            let p = pointers[k].position
+            return p.x < range || p.x > viewport.w - range || p.y < top + range || p.y > viewport.h - range
+        }
+        guard inBand else { return false }
         let v = columnAutoScrollVelocities()
         if (v.board < 0 && scrollX > 0) || (v.board > 0 && scrollX < maxScrollX) { return true }
         for k in v.columns.indices {

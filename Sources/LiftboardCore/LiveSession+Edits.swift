@@ -84,6 +84,10 @@ extension LiveSession {
             let was = Dictionary(uniqueKeysWithValues: zip(old.sectionIDs, colScroll))
             colScroll = next.sectionIDs.map { was[$0] ?? 0 }
             flings = []
+            // A pan keeps scrolling its column, wherever the edit put it (none if it went).
+            for k in pointers.indices {
+                pointers[k].columnAtDown = pointers[k].columnAtDown.flatMap { next.sectionIndexOf[old.sectionIDs[$0]] }
+            }
         }
         arr = next
         base = board.sections.map { $0.items.map { next.handleOf[$0.id]! } }

@@ -48,7 +48,9 @@ extension LiveSession {
         // A move can shorten the content under the scroll offset, or slide cells under another
         // drag's still center.
         if isColumns {
-            if step.reordered || step.cellsDirty { settleColumns(now: now) }
+            // Columns: whatever moved the rows (a drag, a commit, an edit, a resync), offsets
+            // past a column's end come back, retargeting the drags.
+            if step.reordered || step.cellsDirty || columnScrollOutOfRange { settleColumns(now: now) }
         } else if scrollY > maxScroll || (step.reordered && drags.count > 1) {
             settleDrags(now: now)
         }

@@ -44,10 +44,12 @@ extension LiveSession {
     mutating func retarget(_ d: Int, now: Double) -> Bool {
         let h = drags[d].item
         let section = arr.sectionOf[h], index = arr.indexOf[h]
-        let c = arr.kind == .columns ? contentPoint(drags[d].center) : Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
-        // `swaps(drags[d])` spelled out: a call of a non-mutating method here copied the whole
-        // session (every array retained and released) on every move.
+        // `swaps(drags[d])` and `contentPoint(_:)` spelled out: a call of a non-mutating method
+        // here copied the whole session (every array retained and released) on every move.
+        var c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
         if arr.kind == .columns {
+            c.x += scrollX
+            if drags[d].center.y >= arr.headerHeight, let k = arr.column(atX: c.x) { c.y += colScroll[k] }
             retargetColumns(d)
         } else if config.mode == .swap && drags[d].pointer >= 0 && drags[d].copyFrom == nil {
             retargetSwap(d, center: c)
@@ -622,6 +624,7 @@ extension LiveSession {
         // The order may be shorter (an item left a section for an empty one, which then
         // loses its drop slot): the scroll offset stays inside the content, as after a step.
         if scrollY > maxScroll { scrollY = maxScroll }
+        clampColumnScrolls()
         return true
     }
 

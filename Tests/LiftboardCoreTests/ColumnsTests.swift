@@ -275,6 +275,19 @@ import Testing
         #expect(d.session.columnScrolls?[0] == 848)
     }
 
+    @Test func aResyncThatShortensAScrolledColumnClampsItsScrollInTheLayout() {
+        var d = Driver(Self.tallBoard(), viewport: Viewport(w: 900, h: 400))
+        d.send(.wheel(dx: 0, dy: 5000, at: Point(x: 100, y: 200)), at: 10)
+        var order = Self.tallBoard().order
+        order[2].items += order[0].items.suffix(5)
+        order[0].items.removeLast(5)
+        let o = d.session.resync(to: order, version: 3)
+        // 15 rows: 40 + 15 × 56 + 14 × 8 = 992 tall, so at most 592.
+        guard case .layout(let l)? = o.first else { Issue.record("\(o)"); return }
+        #expect(l.sections.map(\.scroll) == [592, 0, 0])
+        #expect(d.session.invariantViolations().isEmpty)
+    }
+
     @Test func pinnedItemsKeepTheirIndexWhenAnItemEntersTheirColumn() {
         let b = Board(id: "p", layout: .columns, columns: ColumnMetrics(), sections: [
             Section(id: "a", items: [Item(id: "x"), Item(id: "y")]),
