@@ -68,7 +68,9 @@ public enum ClientEvent: Hashable, Sendable {
     case move(pointer: Int, at: Point)
     case up(pointer: Int, at: Point)
     case cancel(pointer: Int)
-    case wheel(dx: Double, dy: Double)
+    /// `at` (extension, columns): the pointer's viewport position; `dy` scrolls the column
+    /// under it. Lists and grids ignore it.
+    case wheel(dx: Double, dy: Double, at: Point? = nil)
     case resize(Viewport)
     case key(String, mods: Modifiers = [])
     case ping(id: PingID)
@@ -216,6 +218,10 @@ public struct SectionInfo: Hashable, Sendable {
     public var header: Double
     /// Extension: the drop slot, present while the section is empty.
     public var slot: Rect?
+    /// Extension, columns only: the column's own vertical scroll offset.
+    public var scroll: Double? = nil
+    /// Extension, columns only: the column's header plus its rows (or its empty slot).
+    public var contentHeight: Double? = nil
     public init(id: String, title: String, frame: Rect, header: Double = 0, slot: Rect? = nil) {
         self.id = id; self.title = title; self.frame = frame; self.header = header; self.slot = slot
     }
@@ -252,6 +258,8 @@ public struct LayoutMessage: Hashable, Sendable {
     public var cells: [CellInfo]
     /// Snapshots of drags in flight (an extension: a resize during a drag keeps them).
     public var snapshots: [SnapshotUpdate]
+    /// Extension: the board's layout is `columns` (sent as `"layout": "columns"`).
+    public var columns: Bool = false
     public init(version: Int, content: Size, scroll: Point, sections: [SectionInfo], cells: [CellInfo], snapshots: [SnapshotUpdate] = []) {
         self.version = version; self.content = content; self.scroll = scroll
         self.sections = sections; self.cells = cells; self.snapshots = snapshots
