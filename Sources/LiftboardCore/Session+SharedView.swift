@@ -15,7 +15,11 @@ public struct SharedViewKey: Hashable, Sendable {
     let config: SessionConfig
     let viewport: Viewport
     let scrollY: Double
+    /// Columns: the board's sideways offset and each column's own.
+    let scrollX: Double
+    let colScroll: [Double]
     let sentScroll: Double
+    let sentScrollX: Double
     let sentContent: Size
     /// Only when an idle reset is configured: it counts from the last input.
     let lastInput: Double?
@@ -27,9 +31,10 @@ extension Session {
     public var sharedViewKey: SharedViewKey? {
         guard let s = liveSession, s.pointers.isEmpty, s.drags.isEmpty, s.deceleration == nil, s.autoScrollAt == nil,
               s.focus == nil, s.sentFocus == nil, !s.keyboardStarted, s.selectionCount == 0, s.undoStack.isEmpty,
-              s.nextDeadline == nil, !s.wholeDiffs else { return nil }
+              s.flings.isEmpty, s.nextDeadline == nil, !s.wholeDiffs else { return nil }
         return SharedViewKey(board: s.boardID, version: s.version, config: s.config, viewport: s.viewport, scrollY: s.scrollY,
-                             sentScroll: s.sentScroll, sentContent: s.sentContent,
+                             scrollX: s.scrollX, colScroll: s.colScroll, sentScroll: s.sentScroll, sentScrollX: s.sentScrollX,
+                             sentContent: s.sentContent,
                              lastInput: s.config.idleResetMs > 0 ? s.lastInput : nil)
     }
 

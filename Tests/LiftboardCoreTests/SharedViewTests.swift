@@ -26,7 +26,13 @@ struct SharedViewTests {
         var adopted = 0
         for seed in 0..<200 as Range<UInt64> {
             var rng = SplitMix64(seed: seed &+ 5_000)
-            var board = Fixtures.longList(Int.random(in: 5...80, using: &rng))
+            // A list, or (every other seed) the same items in three columns (issue 24), whose
+            // offsets (the board's sideways, each column's own) are part of the view.
+            let n = Int.random(in: 5...80, using: &rng)
+            var board = Board(id: "long", sections: (0..<3).map { s in
+                Section(id: "c\(s)", items: (0..<n).filter { $0 % 3 == s }.map { Item(id: "i\($0)") })
+            })
+            if seed % 2 == 1 { board = RandomStreams.asColumns(board, &rng) }
             var config = SessionConfig()
             config.commitOrder = Bool.random(using: &rng) ? .none : .full
             config.events = Bool.random(using: &rng) ? .inline : .separate
