@@ -197,7 +197,8 @@ public final class LoadGenerator {
             // answered and every drop's commit is back (or ten seconds have passed).
             if allClosed { break }
             if allFinished, finishedAt == nil { finishedAt = now }
-            if let f = finishedAt, now > f + 10_000_000_000
+            // Under a profiler (`--settle`) answers come far slower: wait up to two minutes.
+            if let f = finishedAt, now > f + (config.settleSeconds != nil ? 120_000_000_000 : 10_000_000_000)
                 || (clients.allSatisfy { $0.pending.isEmpty && $0.unsent.isEmpty } && (config.echo || commits >= drops)
                     && watcherCopies >= commits * config.watchers) { break }
             if idleSample == nil, let pid = config.serverPid, laidOut == config.sessions + config.watchers,
