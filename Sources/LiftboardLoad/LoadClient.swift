@@ -55,7 +55,7 @@ final class LoadClient {
         seq += 1
         let c = generator.config
         generator.payload.removeAll(keepingCapacity: true)
-        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, inlineCommits: c.inlineCommits, seq: seq,
+        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, inlineCommits: c.inlineCommits, changeOnlyCommits: c.changeOnlyCommits, seq: seq,
                              ms: generator.clientMs, into: &generator.payload)
         if transmitPayload() { generator.sent += 1 }
         if c.echo { phase = .idle; generator.ready(self) }

@@ -25,6 +25,8 @@ public struct LoadConfig: Sendable {
     public var quietFollow = false
     /// Ask for `commits: "inline"`, as the page does: a commit from elsewhere inside its frame.
     public var inlineCommits = false
+    /// Ask for `commitOrder: "none"`, as the page does: commits carry their change, not the order.
+    public var changeOnlyCommits = false
     /// What the fingers do.
     public var workload = Workload.reorder
     /// Gestures per session, then it stops and the run ends once all have (`nil`: until `seconds`).

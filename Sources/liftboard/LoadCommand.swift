@@ -32,6 +32,8 @@ struct LoadCommand: ParsableCommand {
     var follow = "every"
     @Option(help: "How sessions ask for commits made elsewhere: separate (a message after the frame) or inline (inside the frame, as the page does).")
     var commits = "separate"
+    @Option(name: .customLong("commit-order"), help: "What commits carry: full (the whole order) or none (the change only, as the page asks).")
+    var commitOrder = "full"
     @Option(help: "Seed of the realistic workload's gestures.") var seed: UInt64 = 1
     @Option(name: .customLong("receive-time"), help: "When an answer is timed: kernel (its arrival at the socket, the kernel's stamp: leaves the load generator's own delays out) or read (when the load generator reads it).")
     var receiveTime = "kernel"
@@ -59,6 +61,7 @@ struct LoadCommand: ParsableCommand {
         guard Workload(rawValue: workload) != nil else { throw ValidationError("--workload must be reorder or realistic") }
         guard gestures.map({ $0 >= 1 }) ?? true else { throw ValidationError("--gestures must be at least 1") }
         guard events == "inline" || events == "separate" else { throw ValidationError("--events must be inline or separate") }
+        guard commitOrder == "full" || commitOrder == "none" else { throw ValidationError("--commit-order must be full or none") }
         guard commits == "separate" || commits == "inline" else { throw ValidationError("--commits must be separate or inline") }
         guard follow == "every" || follow == "quiet" else { throw ValidationError("--follow must be every or quiet") }
         guard receiveTime == "kernel" || receiveTime == "read" else { throw ValidationError("--receive-time must be kernel or read") }
@@ -95,6 +98,7 @@ struct LoadCommand: ParsableCommand {
         config.inlineEvents = events == "inline"
         config.quietFollow = follow == "quiet"
         config.inlineCommits = commits == "inline"
+        config.changeOnlyCommits = commitOrder == "none"
         config.pressWaitMs = pressWaitMs
         config.settleSeconds = settle
         config.serverPid = serverPid

@@ -142,10 +142,11 @@ final class MessageFieldsTests: XCTestCase {
                     if inline { config.append(("events", .string("inline"))) }
                     if quiet { config.append(("follow", .string("quiet"))) }
                     if commits { config.append(("commits", .string("inline"))) }
+                    if commits && quiet { config.append(("commitOrder", .string("none"))) }
                     if !config.isEmpty { members.append(("config", .object(config))) }
                     members += [("seq", .number(1)), ("ms", .number(12.345))]
                     var out: [UInt8] = []
-                    ClientMessages.hello(board: board, viewport: v, inlineEvents: inline, quietFollow: quiet, inlineCommits: commits, seq: 1, ms: 12.345, into: &out)
+                    ClientMessages.hello(board: board, viewport: v, inlineEvents: inline, quietFollow: quiet, inlineCommits: commits, changeOnlyCommits: commits && quiet, seq: 1, ms: 12.345, into: &out)
                     XCTAssertEqual(String(decoding: out, as: UTF8.self), String(decoding: written(members), as: UTF8.self))
                 }
             }

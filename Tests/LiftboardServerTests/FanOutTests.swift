@@ -108,4 +108,31 @@ import LiftboardWire
         #expect(w.machine.queuedCount == 0)
         #expect(w.machine.outgoing.capacity <= 4)
     }
+
+    @Test func aFrameCarryingItsCommitIsOneMessageWithTheCommitsSharedBytesAsItsLastMember() {
+        let hello = #"{"t":"hello","v":1,"board":"b","viewport":{"w":400,"h":600,"dpr":1},"config":{"commits":"inline","commitOrder":"none"},"ms":0}"#
+        func inlineWatcher() -> MachineDriver {
+            var d = MachineDriver()
+            _ = d.receive(hello)
+            d.machine.joined(durable: 0, recording: false)
+            _ = FanOutTests.bytes(&d)
+            return d
+        }
+        let c = Self.commit()
+        var alone = inlineWatcher()
+        _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+        _ = alone.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+        let expected = Self.bytes(&alone)
+        #expect(expected.count == 1)  // the frame, carrying the commit
+        let text = String(decoding: expected[0], as: UTF8.self)
+        #expect(text.hasPrefix(#"{"t":"frame","#) && text.contains(#","commit":{"t":"commit","board":"b","version":1,"#))
+        let shared = SharedEncoding()
+        for _ in 0..<50 {
+            var w = inlineWatcher()
+            _ = w.input { m, out in m.external(c, now: 10, shared: shared, into: &out) }
+            _ = w.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+            #expect(Self.bytes(&w) == expected)
+        }
+        #expect(shared.encodings == 1)
+    }
 }
