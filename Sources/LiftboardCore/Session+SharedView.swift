@@ -29,13 +29,17 @@ extension Session {
     /// The key of what this session would answer a commit from elsewhere, or nil when it is not
     /// idle (see `SharedViewKey`).
     public var sharedViewKey: SharedViewKey? {
-        guard let s = liveSession, s.pointers.isEmpty, s.drags.isEmpty, s.deceleration == nil, s.autoScrollAt == nil,
-              s.focus == nil, s.sentFocus == nil, !s.keyboardStarted, s.selectionCount == 0, s.undoStack.isEmpty,
-              s.flings.isEmpty, s.nextDeadline == nil, !s.wholeDiffs else { return nil }
-        return SharedViewKey(board: s.boardID, version: s.version, config: s.config, viewport: s.viewport, scrollY: s.scrollY,
-                             scrollX: s.scrollX, colScroll: s.colScroll, sentScroll: s.sentScroll, sentScrollX: s.sentScrollX,
-                             sentContent: s.sentContent,
-                             lastInput: s.config.idleResetMs > 0 ? s.lastInput : nil)
+        // Read property by property through the box: a copy of the whole session would retain
+        // and release each of its arrays, for every watcher of every commit.
+        guard let b = liveBox, b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.deceleration == nil,
+              b.session.autoScrollAt == nil, b.session.focus == nil, b.session.sentFocus == nil, !b.session.keyboardStarted,
+              b.session.selectionCount == 0, b.session.undoStack.isEmpty, b.session.flings.isEmpty,
+              b.session.nextDeadline == nil, !b.session.wholeDiffs else { return nil }
+        return SharedViewKey(board: b.session.boardID, version: b.session.version, config: b.session.config,
+                             viewport: b.session.viewport, scrollY: b.session.scrollY, scrollX: b.session.scrollX,
+                             colScroll: b.session.colScroll, sentScroll: b.session.sentScroll, sentScrollX: b.session.sentScrollX,
+                             sentContent: b.session.sentContent,
+                             lastInput: b.session.config.idleResetMs > 0 ? b.session.lastInput : nil)
     }
 
     /// This session, whose `sharedViewKey` equaled `leader`'s before the leader handled
@@ -45,19 +49,21 @@ extension Session {
     /// same messages, its frames numbered from its own count, acking its own last `seq`, at `now`.
     /// Nil (nothing taken) when the leader did not stay idle: the caller steps this one itself.
     public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double) -> [ServerEvent]? {
-        guard leader.sharedViewKey != nil, let mine = liveSession, var theirs = leader.liveSession else { return nil }
-        let framesBefore = mine.frameSeq
+        guard leader.sharedViewKey != nil, let mine = liveBox, let leaderBox = leader.liveBox else { return nil }
+        let framesBefore = mine.session.frameSeq, lastSeq = mine.session.lastSeq
         var frames = 0
         var out = leaderOut
         for k in out.indices {
             guard case .frame(var f) = out[k] else { continue }
             frames += 1
             f.seq = framesBefore + frames
-            f.ack = mine.lastSeq
+            f.ack = lastSeq
             f.ms = now
             out[k] = .frame(f)
         }
-        theirs.adoptIdentity(of: mine, frameSeq: framesBefore + frames)
+        var theirs = leaderBox.session
+        theirs.adoptIdentity(sessionID: mine.session.sessionID, frameSeq: framesBefore + frames, lastSeq: lastSeq,
+                             lastInput: mine.session.lastInput)
         replaceLive(with: theirs)
         return out
     }
@@ -70,10 +76,10 @@ extension Session {
     /// holding its own copy of the board's arrangement. Returns whether it did.
     @discardableResult
     public mutating func shareView(with other: Session) -> Bool {
-        guard let key = sharedViewKey, key == other.sharedViewKey, let mine = liveSession, var theirs = other.liveSession else {
-            return false
-        }
-        theirs.adoptIdentity(of: mine, frameSeq: mine.frameSeq)
+        guard let key = sharedViewKey, key == other.sharedViewKey, let mine = liveBox, let box = other.liveBox else { return false }
+        var theirs = box.session
+        theirs.adoptIdentity(sessionID: mine.session.sessionID, frameSeq: mine.session.frameSeq, lastSeq: mine.session.lastSeq,
+                             lastInput: mine.session.lastInput)
         replaceLive(with: theirs)
         return true
     }
@@ -81,10 +87,10 @@ extension Session {
 
 extension LiveSession {
     /// Keeps `own`'s per-session facts in a state taken from another session.
-    mutating func adoptIdentity(of own: LiveSession, frameSeq: Int) {
-        sessionID = own.sessionID
+    mutating func adoptIdentity(sessionID: String, frameSeq: Int, lastSeq: Int?, lastInput: Double) {
+        self.sessionID = sessionID
         self.frameSeq = frameSeq
-        lastSeq = own.lastSeq
-        lastInput = own.lastInput
+        self.lastSeq = lastSeq
+        self.lastInput = lastInput
     }
 }
