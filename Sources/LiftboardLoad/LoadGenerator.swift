@@ -155,11 +155,18 @@ public final class LoadGenerator {
             clients.append(client)
             client.connect(to: addresses[config.port(ofSession: k)]!)
         }
-        for k in config.sessions..<(config.sessions + config.watchers) {
-            let client = LoadClient(index: k, board: config.board ?? "load-1", generator: self, watcher: true)
-            clients.append(client)
-            client.connect(to: addresses[config.port(ofSession: k)]!)
+        // Watchers connect in waves, at most 1,000 upgrades in flight: a server counts
+        // connections still upgrading against a budget of its own (it answers 503 past it).
+        let watcherAddress = addresses[config.port]!
+        func connectWatchers() {
+            while clients.count < config.sessions + config.watchers,
+                  clients.count - connected - clients.lazy.filter({ $0.link == .closed }).count < 1000 {
+                let client = LoadClient(index: clients.count, board: config.board ?? "load-1", generator: self, watcher: true)
+                clients.append(client)
+                client.connect(to: watcherAddress)
+            }
         }
+        connectWatchers()
         let before = config.serverPid.flatMap(ProcessStats.residentKiB)
         // After `seconds`, no new drag starts; the rest of the time drains drags and commits.
         // With watchers, connecting them all may take a while (up to a minute); `seconds` then
@@ -171,6 +178,7 @@ public final class LoadGenerator {
         var nextHeartbeat: UInt64 = 0
         var now = nowNs
         while now < end {
+            if clients.count < config.sessions + config.watchers { connectWatchers() }
             if gesturesFromNs > 0 { end = min(end, gesturesFromNs + UInt64((config.seconds + 2.5) * 1e9)) }
             var wake = min(end, nextHeartbeat)
             if let t = timers.earliest { wake = min(wake, t) }

@@ -75,9 +75,9 @@ struct ConnectionMachine {
         var event: ServerEvent?
         /// Raw bytes (echo), sent as they came.
         var raw: [UInt8]?
-        /// A frame's commit (`commits: "inline"`), encoded once for every session that gets it
-        /// (`SharedEncoding`): written as the frame's last member.
-        var commitTail: [UInt8]? = nil
+        /// A frame from elsewhere's commit: its bytes after `ms`, shared by every session of
+        /// the same view (`SharedEncoding.frameBody`).
+        var frameBody: [UInt8]? = nil
         var binary = false
         /// The board version that must be durable before this goes out; 0 for none.
         var barrier: Int
@@ -436,7 +436,7 @@ struct ConnectionMachine {
                 f.commit = nil
                 outgoing[i].event = .frame(f)
                 outgoing[i].raw = nil
-                outgoing[i].commitTail = nil
+                outgoing[i].frameBody = nil
             }
         }
         let ms = clock.serverEvent(serverNow: now)
@@ -489,12 +489,12 @@ struct ConnectionMachine {
             if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) { fatal = code }
             // A commit from elsewhere: the bytes every session on the board gets alike, made
             // once (the event stays, for the size and for a rebase to recognize it).
-            var raw: [UInt8]?, tail: [UInt8]?
+            var raw: [UInt8]?, body: [UInt8]?
             if let shared {
                 if case .commit(let c) = e { raw = shared.commitMessage(c, mode: commitOrder) }
-                if case .frame(let f) = e, let c = f.commit { tail = shared.commitMessage(c, mode: commitOrder) }
+                if case .frame(let f) = e { body = shared.frameBody(f, mode: commitOrder) }
             }
-            queue(Outgoing(event: e, raw: raw, commitTail: tail, barrier: barrier, queuedAt: now, size: 0), now: now, into: &out)
+            queue(Outgoing(event: e, raw: raw, frameBody: body, barrier: barrier, queuedAt: now, size: 0), now: now, into: &out)
             if let fatal {
                 out.append(.log(.warn, event: "refusal", detail: fatal.rawValue))
                 close(1008, fatal.rawValue)
@@ -595,15 +595,10 @@ struct ConnectionMachine {
         // Moved out of the queue, not copied: the slot is only waiting to be removed.
         if let raw = outgoing[i].raw.take() {
             buffer.append(contentsOf: raw)
-        } else if let tail = outgoing[i].commitTail.take(), case .frame(var f)? = outgoing[i].event.take() {
-            // The frame without its commit, then the commit's shared bytes as its last member:
-            // the bytes `Wire.encode` makes of the whole frame.
-            f.commit = nil
-            Wire.encode(.frame(f), commitOrder: commitOrder, into: &buffer)
-            buffer.removeLast()  // the frame's closing brace
-            buffer.append(contentsOf: #","commit":"#.utf8)
-            buffer.append(contentsOf: tail)
-            buffer.append(UInt8(ascii: "}"))
+        } else if let body = outgoing[i].frameBody.take(), case .frame(let f)? = outgoing[i].event.take() {
+            // Its own head (seq, ms, ack), then the body every session of its view shares.
+            buffer.append(contentsOf: SharedEncoding.frameHead(seq: f.seq, ms: f.ms, ack: f.ack))
+            buffer.append(contentsOf: body)
         } else if let event = outgoing[i].event.take() {
             Wire.encode(event, commitOrder: commitOrder, into: &buffer)
         }

@@ -48,7 +48,8 @@ import LiftboardWire
             let got = Self.bytes(&w)
             #expect(got == (k % 2 == 0 ? expected : expectedNone))
         }
-        #expect(shared.encodings == 2)
+        // The commit message and the frame's body, once per commitOrder.
+        #expect(shared.encodings == 4)
     }
 
     @Test func aSharedCommitHeldForARebaseIsStillRecognizedAndDropped() {
@@ -109,7 +110,7 @@ import LiftboardWire
         #expect(w.machine.outgoing.capacity <= 4)
     }
 
-    @Test func aFrameCarryingItsCommitIsOneMessageWithTheCommitsSharedBytesAsItsLastMember() {
+    @Test func aFrameCarryingItsCommitIsOneMessageEncodedOnceForEveryWatcherOfTheView() {
         let hello = #"{"t":"hello","v":1,"board":"b","viewport":{"w":400,"h":600,"dpr":1},"config":{"commits":"inline","commitOrder":"none"},"ms":0}"#
         func inlineWatcher() -> MachineDriver {
             var d = MachineDriver()
@@ -134,5 +135,25 @@ import LiftboardWire
             #expect(Self.bytes(&w) == expected)
         }
         #expect(shared.encodings == 1)
+    }
+
+    @Test func aFramesOwnHeadAndTheSharedBodyAreTheBytesOfTheWholeFrame() {
+        var board = MachineDriver.board()
+        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
+        let c = Commit(board: "b", version: 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+        var f = FrameMessage(seq: 1, ms: 0)
+        f.cells = [CellUpdate(id: "d", frame: Rect(x: 0, y: 32, w: 400, h: 56), hidden: false, dur: 250, ease: .easeInOut)]
+        let shared = SharedEncoding()
+        for (seq, ms, ack) in [(1, 0.0, nil), (7, 1234.5, 3), (12, 99.125, nil), (40_000, 1e7 + 0.25, 123_456)] as [(Int, Double, Int?)] {
+            for commit in [nil, c] as [Commit?] {
+                for mode in [CommitOrderMode.full, .none] {
+                    var g = f
+                    g.seq = seq; g.ms = ms; g.ack = ack; g.commit = commit
+                    let spliced = SharedEncoding.frameHead(seq: seq, ms: ms, ack: ack) + shared.frameBody(g, mode: mode)
+                    #expect(spliced == Wire.encode(.frame(g), commitOrder: mode))
+                }
+            }
+        }
+        #expect(shared.encodings == 4)  // one body per commit and mode, whatever the head
     }
 }
