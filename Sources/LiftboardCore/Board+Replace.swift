@@ -32,10 +32,11 @@ extension Board {
                     apply(.addItem(it, section: s.id, after: after))
                     continue
                 }
-                let update = ItemUpdate(id: it.id, label: now.label == it.label ? nil : it.label,
+                var update = ItemUpdate(id: it.id, label: now.label == it.label ? nil : it.label,
                                         color: now.color == it.color ? nil : it.color,
                                         height: now.height == it.height ? nil : it.height,
                                         movable: now.movable == it.movable ? nil : it.movable)
+                update.setCard(it.card, from: now.card)
                 // A pinned item is made movable before it moves; a movable one pinned after.
                 if !now.movable { apply(.updateItem(update)) }
                 apply(.insert(id: it.id, section: s.id, after: after, index: k))
@@ -98,8 +99,10 @@ extension Board {
             guard let (s, i) = locate(item: u.id) else { return nil }
             let old = sections[s].items[i]
             if u.height != nil && old.height == nil { return nil }
-            return .updateItem(ItemUpdate(id: u.id, label: u.label.map { _ in old.label }, color: u.color.map { _ in old.color },
-                                          height: u.height.map { _ in old.height! }, movable: u.movable.map { _ in old.movable }))
+            var back = ItemUpdate(id: u.id, label: u.label.map { _ in old.label }, color: u.color.map { _ in old.color },
+                                  height: u.height.map { _ in old.height! }, movable: u.movable.map { _ in old.movable })
+            back.setCard(old.card, from: u.applied(to: old.card))
+            return .updateItem(back)
         case .addSection(let id, _, _):
             return .removeSection(id)
         case .renameSection(let id, _):

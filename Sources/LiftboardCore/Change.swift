@@ -248,6 +248,7 @@ extension Board {
             if let v = u.color { item.color = v }
             if let v = u.height { item.height = v }
             if let v = u.movable { item.movable = v }
+            item.card = u.applied(to: item.card)
             guard item != sections[s].items[i] else { return false }
             sections[s].items[i] = item
         case .addSection(let id, let title, let after):

@@ -16,7 +16,8 @@ extension Server {
         var edit: [(String, JSONValue)]
         switch kind {
         case .addItem:
-            try only(["id", "label", "color", "height", "movable", "kind", "handle", "section", "after"])
+            try only(["id", "label", "color", "height", "movable", "kind", "handle", "section", "after",
+                      "detail", "image", "badge", "tags", "accent"])
             var item = fields.filter { $0.0 != "section" && $0.0 != "after" }
             if value("color") == nil {
                 // As a board file colours an item with no color: by its position on the board.
@@ -32,7 +33,7 @@ extension Server {
             }
             edit = [("edit", .string("addItem")), ("item", .object(item)), ("section", section), ("after", after)]
         case .updateItem(let id):
-            try only(["label", "color", "height", "movable"])
+            try only(["label", "color", "height", "movable", "detail", "image", "badge", "tags", "accent"])
             edit = [("edit", .string("updateItem")), ("id", .string(id))] + fields
         case .removeItem(let id):
             edit = [("edit", .string("removeItem")), ("id", .string(id))]

@@ -5,7 +5,7 @@ import LiftboardCore
 enum EditRow: Equatable {
     case insertItem(Item, section: String)
     case deleteItem(String)
-    /// The item's label, color, height and movable as `after` has them.
+    /// The item's label, color, height, movable and card as `after` has them.
     case updateItem(Item)
     case insertSection(id: String, title: String)
     case renameSection(id: String, title: String)

@@ -305,6 +305,7 @@ extension Wire {
             if f.has("color") { u.color = try f.string("color", maxLength: 64, allowEmpty: true) }
             if f.has("height") { u.height = try f.number("height", above: 0, upTo: 1e6) }
             if f.has("movable") { u.movable = try f.bool("movable") }
+            try decodeCardUpdate(f, into: &u)
             return .updateItem(u)
         case "addSection":
             let id = try f.string("id", maxLength: 256)
@@ -334,6 +335,7 @@ extension Wire {
             }
             handle = e
         }
-        return Item(id: id, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle)
+        return Item(id: id, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle,
+                    card: try decodeCard(f))
     }
 }
