@@ -145,16 +145,16 @@ export function cardLayout(cell, f, { grid = false, trailing = 0, leading = 0, m
   if (cell.detail && used + DETAIL_H <= room) { detailLines = 1; used += DETAIL_H; }
   if (cell.tags?.length && used + TAGS_H <= room) { showTags = true; used += TAGS_H; }
   if (cell.detail && detailLines === 1 && used + DETAIL_H <= room) { detailLines = 2; used += DETAIL_H; }
+  // A detail shorter than the lines it may take takes only its own: the block is centred on what is drawn.
+  const detail = detailLines > 0 ? wrapLines(m("detail"), cell.detail, width, detailLines) : [];
+  used -= DETAIL_H * (detailLines - detail.length);
   let y = grid ? top + 6 : Math.round(top + (bottom - top - used) / 2);
   out.title = { x: x0, y: y + TITLE_H / 2, text: ellipsize(m("title"), cell.label || "", width) };
   if (out.badge && !(grid && out.thumb)) out.badge.y = Math.round(card.y + (card.h - BADGE_H) / 2);
   y += TITLE_H;
-  if (detailLines > 0) {
-    for (const line of wrapLines(m("detail"), cell.detail, width, detailLines)) {
-      out.detail.push({ x: x0, y: y + DETAIL_H / 2, text: line });
-      y += DETAIL_H;
-    }
-    y += DETAIL_H * (detailLines - out.detail.length);
+  for (const line of detail) {
+    out.detail.push({ x: x0, y: y + DETAIL_H / 2, text: line });
+    y += DETAIL_H;
   }
   if (showTags) {
     const ty = grid ? bottom - 6 - TAG_H : y + (TAGS_H - TAG_H) / 2 + 1;

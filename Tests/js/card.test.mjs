@@ -161,3 +161,12 @@ test("the scene keeps a cell's card fields from layout and from a whole frame ce
     dur: 0, ease: "linear" }] }, 2);
   assert.equal(a.badge, "4");
 });
+
+test("a short detail in a tall row takes one line, and the block is centred on what is drawn", () => {
+  const cell = { label: "Milk", detail: "Two litres", tags: [{ text: "shop" }] };
+  const L = cardLayout(cell, { x: 0, y: 0, w: 400, h: 96 }, { measure });
+  assert.equal(L.detail.length, 1);
+  const top = L.title.y - 10, bottom = L.tags[0].y + L.tags[0].h;
+  const card = L.card;
+  assert.ok(Math.abs((top - card.y) - (card.y + card.h - bottom)) <= 4, `${top} ${bottom}`);
+});
