@@ -270,3 +270,58 @@ def test_a_finger_taps_a_card_and_then_its_dots_button_opens_move_to_without_lif
         wait_for(lambda: next(s["items"] for s in rich_server.board("rich")["order"] if s["section"] == "done") == ["broken"])
     finally:
         driver.quit()
+
+
+def card_pixel(driver, item):
+    """The pixel near the bottom-right corner of `item`'s card (its surface) and the theme."""
+    from PIL import Image
+    x0, y0 = canvas_origin(driver)
+    f = board_state(driver, f"st.scene.cells.get('{item}').frame.to")
+    scroll = board_state(driver, "st.scene.scroll.to")
+    img = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
+    return img.getpixel((int(x0 + f["x"] + f["w"] - 6 - 6), int(y0 + f["y"] + f["h"] - 2 - 6 - scroll)))
+
+
+def test_a_host_pages_custom_properties_restyle_the_cards_and_a_class_switch_is_seen_at_once(rich_server):
+    driver = make_driver(420, 760)
+    try:
+        driver.get(rich_server.http + "/" + debug_query("?board=rich"))
+        wait_for(lambda: board_state(driver, "st && st.scene ? st.scene.cells.size : 0") == 3)
+        time.sleep(0.3)
+        assert close(card_pixel(driver, "broken"), rgb("#ffffff"))
+        # The host page's own theme switch: a class on <html> whose rule sets the properties (a
+        # constructed sheet: the demo page's CSP refuses inline <style>).
+        driver.execute_script("""
+            const s = new CSSStyleSheet();
+            s.replaceSync('html.sepia liftboard-board { --liftboard-card: #f1e3c6; --liftboard-radius: 2px; --liftboard-background: #402010; }');
+            document.adoptedStyleSheets = [...document.adoptedStyleSheets, s];
+            document.documentElement.classList.add('sepia');""")
+        wait_for(lambda: board_state(driver, "st.theme().card") == "#f1e3c6")
+        assert board_state(driver, "st.theme().radius") == 2
+        time.sleep(0.3)
+        assert close(card_pixel(driver, "broken"), rgb("#f1e3c6"))
+        x0, y0 = canvas_origin(driver)
+        from PIL import Image
+        img = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
+        assert close(img.getpixel((int(x0 + 3), int(y0 + 16))), rgb("#402010")), "the board's background"
+    finally:
+        driver.quit()
+
+
+def test_forced_colors_draw_with_the_systems_colors_and_reduced_motion_still_reaches_the_server(rich_server):
+    driver = make_driver(420, 760)
+    try:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "forced-colors", "value": "active"}, {"name": "prefers-reduced-motion", "value": "reduce"}]})
+        driver.get(rich_server.http + "/" + debug_query("?board=rich"))
+        wait_for(lambda: board_state(driver, "st && st.scene ? st.scene.cells.size : 0") == 3)
+        theme = board_state(driver, "st.theme()")
+        assert theme["forced"] is True
+        system = driver.execute_script("const s = document.createElement('span'); document.body.append(s);"
+                                       "s.style.color = 'Canvas'; const c = getComputedStyle(s).color; s.remove(); return c;")
+        assert rgb(theme["card"]) == rgb(system)
+        time.sleep(0.3)
+        assert close(card_pixel(driver, "broken"), rgb(system))
+        assert board_state(driver, "st.config.reducedMotion") is True
+    finally:
+        driver.quit()
