@@ -325,3 +325,40 @@ def test_forced_colors_draw_with_the_systems_colors_and_reduced_motion_still_rea
         assert board_state(driver, "st.config.reducedMotion") is True
     finally:
         driver.quit()
+
+
+def test_the_lifted_snapshot_draws_the_same_card(rich_server):
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+    from PIL import Image
+    driver = make_driver(420, 760)
+    try:
+        driver.get(rich_server.http + "/" + debug_query("?board=rich"))
+        wait_for(lambda: board_state(driver, "st && st.scene ? st.scene.cells.size : 0") == 3)
+        wait_for(lambda: "ready" in board_state(driver, "Object.values(st.images())"))
+        x0, y0 = canvas_origin(driver)
+        f = board_state(driver, "st.scene.cells.get('full').frame.to")
+        start = (x0 + f["x"] + 200, y0 + f["y"] + f["h"] / 2)
+        ab = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+        ab.pointer_action.move_to_location(int(start[0]), int(start[1])).pointer_down().pause(0.8)
+        for k in range(1, 6):
+            ab.pointer_action.move_to_location(int(start[0]), int(start[1] + 40 * k)).pause(0.05)
+        ab.perform()  # the finger stays down: the card is held
+        wait_for(lambda: board_state(driver, "st.scene.snapshots.size") == 1)
+        time.sleep(0.5)
+        snap = board_state(driver, "[...st.scene.snapshots.values()].map(s => ({c: s.center.to, w: s.size.w, h: s.size.h}))[0]")
+        img = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
+        cx, cy = x0 + snap["c"]["x"], y0 + snap["c"]["y"]
+        box = [(i, j) for i in range(int(cx - snap["w"] / 2), int(cx + snap["w"] / 2))
+               for j in range(int(cy - snap["h"] / 2), int(cy + snap["h"] / 2))]
+        # Its thumbnail (at the lift's alpha over what lies below) and its badge; its stripe, at the
+        # leading edge of a row as wide as the view, is scaled and turned out of the view.
+        seen = lambda color, tol: sum(1 for p in box if close(img.getpixel(p), color, tol))
+        assert seen(rgb(GREEN), 45) > 400, "the thumbnail"
+        assert seen(rgb("#1a73e8"), 60) > 40, "the badge"
+        # The cell it left is hidden: no green where the card was.
+        th = {"x": f["x"] + 6 + 14, "y": f["y"] + 2 + 14}
+        assert not close(img.getpixel((int(x0 + th["x"] + 32), int(y0 + th["y"] + 32))), rgb(GREEN), 30)
+    finally:
+        driver.quit()
