@@ -77,11 +77,14 @@ function drawItem(ctx, f, cell, focused, look, more = false) {
   if (more) drawMoreButton(ctx, t, moreButton(f, f.h >= 0.6 * f.w && isRich(cell), !!cell.selected));
 }
 
+/** A bar of `color` with its label; `overlayOnly`: only what goes over a card (selection,
+ * grip, focus ring). */
 function drawCell(ctx, f, color, label, focused, selected = false, handle = null, t = LIGHT, overlayOnly = false) {
-  roundRect(ctx, f.x + 6, f.y + 2, f.w - 12, f.h - 4, t.radius);
-  if (overlayOnly) ctx.beginPath();
-  ctx.fillStyle = color || "#888";
-  ctx.fill();
+  if (!overlayOnly) {
+    roundRect(ctx, f.x + 6, f.y + 2, f.w - 12, f.h - 4, t.radius);
+    ctx.fillStyle = color || "#888";
+    ctx.fill();
+  }
   if (selected) {
     // Selected (Ctrl/Meta or Shift click, Shift+Space): a white inner ring and a check.
     ctx.lineWidth = 3;
