@@ -339,7 +339,16 @@ export class LiftboardBoard extends HTMLElement {
       mo.observe(el, { attributes: true, attributeFilter: ["class", "style", "data-theme"] });
     }
     const stopImages = onImageSettled(() => this.#wake());
-    this.#themeWatch = () => { for (const q of queries) q.removeEventListener("change", changed); mo.disconnect(); stopImages(); };
+    // Reduced motion is the server's to apply (hello.config): a change reconnects with the new one.
+    const motion = matchMedia("(prefers-reduced-motion: reduce)");
+    const moved = () => { if (this.#observer) { this.#disconnect(); this.#connect(); } };
+    motion.addEventListener("change", moved);
+    this.#themeWatch = () => {
+      for (const q of queries) q.removeEventListener("change", changed);
+      motion.removeEventListener("change", moved);
+      mo.disconnect();
+      stopImages();
+    };
   }
 
   #watchDpr() {

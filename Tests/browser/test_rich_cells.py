@@ -323,6 +323,10 @@ def test_forced_colors_draw_with_the_systems_colors_and_reduced_motion_still_rea
         time.sleep(0.3)
         assert close(card_pixel(driver, "broken"), rgb(system))
         assert board_state(driver, "st.config.reducedMotion") is True
+        # The system's setting changes: the board reconnects and the server applies the new one.
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "forced-colors", "value": "active"}, {"name": "prefers-reduced-motion", "value": "no-preference"}]})
+        wait_for(lambda: board_state(driver, "st.config && st.config.reducedMotion") is False)
     finally:
         driver.quit()
 
