@@ -100,6 +100,15 @@ import Testing
         #expect(c.sections == target.sections)
     }
 
+    @Test("a replaced board that changes a section's subtitle cannot be reached by edits (PUT answers cannot_replace)")
+    func subtitleReplace() {
+        let before = Board(id: "k", sections: [Section(id: "todo", items: [], subtitle: "this week")])
+        var target = before
+        #expect(before.changes(to: target) == [])
+        target.sections[0].subtitle = "next week"
+        #expect(before.changes(to: target) == nil)
+    }
+
     @Test("Card.text reads back whatever the fields hold")
     func storeText() {
         for c in [card, Card(detail: "d3:xx:t1:c", tags: [Tag(text: ":", color: "")]), Card(badge: "🥛 12"), Card(accent: "")] {
