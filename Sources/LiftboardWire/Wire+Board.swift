@@ -237,6 +237,14 @@ public enum BoardLimits {
     /// A section's `subtitle`.
     public static let maxSubtitleBytes = 1024
 
+    /// Whether `path` may be a card's `image`: a path on this server (`/media/a.png`), never
+    /// another origin's URL (`https://…`, `//host/…`), so that a board cannot make its viewers'
+    /// browsers fetch from elsewhere; no backslash or control character.
+    public static func isValidImagePath(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), !path.hasPrefix("//") else { return false }
+        return !path.unicodeScalars.contains { $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
+    }
+
     /// Whether `id` may name a board: 1 to 256 of URL's unreserved characters (letters and
     /// digits of ASCII, `-`, `.`, `_`, `~`), so that it is its own path segment in
     /// `/api/boards/{id}`, and neither `.` nor `..` (which URLs resolve away).

@@ -71,6 +71,9 @@ extension Wire {
         }
         u.detail = try text("detail", max: BoardLimits.maxDetailBytes)
         u.image = try text("image", max: BoardLimits.maxImageBytes)
+        if let image = u.image, !image.isEmpty, !BoardLimits.isValidImagePath(image) {
+            throw f.fail("image", "expected a path on this server (/media/…), not \"\(image)\"")
+        }
         u.badge = try text("badge", max: BoardLimits.maxBadgeBytes)
         u.accent = try text("accent", max: BoardLimits.maxColorBytes)
         if let v = f.object["tags"] {
@@ -91,6 +94,9 @@ extension Wire {
         }
         try text(c.detail, "detail", max: BoardLimits.maxDetailBytes)
         try text(c.image, "image", max: BoardLimits.maxImageBytes)
+        if let image = c.image, !BoardLimits.isValidImagePath(image) {
+            throw .invalid(field: "\(path).image", reason: "expected a path on this server (/media/…), not \"\(image)\"")
+        }
         try text(c.badge, "badge", max: BoardLimits.maxBadgeBytes)
         try text(c.accent, "accent", max: BoardLimits.maxColorBytes)
         if c.tags.count > Card.maxTags {

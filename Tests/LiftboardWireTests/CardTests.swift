@@ -41,17 +41,21 @@ import Testing
         }
     }
 
-    @Test("the limits hold a card's text: detail 1024, image 512, badge 32, tags 64, accent 64 bytes, subtitles 1024")
+    @Test("the limits hold a card's text: detail 1024, image 512 (a path on this server), badge 32, tags 64, accent 64 bytes, subtitles 1024")
     func limits() throws {
         func board(_ c: Card, subtitle: String? = nil) -> Board {
             Board(id: "k", sections: [Section(id: "s", items: [Item(id: "a", card: c)], subtitle: subtitle)])
         }
-        try BoardLimits.check(board(Card(detail: String(repeating: "d", count: 1024), image: String(repeating: "i", count: 512),
+        try BoardLimits.check(board(Card(detail: String(repeating: "d", count: 1024), image: "/" + String(repeating: "i", count: 511),
                                          badge: String(repeating: "é", count: 16), tags: Array(repeating: Tag(text: String(repeating: "t", count: 64)), count: 5),
                                          accent: String(repeating: "a", count: 64)), subtitle: String(repeating: "s", count: 1024)))
         let cases: [(Board, String)] = [
             (board(Card(detail: String(repeating: "d", count: 1025))), "sections[0].items[0].detail"),
-            (board(Card(image: String(repeating: "i", count: 513))), "sections[0].items[0].image"),
+            (board(Card(image: "/" + String(repeating: "i", count: 512))), "sections[0].items[0].image"),
+            (board(Card(image: "https://elsewhere.example/x.png")), "sections[0].items[0].image"),
+            (board(Card(image: "//elsewhere.example/x.png")), "sections[0].items[0].image"),
+            (board(Card(image: "media/x.png")), "sections[0].items[0].image"),
+            (board(Card(image: "/media/a\\b.png")), "sections[0].items[0].image"),
             (board(Card(badge: String(repeating: "é", count: 17))), "sections[0].items[0].badge"),
             (board(Card(tags: [Tag(text: "ok"), Tag(text: String(repeating: "t", count: 65))])), "sections[0].items[0].tags[1].text"),
             (board(Card(tags: [Tag(text: "ok", color: String(repeating: "c", count: 65))])), "sections[0].items[0].tags[0].color"),

@@ -86,6 +86,8 @@ def test_cards_added_and_patched_through_the_api_reach_a_session_the_history_and
     ({"tags": [{"color": "#fff"}]}, "body.tags[0].text"),
     ({"tags": "red"}, "body.tags"),
     ({"accent": 3}, "body.accent"),
+    ({"image": "https://elsewhere.example/x.png"}, "body.image"),
+    ({"image": "//elsewhere.example/x.png"}, "body.image"),
 ])
 def test_a_card_past_its_limits_is_refused_naming_the_field_and_changes_nothing(admin_server, body, field):
     status, _, got = call(admin_server, "PATCH", "/api/boards/demo/items/milk", body, 0)
