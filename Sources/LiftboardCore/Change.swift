@@ -262,6 +262,9 @@ extension Board {
         case .renameSection(let id, let title):
             guard let s = sections.firstIndex(where: { $0.id == id }), sections[s].title != title else { return false }
             sections[s].title = title
+        case .setSubtitle(let id, let subtitle):
+            guard let s = sections.firstIndex(where: { $0.id == id }), sections[s].subtitle != subtitle else { return false }
+            sections[s].subtitle = subtitle
         case .removeSection(let id):
             guard let s = sections.firstIndex(where: { $0.id == id }), sections[s].items.isEmpty else { return false }
             sections.remove(at: s)

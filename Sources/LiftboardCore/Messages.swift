@@ -152,6 +152,8 @@ public enum Change: Hashable, Sendable {
     /// A new, empty section right after section `after` (first when nil).
     case addSection(id: String, title: String, after: String?)
     case renameSection(id: String, title: String)
+    /// The section's header gets `subtitle` as its second text (`nil`: none) (issue 25).
+    case setSubtitle(id: String, subtitle: String?)
     /// An empty section leaves the board.
     case removeSection(String)
 

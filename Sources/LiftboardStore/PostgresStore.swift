@@ -283,6 +283,8 @@ public final class PostgresStore: Store {
                 ("INSERT INTO sections VALUES ($1,$2,0,$3,NULL,NULL)", [board, id, title])
             case .renameSection(let id, let title):
                 ("UPDATE sections SET title = $3 WHERE board = $1 AND id = $2", [board, id, title])
+            case .setSubtitle(let id, let subtitle):
+                ("UPDATE sections SET subtitle = $3 WHERE board = $1 AND id = $2", [board, id, subtitle])
             case .deleteSection(let id):
                 ("DELETE FROM sections WHERE board = $1 AND id = $2", [board, id])
             case .itemPositions(let s):

@@ -294,6 +294,9 @@ public final class SQLiteStore: Store {
                 try db.prepare("INSERT INTO sections VALUES (?,?,?,?,NULL,NULL)").run([.text(board), .text(id), .int(0), .text(title)])
             case .renameSection(let id, let title):
                 try db.prepare("UPDATE sections SET title = ? WHERE board = ? AND id = ?").run([.text(title), .text(board), .text(id)])
+            case .setSubtitle(let id, let subtitle):
+                try db.prepare("UPDATE sections SET subtitle = ? WHERE board = ? AND id = ?").run([
+                    subtitle.map { .text($0) } ?? .null, .text(board), .text(id)])
             case .deleteSection(let id):
                 try db.prepare("DELETE FROM sections WHERE board = ? AND id = ?").run([.text(board), .text(id)])
             case .itemPositions(let section):

@@ -313,10 +313,13 @@ extension Wire {
             return .addSection(id: id, title: title, after: try optionalID("after"))
         case "renameSection":
             return .renameSection(id: try f.string("id", maxLength: 256), title: try f.string("title", maxLength: 1024, allowEmpty: true))
+        case "setSubtitle":
+            let subtitle = try f.string("subtitle", maxLength: BoardLimits.maxSubtitleBytes, allowEmpty: true)
+            return .setSubtitle(id: try f.string("id", maxLength: 256), subtitle: subtitle.isEmpty ? nil : subtitle)
         case "removeSection":
             return .removeSection(try f.string("id", maxLength: 256))
         default:
-            throw f.fail("edit", "expected addItem, copyItem, removeItem, updateItem, addSection, renameSection or removeSection")
+            throw f.fail("edit", "expected addItem, copyItem, removeItem, updateItem, addSection, renameSection, setSubtitle or removeSection")
         }
     }
 

@@ -171,6 +171,10 @@ extension Wire {
             w.key("edit"); w.literal("renameSection")
             w.key("id"); w.string(id)
             w.key("title"); w.string(title)
+        case .setSubtitle(let id, let subtitle):
+            w.key("edit"); w.literal("setSubtitle")
+            w.key("id"); w.string(id)
+            w.key("subtitle"); w.string(subtitle ?? "")
         case .removeSection(let id):
             w.key("edit"); w.literal("removeSection")
             w.key("id"); w.string(id)

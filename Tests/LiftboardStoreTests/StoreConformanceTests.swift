@@ -250,6 +250,9 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil ? [.sqlite] : Stor
         let edits: [Change] = [
             .updateItem(update),
             .addItem(Item(id: "n", label: "New", card: Card(image: "/media/n.svg", accent: "#0f0")), section: "todo", after: nil),
+            .setSubtitle(id: "todo", subtitle: "next week"),
+            .setSubtitle(id: "done", subtitle: "🎉 all of it"),
+            .setSubtitle(id: "todo", subtitle: nil),
         ]
         var expected = board
         for (k, e) in edits.enumerated() {

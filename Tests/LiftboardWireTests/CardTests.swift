@@ -104,13 +104,25 @@ import Testing
         #expect(c.sections == target.sections)
     }
 
-    @Test("a replaced board that changes a section's subtitle cannot be reached by edits (PUT answers cannot_replace)")
-    func subtitleReplace() {
+    @Test("subtitles: setSubtitle sets, takes away and reverts one; a replaced board's new and changed subtitles are setSubtitle edits")
+    func subtitles() throws {
         let before = Board(id: "k", sections: [Section(id: "todo", items: [], subtitle: "this week")])
+        var b = before
+        #expect(b.apply(.setSubtitle(id: "todo", subtitle: "this week")) == nil, "the same subtitle changes nothing")
+        let revert = try #require(b.revert(of: .setSubtitle(id: "todo", subtitle: nil)))
+        #expect(b.apply(.setSubtitle(id: "todo", subtitle: nil)) != nil)
+        #expect(b.sections[0].subtitle == nil)
+        #expect(b.apply(revert) != nil)
+        #expect(b.sections == before.sections)
+        for change in [Change.setSubtitle(id: "todo", subtitle: "next"), .setSubtitle(id: "todo", subtitle: nil)] {
+            #expect(Wire.decodeChange(Wire.encodeChange(change)) == change)
+        }
         var target = before
-        #expect(before.changes(to: target) == [])
         target.sections[0].subtitle = "next week"
-        #expect(before.changes(to: target) == nil)
+        target.sections.append(Section(id: "later", items: [], subtitle: "some day"))
+        let changes = try #require(before.changes(to: target))
+        #expect(changes == [.addSection(id: "later", title: "later", after: "todo"), .setSubtitle(id: "todo", subtitle: "next week"),
+                            .setSubtitle(id: "later", subtitle: "some day")])
     }
 
     @Test("Card.text reads back whatever the fields hold")

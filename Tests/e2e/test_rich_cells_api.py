@@ -142,3 +142,37 @@ def test_serve_refuses_a_media_folder_that_is_not_there(tmp_path):
     out = subprocess.run([str(BINARY), "serve", "--port", "0", "--media", str(tmp_path / "nope"), "--data", str(tmp_path / "d")],
                          capture_output=True, text=True, timeout=30)
     assert out.returncode != 0 and "--media" in out.stderr
+
+
+def test_a_sections_subtitle_is_set_and_taken_away_through_patch_and_reaches_a_session(admin_server, schema_validator):
+    server = admin_server
+
+    async def go():
+        ws = await session(server)
+        status, _, got = call(server, "PATCH", "/api/boards/demo/sections/done", {"subtitle": "all of it"}, 0)
+        assert status == 200 and got["version"] == 1, got
+        frames = await recv_until(ws, lambda m: m["t"] == "frame" and "sections" in m)
+        schema_validator.validate(frames[-1])
+        done = next(s for s in frames[-1]["sections"] if s["id"] == "done")
+        assert done["subtitle"] == "all of it" and done["title"] == "Done"
+        status, _, got = call(server, "PATCH", "/api/boards/demo/sections/done", {"subtitle": ""}, 1)
+        assert status == 200, got
+        frames = await recv_until(ws, lambda m: m["t"] == "frame" and "sections" in m)
+        assert "subtitle" not in next(s for s in frames[-1]["sections"] if s["id"] == "done")
+        await ws.close()
+
+    run(go())
+    status, _, got = call(server, "PATCH", "/api/boards/demo/sections/done", {"title": "Finished", "subtitle": "x"}, 2)
+    assert status == 400 and "one at a time" in got["error"]["message"]
+    status, _, got = call(server, "PATCH", "/api/boards/demo/sections/nope", {"subtitle": "x"}, 2)
+    assert status == 404 and got["error"]["code"] == "section_not_found"
+    status, _, hist = call(server, "GET", "/api/boards/demo/history", token=None)
+    assert [v["change"] for v in hist["versions"]] == [{"edit": "setSubtitle", "id": "done", "subtitle": "all of it"},
+                                                       {"edit": "setSubtitle", "id": "done", "subtitle": ""}]
+    # A PUT that changes subtitles is their edits.
+    board = server.board()
+    put = {k: board[k] for k in ("id", "layout", "list", "grid", "sections")}
+    put["sections"][0]["subtitle"] = "this week"
+    status, _, got = call(server, "PUT", "/api/boards/demo", put, board["version"])
+    assert status == 200, got
+    assert server.board()["sections"][0]["subtitle"] == "this week"
