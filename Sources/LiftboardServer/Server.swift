@@ -31,9 +31,9 @@ public enum ServerError: Error, CustomStringConvertible {
 public final class Server {
     /// lws allocates this much per WebSocket connection for what it reads (one RECEIVE chunk
     /// at most; `ConnectionMachine` reassembles longer messages and enforces its own limit).
-    /// Client messages are a few hundred bytes: 1 KiB, not 64 KiB, for each of thousands of
+    /// Client messages are a few hundred bytes: 4 KiB, not 64 KiB, for each of thousands of
     /// watchers (issue 28).
-    static let rxBufferSize = 1024
+    static let rxBufferSize = 4096
     let config: ServerConfig
     private(set) var context: OpaquePointer?
     var hubs: [String: Hub] = [:]
