@@ -366,10 +366,12 @@ struct ConnectionMachine {
     /// per watcher would leave the order to lws and cost each an EPOLLOUT on and off). Not while
     /// the client is mid-message or has sent a close: lws's answers to its pings and close go
     /// out from the writeable callback and must not be overtaken.
-    mutating func durableAdvanced(to version: Int, into out: inout [Action]) {
+    /// `direct` false: the hub is about to rebase (see `HubState.Action.release`); the
+    /// writeable callback writes, after it.
+    mutating func durableAdvanced(to version: Int, direct: Bool = true, into out: inout [Action]) {
         durable = version
         guard hasReadyOutgoing else { return }
-        out.append(midMessage || peerClosed || isClosing ? .requestWritable : .writeNow)
+        out.append(!direct || midMessage || peerClosed || isClosing ? .requestWritable : .writeNow)
     }
 
     /// The hub applied a commit made elsewhere (another session, an edit, another process).

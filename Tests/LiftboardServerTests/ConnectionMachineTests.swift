@@ -201,6 +201,16 @@ struct MachineDriver {
         #expect(d.written() == ["frame", "commit"])
     }
 
+    @Test func whatAVersionReleasesWhileTheHubIsAboutToRebaseWaitsForTheWriteableCallback() {
+        var d = MachineDriver()
+        d.start(durable: 0)
+        var board = MachineDriver.board()
+        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
+        let c = Commit(board: "b", version: 1, by: "s2", moves: board.apply(change)!, order: board.order, change: change)
+        _ = d.input { m, out in m.external(c, now: 50, into: &out) }
+        #expect(d.input { m, out in m.durableAdvanced(to: 1, direct: false, into: &out) } == [.requestWritable])
+    }
+
     @Test func framesQueuedBehindEachOtherForASlowReaderMergeIntoOne() {
         var d = MachineDriver(boards: ["b": MachineDriver.board(items: 40)])
         d.start()
