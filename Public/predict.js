@@ -105,7 +105,9 @@ export function pressFired(pred, p, scene, now) {
     done: false, endsAt: 0, local: true,
   });
   cell.hidden = true; cell.showAt = null;
-  const lockX = f.w >= scene.content.w - 0.5;  // a list row spans the width; the server's `axis` confirms
+  // A list row spans the width (the server's `axis` confirms); columns follow in both axes, even
+  // a single column as wide as the board.
+  const lockX = !scene.columns && f.w >= scene.content.w - 0.5;
   const pingId = `press:${p}:${++pred.pings}`;
   ptr.phase = "dragging";
   ptr.drag = { id: cell.id, key, grab: { x: center.x - ptr.x, y: center.y - ptr.y }, lockX, x: center.x, local: true, pingId, corr: null };
