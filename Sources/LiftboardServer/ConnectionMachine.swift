@@ -558,10 +558,17 @@ struct ConnectionMachine {
     }
 
     /// The end of an input: how what it queued (or the close it decided) reaches the socket.
+    /// What is queued behind a barrier (a commit from elsewhere, not durable yet) asks for
+    /// nothing: `durableAdvanced` writes it once durable. A writeable callback asked for now
+    /// would turn EPOLLOUT on and off for each watcher of each commit, for nothing to write.
     private mutating func finish(direct: Bool, into out: inout [Action]) {
         guard queued else { return }
         queued = false
-        out.append(direct && !isClosing ? .writeNow : .requestWritable)
+        if direct && !isClosing {
+            out.append(.writeNow)
+        } else if hasReadyOutgoing || isClosing {
+            out.append(.requestWritable)
+        }
     }
 
     // MARK: Writing
