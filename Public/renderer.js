@@ -133,9 +133,79 @@ export function draw(canvas, scene, now, look = {}) {
   const ctx = canvas.getContext("2d");
   const w = canvas.width / dpr, h = canvas.height / dpr;
   const theme = look.theme || LIGHT;
+  look = { theme, more: look.more || null };
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = theme.background;
   ctx.fillRect(0, 0, w, h);
+  if (scene.columns) drawColumns(ctx, scene, now, w, h, look);
+  else drawStacked(ctx, scene, now, w, h, look);
+  drawSnapshots(ctx, scene, now, look);
+  return performance.now() - t0;
+}
+
+/** Columns (kanban): the board scrolled sideways; each column a card-colored lane whose header
+ *  stays put and whose body is clipped and scrolled on its own. */
+function drawColumns(ctx, scene, now, w, h, look) {
+  const theme = look.theme;
+  const scrollX = valueAt(scene.scrollX, now);
+  const bySection = new Map();
+  for (const c of scene.cells.values()) {
+    let list = bySection.get(c.section);
+    if (!list) bySection.set(c.section, (list = []));
+    list.push(c);
+  }
+  ctx.save();
+  ctx.translate(-scrollX, 0);
+  for (const s of scene.sections) {
+    const f = s.frame, header = s.header ?? 40;
+    if (f.x + f.w < scrollX || f.x > scrollX + w) continue;
+    ctx.fillStyle = theme.lane;
+    roundRect(ctx, f.x, 0, f.w, h, theme.radius + 2);
+    ctx.fill();
+    const cells = bySection.get(s.id) || [];
+    ctx.fillStyle = theme.text;
+    ctx.font = `700 14px ${theme.font}`;
+    ctx.textBaseline = "middle";
+    const count = String(s.count ?? cells.length);
+    ctx.fillText(ellipsize(ctx, s.title || "", f.w - 64), f.x + 14, header / 2);
+    ctx.font = `600 13px ${theme.font}`;
+    ctx.fillStyle = theme.secondary;
+    ctx.textAlign = "end";
+    ctx.fillText(count, f.x + f.w - 14, header / 2);
+    ctx.textAlign = "start";
+    const scroll = scene.columnScroll.get(s.id);
+    const sy = scroll ? valueAt(scroll, now) : 0;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(f.x, header, f.w, Math.max(0, h - header));
+    ctx.clip();
+    ctx.translate(0, -sy);
+    if (s.slot) drawSlot(ctx, s.slot, theme);
+    for (const c of cells) {
+      if (c.hidden) continue;
+      const cf = valueAt(c.frame, now);
+      if (cf.y + cf.h < sy + header || cf.y > sy + h) continue;
+      ctx.globalAlpha = cellOpacity(c, now);
+      drawItem(ctx, cf, c, scene.focus === c.id, look, !!look.more?.(c));
+      ctx.globalAlpha = 1;
+    }
+    ctx.restore();
+  }
+  ctx.restore();
+}
+
+function drawSlot(ctx, slot, theme) {
+  ctx.setLineDash([6, 4]);
+  ctx.lineWidth = 1.5;
+  ctx.strokeStyle = theme.slot;
+  roundRect(ctx, slot.x + 6, slot.y + 2, slot.w - 12, slot.h - 4, theme.radius);
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
+
+/** A list or a grid: sections stacked, the whole content scrolled vertically. */
+function drawStacked(ctx, scene, now, w, h, look) {
+  const theme = look.theme;
   const scroll = valueAt(scene.scroll, now);
   ctx.save();
   ctx.translate(0, -scroll);
@@ -143,14 +213,7 @@ export function draw(canvas, scene, now, look = {}) {
     const f = s.frame;
     if (f.y + f.h < scroll || f.y > scroll + h) continue;
     drawHeader(ctx, theme, s, w);
-    if (s.slot) {
-      ctx.setLineDash([6, 4]);
-      ctx.lineWidth = 1.5;
-      ctx.strokeStyle = theme.slot;
-      roundRect(ctx, s.slot.x + 6, s.slot.y + 2, s.slot.w - 12, s.slot.h - 4, theme.radius);
-      ctx.stroke();
-      ctx.setLineDash([]);
-    }
+    if (s.slot) drawSlot(ctx, s.slot, theme);
   }
   for (const c of scene.cells.values()) {
     if (c.hidden) continue;
@@ -161,7 +224,11 @@ export function draw(canvas, scene, now, look = {}) {
     ctx.globalAlpha = 1;
   }
   ctx.restore();
-  // Snapshots float above the scrolled content, in viewport coordinates, with a soft shadow.
+}
+
+/** Snapshots float above the scrolled content, in viewport coordinates, with a soft shadow. */
+function drawSnapshots(ctx, scene, now, look) {
+  const theme = look.theme;
   for (const s of scene.snapshots.values()) {
     const cell = scene.cells.get(s.id);
     const c = valueAt(s.center, now);
@@ -210,5 +277,4 @@ export function draw(canvas, scene, now, look = {}) {
     }
     ctx.restore();
   }
-  return performance.now() - t0;
 }

@@ -22,6 +22,7 @@ struct Arrangement: Sendable {
     let kind: LayoutKind
     let list: ListMetrics
     let grid: GridMetrics
+    let cols: ColumnMetrics
 
     // Item attributes, by handle.
     let ids: [String]
@@ -51,7 +52,8 @@ struct Arrangement: Sendable {
     private(set) var members: [[Int]]
     private(set) var sectionOf: [Int]
     private(set) var indexOf: [Int]
-    /// List only: `tops[s][i]` is the y of item `i` of section `s` below the section's header.
+    /// Lists and columns: `tops[s][i]` is the y of item `i` of section `s` below the section's
+    /// header (prefix sums of the rows above it).
     private(set) var tops: [[Double]]
     private(set) var sectionTop: [Double]
     private(set) var sectionHeight: [Double]
@@ -76,6 +78,7 @@ struct Arrangement: Sendable {
         kind = board.layout
         list = board.list
         grid = board.grid
+        cols = board.columns
         var ids: [String] = [], labels: [String] = [], colors: [String] = [], heights: [Double] = []
         var movable: [Bool] = [], handleOf: [String: Int] = [:]
         var kinds: [String?] = [], grips: [HandleEdge?] = [], cards: [Card] = []
@@ -91,7 +94,8 @@ struct Arrangement: Sendable {
                 ids.append(item.id)
                 labels.append(item.label)
                 colors.append(item.color.isEmpty ? Board.palette[h % Board.palette.count] : item.color)
-                heights.append(board.layout == .grid ? board.grid.itemHeight : (item.height ?? board.list.rowHeight))
+                heights.append(board.layout == .grid ? board.grid.itemHeight
+                               : (item.height ?? (board.layout == .columns ? board.columns.rowHeight : board.list.rowHeight)))
                 movable.append(item.movable)
                 kinds.append(item.kind)
                 grips.append(item.handle)
@@ -125,8 +129,23 @@ struct Arrangement: Sendable {
 
     var itemCount: Int { ids.count }
     var sectionCount: Int { members.count }
-    var headerHeight: Double { kind == .list ? list.headerHeight : grid.headerHeight }
-    var contentHeight: Double { sectionCount == 0 ? 0 : sectionTop[sectionCount - 1] + sectionHeight[sectionCount - 1] }
+    var headerHeight: Double {
+        switch kind {
+        case .list: list.headerHeight
+        case .grid: grid.headerHeight
+        case .columns: cols.headerHeight
+        }
+    }
+    /// Lists and columns stack rows: prefix sums, binary searches.
+    var stacksRows: Bool { kind != .grid }
+    /// The space between two rows, and an empty section's slot height (lists and columns).
+    var rowSpacing: Double { kind == .columns ? cols.spacing : list.spacing }
+    var rowHeight: Double { kind == .columns ? cols.rowHeight : list.rowHeight }
+    /// Lists and grids: the height of the stacked sections. Columns: 0 (each column has its
+    /// own, `columnHeight`; the board is as tall as the viewport).
+    var contentHeight: Double {
+        kind == .columns || sectionCount == 0 ? 0 : sectionTop[sectionCount - 1] + sectionHeight[sectionCount - 1]
+    }
 
     func place(of h: Int) -> Place { Place(section: sectionIDs[sectionOf[h]], index: indexOf[h]) }
 
@@ -154,7 +173,7 @@ struct Arrangement: Sendable {
     private mutating func reindex(section s: Int, from i: Int, through end: Int? = nil) {
         let m = members[s]
         let last = min(end ?? (m.count - 1), m.count - 1)
-        if kind == .list {
+        if stacksRows {
             // Entries before `i` stay valid; only the length follows the section's.
             if tops[s].count > m.count { tops[s].removeLast(tops[s].count - m.count) }
             if tops[s].count < m.count { tops[s].append(contentsOf: repeatElement(0, count: m.count - tops[s].count)) }
@@ -167,14 +186,15 @@ struct Arrangement: Sendable {
         } else {
             changes.wide = true
         }
-        var y = (i == 0 || kind == .grid) ? 0 : tops[s][i - 1] + heights[m[i - 1]] + list.spacing
+        let spacing = rowSpacing
+        var y = (i == 0 || kind == .grid) ? 0 : tops[s][i - 1] + heights[m[i - 1]] + spacing
         for k in i...last {
             let h = m[k]
             sectionOf[h] = s
             indexOf[h] = k
-            if kind == .list {
+            if stacksRows {
                 tops[s][k] = y
-                y += heights[h] + list.spacing
+                y += heights[h] + spacing
             }
         }
     }
@@ -182,8 +202,8 @@ struct Arrangement: Sendable {
     private func contentHeight(ofSection s: Int) -> Double {
         let n = members[s].count
         switch kind {
-        case .list:
-            return n == 0 ? list.rowHeight : tops[s][n - 1] + heights[members[s][n - 1]]
+        case .list, .columns:
+            return n == 0 ? rowHeight : tops[s][n - 1] + heights[members[s][n - 1]]
         case .grid:
             if n == 0 { return grid.itemHeight }
             let rows = (n + columns - 1) / columns
@@ -195,6 +215,15 @@ struct Arrangement: Sendable {
     /// - Complexity: O(sections).
     private mutating func restack(from s: Int) {
         changes.wide = true
+        if kind == .columns {
+            // Side by side: every column starts at the top; only the changed ones can differ,
+            // but the heights are O(1) each.
+            for k in s..<sectionCount {
+                sectionTop[k] = 0
+                sectionHeight[k] = headerHeight + contentHeight(ofSection: k)
+            }
+            return
+        }
         var y = s == 0 ? 0 : sectionTop[s - 1] + sectionHeight[s - 1]
         for k in s..<sectionCount {
             sectionTop[k] = y
@@ -203,14 +232,82 @@ struct Arrangement: Sendable {
         }
     }
 
-    func sectionFrame(_ s: Int) -> Rect { Rect(x: 0, y: sectionTop[s], w: width, h: sectionHeight[s]) }
-    func headerFrame(_ s: Int) -> Rect { Rect(x: 0, y: sectionTop[s], w: width, h: headerHeight) }
+    // MARK: Columns
+
+    /// Columns: the content x where column `s` starts.
+    func columnX(_ s: Int) -> Double { Double(s) * (cols.width + cols.gap) }
+    /// Columns: the board's content width, `n * width + (n - 1) * gap`.
+    var contentWidth: Double { sectionCount == 0 ? 0 : Double(sectionCount) * cols.width + Double(sectionCount - 1) * cols.gap }
+    /// Columns: column `s`'s content height, its header and its rows (or its slot).
+    func columnHeight(_ s: Int) -> Double { sectionHeight[s] }
+
+    /// Columns: the column whose span `[x_k, x_k + width)` holds content x `x`, or nil (a gap,
+    /// outside the board).
+    /// - Complexity: O(1).
+    func column(atX x: Double) -> Int? {
+        guard sectionCount > 0, x >= 0 else { return nil }
+        let pitch = cols.width + cols.gap
+        let k = (x / pitch).rounded(.down)
+        guard k.isFinite, k < Double(sectionCount) else { return nil }
+        let s = Int(k)
+        return x - columnX(s) < cols.width ? s : nil
+    }
+
+    /// Columns: the target column for content x `x` when the item is in column `current`:
+    /// the column whose span holds it; in a gap, `current` if it borders the gap, else the
+    /// column left of it; left of the first column the first, right of the last the last.
+    /// - Complexity: O(1).
+    func targetColumn(atX x: Double, current: Int) -> Int {
+        guard sectionCount > 0 else { return 0 }
+        if x < 0 { return 0 }
+        let pitch = cols.width + cols.gap
+        let k = (x / pitch).rounded(.down)
+        guard k.isFinite, k < Double(sectionCount) else { return sectionCount - 1 }
+        let s = Int(k)
+        if x - columnX(s) < cols.width { return s }
+        if s + 1 >= sectionCount { return s }  // right of the last column
+        return current == s + 1 ? s + 1 : s
+    }
+
+    /// Columns: the index before which item `h` enters column `t`: the first row of `t`,
+    /// without `h`, whose midpoint is strictly below column y `y`; the count when none.
+    /// - Complexity: O(log n) (the rows' midpoints grow with their index).
+    func entryIndex(column t: Int, y: Double, without h: Int) -> Int {
+        let m = members[t], tp = tops[t]
+        let skip = sectionOf[h] == t ? indexOf[h] : -1
+        let base = headerHeight, spacing = rowSpacing
+        let shift = skip >= 0 ? heights[h] + spacing : 0
+        let n = skip >= 0 ? m.count - 1 : m.count
+        // Midpoint of row j of the column without h (j counts the rows without it).
+        func mid(_ j: Int) -> Double {
+            let k = skip >= 0 && j >= skip ? j + 1 : j
+            return base + tp[k] - (skip >= 0 && k > skip ? shift : 0) + heights[m[k]] / 2
+        }
+        var lo = 0, hi = n
+        while lo < hi {
+            let j = (lo + hi) / 2
+            if mid(j) > y { hi = j } else { lo = j + 1 }
+        }
+        return lo
+    }
+
+    func sectionFrame(_ s: Int) -> Rect {
+        kind == .columns ? Rect(x: columnX(s), y: 0, w: cols.width, h: sectionHeight[s])
+            : Rect(x: 0, y: sectionTop[s], w: width, h: sectionHeight[s])
+    }
+    func headerFrame(_ s: Int) -> Rect {
+        kind == .columns ? Rect(x: columnX(s), y: 0, w: cols.width, h: headerHeight)
+            : Rect(x: 0, y: sectionTop[s], w: width, h: headerHeight)
+    }
 
     /// The empty-section slot of section `s` (meaningful when it has no items).
     func slotFrame(_ s: Int) -> Rect {
         let y = sectionTop[s] + headerHeight
-        return kind == .list ? Rect(x: 0, y: y, w: width, h: list.rowHeight)
-            : Rect(x: 0, y: y, w: grid.itemWidth, h: grid.itemHeight)
+        switch kind {
+        case .list: return Rect(x: 0, y: y, w: width, h: list.rowHeight)
+        case .grid: return Rect(x: 0, y: y, w: grid.itemWidth, h: grid.itemHeight)
+        case .columns: return Rect(x: columnX(s), y: y, w: cols.width, h: cols.rowHeight)
+        }
     }
 
     /// The frame of the cell at index `i` of section `s` (for grids, also past the end).
@@ -220,6 +317,9 @@ struct Arrangement: Sendable {
         case .list:
             let h = members[s][i]
             return Rect(x: 0, y: y0 + tops[s][i], w: width, h: heights[h])
+        case .columns:
+            let h = members[s][i]
+            return Rect(x: columnX(s), y: y0 + tops[s][i], w: cols.width, h: heights[h])
         case .grid:
             let col = i % columns, row = i / columns
             return Rect(x: Double(col) * (grid.itemWidth + grid.spacing),
@@ -263,14 +363,21 @@ struct Arrangement: Sendable {
     /// What lies under `p` (content coordinates).
     /// - Complexity: O(log n).
     func region(at p: Point) -> Region {
-        guard sectionCount > 0, p.y >= 0, p.y < contentHeight, p.x >= 0, p.x < width else { return .none }
-        let s = section(at: p.y)
+        let s: Int
+        if kind == .columns {
+            // x in the board's content, y in the column's own (unscrolled) coordinates.
+            guard let k = column(atX: p.x), p.y >= 0, p.y < sectionHeight[k] else { return .none }
+            s = k
+        } else {
+            guard sectionCount > 0, p.y >= 0, p.y < contentHeight, p.x >= 0, p.x < width else { return .none }
+            s = section(at: p.y)
+        }
         let ly = p.y - sectionTop[s] - headerHeight
         if ly < 0 { return .header(s) }
         let n = members[s].count
         if n == 0 { return slotFrame(s).contains(p) ? .slot(s) : .none }
         switch kind {
-        case .list:
+        case .list, .columns:
             let i = lastRow(section: s, atOrAbove: ly)
             guard i >= 0, ly < tops[s][i] + heights[members[s][i]] else { return .none }
             return .cell(members[s][i])
@@ -297,14 +404,14 @@ struct Arrangement: Sendable {
 
     /// `cells(from:to:)` appended to `out` (a buffer the caller reuses).
     func cells(from y0: Double, to y1: Double, into out: inout [Int]) {
-        guard sectionCount > 0, y1 > y0 else { return }
+        guard kind != .columns, sectionCount > 0, y1 > y0 else { return }
         var s = section(at: max(0, y0))
         while s < sectionCount, sectionTop[s] < y1 {
             let base = sectionTop[s] + headerHeight
             let m = members[s]
             if !m.isEmpty {
                 switch kind {
-                case .list:
+                case .list, .columns:  // columns never come here (`columnCells`)
                     var i = max(0, lastRow(section: s, atOrAbove: y0 - base))
                     while i < m.count, base + tops[s][i] < y1 {
                         if base + tops[s][i] + heights[m[i]] > y0 { out.append(m[i]) }
@@ -323,6 +430,20 @@ struct Arrangement: Sendable {
                 }
             }
             s += 1
+        }
+    }
+
+    /// Columns: the handles of the rows of column `s` that intersect column y `[y0, y1)`, in
+    /// order, appended to `out`.
+    /// - Complexity: O(log n + k) for k cells.
+    func columnCells(_ s: Int, from y0: Double, to y1: Double, into out: inout [Int]) {
+        let m = members[s]
+        guard !m.isEmpty, y1 > y0 else { return }
+        let base = headerHeight
+        var i = max(0, lastRow(section: s, atOrAbove: y0 - base))
+        while i < m.count, base + tops[s][i] < y1 {
+            if base + tops[s][i] + heights[m[i]] > y0 { out.append(m[i]) }
+            i += 1
         }
     }
 
@@ -421,13 +542,13 @@ struct Arrangement: Sendable {
                 if seen[h] { v.append("item \(ids[h]) appears twice") }
                 seen[h] = true
                 if sectionOf[h] != s || indexOf[h] != i { v.append("item \(ids[h]) inverse map is stale") }
-                if kind == .list {
-                    let expected = i == 0 ? 0 : tops[s][i - 1] + heights[members[s][i - 1]] + list.spacing
+                if stacksRows {
+                    let expected = i == 0 ? 0 : tops[s][i - 1] + heights[members[s][i - 1]] + rowSpacing
                     if tops[s][i] != expected { v.append("tops[\(s)][\(i)] is \(tops[s][i]), expected \(expected)") }
                 }
             }
-            if kind == .list, tops[s].count != members[s].count { v.append("tops[\(s)] has the wrong length") }
-            let expectedTop = s == 0 ? 0 : sectionTop[s - 1] + sectionHeight[s - 1]
+            if stacksRows, tops[s].count != members[s].count { v.append("tops[\(s)] has the wrong length") }
+            let expectedTop = s == 0 || kind == .columns ? 0 : sectionTop[s - 1] + sectionHeight[s - 1]
             if sectionTop[s] != expectedTop { v.append("section \(sectionIDs[s]) top is stale") }
         }
         if let missing = seen.indices.first(where: { !seen[$0] && sectionOf[$0] >= 0 }) { v.append("item \(ids[missing]) is nowhere") }

@@ -8,7 +8,7 @@ extension Board {
     /// sections in another order, a pinned item out of its place, a height taken away.
     /// - Complexity: O(n²) in the worst case (each move scans its section).
     public func changes(to target: Board) -> [Change]? {
-        guard layout == target.layout, list == target.list, grid == target.grid else { return nil }
+        guard layout == target.layout, list == target.list, grid == target.grid, columns == target.columns else { return nil }
         var current = self
         var out: [Change] = []
         func apply(_ c: Change) { if current.apply(c) != nil { out.append(c) } }

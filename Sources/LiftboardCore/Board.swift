@@ -2,6 +2,9 @@
 public enum LayoutKind: String, Sendable, Hashable {
     case list
     case grid
+    /// Sections side by side as columns, each scrolling vertically on its own; the board
+    /// scrolls sideways (docs/protocol.md, "Columns").
+    case columns
 }
 
 /// List geometry (contract §2). Defaults are the contract's.
@@ -22,6 +25,20 @@ public struct GridMetrics: Hashable, Sendable {
     public var headerHeight: Double = 32
     public init(itemWidth: Double = 120, itemHeight: Double = 120, spacing: Double = 8, headerHeight: Double = 32) {
         self.itemWidth = itemWidth; self.itemHeight = itemHeight; self.spacing = spacing; self.headerHeight = headerHeight
+    }
+}
+
+/// Columns geometry (docs/protocol.md, "Columns"): section k's content x runs from
+/// `k * (width + gap)` to that plus `width`; its header is its top `headerHeight`, its rows
+/// stack below it `spacing` apart, each `height` tall (default `rowHeight`).
+public struct ColumnMetrics: Hashable, Sendable {
+    public var width: Double = 280
+    public var gap: Double = 12
+    public var headerHeight: Double = 40
+    public var rowHeight: Double = 56
+    public var spacing: Double = 8
+    public init(width: Double = 280, gap: Double = 12, headerHeight: Double = 40, rowHeight: Double = 56, spacing: Double = 8) {
+        self.width = width; self.gap = gap; self.headerHeight = headerHeight; self.rowHeight = rowHeight; self.spacing = spacing
     }
 }
 
@@ -89,6 +106,8 @@ public struct Board: Hashable, Sendable {
     public var layout: LayoutKind
     public var list: ListMetrics
     public var grid: GridMetrics
+    /// Used when `layout` is `.columns`.
+    public var columns: ColumnMetrics = ColumnMetrics()
     public var sections: [Section]
     /// 0 for a board file; each commit adds 1.
     public var version: Int
@@ -97,6 +116,12 @@ public struct Board: Hashable, Sendable {
                 grid: GridMetrics = GridMetrics(), sections: [Section], version: Int = 0) {
         self.id = id; self.layout = layout; self.list = list; self.grid = grid
         self.sections = sections; self.version = version
+    }
+
+    public init(id: String, layout: LayoutKind, list: ListMetrics = ListMetrics(), grid: GridMetrics = GridMetrics(),
+                columns: ColumnMetrics, sections: [Section], version: Int = 0) {
+        self.init(id: id, layout: layout, list: list, grid: grid, sections: sections, version: version)
+        self.columns = columns
     }
 
     /// The palette that colours items with no `color`, by their position in the file.
@@ -132,7 +157,7 @@ public enum BoardError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalid(field: String, reason: String)
     /// An id is used twice (section ids in the board, item ids in the board).
     case duplicateID(field: String, id: String)
-    /// `layout` is neither `list` nor `grid`.
+    /// `layout` is none of `list`, `grid`, `columns`.
     case unknownLayout(field: String, value: String)
 
     public var field: String {
@@ -147,7 +172,7 @@ public enum BoardError: Error, Hashable, Sendable, CustomStringConvertible {
         case .wrongType(let f, let e): "\(f): expected \(e)"
         case .invalid(let f, let r): "\(f): \(r)"
         case .duplicateID(let f, let id): "\(f): duplicate id \"\(id)\""
-        case .unknownLayout(let f, let v): "\(f): unknown layout \"\(v)\" (expected \"list\" or \"grid\")"
+        case .unknownLayout(let f, let v): "\(f): unknown layout \"\(v)\" (expected \"list\", \"grid\" or \"columns\")"
         }
     }
 }

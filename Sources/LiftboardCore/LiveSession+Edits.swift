@@ -5,12 +5,12 @@ extension LiveSession {
     /// The committed board as this session knows it, with every attribute resolved (colors and
     /// heights explicit, so that a rebuilt arrangement draws the same cells the same way).
     func committedBoard() -> Board {
-        var b = Board(id: boardID, layout: arr.kind, list: arr.list, grid: arr.grid, sections: [])
+        var b = Board(id: boardID, layout: arr.kind, list: arr.list, grid: arr.grid, columns: arr.cols, sections: [])
         b.version = version
         b.sections = base.enumerated().map { s, m in
             Section(id: arr.sectionIDs[s], title: arr.titles[s], items: m.map { h in
                 Item(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h],
-                     height: arr.kind == .list ? arr.heights[h] : nil, movable: arr.movable[h],
+                     height: arr.kind != .grid ? arr.heights[h] : nil, movable: arr.movable[h],
                      kind: arr.kinds[h], handle: arr.grips[h], card: arr.cards[h])
             }, accepts: arr.rules[s].accepts.map { $0.sorted() }, max: arr.rules[s].max, copy: arr.rules[s].copy,
                drop: arr.rules[s].drop, subtitle: arr.subtitles[s])
@@ -79,6 +79,16 @@ extension LiveSession {
         for (h, section, index) in livePlaces.sorted(by: { ($0.section, $0.index) < ($1.section, $1.index) }) {
             if let t = next.sectionIndexOf[section] { next.move(h, toSection: t, index: index, pinnedHome: homes) }
         }
+        if isColumns {
+            // Columns keep their offsets by id; a new one starts at the top.
+            let was = Dictionary(uniqueKeysWithValues: zip(old.sectionIDs, colScroll))
+            colScroll = next.sectionIDs.map { was[$0] ?? 0 }
+            flings = []
+            // A pan keeps scrolling its column, wherever the edit put it (none if it went).
+            for k in pointers.indices {
+                pointers[k].columnAtDown = pointers[k].columnAtDown.flatMap { next.sectionIndexOf[old.sectionIDs[$0]] }
+            }
+        }
         arr = next
         base = board.sections.map { $0.items.map { next.handleOf[$0.id]! } }
         drags = kept
@@ -104,6 +114,7 @@ extension LiveSession {
         for (k, h) in sentOrder.enumerated() { sentSlot[h] = Int32(k) }
         rebuildLive(reporting: before)
         scrollY = clampScroll(scrollY)
+        clampColumnScrolls()
         step.shiftDur = dur(config.shiftMs)
         updateAutoScroll(now: now)
     }

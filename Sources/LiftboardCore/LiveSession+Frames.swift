@@ -24,18 +24,22 @@ extension LiveSession {
     /// The whole state; resets what the client is known to have.
     mutating func makeLayout() -> ServerEvent {
         let (y0, y1) = window
-        let handles = arr.cells(from: y0, to: y1)
+        var handles: [Int] = []
+        if isColumns { columnWindowCells(into: &handles) } else { arr.cells(from: y0, to: y1, into: &handles) }
         for h in sentOrder { sentSlot[h] = -1 }
         sentOrder = handles
         sentCells = handles.map(sentCell)
         for (k, h) in handles.enumerated() { sentSlot[h] = Int32(k) }
         arr.clearChanges()
         sentScroll = scrollY
-        sentContent = Size(w: viewport.w, h: arr.contentHeight)
-        sentSections = arr.sections()
-        return .layout(LayoutMessage(version: version, content: sentContent, scroll: Point(x: 0, y: scrollY),
-                                     sections: sentSections, cells: handles.map(cellInfo),
-                                     snapshots: drags.map(snapshotState)))
+        sentScrollX = scrollX
+        sentContent = contentSize
+        sentSections = sectionInfos()
+        var layout = LayoutMessage(version: version, content: sentContent, scroll: Point(x: scrollX, y: scrollY),
+                                   sections: sentSections, cells: handles.map(cellInfo),
+                                   snapshots: drags.map(snapshotState))
+        layout.columns = isColumns
+        return .layout(layout)
     }
 
     /// Ends a step: its gesture events, then its frame, then commits, then announcements,
@@ -43,10 +47,23 @@ extension LiveSession {
     mutating func flushStep(at now: Double, into out: inout [ServerEvent]) {
         // A move can shorten the content under the scroll offset, or slide cells under another
         // drag's still center.
-        if scrollY > maxScroll || (step.reordered && drags.count > 1) { settleDrags(now: now) }
+        if isColumns {
+            // Columns: whatever moved the rows (a drag, a commit, an edit, a resync), offsets
+            // past a column's end come back, retargeting the drags.
+            if step.reordered || step.cellsDirty || columnScrollOutOfRange { settleColumns(now: now) }
+        } else if scrollY > maxScroll || (step.reordered && drags.count > 1) {
+            settleDrags(now: now)
+        }
         var f = FrameMessage(seq: frameSeq + 1, ms: now, ack: lastSeq)
         var changed = false
         var cellsDirty = step.cellsDirty
+        if isColumns && scrollX != sentScrollX {
+            f.scroll = Point(x: scrollX, y: 0)
+            sentScrollX = scrollX
+            cellsDirty = true
+            changed = true
+        }
+        if isColumns && step.scrollDur != nil && step.cellsDirty { f.scrollDur = step.scrollDur }
         if scrollY != sentScroll {
             f.scroll = Point(x: 0, y: scrollY)
             f.scrollDur = step.scrollDur
@@ -68,9 +85,9 @@ extension LiveSession {
             }
         }
         if whole {
-            let content = Size(w: viewport.w, h: arr.contentHeight)
+            let content = contentSize
             if content != sentContent { f.content = content; sentContent = content; changed = true }
-            let sections = arr.sections()
+            let sections = sectionInfos()
             if sections != sentSections { f.sections = sections; sentSections = sections; changed = true }
             diffCells(into: &f)
             if !step.removed.isEmpty { f.removed = step.removed; f.removeDur = step.shiftDur; changed = true }
@@ -135,7 +152,7 @@ extension LiveSession {
         var handles: [Int] = []
         swap(&handles, &spareOrder)
         handles.removeAll(keepingCapacity: true)
-        arr.cells(from: y0, to: y1, into: &handles)
+        if isColumns { columnWindowCells(into: &handles) } else { arr.cells(from: y0, to: y1, into: &handles) }
         var next: [SentCell] = []
         swap(&next, &spareCells)
         next.removeAll(keepingCapacity: true)
@@ -217,7 +234,7 @@ extension LiveSession {
         for k in c.lo...hi {
             let h = m[k]
             let fr = arr.frame(of: h)
-            let inside = fr.y < y1 && fr.y + fr.h > y0
+            let inside = isColumns ? inColumnWindow(fr, section: c.section) : fr.y < y1 && fr.y + fr.h > y0
             let slot = Int(sentSlot[h])
             guard inside == (slot >= 0) else { return false }
             if inside { first = min(first, slot); last = max(last, slot); count += 1 }

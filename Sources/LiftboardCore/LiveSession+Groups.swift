@@ -112,7 +112,7 @@ extension LiveSession {
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[drags[d].item], count: group.count))
         if arr.hasRules {
             refreshRefusals(d)
-            updateForbidden(d, center: Point(x: drags[d].center.x, y: drags[d].center.y + scrollY))
+            updateForbidden(d, center: contentPoint(drags[d].center))
         }
     }
 

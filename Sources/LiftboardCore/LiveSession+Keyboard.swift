@@ -74,6 +74,7 @@ extension LiveSession {
     }
 
     func focusTarget(from h: Int, key: String) -> Int? {
+        if isColumns { return columnFocusTarget(from: h, key: key) }
         let s = arr.sectionOf[h], i = arr.indexOf[h]
         if arr.kind == .list {
             switch key {
@@ -135,6 +136,7 @@ extension LiveSession {
     /// One place in reading order (insert semantics, hopping over pinned items, across
     /// sections); in a grid, Up and Down move by a row within the section.
     mutating func keyboardStep(_ h: Int, key: String) {
+        if isColumns { columnKeyboardStep(h, key: key); return }
         let s = arr.sectionOf[h], i = arr.indexOf[h]
         let forward: Bool
         switch (arr.kind, key) {
@@ -168,6 +170,7 @@ extension LiveSession {
 
     /// Scrolls just enough to show item `h`'s cell, animated.
     mutating func scrollIntoView(_ h: Int) {
+        if isColumns { columnScrollIntoView(h); return }
         let f = arr.frame(of: h)
         var y = scrollY
         if f.minY < y { y = f.minY } else if f.maxY > y + viewport.h { y = f.maxY - viewport.h }

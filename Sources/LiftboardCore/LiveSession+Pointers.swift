@@ -9,12 +9,19 @@ extension LiveSession {
             step.errors.append(.error(code: .badMessage, message: "down: pointer \(p) is already down"))
             return
         }
-        // A finger on a flung list stops it, as on iOS.
+        // A finger on a flung list stops it, as on iOS (columns: every fling).
         deceleration = nil
+        flings = []
         let recognizer = LongPressRecognizer(at: at, time: now, pressMs: config.pressMs,
                                              allowableMovement: config.allowableMovement)
         pointers.append(PointerState(id: p, kind: kind, mods: mods, recognizer: recognizer, position: at,
                                      scrollAtDown: scrollY, samples: [(now, at.y)]))
+        if isColumns {
+            let k = pointers.count - 1
+            pointers[k].scrollXAtDown = scrollX
+            pointers[k].columnAtDown = arr.column(atX: at.x + scrollX)
+            pointers[k].columnScrollAtDown = pointers[k].columnAtDown.map { colScroll[$0] } ?? 0
+        }
         if button != 0 {
             // Not the primary button (the secondary opens the page's menu): it presses nothing,
             // and its move and up do nothing either.
@@ -35,12 +42,14 @@ extension LiveSession {
     /// Whether `at` (viewport) is within `handleBand` of the handle edge of a movable cell
     /// that has a handle and that no drag holds.
     func onHandle(_ at: Point) -> Bool {
-        guard case .cell(let h) = arr.region(at: Point(x: at.x, y: at.y + scrollY)), let edge = arr.grips[h],
+        let c = contentPoint(at)
+        guard case .cell(let h) = arr.region(at: c), let edge = arr.grips[h],
               arr.movable[h], liftedBy[h] == nil else { return false }
         let f = arr.frame(of: h)
+        // Content x (columns scroll sideways; lists and grids do not, so it is the viewport's).
         switch edge {
-        case .leading: return at.x < f.minX + Self.handleBand
-        case .trailing: return at.x >= f.maxX - Self.handleBand
+        case .leading: return c.x < f.minX + Self.handleBand
+        case .trailing: return c.x >= f.maxX - Self.handleBand
         }
     }
 
@@ -74,13 +83,18 @@ extension LiveSession {
         switch pointer.phase {
         case .pending:
             // Up before the long press began, within `allowableMovement`: a tap (a click).
-            tapped(at: Point(x: at.x, y: at.y + scrollY), mods: pointer.mods, now: now)
+            tapped(at: contentPoint(at), mods: pointer.mods, now: now)
         case .inert:
             break
         case .panning:
             var moved = pointer
-            moved.samples.append((now, at.y))
-            startDeceleration(from: moved, now: now)
+            if isColumns {
+                moved.samples.append((now, moved.panAxis == .x ? at.x : at.y))
+                startFling(from: moved, now: now)
+            } else {
+                moved.samples.append((now, at.y))
+                startDeceleration(from: moved, now: now)
+            }
         case .dragging:
             if let d = dragIndex(p) {
                 followPointer(d, to: at, now: now)
@@ -103,7 +117,7 @@ extension LiveSession {
     mutating func pressBegan(_ p: Int, now: Double) {
         guard let k = pointerIndex(p), pointers[k].recognizer.fire(at: now) else { return }
         let at = pointers[k].position
-        let content = Point(x: at.x, y: at.y + scrollY)
+        let content = contentPoint(at)
         // In swap mode a palette's items do not lift under a pointer: a copy follows the insert
         // rules, which do not mix with exchanges in one section.
         guard case .cell(let h) = arr.region(at: content), arr.movable[h], liftedBy[h] == nil,
@@ -117,6 +131,7 @@ extension LiveSession {
 
     /// The content follows the pointer's whole translation since `down`, clamped.
     mutating func pan(_ k: Int, now: Double) {
+        if isColumns { panColumns(k, now: now); return }
         let p = pointers[k]
         pointers[k].samples.append((now, p.position.y))
         pointers[k].samples.removeAll { now - $0.t > 100 }
@@ -196,6 +211,10 @@ extension LiveSession {
     /// Starts the auto-scroll clock (first tick one tick from now) when the dragging pointers
     /// in bands ask for a scroll that is not blocked at an end; stops it when they do not.
     mutating func updateAutoScroll(now: Double) {
+        if isColumns {
+            if !columnAutoScrollWanted() { autoScrollAt = nil } else if autoScrollAt == nil { autoScrollAt = now + tickMs }
+            return
+        }
         let v = autoScrollVelocity()
         let blocked = (v < 0 && scrollY <= 0) || (v > 0 && scrollY >= maxScroll)
         if v == 0 || blocked {
@@ -207,6 +226,7 @@ extension LiveSession {
 
     /// One tick: scroll by the summed velocity, retargeting every drag (in `scroll`).
     mutating func autoScrollTick(now: Double) {
+        if isColumns { columnAutoScrollTick(now: now); return }
         let v = autoScrollVelocity()
         let before = scrollY
         scroll(to: scrollY + v * tickMs, now: now)

@@ -2,13 +2,12 @@
 extension LiveSession {
     /// Viewport center of item `h`'s cell.
     func viewportCenter(of h: Int) -> Point {
-        let f = arr.frame(of: h)
-        return Point(x: f.midX, y: f.midY - scrollY)
+        viewportPoint(arr.frame(of: h).center, section: arr.sectionOf[h])
     }
 
     mutating func lift(_ h: Int, pointer p: Int, at pointerPos: Point, now: Double) {
         let f = arr.frame(of: h)
-        let center = Point(x: f.midX, y: f.midY - scrollY)
+        let center = viewportPoint(f.center, section: arr.sectionOf[h])
         var drag = Drag(pointer: p, item: h, grabOffset: Point(x: center.x - pointerPos.x, y: center.y - pointerPos.y),
                         center: center, size: f.size, liftSection: arr.sectionOf[h])
         drag.lastRegion = arr.region(at: Point(x: f.midX, y: f.midY))
@@ -45,10 +44,14 @@ extension LiveSession {
     mutating func retarget(_ d: Int, now: Double) -> Bool {
         let h = drags[d].item
         let section = arr.sectionOf[h], index = arr.indexOf[h]
-        let c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
-        // `swaps(drags[d])` spelled out: a call of a non-mutating method here copied the whole
-        // session (every array retained and released) on every move.
-        if config.mode == .swap && drags[d].pointer >= 0 && drags[d].copyFrom == nil {
+        // `swaps(drags[d])` and `contentPoint(_:)` spelled out: a call of a non-mutating method
+        // here copied the whole session (every array retained and released) on every move.
+        var c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
+        if arr.kind == .columns {
+            c.x += scrollX
+            if drags[d].center.y >= arr.headerHeight, let k = arr.column(atX: c.x) { c.y += colScroll[k] }
+            retargetColumns(d)
+        } else if config.mode == .swap && drags[d].pointer >= 0 && drags[d].copyFrom == nil {
             retargetSwap(d, center: c)
         } else if arr.kind == .list {
             retargetList(h, centerY: c.y)
@@ -399,7 +402,7 @@ extension LiveSession {
         if place != placeBefore { step.shiftDur = dur(config.shiftMs) }
         step.gestures.append(.drop(p: drag.pointer, id: arr.ids[h], at: place, cancelled: cancelled))
         let f = arr.frame(of: h)
-        step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: arr.ids[h], center: Point(x: f.midX, y: f.midY - scrollY),
+        step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: arr.ids[h], center: viewportPoint(f.center, section: arr.sectionOf[h]),
                                              moveDur: dur(config.dropMs), scale: 1, rotation: 0, alpha: 1,
                                              dur: dur(config.dropMs), ease: .easeOut, done: true))
         // Its cell shows again; what moved, `rebuildLive` left in the arrangement's changes.
@@ -621,6 +624,7 @@ extension LiveSession {
         // The order may be shorter (an item left a section for an empty one, which then
         // loses its drop slot): the scroll offset stays inside the content, as after a step.
         if scrollY > maxScroll { scrollY = maxScroll }
+        clampColumnScrolls()
         return true
     }
 

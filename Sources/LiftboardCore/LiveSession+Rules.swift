@@ -27,7 +27,7 @@ extension LiveSession {
     mutating func refreshRefusals() {
         for d in drags.indices {
             refreshRefusals(d)
-            if drags[d].pointer >= 0 { updateForbidden(d, center: Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)) }
+            if drags[d].pointer >= 0 { updateForbidden(d, center: contentPoint(drags[d].center)) }
         }
     }
 
@@ -66,7 +66,10 @@ extension LiveSession {
         guard arr.hasRules else { return }
         var over: Int? = nil
         let r = drags[d].refused
-        if !r.isEmpty, arr.sectionCount > 0, c.y >= 0, c.y < arr.contentHeight, c.x >= 0, c.x < arr.width {
+        if arr.kind == .columns {
+            // Columns: while the center's x is inside a refusing column's span.
+            if !r.isEmpty, let t = arr.column(atX: c.x), r[t] && t != drags[d].copyFrom { over = t }
+        } else if !r.isEmpty, arr.sectionCount > 0, c.y >= 0, c.y < arr.contentHeight, c.x >= 0, c.x < arr.width {
             let t = arr.section(at: c.y)
             if r[t] && t != drags[d].copyFrom { over = t }  // over its own palette: a cancel, not a refusal
         }
@@ -170,7 +173,8 @@ extension LiveSession {
     func isCopyBack(_ drag: Drag) -> Bool {
         guard let p = drag.copyFrom else { return false }
         if arr.sectionOf[drag.item] == p { return true }
-        let c = Point(x: drag.center.x, y: drag.center.y + scrollY)
+        let c = contentPoint(drag.center)
+        if arr.kind == .columns { return arr.column(atX: c.x) == p }
         return c.y >= 0 && c.y < arr.contentHeight && arr.section(at: c.y) == p
     }
 
@@ -191,7 +195,7 @@ extension LiveSession {
         }
         let f = arr.frame(of: n)
         step.gestures.append(.drop(p: drag.pointer, id: id, at: arr.place(of: n), cancelled: false))
-        step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: id, center: Point(x: f.midX, y: f.midY - scrollY),
+        step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: id, center: viewportPoint(f.center, section: arr.sectionOf[n]),
                                              moveDur: dur(config.dropMs), scale: 1, rotation: 0, alpha: 1,
                                              dur: dur(config.dropMs), ease: .easeOut, done: true))
         step.cellsDirty = true

@@ -21,9 +21,18 @@ struct PointerState: Sendable {
     var phase: Phase = .pending
     var position: Point
     let scrollAtDown: Double
-    /// Recent (time, y) samples for the pan's release velocity.
+    /// Recent (time, y) samples for the pan's release velocity (columns: along its axis).
     var samples: [(t: Double, y: Double)] = []
+    /// Columns: the board's offset at `down`, the column under it and that column's offset,
+    /// and the axis the pan locked to once it moved past `allowableMovement`.
+    var scrollXAtDown: Double = 0
+    var columnAtDown: Int? = nil
+    var columnScrollAtDown: Double = 0
+    var panAxis: PanAxis? = nil
 }
+
+/// The axis a columns board's pan locked to (UIScrollView's directional lock).
+enum PanAxis: Sendable { case x, y }
 
 /// A lifted item following a pointer (or the keyboard, pointer -1).
 struct Drag: Sendable {
@@ -100,6 +109,11 @@ struct LiveSession: Sendable {
     /// A pinned item's index in the committed order: where it stays while others move.
     var pinnedHome: [Int]
     var scrollY: Double = 0
+    /// Columns: the board's sideways offset and each column's own vertical offset.
+    var scrollX: Double = 0
+    var colScroll: [Double] = []
+    /// Columns: the flings of released pans (the board's, columns'), each on its own.
+    var flings: [Fling] = []
 
     // Gestures.
     var pointers: [PointerState] = []
@@ -124,6 +138,7 @@ struct LiveSession: Sendable {
     var frameSeq = 0
     var lastSeq: Int? = nil
     var sentScroll: Double = 0
+    var sentScrollX: Double = 0
     var sentContent = Size.zero
     var sentSections: [SectionInfo] = []
     /// The cells the client has, in window order, and where each handle's entry is (-1: none).
@@ -186,6 +201,7 @@ struct LiveSession: Sendable {
         liftedBy = LiftTable(count: arr.itemCount)
         selected = Array(repeating: false, count: arr.itemCount)
         lastInput = now
+        colScroll = Array(repeating: 0, count: board.layout == .columns ? arr.sectionCount : 0)
         resetPinnedHomes()
     }
 
@@ -224,15 +240,16 @@ struct LiveSession: Sendable {
             pointerUp(p, at: at, now: now)
         case .cancel(let p):
             pointerCancel(p, now: now)
-        case .wheel(_, let dy):
+        case .wheel(let dx, let dy, let at):
             lastInput = now
             deceleration = nil
-            scroll(to: scrollY + dy, now: now)
+            if isColumns { wheelColumns(dx: dx, dy: dy, at: at, now: now) } else { scroll(to: scrollY + dy, now: now) }
         case .resize(let vp):
             lastInput = now
             viewport = vp
             arr.relayout(width: vp.w)
             scrollY = clampScroll(scrollY)
+            clampColumnScrolls()
             committedLayout?.relayout(width: vp.w)
             for k in drags.indices { drags[k].lastRegion = nil }
             flushStep(at: now, into: &out)
@@ -275,7 +292,7 @@ struct LiveSession: Sendable {
         }
     }
 
-    enum Timer { case press(Int), autoScroll, deceleration, idleReset }
+    enum Timer { case press(Int), autoScroll, deceleration, fling(Int), idleReset }
 
     /// The earliest pending timer; ties go to presses, then auto-scroll, deceleration, idle.
     func nextTimer() -> (Double, Timer)? {
@@ -287,6 +304,7 @@ struct LiveSession: Sendable {
         for p in pointers { consider(p.recognizer.deadline, .press(p.id)) }
         consider(autoScrollAt, .autoScroll)
         consider(deceleration?.nextTick, .deceleration)
+        for (i, f) in flings.enumerated() { consider(f.nextTick, .fling(i)) }
         consider(idleResetDeadline, .idleReset)
         return best
     }
@@ -294,7 +312,8 @@ struct LiveSession: Sendable {
     var nextDeadline: Double? { nextTimer()?.0 }
 
     var idleResetDeadline: Double? {
-        guard config.idleResetMs > 0, pointers.isEmpty, drags.isEmpty, deceleration == nil, scrollY != 0 else { return nil }
+        guard config.idleResetMs > 0, pointers.isEmpty, drags.isEmpty, deceleration == nil, flings.isEmpty,
+              scrollY != 0 || scrollX != 0 || colScroll.contains(where: { $0 != 0 }) else { return nil }
         return lastInput + config.idleResetMs
     }
 
@@ -303,8 +322,15 @@ struct LiveSession: Sendable {
         case .press(let p): pressBegan(p, now: now)
         case .autoScroll: autoScrollTick(now: now)
         case .deceleration: decelerationTick(now: now)
+        case .fling(let i): flingTick(i, now: now)
         case .idleReset:
             lastInput = now
+            if scrollX != 0 || colScroll.contains(where: { $0 != 0 }) {
+                scrollX = 0
+                for k in colScroll.indices { colScroll[k] = 0 }
+                step.scrollDur = dur(500)
+                step.cellsDirty = true
+            }
             if scrollY != 0 {
                 scrollY = 0
                 step.scrollDur = dur(500)
@@ -318,6 +344,13 @@ struct LiveSession: Sendable {
     func invariantViolations() -> [String] {
         var v = arr.invariantViolations()
         if scrollY < 0 || scrollY > maxScroll + 1e-9 { v.append("scroll \(scrollY) outside [0, \(maxScroll)]") }
+        if isColumns {
+            if colScroll.count != arr.sectionCount { v.append("\(colScroll.count) column offsets for \(arr.sectionCount) columns") }
+            if scrollX < 0 || scrollX > maxScrollX + 1e-9 { v.append("scroll.x \(scrollX) outside [0, \(maxScrollX)]") }
+            for k in colScroll.indices where k < arr.sectionCount && (colScroll[k] < 0 || colScroll[k] > maxColumnScroll(k) + 1e-9) {
+                v.append("column \(arr.sectionIDs[k]) scroll \(colScroll[k]) outside [0, \(maxColumnScroll(k))]")
+            }
+        }
         for d in drags where liftedBy[d.item] != d.pointer { v.append("drag of \(arr.ids[d.item]) not in liftedBy") }
         let carried = drags.reduce(0) { $0 + $1.extras.count }
         if liftedBy.count != drags.count + carried { v.append("liftedBy has \(liftedBy.count) entries for \(drags.count) drags carrying \(carried) more") }

@@ -68,7 +68,9 @@ public enum ClientEvent: Hashable, Sendable {
     case move(pointer: Int, at: Point)
     case up(pointer: Int, at: Point)
     case cancel(pointer: Int)
-    case wheel(dx: Double, dy: Double)
+    /// `at` (extension, columns): the pointer's viewport position; `dy` scrolls the column
+    /// under it. Lists and grids ignore it.
+    case wheel(dx: Double, dy: Double, at: Point? = nil)
     case resize(Viewport)
     case key(String, mods: Modifiers = [])
     case ping(id: PingID)
@@ -249,6 +251,10 @@ public struct SectionInfo: Hashable, Sendable {
     public var subtitle: String? = nil
     /// Extension (issue 25): how many items the section holds (live, during a drag).
     public var count: Int = 0
+    /// Extension, columns only: the column's own vertical scroll offset.
+    public var scroll: Double? = nil
+    /// Extension, columns only: the column's header plus its rows (or its empty slot).
+    public var contentHeight: Double? = nil
     public init(id: String, title: String, frame: Rect, header: Double = 0, slot: Rect? = nil, subtitle: String? = nil, count: Int = 0) {
         self.id = id; self.title = title; self.frame = frame; self.header = header; self.slot = slot
         self.subtitle = subtitle; self.count = count
@@ -289,6 +295,8 @@ public struct LayoutMessage: Hashable, Sendable {
     public var cells: [CellInfo]
     /// Snapshots of drags in flight (an extension: a resize during a drag keeps them).
     public var snapshots: [SnapshotUpdate]
+    /// Extension: the board's layout is `columns` (sent as `"layout": "columns"`).
+    public var columns: Bool = false
     public init(version: Int, content: Size, scroll: Point, sections: [SectionInfo], cells: [CellInfo], snapshots: [SnapshotUpdate] = []) {
         self.version = version; self.content = content; self.scroll = scroll
         self.sections = sections; self.cells = cells; self.snapshots = snapshots

@@ -91,6 +91,10 @@ public struct Session: Sendable {
     /// The content's scroll offset.
     public var scrollY: Double? { live?.session.scrollY }
 
+    /// Columns: the board's sideways offset, and each column's own vertical offset.
+    public var scrollX: Double? { live?.session.scrollX }
+    public var columnScrolls: [Double]? { live?.session.colScroll }
+
     public mutating func handle(_ event: ClientEvent, seq: Int? = nil, at now: Double,
                                 boards: (String) -> Board?) -> [ServerEvent] {
         switch state {

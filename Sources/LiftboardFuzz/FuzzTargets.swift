@@ -46,12 +46,29 @@ let fuzzBoards: [Board] = [
     {"id":"bugs","accepts":["bug"],"max":3,"items":[{"id":"x","kind":"bug"}]},{"id":"doing","max":1,"items":[]},\
     {"id":"bin","drop":"remove","items":[]}]}
     """.utf8)),
+    // Columns (issue 24): the golden columns.json's shape with a pinned item, a tall card and
+    // narrow columns (a 200-wide viewport shows one, scrolling sideways to the rest).
+    try! Wire.decodeBoard(Array("""
+    {"id":"kanban","layout":"columns","columns":{"width":150,"gap":10,"headerHeight":30,"rowHeight":40,"spacing":6},\
+    "sections":[{"id":"todo","items":[{"id":"a"},{"id":"b","height":96},{"id":"c","movable":false},{"id":"d"}]},\
+    {"id":"doing","items":[{"id":"e"},{"id":"f"},{"id":"g"},{"id":"h"},{"id":"i"},{"id":"j"},{"id":"k"},{"id":"l"}]},\
+    {"id":"done","items":[]}]}
+    """.utf8)),
+    // Columns with rules: a palette column, a WIP limit, a column that accepts bugs, a trash.
+    try! Wire.decodeBoard(Array("""
+    {"id":"tall","layout":"columns","sections":[{"id":"palette","copy":true,"items":[{"id":"t1","kind":"bug"}]},\
+    {"id":"todo","items":[{"id":"a","kind":"feature"},{"id":"b","kind":"bug"},{"id":"p","movable":false},{"id":"c"}]},\
+    {"id":"bugs","accepts":["bug"],"items":[{"id":"x","kind":"bug"}]},{"id":"doing","max":1,"items":[]},\
+    {"id":"bin","drop":"remove","items":[]}]}
+    """.utf8)),
 ]
 
 /// The fuzz board a golden stream's first line names.
 func fuzzBoard(named head: some Sequence<UInt8>) -> Board {
     let name = String(decoding: Array(head), as: UTF8.self)
     if name == "# board: grid.json" { return fuzzBoards[1] }
+    if name == "# board: columns.json" { return fuzzBoards[3] }
+    if name.hasPrefix("# board: columns") { return fuzzBoards[4] }
     if ["rules", "trash", "palette", "handles"].contains(where: { name.hasPrefix("# board: \($0)") }) { return fuzzBoards[2] }
     return fuzzBoards[0]
 }
@@ -81,7 +98,7 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
     }
     var driver = SessionUnderTest(board: fuzzBoards[Int(first) % fuzzBoards.count])
     var reader = ByteReader(bytes: bytes.dropFirst())
-    driver.step(.hello(Hello(board: "demo", viewport: Viewport(w: 200 + reader.double(600), h: 200 + reader.double(900)),
+    driver.step(.hello(Hello(board: driver.board.id, viewport: Viewport(w: 200 + reader.double(600), h: 200 + reader.double(900)),
                              config: reader.config())), at: 0)
     var now = 0.0
     while !reader.atEnd {
@@ -94,7 +111,10 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         case 2, 3, 4: event = .move(pointer: p, at: point)
         case 5: event = .up(pointer: p, at: point)
         case 6: event = .cancel(pointer: p)
-        case 7: event = .wheel(dx: 0, dy: reader.double(800) - 400)
+        case 7:
+            // Columns read dx and the place (dy scrolls the column under it); lists ignore them.
+            let dx = reader.byte() % 2 == 0 ? 0 : reader.double(800) - 400
+            event = .wheel(dx: dx, dy: reader.double(800) - 400, at: reader.byte() % 2 == 0 ? point : nil)
         case 8: event = .key(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "Escape", "Tab"][Int(reader.byte() % 8)],
                              mods: reader.byte() % 4 == 0 ? .shift : [])
         case 9: event = .resize(Viewport(w: 100 + reader.double(900), h: 100 + reader.double(900)))

@@ -135,7 +135,7 @@ public struct StreamDescriber {
         switch m.event {
         case .advance:
             return
-        case .wheel(let dx, let dy):
+        case .wheel(let dx, let dy, _):
             waitUntil(ms)
             emit("wheel \(Self.number(dx)) \(Self.number(dy))")
         case .key(let k, let mods) where mods.isEmpty:

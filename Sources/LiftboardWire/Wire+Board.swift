@@ -34,6 +34,15 @@ extension Wire {
             grid.spacing = try nonNegative(g, "spacing", path: "grid.spacing") ?? grid.spacing
             grid.headerHeight = try nonNegative(g, "headerHeight", path: "grid.headerHeight") ?? grid.headerHeight
         }
+        var columns = ColumnMetrics()
+        if let c = v["columns"] {
+            guard case .object = c else { throw .wrongType(field: "columns", expected: "an object") }
+            columns.width = try positive(c, "width", path: "columns.width") ?? columns.width
+            columns.gap = try nonNegative(c, "gap", path: "columns.gap") ?? columns.gap
+            columns.headerHeight = try nonNegative(c, "headerHeight", path: "columns.headerHeight") ?? columns.headerHeight
+            columns.rowHeight = try positive(c, "rowHeight", path: "columns.rowHeight") ?? columns.rowHeight
+            columns.spacing = try nonNegative(c, "spacing", path: "columns.spacing") ?? columns.spacing
+        }
         var version = 0
         if let ver = v["version"] {
             guard case .number(let d) = ver, d.isFinite, d == d.rounded(), d >= 0, d <= Double(Int32.max) else {
@@ -98,7 +107,7 @@ extension Wire {
             section.items = items
             sections.append(section)
         }
-        return Board(id: id, layout: layout, list: list, grid: grid, sections: sections, version: version)
+        return Board(id: id, layout: layout, list: list, grid: grid, columns: columns, sections: sections, version: version)
     }
 
     /// A section's placement rules (issue 23): `accepts`, `max`, `copy`, `drop`.
@@ -180,6 +189,16 @@ extension Wire {
         w.key("spacing"); w.number(b.grid.spacing)
         w.key("headerHeight"); w.number(b.grid.headerHeight)
         w.endObject()
+        if b.layout == .columns {
+            // Only for a columns board: the other layouts' documents stay as they were.
+            w.key("columns"); w.beginObject()
+            w.key("width"); w.number(b.columns.width)
+            w.key("gap"); w.number(b.columns.gap)
+            w.key("headerHeight"); w.number(b.columns.headerHeight)
+            w.key("rowHeight"); w.number(b.columns.rowHeight)
+            w.key("spacing"); w.number(b.columns.spacing)
+            w.endObject()
+        }
         w.key("version"); w.int(b.version)
         w.key("sections"); w.beginArray()
         for s in b.sections {

@@ -69,7 +69,11 @@ extension Wire {
         case "cancel":
             event = .cancel(pointer: try f.int("p", in: pointerRange))
         case "wheel":
-            event = .wheel(dx: try f.number("dx", in: coordinateRange), dy: try f.number("dy", in: coordinateRange))
+            let dx = try f.number("dx", in: coordinateRange), dy = try f.number("dy", in: coordinateRange)
+            // Extension (columns): the pointer's place, both or none.
+            let x = try f.optionalNumber("x", in: coordinateRange), y = try f.optionalNumber("y", in: coordinateRange)
+            if (x == nil) != (y == nil) { throw f.fail(x == nil ? "x" : "y", "missing (wheel x and y come together)") }
+            event = .wheel(dx: dx, dy: dy, at: x.flatMap { x in y.map { Point(x: x, y: $0) } })
         case "resize":
             event = .resize(try viewport(f))
         case "key":

@@ -31,6 +31,7 @@ extension Wire {
             w.key("config"); config(m.config, &w)
         case .layout(let m):
             w.key("t"); w.literal("layout")
+            if m.columns { w.key("layout"); w.literal("columns") }
             w.key("version"); w.int(m.version)
             w.key("content"); size(m.content, &w)
             w.key("scroll"); point(m.scroll, &w)
@@ -340,6 +341,8 @@ extension Wire {
             w.key("frame"); rect(s.frame, &w)
             w.key("header"); w.number(s.header)
             if let slot = s.slot { w.key("slot"); rect(slot, &w) }
+            if let scroll = s.scroll { w.key("scroll"); w.number(scroll) }
+            if let h = s.contentHeight { w.key("contentHeight"); w.number(h) }
             if let sub = s.subtitle { w.key("subtitle"); w.string(sub) }
             w.key("count"); w.int(s.count)
             w.endObject()

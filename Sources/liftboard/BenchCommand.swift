@@ -16,7 +16,8 @@ struct BenchCommand: ParsableCommand {
     }
 }
 
-/// Drives synthetic drags through `Session` on list and grid boards of growing size.
+/// Drives synthetic drags through `Session` on list and grid boards of growing size, and on
+/// columns boards of three columns of growing length (issue 24).
 struct BenchEngine: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "engine",
@@ -38,6 +39,9 @@ struct BenchEngine: ParsableCommand {
         var bytesPerFrameStill: Double
         var bytesPerFrameReorder: Double
         var reordersPerMove: Double
+        /// Columns only: a wheel scrolling the column under the pointer mid-drag (retargeting it).
+        var scrollP50Ns: Double? = nil
+        var scrollP99Ns: Double? = nil
     }
 
     func run() throws {
@@ -47,6 +51,9 @@ struct BenchEngine: ParsableCommand {
         for kind in [LayoutKind.list, .grid] {
             for n in sizes { rows.append(Self.measure(kind: kind, cells: n, moves: moves)) }
         }
+        // Columns: `cells` is the cards of each of the three columns.
+        let columnSizes = quick ? [100, 1_000] : [100, 1_000, 10_000, 100_000]
+        for n in columnSizes { rows.append(Self.measureColumns(cardsPerColumn: n, moves: moves)) }
         if json { return try BenchCommand.printJSON(rows: rows) }
         print("layout  cells    move p50  move p99  reorder p50  reorder p99  decode p50  encode p50  Foundation decode  bytes/frame still  bytes/frame reorder")
         for r in rows {
@@ -54,9 +61,20 @@ struct BenchEngine: ParsableCommand {
                          r.layout as NSString, r.cells, r.sessionP50Ns, r.sessionP99Ns, r.sessionReorderP50Ns, r.sessionReorderP99Ns,
                          r.decodeP50Ns, r.encodeP50Ns, r.foundationDecodeP50Ns, r.bytesPerFrameStill, r.bytesPerFrameReorder))
         }
-        let small = rows.filter { $0.cells == sizes.first! }, large = rows.filter { $0.cells == sizes.last! }
+        let small = rows.filter { $0.cells == sizes.first! && $0.layout != "columns" }
+        let large = rows.filter { $0.cells == sizes.last! && $0.layout != "columns" }
         for (s, l) in zip(small, large) {
             print(String(format: "%@: move p50 at %d cells / at %d cells = %.2fx", s.layout, l.cells, s.cells, l.sessionP50Ns / s.sessionP50Ns))
+        }
+        let columns = rows.filter { $0.layout == "columns" }
+        for r in columns {
+            print(String(format: "columns: %d cards a column: wheel scroll mid-drag p50 %.0fns p99 %.0fns",
+                         r.cells, r.scrollP50Ns ?? 0, r.scrollP99Ns ?? 0))
+        }
+        if let s = columns.first, let l = columns.last {
+            print(String(format: "columns: move p50 at %d cards a column / at %d = %.2fx; reorder p50 %.2fx; wheel scroll p50 %.2fx",
+                         l.cells, s.cells, l.sessionP50Ns / s.sessionP50Ns, l.sessionReorderP50Ns / s.sessionReorderP50Ns,
+                         (l.scrollP50Ns ?? 0) / max(1, s.scrollP50Ns ?? 1)))
         }
     }
 
@@ -70,6 +88,83 @@ struct BenchEngine: ParsableCommand {
     }
 
     static func nowNs() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Three columns of `n` cards each (every third card 80 tall).
+    static func columnsBoard(cardsPerColumn n: Int) -> Board {
+        Board(id: "bench", layout: .columns, columns: ColumnMetrics(), sections: (0..<3).map { s in
+            Section(id: "c\(s)", items: (0..<n).map { i in
+                Item(id: "i\(s)-\(i)", label: "Card \(s)-\(i)", height: i % 3 == 0 ? 80 : nil)
+            })
+        })
+    }
+
+    /// A card of column 0 lifted and moved: trembling in place (still), then sweeping up and
+    /// down, going to column 1 and back every 40 moves (reorder: passing cards and entering
+    /// columns), then wheel scrolls of the column under the pointer (each retargets the drag).
+    static func measureColumns(cardsPerColumn n: Int, moves: Int) -> Row {
+        let b = columnsBoard(cardsPerColumn: n)
+        var session = Session(id: "bench")
+        _ = session.handle(.hello(Hello(board: b.id, viewport: Viewport(w: 900, h: 800))), at: 0) { _ in b }
+        let start = Point(x: 140, y: 80)
+        _ = session.handle(.down(pointer: 1, at: start, kind: .touch), at: 0)
+        _ = session.fire(at: 600)
+        var t = 600.0
+        var buffer: [UInt8] = []
+        var still: [UInt64] = [], stillBytes = 0, stillFrames = 0
+        for k in 0..<moves {
+            t += 1
+            let p = Point(x: start.x + Double(k % 7) - 3, y: start.y + Double(k % 11) - 5)
+            let s0 = nowNs()
+            let out = session.handle(.move(pointer: 1, at: p), at: t)
+            still.append(nowNs() - s0)
+            for e in out {
+                guard case .frame = e else { continue }
+                buffer.removeAll(keepingCapacity: true)
+                Wire.encode(e, into: &buffer)
+                stillBytes += buffer.count
+                stillFrames += 1
+            }
+        }
+        var sweep: [UInt64] = [], sweepBytes = 0, sweepFrames = 0, reorders = 0
+        var y = start.y, dy = 7.0
+        for k in 0..<moves {
+            t += 1
+            y += dy
+            if y > 700 || y < 60 { dy = -dy }
+            let x = (k / 40) % 2 == 0 ? 140.0 : 430.0
+            let s0 = nowNs()
+            let out = session.handle(.move(pointer: 1, at: Point(x: x, y: y)), at: t)
+            sweep.append(nowNs() - s0)
+            for e in out {
+                if case .moved = e { reorders += 1 }
+                if case .frame = e {
+                    buffer.removeAll(keepingCapacity: true)
+                    Wire.encode(e, into: &buffer)
+                    sweepBytes += buffer.count
+                    sweepFrames += 1
+                }
+            }
+        }
+        // Park the pointer mid-column (no edge band), then scroll that column under it.
+        t += 1
+        _ = session.handle(.move(pointer: 1, at: Point(x: 430, y: 400)), at: t)
+        var scroll: [UInt64] = []
+        for k in 0..<moves {
+            t += 1
+            let d = (k / 50) % 2 == 0 ? 37.0 : -37.0
+            let s0 = nowNs()
+            _ = session.handle(.wheel(dx: 0, dy: d, at: Point(x: 430, y: 400)), at: t)
+            scroll.append(nowNs() - s0)
+        }
+        return Row(layout: "columns", cells: n,
+                   sessionP50Ns: percentile(still, 0.5), sessionP99Ns: percentile(still, 0.99),
+                   sessionReorderP50Ns: percentile(sweep, 0.5), sessionReorderP99Ns: percentile(sweep, 0.99),
+                   decodeP50Ns: 0, encodeP50Ns: 0, foundationDecodeP50Ns: 0,
+                   bytesPerFrameStill: Double(stillBytes) / Double(max(1, stillFrames)),
+                   bytesPerFrameReorder: Double(sweepBytes) / Double(max(1, sweepFrames)),
+                   reordersPerMove: Double(reorders) / Double(moves),
+                   scrollP50Ns: percentile(scroll, 0.5), scrollP99Ns: percentile(scroll, 0.99))
+    }
 
     static func percentile(_ xs: [UInt64], _ p: Double) -> Double {
         let s = xs.sorted()

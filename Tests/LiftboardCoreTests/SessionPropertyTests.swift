@@ -47,6 +47,26 @@ enum RandomStreams {
         return b
     }
 
+    /// `b` as a columns board (issue 24) with random metrics, narrow enough that a 400-wide
+    /// viewport shows two or three columns and scrolls sideways to the rest.
+    static func asColumns(_ b: Board, _ rng: inout SplitMix64) -> Board {
+        var c = b
+        c.layout = .columns
+        c.columns = ColumnMetrics(width: Double(Int.random(in: 100...220, using: &rng)), gap: Double(Int.random(in: 0...16, using: &rng)),
+                                  headerHeight: Double(Int.random(in: 0...48, using: &rng)), rowHeight: Double(Int.random(in: 30...70, using: &rng)),
+                                  spacing: Double(Int.random(in: 0...10, using: &rng)))
+        return c
+    }
+
+    /// Columns streams: wheels carry a place and a sideways delta (the page always sends them).
+    static func columnEvents(_ rng: inout SplitMix64, board: Board, count: Int) -> [(ClientEvent, Double)] {
+        events(&rng, board: board, count: count).map { e, t in
+            guard case .wheel(_, let dy, _) = e else { return (e, t) }
+            let at = Bool.random(using: &rng) ? Point(x: Double.random(in: -20...420, using: &rng), y: Double.random(in: -20...620, using: &rng)) : nil
+            return (.wheel(dx: Double.random(in: -300...300, using: &rng), dy: dy, at: at), t)
+        }
+    }
+
     static func config(_ rng: inout SplitMix64) -> SessionConfig {
         var c = SessionConfig()
         c.mode = Bool.random(using: &rng) ? .insert : .swap
@@ -294,6 +314,35 @@ enum RandomStreams {
         #expect(failures.isEmpty, "\(failures.prefix(5))")
         // The streams reach the rules: drags are refused places and commits land.
         #expect(commits > 100 && forbidden > 10, "commits \(commits), forbidden frames \(forbidden), refusals \(refusals)")
+    }
+
+    /// Columns (issue 24): random streams on columns boards, with and without rules, both
+    /// modes: every invariant (column offsets clamped to their rows included), every commit one
+    /// change, the same point again never moves anything, two runs give the same bytes.
+    @Test func randomStreamsOnColumnsBoardsKeepEveryInvariant() {
+        var failures: [String] = []
+        var commits = 0, crossings = 0
+        for seed in 0..<1000 as Range<UInt64> {
+            var rng = SplitMix64(seed: seed &+ 240_000)
+            let plain = seed % 3 == 0 ? RandomStreams.ruledBoard(&rng) : RandomStreams.board(&rng)
+            let board = RandomStreams.asColumns(plain, &rng)
+            let config = RandomStreams.config(&rng)
+            let events = RandomStreams.columnEvents(&rng, board: board, count: 80)
+            var violations: [String] = []
+            let a = RandomStreams.run(board: board, config: config, events: events, violations: &violations)
+            let b = RandomStreams.run(board: board, config: config, events: events, violations: &violations)
+            if a != b { failures.append("seed \(seed): two runs differ") }
+            for e in a {
+                if case .persist = e { commits += 1 }
+                if case .moved(_, _, let from, let to) = e, from.section != to.section { crossings += 1 }
+            }
+            failures += violations.map { "seed \(seed): \($0)" }
+            failures += Self.protocolViolations(a, board: board).map { "seed \(seed): \($0)" }
+            if failures.count > 5 { break }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        // The streams reach the columns: items cross between them and commits land.
+        #expect(commits > 100 && crossings > 100, "commits \(commits), crossings \(crossings)")
     }
 
     /// Timers fire at their own due times whoever asks: a stream with `advance`s inserted at
