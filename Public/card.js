@@ -12,14 +12,14 @@ export const LIGHT = {
   background: "#f5f5f7", card: "#ffffff", text: "#1d1d1f", secondary: "#6e6e73", header: "#6e6e73",
   chip: "#e5e5ea", chipText: "#1d1d1f", badge: "#1a73e8", badgeText: "#ffffff", placeholder: "#d1d1d6",
   placeholderGlyph: "#8e8e93", separator: "rgba(0,0,0,0.08)", focus: "#1a73e8", slot: "#b0b0b5", shadow: "rgba(0,0,0,0.28)",
-  button: "rgba(0,0,0,0.55)", buttonText: "#ffffff", lane: "#e9e9ee", radius: 10, font: "system-ui, -apple-system, 'Segoe UI', sans-serif",
-  forced: false, dark: false,
+  button: "rgba(0,0,0,0.55)", buttonText: "#ffffff", radius: 10, font: "system-ui, -apple-system, 'Segoe UI', sans-serif",
+  lane: "#e9e9ee", forced: false, dark: false,
 };
 export const DARK = {
   ...LIGHT, background: "#000000", card: "#1c1c1e", text: "#f5f5f7", secondary: "#a1a1a6", header: "#a1a1a6",
   chip: "#3a3a3c", chipText: "#f5f5f7", badge: "#0a84ff", placeholder: "#3a3a3c", placeholderGlyph: "#8e8e93",
   separator: "rgba(255,255,255,0.12)", focus: "#0a84ff", slot: "#636366", shadow: "rgba(0,0,0,0.6)",
-  button: "rgba(255,255,255,0.25)", lane: "#111113", dark: true,
+  button: "rgba(255,255,255,0.25)", lane: "#161618", dark: true,
 };
 
 /** The CSS custom properties a host page sets to override the theme, and the keys they set. */

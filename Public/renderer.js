@@ -133,7 +133,6 @@ export function draw(canvas, scene, now, look = {}) {
   const ctx = canvas.getContext("2d");
   const w = canvas.width / dpr, h = canvas.height / dpr;
   const theme = look.theme || LIGHT;
-  look = { theme, more: look.more || null };
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = theme.background;
   ctx.fillRect(0, 0, w, h);
@@ -146,7 +145,7 @@ export function draw(canvas, scene, now, look = {}) {
 /** Columns (kanban): the board scrolled sideways; each column a card-colored lane whose header
  *  stays put and whose body is clipped and scrolled on its own. */
 function drawColumns(ctx, scene, now, w, h, look) {
-  const theme = look.theme;
+  const theme = look.theme || LIGHT;
   const scrollX = valueAt(scene.scrollX, now);
   const bySection = new Map();
   for (const c of scene.cells.values()) {
@@ -159,20 +158,15 @@ function drawColumns(ctx, scene, now, w, h, look) {
   for (const s of scene.sections) {
     const f = s.frame, header = s.header ?? 40;
     if (f.x + f.w < scrollX || f.x > scrollX + w) continue;
-    ctx.fillStyle = theme.lane;
+    ctx.fillStyle = theme.lane ?? theme.background;
     roundRect(ctx, f.x, 0, f.w, h, theme.radius + 2);
     ctx.fill();
     const cells = bySection.get(s.id) || [];
-    ctx.fillStyle = theme.text;
-    ctx.font = `700 14px ${theme.font}`;
-    ctx.textBaseline = "middle";
-    const count = String(s.count ?? cells.length);
-    ctx.fillText(ellipsize(ctx, s.title || "", f.w - 64), f.x + 14, header / 2);
-    ctx.font = `600 13px ${theme.font}`;
-    ctx.fillStyle = theme.secondary;
-    ctx.textAlign = "end";
-    ctx.fillText(count, f.x + f.w - 14, header / 2);
-    ctx.textAlign = "start";
+    // The header: title, subtitle and count, as a list's, within the column's width.
+    ctx.save();
+    ctx.translate(f.x, 0);
+    drawHeader(ctx, theme, s, f.w);
+    ctx.restore();
     const scroll = scene.columnScroll.get(s.id);
     const sy = scroll ? valueAt(scroll, now) : 0;
     ctx.save();
@@ -205,7 +199,7 @@ function drawSlot(ctx, slot, theme) {
 
 /** A list or a grid: sections stacked, the whole content scrolled vertically. */
 function drawStacked(ctx, scene, now, w, h, look) {
-  const theme = look.theme;
+  const theme = look.theme || LIGHT;
   const scroll = valueAt(scene.scroll, now);
   ctx.save();
   ctx.translate(0, -scroll);
@@ -228,7 +222,7 @@ function drawStacked(ctx, scene, now, w, h, look) {
 
 /** Snapshots float above the scrolled content, in viewport coordinates, with a soft shadow. */
 function drawSnapshots(ctx, scene, now, look) {
-  const theme = look.theme;
+  const theme = look.theme || LIGHT;
   for (const s of scene.snapshots.values()) {
     const cell = scene.cells.get(s.id);
     const c = valueAt(s.center, now);

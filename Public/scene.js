@@ -31,12 +31,6 @@ function cellFrom(info, now) {
   };
 }
 
-/** A card's fields (issue 25), as `layout` and whole frame cells carry them: absent is null. */
-function cardFields(info) {
-  return { detail: info.detail ?? null, image: info.image ?? null, badge: info.badge ?? null, tags: info.tags ?? null,
-    accent: info.accent ?? null };
-}
-
 /** Where content point (x, y) of section `section` is drawn in the viewport at `now` (`to`:
  *  where it will be once scrolling settles). A list or a grid scrolls as one; in columns the
  *  board scrolls sideways and the section's column vertically. */
@@ -76,6 +70,12 @@ export function cellUnder(scene, x, y, now, to = false) {
     if (at.x >= f.x && at.x < f.x + f.w && at.y >= f.y && at.y < f.y + f.h) return c;
   }
   return null;
+}
+
+/** A card's fields (issue 25), as `layout` and whole frame cells carry them: absent is null. */
+function cardFields(info) {
+  return { detail: info.detail ?? null, image: info.image ?? null, badge: info.badge ?? null, tags: info.tags ?? null,
+    accent: info.accent ?? null };
 }
 
 function snapshotFrom(s, now, scene) {

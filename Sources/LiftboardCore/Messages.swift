@@ -247,14 +247,14 @@ public struct SectionInfo: Hashable, Sendable {
     public var header: Double
     /// Extension: the drop slot, present while the section is empty.
     public var slot: Rect?
-    /// Extension (issue 25): the header's second line, when the section has one.
-    public var subtitle: String? = nil
-    /// Extension (issue 25): how many items the section holds (live, during a drag).
-    public var count: Int = 0
     /// Extension, columns only: the column's own vertical scroll offset.
     public var scroll: Double? = nil
     /// Extension, columns only: the column's header plus its rows (or its empty slot).
     public var contentHeight: Double? = nil
+    /// Extension (issue 25): the header's second line, when the section has one.
+    public var subtitle: String? = nil
+    /// Extension (issue 25): how many items the section holds (live, during a drag).
+    public var count: Int = 0
     public init(id: String, title: String, frame: Rect, header: Double = 0, slot: Rect? = nil, subtitle: String? = nil, count: Int = 0) {
         self.id = id; self.title = title; self.frame = frame; self.header = header; self.slot = slot
         self.subtitle = subtitle; self.count = count
