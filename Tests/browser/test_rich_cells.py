@@ -366,3 +366,36 @@ def test_the_lifted_snapshot_draws_the_same_card(rich_server):
         assert not close(img.getpixel((int(x0 + th["x"] + 32), int(y0 + th["y"] + 32))), rgb(GREEN), 30)
     finally:
         driver.quit()
+
+
+def test_in_a_scrolled_column_a_fingers_dots_button_opens_move_to_where_it_is_drawn(live_server):
+    from test_kanban import open_kanban, scrolls, view_center
+    driver = make_driver(1000, 760)
+    try:
+        open_kanban(driver, live_server)
+        driver.execute_script("""
+            const c = document.getElementById('board').shadowRoot.querySelector('canvas'), r = c.getBoundingClientRect();
+            c.dispatchEvent(new WheelEvent('wheel', {deltaY: 200, clientX: r.left + 40, clientY: r.top + 200, bubbles: true, cancelable: true}));""")
+        wait_for(lambda: scrolls(driver)[1]["backlog"] == 200)
+        # A card the column's scroll brought into view.
+        item = board_state(driver, """[...st.scene.cells.values()].filter(c => c.section === 'backlog' && c.movable)
+            .find(c => c.frame.to.y - 200 > 80 && c.frame.to.y + c.frame.to.h - 200 < 500).id""")
+        x, y = view_center(driver, item)
+        touch_tap(driver, (x - 60, y))
+        time.sleep(0.3)
+        b = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1], id = arguments[0];
+            Promise.all([import(new URL('card.js', location.href).href), import(new URL('scene.js', location.href).href)]).then(([m, sc]) => {
+              const s = window.__liftboard.scene, c = s.cells.get(id), f = c.frame.to;
+              done(m.moreButton({...f, ...sc.contentToView(s, c.section, f.x, f.y, 0, true)}, f.h >= 0.6 * f.w && m.isRich(c), !!c.selected));
+            });""", item)
+        x0, y0 = canvas_origin(driver)
+        sent = board_state(driver, "st.sent")
+        touch_tap(driver, (x0 + b["x"], y0 + b["y"]))
+        wait_for(lambda: driver.execute_script(
+            "const m = document.getElementById('board').shadowRoot.querySelector('[role=menu]'); return !m.hidden"))
+        label = driver.execute_script("return document.getElementById('board').shadowRoot.querySelector('[role=menu]').getAttribute('aria-label')")
+        assert board_state(driver, f"st.scene.cells.get('{item}').label") in label
+        assert board_state(driver, "st.sent") == sent
+    finally:
+        driver.quit()
