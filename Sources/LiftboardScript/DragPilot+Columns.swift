@@ -16,8 +16,23 @@ extension DragPilot {
         let without = order.map { SectionOrder(section: $0.section, items: $0.items.filter { $0 != item }) }
         let mov = movable(in: driver)
         let here = order.firstIndex { $0.items.contains(item) }
-        func above(_ id: String) -> Point? { view.cells[id].map { Point(x: $0.midX, y: $0.midY - 1) } }
-        func below(_ id: String) -> Point? { view.cells[id].map { Point(x: $0.midX, y: $0.midY + 1) } }
+        // A row the frames do not carry (out of its column's window): toward the band of its
+        // column's side it lies beyond, which scrolls that column once the item is in it.
+        func offscreen(_ id: String, in s: Int) -> Point? {
+            guard let info = view.section(order[s].section) else { return nil }
+            let rows = order[s].items
+            guard let j = rows.firstIndex(of: id) else { return nil }
+            let shown = rows.indices.filter { view.cells[rows[$0]] != nil && rows[$0] != item }
+            let top = info.scroll ?? 0
+            let up = shown.first.map { j < $0 } ?? false
+            return Point(x: info.frame.midX, y: up ? top + info.header / 2 : top + view.viewport.h - 1)
+        }
+        func above(_ id: String, _ s: Int) -> Point? {
+            view.cells[id].map { Point(x: $0.midX, y: $0.midY - 1) } ?? offscreen(id, in: s)
+        }
+        func below(_ id: String, _ s: Int) -> Point? {
+            view.cells[id].map { Point(x: $0.midX, y: $0.midY + 1) } ?? offscreen(id, in: s)
+        }
         switch target {
         case .onto(let y):
             return (ontoFrame ?? view.cells[y]).map { $0.center }
@@ -26,12 +41,12 @@ extension DragPilot {
             if s == here, let i = order[s].items.firstIndex(of: item), let j = order[s].items.firstIndex(of: y), i > j {
                 // Up within the column: over the movable row that follows Y.
                 let rest = without[s].items.drop { $0 != y }.dropFirst()
-                if let z = rest.first(where: { mov[$0] ?? true }) { return above(z) }
+                if let z = rest.first(where: { mov[$0] ?? true }) { return above(z, s) }
             }
-            return below(y)
+            return below(y, s)
         case .first(let section):
             guard let s = without.firstIndex(where: { $0.section == section }), let info = view.section(section) else { return nil }
-            if let z = without[s].items.first(where: { mov[$0] ?? true }) { return above(z) }
+            if let z = without[s].items.first(where: { mov[$0] ?? true }) { return above(z, s) }
             return info.slot?.center ?? Point(x: info.frame.midX, y: info.frame.minY + info.header + 1)
         }
     }
@@ -81,6 +96,27 @@ extension DragPilot {
     /// edge bands, and returns its center in viewport coordinates.
     static func columnBringIntoView(_ item: String, _ driver: inout StreamDriver, config: SessionConfig) -> Point {
         let w = driver.view.viewport.w, h = driver.view.viewport.h, r = config.edgeScrollRange
+        // A row out of its column's window has no frame in the picture: its column into view
+        // sideways, then wheels of one viewport over it toward the row, until it has.
+        if driver.view.cells[item] == nil, let order = driver.session.liveOrder,
+           let s = order.firstIndex(where: { $0.items.contains(item) }), let info = driver.view.section(order[s].section) {
+            if info.frame.minX < driver.view.scrollX || info.frame.maxX > driver.view.scrollX + w {
+                let dx = round(info.frame.midX - driver.view.scrollX - w / 2)
+                driver.send([("t", .string("wheel")), ("dx", .number(dx)), ("dy", .number(0))], ms: driver.clock)
+            }
+            var guardSteps = 0
+            while driver.view.cells[item] == nil, guardSteps < 10_000 {
+                guardSteps += 1
+                let rows = order[s].items
+                let shown = rows.indices.filter { driver.view.cells[rows[$0]] != nil }
+                let up = shown.first.map { (rows.firstIndex(of: item) ?? 0) < $0 } ?? false
+                let before = driver.session.columnScrolls
+                let x = round(min(max(info.frame.midX - driver.view.scrollX, 0), w - 1))
+                driver.send([("t", .string("wheel")), ("dx", .number(0)), ("dy", .number(up ? -h : h)),
+                             ("x", .number(x)), ("y", .number(round(h / 2)))], ms: driver.clock)
+                if driver.session.columnScrolls == before { break }
+            }
+        }
         guard let frame = driver.view.cells[item] else { return Point(x: round(w / 2), y: round(h / 2)) }
         var x = frame.midX - driver.view.scrollX
         if x < r || x > w - r {
