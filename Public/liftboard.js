@@ -10,7 +10,7 @@
 // liftboard-error {code, message}. Methods: order(), undo(), focusItem(id). See docs/embedding.md.
 import { FORWARDED_KEYS, backoffMs, elementOptions, elementSocketURL, helloMessage, modifiers } from "./client.js";
 import { createClientState, receive, resetForConnection } from "./dispatch.js";
-import { settle } from "./scene.js";
+import { contentToView, settle } from "./scene.js";
 import * as predict from "./predict.js";
 import { draw } from "./renderer.js";
 import { valueAt } from "./easing.js";
@@ -212,9 +212,18 @@ export class LiftboardBoard extends HTMLElement {
     target.steps++;
     target.last = focus;
     if (!state.keyboardStarted || focus === null) { state.keyboardStarted = true; this.#send({ t: "key", key: "Tab" }); return; }
-    const grid = this.#isGrid();
     const forward = ids.indexOf(focus) < to;
-    this.#send({ t: "key", key: forward ? (grid ? "ArrowRight" : "ArrowDown") : (grid ? "ArrowLeft" : "ArrowUp") });
+    let key;
+    if (state.scene.columns) {
+      // Kanban: Left and Right go to the next column, Up and Down within one.
+      const at = (id) => Object.keys(this.order()).findIndex((s) => this.order()[s].includes(id));
+      const from = at(focus), into = at(target.id);
+      key = from === into ? (forward ? "ArrowDown" : "ArrowUp") : (from < into ? "ArrowRight" : "ArrowLeft");
+    } else {
+      const grid = this.#isGrid();
+      key = forward ? (grid ? "ArrowRight" : "ArrowDown") : (grid ? "ArrowLeft" : "ArrowUp");
+    }
+    this.#send({ t: "key", key });
   }
 
   #isGrid() {
@@ -270,6 +279,7 @@ export class LiftboardBoard extends HTMLElement {
     const vp = this.#viewport(), last = this.#lastViewport;
     if (last && vp.w === last.w && vp.h === last.h && vp.dpr === last.dpr) return;
     this.#lastViewport = vp;
+    this.state.prediction.viewportW = vp.w;
     this.state.prediction.viewportH = vp.h;
     if (last) this.#send({ t: "resize", ...vp });
     this.#wake();
@@ -432,7 +442,8 @@ export class LiftboardBoard extends HTMLElement {
     });
     canvas.addEventListener("wheel", (ev) => {
       const unit = ev.deltaMode === 1 ? 16 : ev.deltaMode === 2 ? canvas.clientHeight : 1;
-      this.#send({ t: "wheel", dx: ev.deltaX * unit, dy: ev.deltaY * unit });
+      // Where the pointer is: on a kanban board `dy` scrolls the column under it.
+      this.#send({ t: "wheel", dx: ev.deltaX * unit, dy: ev.deltaY * unit, ...this.#point(ev) });
       ev.preventDefault();
     }, { passive: false });
     canvas.addEventListener("keydown", (ev) => {
@@ -441,7 +452,7 @@ export class LiftboardBoard extends HTMLElement {
         if (id !== null && id !== undefined) {
           const c = state.scene.cells.get(id);
           const f = c ? valueAt(c.frame, performance.now()) : { x: 0, y: 0, w: 0, h: 0 };
-          this.#openMenu(id, { x: f.x + 24, y: f.y + f.h / 2 - valueAt(state.scene.scroll, performance.now()) });
+          this.#openMenu(id, contentToView(state.scene, c?.section, f.x + 24, f.y + f.h / 2, performance.now()));
         }
         ev.preventDefault();
         return;

@@ -1,7 +1,7 @@
 // "Move to…": what the menu offers for a card, and which card a point is on. Pure: no DOM.
 // The element opens the menu (secondary button, the ContextMenu key, Shift+F10) and sends
 // the chosen entry as a `moveTo` message; the server commits it as the drop there would.
-import { valueAt } from "./easing.js";
+import { cellUnder } from "./scene.js";
 
 /** The menu's entries for card `id`: one place up or down, the top or bottom of its section,
  *  then the end of every other section. Empty for a card the scene does not have or a pinned one. */
@@ -23,11 +23,5 @@ export function menuEntries(scene, id) {
 
 /** The id of the shown card under viewport point (x, y) at `now`, or null. */
 export function cellAt(scene, x, y, now) {
-  const cy = y + valueAt(scene.scroll, now);
-  for (const c of scene.cells.values()) {
-    if (c.hidden) continue;
-    const f = valueAt(c.frame, now);
-    if (x >= f.x && x < f.x + f.w && cy >= f.y && cy < f.y + f.h) return c.id;
-  }
-  return null;
+  return cellUnder(scene, x, y, now)?.id ?? null;
 }

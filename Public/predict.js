@@ -4,6 +4,7 @@
 // everything else, and a frame that acks a `seq` corrects what was drawn for it. Pure: no DOM,
 // no clock; the page passes `now` and writes what is predicted into the scene it draws.
 import { animation, ease, retarget, valueAt } from "./easing.js";
+import { cellUnder, columnAt, contentToView } from "./scene.js";
 
 /** How long a correction to the server's value takes (ms). */
 export const CORRECTION_MS = 100;
@@ -13,15 +14,22 @@ const SENT_KEPT = 64;
 
 export function createPrediction(enabled = true) {
   // pointers: p -> {down, x, y, scrollAtDown, phase: pending|panning|pressed|dragging, sent: [{seq, x, y}],
-  //                 endSeq, drag: {id, key, grab, lockX, x, local, pingId, corr}}
-  return { enabled, pointers: new Map(), config: {}, viewportH: 0, pings: 0 };
+  //                 endSeq, drag: {id, key, grab, lockX, x, local, pingId, corr},
+  //                 columns: {scrollX, column, columnScroll} at the down, panAxis: x|y}
+  return { enabled, pointers: new Map(), config: {}, viewportW: 0, viewportH: 0, pings: 0 };
 }
 
 const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
 
 export function pointerDown(pred, p, pos, scene) {
   if (!pred.enabled) return;
-  pred.pointers.set(p, { down: pos, x: pos.x, y: pos.y, scrollAtDown: scene.scroll.to, phase: "pending", sent: [], endSeq: null, drag: null });
+  let columns = null;
+  if (scene.columns) {
+    // A vertical pan scrolls the column under the down (as the server decides), whatever it crosses.
+    const col = columnAt(scene, pos.x, 0, true);
+    columns = { scrollX: scene.scrollX.to, column: col, columnScroll: col ? scene.columnScroll.get(col.id)?.to ?? 0 : 0 };
+  }
+  pred.pointers.set(p, { down: pos, x: pos.x, y: pos.y, scrollAtDown: scene.scroll.to, columns, panAxis: "y", phase: "pending", sent: [], endSeq: null, drag: null });
 }
 
 /** The pointer moved: a pending press that goes too far becomes a pan. */
@@ -30,7 +38,11 @@ export function pointerMove(pred, p, pos) {
   if (!ptr || ptr.endSeq !== null) return;
   ptr.x = pos.x; ptr.y = pos.y;
   const allowable = pred.config.allowableMovement ?? 10;
-  if (ptr.phase === "pending" && distance(pos, ptr.down) > allowable) ptr.phase = "panning";
+  if (ptr.phase === "pending" && distance(pos, ptr.down) > allowable) {
+    ptr.phase = "panning";
+    // Columns: the pan's axis is decided once, here (UIScrollView's directional lock).
+    if (ptr.columns) ptr.panAxis = Math.abs(pos.x - ptr.down.x) > Math.abs(pos.y - ptr.down.y) ? "x" : "y";
+  }
 }
 
 /** The pointer went up (or was cancelled) in the message `seq`: predictions end once acked. */
@@ -76,17 +88,11 @@ export function pressFired(pred, p, scene, now) {
   const ptr = pred.pointers.get(p);
   if (!ptr || ptr.phase !== "pending" || ptr.endSeq !== null || ptr.drag) return null;
   ptr.phase = "pressed";
-  const scroll = scene.scroll.to;
-  const at = { x: ptr.x, y: ptr.y + scroll };
-  let cell = null;
-  for (const c of scene.cells.values()) {
-    const f = c.frame.to;
-    if (at.x >= f.x && at.x < f.x + f.w && at.y >= f.y && at.y < f.y + f.h) { cell = c; break; }
-  }
+  const cell = cellUnder(scene, ptr.x, ptr.y, now, true);
   const key = cell && `${p}:${cell.id}`;
   if (!cell || !cell.movable || cell.hidden || scene.snapshots.has(key)) return null;
   const f = valueAt(cell.frame, now);
-  const center = { x: f.x + f.w / 2, y: f.y + f.h / 2 - valueAt(scene.scroll, now) };
+  const center = contentToView(scene, cell.section, f.x + f.w / 2, f.y + f.h / 2, now);
   const cfg = pred.config, liftMs = cfg.reducedMotion ? 0 : (cfg.liftMs ?? 300);
   scene.snapshots.set(key, {
     p, id: cell.id, size: { w: f.w, h: f.h }, center: animation(center, center, now, 0),
@@ -112,7 +118,7 @@ function undoLocal(pred, ptr, scene, now) {
   const cell = scene.cells.get(d.id);
   if (!snap || !snap.local) return;
   const f = cell ? cell.frame.to : null;
-  const home = f ? { x: f.x + f.w / 2, y: f.y + f.h / 2 - scene.scroll.to } : valueAt(snap.center, now);
+  const home = f ? contentToView(scene, cell.section, f.x + f.w / 2, f.y + f.h / 2, now, true) : valueAt(snap.center, now);
   snap.center = retarget(snap.center, home, now, UNDO_MS, "easeOut");
   snap.scale = retarget(snap.scale, 1, now, UNDO_MS, "easeOut");
   snap.rotation = retarget(snap.rotation, 0, now, UNDO_MS, "easeOut");
@@ -180,6 +186,25 @@ export function drawnCenters(pred, scene, now) {
   return out;
 }
 
+const clamp = (v, max) => Math.min(Math.max(0, max), Math.max(0, v));
+
+/** A pan's scroll, drawn ahead: the board's (a list or grid), or in columns the board's
+ *  sideways or the down's column's vertical one, by the pan's axis. */
+function panTo(pred, ptr, scene, now) {
+  const c = ptr.columns;
+  if (!c) {
+    const y = clamp(ptr.scrollAtDown - (ptr.y - ptr.down.y), scene.content.h - pred.viewportH);
+    scene.scroll = animation(y, y, now, 0);
+  } else if (ptr.panAxis === "x") {
+    const x = clamp(c.scrollX - (ptr.x - ptr.down.x), scene.content.w - pred.viewportW);
+    scene.scrollX = animation(x, x, now, 0);
+  } else if (c.column) {
+    const col = scene.sections.find((s) => s.id === c.column.id) || c.column;
+    const y = clamp(c.columnScroll - (ptr.y - ptr.down.y), (col.contentHeight ?? 0) - pred.viewportH);
+    scene.columnScroll.set(col.id, animation(y, y, now, 0));
+  }
+}
+
 /**
  * Writes the predictions into the scene for `now`: each dragged snapshot at its pointer plus
  * the grab (easing out any correction), and a pan's scroll. Returns whether a correction is
@@ -204,9 +229,7 @@ export function apply(pred, scene, now) {
       }
       snap.center = animation(c, c, now, 0);
     } else if (ptr.phase === "panning") {
-      const max = Math.max(0, scene.content.h - pred.viewportH);
-      const y = Math.min(max, Math.max(0, ptr.scrollAtDown - (ptr.y - ptr.down.y)));
-      scene.scroll = animation(y, y, now, 0);
+      panTo(pred, ptr, scene, now);
     }
   }
   return moving;

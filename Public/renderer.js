@@ -100,6 +100,73 @@ export function draw(canvas, scene, now, dpr) {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.fillStyle = "#f5f5f7";
   ctx.fillRect(0, 0, w, h);
+  if (scene.columns) drawColumns(ctx, scene, now, w, h);
+  else drawStacked(ctx, scene, now, h);
+  drawSnapshots(ctx, scene, now);
+  return performance.now() - t0;
+}
+
+/** Columns (kanban): the board scrolled sideways; each column a card-colored lane whose header
+ *  stays put and whose body is clipped and scrolled on its own. */
+function drawColumns(ctx, scene, now, w, h) {
+  const scrollX = valueAt(scene.scrollX, now);
+  const bySection = new Map();
+  for (const c of scene.cells.values()) {
+    let list = bySection.get(c.section);
+    if (!list) bySection.set(c.section, (list = []));
+    list.push(c);
+  }
+  ctx.save();
+  ctx.translate(-scrollX, 0);
+  for (const s of scene.sections) {
+    const f = s.frame, header = s.header ?? 40;
+    if (f.x + f.w < scrollX || f.x > scrollX + w) continue;
+    ctx.fillStyle = "#e9e9ee";
+    roundRect(ctx, f.x, 0, f.w, h, 12);
+    ctx.fill();
+    const cells = bySection.get(s.id) || [];
+    ctx.fillStyle = "#3a3a3c";
+    ctx.font = "700 14px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+    const count = String(s.count ?? cells.length);
+    ctx.fillText(ellipsize(ctx, s.title || "", f.w - 64), f.x + 14, header / 2);
+    ctx.font = "600 13px system-ui, sans-serif";
+    ctx.fillStyle = "#6e6e73";
+    ctx.textAlign = "end";
+    ctx.fillText(count, f.x + f.w - 14, header / 2);
+    ctx.textAlign = "start";
+    const scroll = scene.columnScroll.get(s.id);
+    const sy = scroll ? valueAt(scroll, now) : 0;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(f.x, header, f.w, Math.max(0, h - header));
+    ctx.clip();
+    ctx.translate(0, -sy);
+    if (s.slot) drawSlot(ctx, s.slot);
+    for (const c of cells) {
+      if (c.hidden) continue;
+      const cf = valueAt(c.frame, now);
+      if (cf.y + cf.h < sy + header || cf.y > sy + h) continue;
+      ctx.globalAlpha = cellOpacity(c, now);
+      drawCell(ctx, cf, c.color, c.label, scene.focus === c.id, c.selected, c.handle);
+      ctx.globalAlpha = 1;
+    }
+    ctx.restore();
+  }
+  ctx.restore();
+}
+
+function drawSlot(ctx, slot) {
+  ctx.setLineDash([6, 4]);
+  ctx.lineWidth = 1.5;
+  ctx.strokeStyle = "#b0b0b5";
+  roundRect(ctx, slot.x + 6, slot.y + 2, slot.w - 12, slot.h - 4, 10);
+  ctx.stroke();
+  ctx.setLineDash([]);
+}
+
+/** A list or a grid: sections stacked, the whole content scrolled vertically. */
+function drawStacked(ctx, scene, now, h) {
   const scroll = valueAt(scene.scroll, now);
   ctx.save();
   ctx.translate(0, -scroll);
@@ -110,14 +177,7 @@ export function draw(canvas, scene, now, dpr) {
     ctx.font = "700 13px system-ui, sans-serif";
     ctx.textBaseline = "middle";
     ctx.fillText((s.title || "").toUpperCase(), 16, f.y + (s.header || 32) / 2);
-    if (s.slot) {
-      ctx.setLineDash([6, 4]);
-      ctx.lineWidth = 1.5;
-      ctx.strokeStyle = "#b0b0b5";
-      roundRect(ctx, s.slot.x + 6, s.slot.y + 2, s.slot.w - 12, s.slot.h - 4, 10);
-      ctx.stroke();
-      ctx.setLineDash([]);
-    }
+    if (s.slot) drawSlot(ctx, s.slot);
   }
   for (const c of scene.cells.values()) {
     if (c.hidden) continue;
@@ -128,7 +188,10 @@ export function draw(canvas, scene, now, dpr) {
     ctx.globalAlpha = 1;
   }
   ctx.restore();
-  // Snapshots float above the scrolled content, in viewport coordinates, with a soft shadow.
+}
+
+/** Snapshots float above the scrolled content, in viewport coordinates, with a soft shadow. */
+function drawSnapshots(ctx, scene, now) {
   for (const s of scene.snapshots.values()) {
     const cell = scene.cells.get(s.id);
     const c = valueAt(s.center, now);
@@ -177,5 +240,4 @@ export function draw(canvas, scene, now, dpr) {
     }
     ctx.restore();
   }
-  return performance.now() - t0;
 }

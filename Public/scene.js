@@ -8,6 +8,11 @@ export function createScene() {
     version: 0,
     content: { w: 0, h: 0 },
     scroll: animation(0, 0, 0, 0),
+    // Columns (kanban): the board scrolls sideways (`scrollX`), each column on its own
+    // (`columnScroll`, section id -> animation); a list or a grid has neither.
+    columns: false,
+    scrollX: animation(0, 0, 0, 0),
+    columnScroll: new Map(),
     sections: [],
     cells: new Map(),      // id -> {id, label, color, section, index, movable, frame (anim), hidden, alpha, showAt}
     snapshots: new Map(),  // "p:id" -> {p, id, center (anim), size, scale, rotation, alpha (anims), done, endsAt}
@@ -25,14 +30,54 @@ function cellFrom(info, now) {
   };
 }
 
+/** Where content point (x, y) of section `section` is drawn in the viewport at `now` (`to`:
+ *  where it will be once scrolling settles). A list or a grid scrolls as one; in columns the
+ *  board scrolls sideways and the section's column vertically. */
+export function contentToView(scene, section, x, y, now, to = false) {
+  const at = (a) => (to ? a.to : valueAt(a, now));
+  if (!scene.columns) return { x, y: y - at(scene.scroll) };
+  const col = scene.columnScroll.get(section);
+  return { x: x - at(scene.scrollX), y: y - (col ? at(col) : 0) };
+}
+
+/** The column (section) whose span holds viewport x at `now`, or null (lists, grids, gaps). */
+export function columnAt(scene, x, now, to = false) {
+  if (!scene.columns) return null;
+  const cx = x + (to ? scene.scrollX.to : valueAt(scene.scrollX, now));
+  for (const s of scene.sections) if (cx >= s.frame.x && cx < s.frame.x + s.frame.w) return s;
+  return null;
+}
+
+/** The content point under viewport point (x, y) and the section it is in (columns: the column
+ *  under it; its header is not content, so a point there gives section null). */
+export function viewToContent(scene, x, y, now, to = false) {
+  const at = (a) => (to ? a.to : valueAt(a, now));
+  if (!scene.columns) return { x, y: y + at(scene.scroll), section: undefined };
+  const col = columnAt(scene, x, now, to);
+  if (!col || y < (col.header ?? 0)) return { x: x + at(scene.scrollX), y: NaN, section: null };
+  const scroll = scene.columnScroll.get(col.id);
+  return { x: x + at(scene.scrollX), y: y + (scroll ? at(scroll) : 0), section: col.id };
+}
+
+/** The shown cell under viewport point (x, y) at `now` (`to`: where frames are going), or null. */
+export function cellUnder(scene, x, y, now, to = false) {
+  const at = viewToContent(scene, x, y, now, to);
+  if (at.section === null) return null;
+  for (const c of scene.cells.values()) {
+    if (c.hidden || (at.section !== undefined && c.section !== at.section)) continue;
+    const f = to ? c.frame.to : valueAt(c.frame, now);
+    if (at.x >= f.x && at.x < f.x + f.w && at.y >= f.y && at.y < f.y + f.h) return c;
+  }
+  return null;
+}
+
 function snapshotFrom(s, now, scene) {
   // A new snapshot starts from its cell as drawn: scale 1, rotation 0, alpha 1.
   const cell = scene.cells.get(s.id);
-  const scroll = valueAt(scene.scroll, now);
   let start = s.center;
   if (cell) {
     const f = valueAt(cell.frame, now);
-    start = { x: f.x + f.w / 2, y: f.y + f.h / 2 - scroll };
+    start = contentToView(scene, cell.section, f.x + f.w / 2, f.y + f.h / 2, now);
   }
   return {
     p: s.p, id: s.id, size: s.size || (cell ? { w: cell.frame.to.w, h: cell.frame.to.h } : { w: 0, h: 0 }),
@@ -63,12 +108,26 @@ function applySnapshot(scene, s, now) {
   }
 }
 
+/** Columns: each section's own vertical `scroll`, eased over `dur` from what is drawn. */
+function applyColumnScrolls(scene, sections, now, dur) {
+  if (!scene.columns) return;
+  for (const s of sections) {
+    if (s.scroll === undefined) continue;
+    const a = scene.columnScroll.get(s.id);
+    scene.columnScroll.set(s.id, a ? retarget(a, s.scroll, now, dur, "easeInOut") : animation(s.scroll, s.scroll, now, 0));
+  }
+}
+
 /** Replaces the whole picture. */
 export function applyLayout(scene, msg, now) {
   scene.version = msg.version;
   scene.content = msg.content;
   scene.scroll = animation(msg.scroll.y, msg.scroll.y, now, 0);
+  scene.columns = msg.layout === "columns";
+  scene.scrollX = animation(msg.scroll.x ?? 0, msg.scroll.x ?? 0, now, 0);
+  scene.columnScroll = new Map();
   scene.sections = msg.sections;
+  applyColumnScrolls(scene, msg.sections, now, 0);
   scene.cells = new Map();
   for (const c of msg.cells) scene.cells.set(c.id, cellFrom(c, now));
   scene.snapshots = new Map();
@@ -80,9 +139,15 @@ export function applyLayout(scene, msg, now) {
 export function applyFrame(scene, msg, now) {
   scene.seq = msg.seq;
   if (msg.ack !== undefined) scene.ack = msg.ack;
-  if (msg.scroll) scene.scroll = retarget(scene.scroll, msg.scroll.y, now, msg.scrollDur || 0, "easeInOut");
+  if (msg.scroll) {
+    scene.scroll = retarget(scene.scroll, msg.scroll.y, now, msg.scrollDur || 0, "easeInOut");
+    if (msg.scroll.x !== undefined) scene.scrollX = retarget(scene.scrollX, msg.scroll.x, now, msg.scrollDur || 0, "easeInOut");
+  }
   if (msg.content) scene.content = msg.content;
-  if (msg.sections) scene.sections = msg.sections;
+  if (msg.sections) {
+    scene.sections = msg.sections;
+    applyColumnScrolls(scene, msg.sections, now, msg.scrollDur || 0);
+  }
   for (const g of msg.gone || []) scene.cells.delete(g);
   // Items an edit took off the board fade out, then go.
   for (const r of msg.removed || []) {
@@ -117,7 +182,8 @@ export function applyFrame(scene, msg, now) {
 
 /** Ends what has landed: done snapshots go, their cells show. Returns whether anything moves. */
 export function settle(scene, now) {
-  let moving = isRunning(scene.scroll, now);
+  let moving = isRunning(scene.scroll, now) || isRunning(scene.scrollX, now);
+  for (const a of scene.columnScroll.values()) moving = moving || isRunning(a, now);
   for (const [key, s] of scene.snapshots) {
     if (s.done && now >= s.endsAt) { scene.snapshots.delete(key); continue; }
     moving = moving || s.done || isRunning(s.center, now) || isRunning(s.scale, now) || isRunning(s.rotation, now) || isRunning(s.alpha, now);

@@ -45,3 +45,18 @@ import Testing
         #expect(throws: BoardFiles.LoadError.unreadableFolder(dir + "/nope")) { try BoardFiles.load(folder: dir + "/nope") }
     }
 }
+
+@Suite struct BuiltInBoardsTests {
+    /// The repository's root, from this file's path (Tests/LiftboardServerTests/…).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("the built-in kanban board is Examples/boards/kanban.json, and within the limits")
+    func kanbanIsTheExample() throws {
+        let boards = try BoardFiles.load(folder: Self.root.appendingPathComponent("Examples/boards").path)
+        let example = try #require(boards.first { $0.id == "kanban" })
+        #expect(example == KanbanBoard.board)
+        #expect(KanbanBoard.board.layout == .columns)
+        #expect(KanbanBoard.board.sections.count == 4)
+        #expect(KanbanBoard.board.sections.reduce(0) { $0 + $1.items.count } >= 30)
+    }
+}
