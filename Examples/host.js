@@ -23,7 +23,9 @@ window.addEventListener("message", (ev) => {
   if (ev.data?.type === "resize") iframe.style.height = `${ev.data.height}px`;
   record("errands", ev.data?.type, ev.data?.detail);
 });
-iframe.src = new URL(`/embed?board=errands`, server).href;
+// A host page asked for the debugging hooks (`?debug=1`) asks its iframe for them too.
+const debug = new URLSearchParams(location.search).get("debug") === "1" ? "&debug=1" : "";
+iframe.src = new URL(`/embed?board=errands${debug}`, server).href;
 
 for (const b of document.querySelectorAll("[data-undo]")) {
   b.addEventListener("click", () => {

@@ -26,7 +26,8 @@ board.addEventListener("liftboard-connection", (ev) => {
 });
 board.addEventListener("liftboard-error", (ev) => console.warn("liftboard:", ev.detail.code, ev.detail.message));
 await import("./liftboard.js");
-window.__liftboard = board.state;  // read-only hook for tests and debugging
+// The read-only hook for tests, benchmarks and debugging, only on a page asked for it.
+if (new URLSearchParams(location.search).get("debug") === "1") window.__liftboard = board.state;
 
 // Ctrl-Z (Cmd-Z on a Mac) anywhere on the page undoes the board's last drop (the board itself
 // handles it when it has the focus).

@@ -30,4 +30,5 @@ new ResizeObserver(() => {
 }).observe(document.body);
 
 await import("./liftboard.js");
-window.__liftboard = board.state;  // read-only hook for tests and debugging
+// The read-only hook for tests, benchmarks and debugging, only on a page asked for it.
+if (new URLSearchParams(location.search).get("debug") === "1") window.__liftboard = board.state;

@@ -12,19 +12,29 @@ import { FORWARDED_KEYS, backoffMs, elementOptions, elementSocketURL, helloMessa
 import { createClientState, receive, resetForConnection } from "./dispatch.js";
 import { contentToView, settle } from "./scene.js";
 import * as predict from "./predict.js";
-import { draw } from "./renderer.js";
+import { draw, pixelRatio } from "./renderer.js";
 import { valueAt } from "./easing.js";
 import { cellAt, menuEntries } from "./menu.js";
+import { imageStates, isRich, moreButton, onImageSettled, resolveTheme } from "./card.js";
 
+// Light and dark follow the system (the canvas reads the same choice: `#readTheme`); a host
+// page's --liftboard-* custom properties win over both (docs/embedding.md).
 const STYLE = `
-:host { display: block; position: relative; height: 480px; background: #f5f5f7; }
+:host { display: block; position: relative; height: 480px; color-scheme: light dark;
+  background: var(--liftboard-background, #f5f5f7); }
+@media (prefers-color-scheme: dark) { :host { background: var(--liftboard-background, #000); } }
+@media (forced-colors: active) { :host { background: Canvas; } }
 :host([hidden]) { display: none; }
 canvas { position: absolute; inset: 0; width: 100%; height: 100%; display: block; touch-action: none;
   user-select: none; -webkit-user-select: none; -webkit-touch-callout: none; outline: none; }
 canvas:focus-visible { box-shadow: inset 0 0 0 3px #1a73e8; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .menu { position: absolute; z-index: 2; min-width: 180px; padding: 4px 0; margin: 0; background: #fff; color: #1d1d1f;
-  border-radius: 10px; box-shadow: 0 8px 28px rgba(0,0,0,0.25); font: 15px system-ui, sans-serif; }
+  border-radius: var(--liftboard-radius, 10px); box-shadow: 0 8px 28px rgba(0,0,0,0.25);
+  font: 15px var(--liftboard-font, system-ui, sans-serif); }
+@media (prefers-color-scheme: dark) { .menu { background: #2c2c2e; color: #f5f5f7; } .menu hr { border-top-color: #48484a; } }
+@media (forced-colors: active) { .menu { border: 1px solid CanvasText; } }
+.system-colors { position: absolute; visibility: hidden; }
 .menu[hidden] { display: none; }
 .menu button { display: block; width: 100%; padding: 8px 16px; border: 0; background: none; color: inherit;
   font: inherit; text-align: left; cursor: pointer; }
@@ -50,6 +60,9 @@ export class LiftboardBoard extends HTMLElement {
   #canvas; #live; #menu; #fromMenu = false; #socket = null; #retry = null; #observer = null; #scheduled = false;
   #options; #lastViewport = null; #lastPointerDown = -Infinity; #lastPointer = null;
   #pendingMoves = new Map(); #moveFlushScheduled = false; #focusTarget = null;
+  #theme = resolveTheme(); #themeWatch = null; #probe;
+  /** The last pointer was a finger or a pen: focused, selected and tapped cells wear "⋯". */
+  #coarse = false; #tapped = null; #press = null; #swallowed = new Set();
 
   constructor() {
     super();
@@ -73,11 +86,20 @@ export class LiftboardBoard extends HTMLElement {
     this.#menu.className = "menu";
     this.#menu.setAttribute("role", "menu");
     this.#menu.hidden = true;
-    root.append(this.#canvas, instructions, this.#live, this.#menu);
+    // Resolves the system colors forced colors put in force (canvas takes no keywords of them everywhere).
+    this.#probe = document.createElement("span");
+    this.#probe.className = "system-colors";
+    this.#probe.setAttribute("aria-hidden", "true");
+    root.append(this.#canvas, instructions, this.#live, this.#menu, this.#probe);
     this.#options = elementOptions((name) => this.getAttribute(name));
     /** The client state: scene, counters, the committed order (read-only; for tests and debugging). */
     this.state = createClientState(this.#options.predict);
-    this.state.measureDraw = (k) => this.#measureDraw(k);
+    // Benchmark hooks only on a page asked for them (`?debug=1`).
+    if (debugPage()) {
+      this.state.measureDraw = (k) => this.#measureDraw(k);
+      this.state.theme = () => this.#theme;
+      this.state.images = imageStates;
+    }
     this.#listen();
   }
 
@@ -85,6 +107,7 @@ export class LiftboardBoard extends HTMLElement {
     this.#observer = new ResizeObserver(() => this.#resized());
     this.#observer.observe(this.#canvas);
     this.#watchDpr();
+    this.#watchTheme();
     this.#resized();
     this.#connect();
   }
@@ -92,7 +115,16 @@ export class LiftboardBoard extends HTMLElement {
   disconnectedCallback() {
     this.#observer?.disconnect();
     this.#observer = null;
+    this.#themeWatch?.();
+    this.#themeWatch = null;
     this.#disconnect();
+  }
+
+  /** Reads the theme again (a host page that changed a --liftboard-* property says so). The
+   *  system's light/dark and forced colors, and the host's style and class, are watched. */
+  refreshTheme() {
+    this.#readTheme();
+    this.#wake();
   }
 
   attributeChangedCallback(name, old, value) {
@@ -141,7 +173,7 @@ export class LiftboardBoard extends HTMLElement {
 
   #viewport() {
     const r = this.#canvas.getBoundingClientRect();
-    return { w: Math.max(1, Math.round(r.width)), h: Math.max(1, Math.round(r.height)), dpr: window.devicePixelRatio || 1 };
+    return { w: Math.max(1, Math.round(r.width)), h: Math.max(1, Math.round(r.height)), dpr: pixelRatio() };
   }
 
   #send(msg) {
@@ -241,13 +273,9 @@ export class LiftboardBoard extends HTMLElement {
   #frame(now) {
     this.#scheduled = false;
     const canvas = this.#canvas, state = this.state, pred = state.prediction;
-    const dpr = window.devicePixelRatio || 1;
-    const r = canvas.getBoundingClientRect();
-    const w = Math.round(r.width * dpr), h = Math.round(r.height * dpr);
-    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
     const correcting = predict.apply(pred, state.scene, now);
     const moving = settle(state.scene, now);
-    state.drawMs.push(draw(canvas, state.scene, now, dpr));
+    state.drawMs.push(draw(canvas, state.scene, now, this.#look()));
     if (state.drawMs.length > 600) state.drawMs.splice(0, 300);
     if (state.trace) this.#traceFrame(now);
     if (moving || correcting || state.trace) this.#wake();
@@ -267,8 +295,8 @@ export class LiftboardBoard extends HTMLElement {
 
   /** For benchmarks: draws the current scene `n` times; returns the median ms per draw. */
   #measureDraw(n = 60) {
-    const dpr = window.devicePixelRatio || 1, times = [];
-    for (let k = 0; k < n; k++) times.push(draw(this.#canvas, this.state.scene, performance.now(), dpr));
+    const times = [], look = this.#look();
+    for (let k = 0; k < n; k++) times.push(draw(this.#canvas, this.state.scene, performance.now(), look));
     times.sort((a, b) => a - b);
     return { median: times[n >> 1], p95: times[Math.floor(n * 0.95)], cells: this.state.scene.cells.size };
   }
@@ -285,8 +313,56 @@ export class LiftboardBoard extends HTMLElement {
     this.#wake();
   }
 
+  // --- Themes: the system's light or dark, forced colors, the host's custom properties.
+
+  #look() {
+    return { theme: this.#theme, more: this.#coarse ? (c) => this.#wearsMore(c) : null };
+  }
+
+  #wearsMore(c) {
+    return c.movable && (c.id === this.state.scene.focus || c.selected || c.id === this.#tapped);
+  }
+
+  #readTheme() {
+    const cs = getComputedStyle(this);
+    const forced = matchMedia("(forced-colors: active)").matches;
+    let system = null;
+    if (forced) {
+      system = {};
+      for (const name of ["Canvas", "CanvasText", "Highlight", "HighlightText", "GrayText"]) {
+        this.#probe.style.color = name;
+        system[name] = getComputedStyle(this.#probe).color;
+      }
+    }
+    this.#theme = resolveTheme({ dark: matchMedia("(prefers-color-scheme: dark)").matches, forced, system,
+      prop: (name) => cs.getPropertyValue(name) });
+  }
+
+  #watchTheme() {
+    this.#readTheme();
+    const queries = ["(prefers-color-scheme: dark)", "(forced-colors: active)"].map((q) => matchMedia(q));
+    const changed = () => this.refreshTheme();
+    for (const q of queries) q.addEventListener("change", changed);
+    // A host page that switches its own theme by a class or a style on itself or the element.
+    const mo = new MutationObserver(changed);
+    for (const el of [this, document.documentElement, document.body].filter(Boolean)) {
+      mo.observe(el, { attributes: true, attributeFilter: ["class", "style", "data-theme"] });
+    }
+    const stopImages = onImageSettled(() => this.#wake());
+    // Reduced motion is the server's to apply (hello.config): a change reconnects with the new one.
+    const motion = matchMedia("(prefers-reduced-motion: reduce)");
+    const moved = () => { if (this.#observer) { this.#disconnect(); this.#connect(); } };
+    motion.addEventListener("change", moved);
+    this.#themeWatch = () => {
+      for (const q of queries) q.removeEventListener("change", changed);
+      motion.removeEventListener("change", moved);
+      mo.disconnect();
+      stopImages();
+    };
+  }
+
   #watchDpr() {
-    matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener("change", () => {
+    matchMedia(`(resolution: ${pixelRatio()}dppx)`).addEventListener("change", () => {
       if (!this.isConnected) return;
       this.#resized();
       this.#watchDpr();
@@ -351,6 +427,35 @@ export class LiftboardBoard extends HTMLElement {
     ev.preventDefault();
   }
 
+  /** Whether `ev` went down on the "⋯" of a card that wears it; if so, the menu opens for it. */
+  #tapMore(ev) {
+    const at = this.#point(ev), now = performance.now(), scene = this.state.scene;
+    const scroll = valueAt(scene.scroll, now);
+    for (const c of scene.cells.values()) {
+      if (c.hidden || !this.#wearsMore(c)) continue;
+      const f = valueAt(c.frame, now);
+      const b = moreButton({ ...f, y: f.y - scroll }, f.h >= 0.6 * f.w && isRich(c), !!c.selected);
+      if (Math.hypot(at.x - b.x, at.y - b.y) > b.r + 8) continue;
+      this.#swallowed.add(ev.pointerId);
+      ev.preventDefault();
+      this.#openMenu(c.id, { x: b.x - b.r, y: b.y + b.r });
+      return true;
+    }
+    return false;
+  }
+
+  /** A finger's or pen's tap (up soon, near where it went down) on a card: that card wears "⋯". */
+  #noteTap(ev) {
+    const press = this.#press;
+    if (!press || press.p !== ev.pointerId) return;
+    this.#press = null;
+    const at = this.#point(ev);
+    const pressMs = this.state.prediction.config.pressMs ?? 500;
+    if (Math.hypot(at.x - press.at.x, at.y - press.at.y) > 10 || performance.now() - press.t >= pressMs) return;
+    this.#tapped = cellAt(this.state.scene, at.x, at.y, performance.now());
+    this.#wake();
+  }
+
   #point(ev) {
     const r = this.#canvas.getBoundingClientRect();
     return { x: ev.clientX - r.left, y: ev.clientY - r.top };
@@ -392,6 +497,11 @@ export class LiftboardBoard extends HTMLElement {
       // "Move to…" on `contextmenu`), so it is neither captured, predicted nor sent. (A server
       // told of one with `button` ignores it too.)
       if (ev.button !== 0) { this.#lastPointerDown = performance.now(); return; }  // its focus is no Tab
+      this.#coarse = ev.pointerType === "touch" || ev.pointerType === "pen";
+      // A tap on a card's "⋯" opens "Move to…": no press, drag or selection starts from it.
+      if (this.#coarse && this.#tapMore(ev)) return;
+      this.#press = this.#coarse ? { p: ev.pointerId, at: this.#point(ev), t: performance.now() } : null;
+      if (!this.#coarse && this.#tapped !== null) { this.#tapped = null; this.#wake(); }
       this.#flushMoves();
       this.#lastPointerDown = performance.now();
       this.#lastPointer = this.#point(ev);
@@ -416,11 +526,14 @@ export class LiftboardBoard extends HTMLElement {
       this.#wake();
     });
     canvas.addEventListener("pointerup", (ev) => {
+      if (this.#swallowed.delete(ev.pointerId)) return;
+      this.#noteTap(ev);
       this.#flushMoves();
       this.#send({ t: "up", p: ev.pointerId, ...this.#point(ev) });
       predict.pointerEnd(pred(), ev.pointerId, this.#point(ev), state.seq);
     });
     canvas.addEventListener("pointercancel", (ev) => {
+      if (this.#swallowed.delete(ev.pointerId)) return;
       this.#flushMoves();
       this.#send({ t: "cancel", p: ev.pointerId });
       predict.pointerEnd(pred(), ev.pointerId, null, state.seq);
@@ -484,6 +597,11 @@ export class LiftboardBoard extends HTMLElement {
       canvas.addEventListener(type, (ev) => ev.preventDefault());
     }
   }
+}
+
+/** Whether the page was asked for its debugging and benchmark hooks (`?debug=1`). */
+function debugPage() {
+  return new URLSearchParams(location.search).get("debug") === "1";
 }
 
 if (!customElements.get("liftboard-board")) customElements.define("liftboard-board", LiftboardBoard);

@@ -2,6 +2,12 @@
 // every rectangle comes from the scene, which came from the server.
 import { valueAt } from "./easing.js";
 import { cellOpacity } from "./scene.js";
+import { LIGHT, drawCard, drawHeader, drawMoreButton, isRich, moreButton } from "./card.js";
+
+/** The display's device pixels per CSS pixel: read here and nowhere else. */
+export function pixelRatio() {
+  return window.devicePixelRatio || 1;
+}
 
 function roundRect(ctx, x, y, w, h, r) {
   const rr = Math.min(r, w / 2, h / 2);
@@ -38,9 +44,9 @@ function fit(ctx, text, width) {
 }
 
 /** A drag handle's grip: three short bars inside the 44 px band of the cell's edge. */
-function drawGrip(ctx, f, edge) {
+function drawGrip(ctx, f, edge, color) {
   const x = edge === "leading" ? f.x + 14 : f.x + f.w - 30;
-  ctx.fillStyle = "rgba(255,255,255,0.85)";
+  ctx.fillStyle = color;
   for (let k = -1; k <= 1; k++) ctx.fillRect(x, f.y + f.h / 2 + k * 6 - 1, 16, 2);
 }
 
@@ -56,21 +62,40 @@ function drawForbidden(ctx, f) {
   ctx.fillRect(x - 6, y - 2, 12, 4);
 }
 
-function drawCell(ctx, f, color, label, focused, selected = false, handle = null) {
-  roundRect(ctx, f.x + 6, f.y + 2, f.w - 12, f.h - 4, 10);
-  ctx.fillStyle = color || "#888";
-  ctx.fill();
+/** A cell: a card when it has rich fields (card.js), else a colored bar with its label; the
+ * "⋯" button on it when `more`. A card is drawn in grid form (its image on top) when it is
+ * not much wider than tall. */
+function drawItem(ctx, f, cell, focused, look, more = false) {
+  const t = look.theme || LIGHT;
+  if (!isRich(cell)) drawCell(ctx, f, cell?.color, cell?.label, focused, cell?.selected, cell?.handle, t);
+  else {
+    const grid = f.h >= 0.6 * f.w, selected = !!cell.selected;
+    const trailing = (grid ? 0 : (selected ? 34 : 0) + (more ? 34 : 0)) + (cell.handle === "trailing" ? 30 : 0);
+    drawCard(ctx, cell, f, { theme: t, grid, trailing, leading: cell.handle === "leading" ? 28 : 0 });
+    drawCell(ctx, f, null, null, focused, selected, cell.handle, t, true);
+  }
+  if (more) drawMoreButton(ctx, t, moreButton(f, f.h >= 0.6 * f.w && isRich(cell), !!cell.selected));
+}
+
+/** A bar of `color` with its label; `overlayOnly`: only what goes over a card (selection,
+ * grip, focus ring). */
+function drawCell(ctx, f, color, label, focused, selected = false, handle = null, t = LIGHT, overlayOnly = false) {
+  if (!overlayOnly) {
+    roundRect(ctx, f.x + 6, f.y + 2, f.w - 12, f.h - 4, t.radius);
+    ctx.fillStyle = color || "#888";
+    ctx.fill();
+  }
   if (selected) {
     // Selected (Ctrl/Meta or Shift click, Shift+Space): a white inner ring and a check.
     ctx.lineWidth = 3;
-    ctx.strokeStyle = "#fff";
-    roundRect(ctx, f.x + 9, f.y + 5, f.w - 18, f.h - 10, 8);
+    ctx.strokeStyle = overlayOnly ? t.focus : "#fff";
+    roundRect(ctx, f.x + 9, f.y + 5, f.w - 18, f.h - 10, Math.max(0, t.radius - 2));
     ctx.stroke();
     ctx.beginPath();
     ctx.arc(f.x + f.w - 24, f.y + f.h / 2, 9, 0, Math.PI * 2);
-    ctx.fillStyle = "#fff";
+    ctx.fillStyle = overlayOnly ? t.focus : "#fff";
     ctx.fill();
-    ctx.strokeStyle = color || "#888";
+    ctx.strokeStyle = overlayOnly ? "#fff" : color || "#888";
     ctx.lineWidth = 2.5;
     ctx.beginPath();
     ctx.moveTo(f.x + f.w - 28, f.y + f.h / 2);
@@ -78,37 +103,49 @@ function drawCell(ctx, f, color, label, focused, selected = false, handle = null
     ctx.lineTo(f.x + f.w - 20, f.y + f.h / 2 - 3);
     ctx.stroke();
   }
-  ctx.fillStyle = "#fff";
-  ctx.font = "600 16px system-ui, sans-serif";
-  ctx.textBaseline = "middle";
-  const textX = handle === "leading" ? f.x + 44 : f.x + 20;
-  ctx.fillText(ellipsize(ctx, label || "", f.w - 40 - (handle ? 24 : 0)), textX, f.y + f.h / 2);
-  if (handle) drawGrip(ctx, f, handle);
+  if (!overlayOnly) {
+    ctx.fillStyle = "#fff";
+    ctx.font = `600 16px ${t.font}`;
+    ctx.textBaseline = "middle";
+    const textX = handle === "leading" ? f.x + 44 : f.x + 20;
+    ctx.fillText(ellipsize(ctx, label || "", f.w - 40 - (handle ? 24 : 0)), textX, f.y + f.h / 2);
+  }
+  if (handle) drawGrip(ctx, f, handle, overlayOnly ? t.secondary : "rgba(255,255,255,0.85)");
   if (focused) {
     ctx.lineWidth = 3;
-    ctx.strokeStyle = "#1a73e8";
-    roundRect(ctx, f.x + 3, f.y, f.w - 6, f.h, 12);
+    ctx.strokeStyle = t.focus;
+    roundRect(ctx, f.x + 3, f.y, f.w - 6, f.h, t.radius + 2);
     ctx.stroke();
   }
 }
 
-/** Draws `scene` at time `now` into `canvas` (CSS size w x h, at `dpr`). Returns ms spent. */
-export function draw(canvas, scene, now, dpr) {
+/**
+ * Draws `scene` at time `now` into `canvas`, sizing its pixels to its CSS box at the display's
+ * pixel ratio. `look`: `{theme, more}` (card.js's theme; `more(cell)`: whether the cell wears
+ * the "⋯" button). Returns ms spent.
+ */
+export function draw(canvas, scene, now, look = {}) {
   const t0 = performance.now();
+  const dpr = pixelRatio();
+  const r = canvas.getBoundingClientRect();
+  const pw = Math.round(r.width * dpr), ph = Math.round(r.height * dpr);
+  if (canvas.width !== pw || canvas.height !== ph) { canvas.width = pw; canvas.height = ph; }
   const ctx = canvas.getContext("2d");
   const w = canvas.width / dpr, h = canvas.height / dpr;
+  const theme = look.theme || LIGHT;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.fillStyle = "#f5f5f7";
+  ctx.fillStyle = theme.background;
   ctx.fillRect(0, 0, w, h);
-  if (scene.columns) drawColumns(ctx, scene, now, w, h);
-  else drawStacked(ctx, scene, now, h);
-  drawSnapshots(ctx, scene, now);
+  if (scene.columns) drawColumns(ctx, scene, now, w, h, look);
+  else drawStacked(ctx, scene, now, w, h, look);
+  drawSnapshots(ctx, scene, now, look);
   return performance.now() - t0;
 }
 
 /** Columns (kanban): the board scrolled sideways; each column a card-colored lane whose header
  *  stays put and whose body is clipped and scrolled on its own. */
-function drawColumns(ctx, scene, now, w, h) {
+function drawColumns(ctx, scene, now, w, h, look) {
+  const theme = look.theme || LIGHT;
   const scrollX = valueAt(scene.scrollX, now);
   const bySection = new Map();
   for (const c of scene.cells.values()) {
@@ -121,20 +158,15 @@ function drawColumns(ctx, scene, now, w, h) {
   for (const s of scene.sections) {
     const f = s.frame, header = s.header ?? 40;
     if (f.x + f.w < scrollX || f.x > scrollX + w) continue;
-    ctx.fillStyle = "#e9e9ee";
-    roundRect(ctx, f.x, 0, f.w, h, 12);
+    ctx.fillStyle = theme.lane ?? theme.background;
+    roundRect(ctx, f.x, 0, f.w, h, theme.radius + 2);
     ctx.fill();
     const cells = bySection.get(s.id) || [];
-    ctx.fillStyle = "#3a3a3c";
-    ctx.font = "700 14px system-ui, sans-serif";
-    ctx.textBaseline = "middle";
-    const count = String(s.count ?? cells.length);
-    ctx.fillText(ellipsize(ctx, s.title || "", f.w - 64), f.x + 14, header / 2);
-    ctx.font = "600 13px system-ui, sans-serif";
-    ctx.fillStyle = "#6e6e73";
-    ctx.textAlign = "end";
-    ctx.fillText(count, f.x + f.w - 14, header / 2);
-    ctx.textAlign = "start";
+    // The header: title, subtitle and count, as a list's, within the column's width.
+    ctx.save();
+    ctx.translate(f.x, 0);
+    drawHeader(ctx, theme, s, f.w);
+    ctx.restore();
     const scroll = scene.columnScroll.get(s.id);
     const sy = scroll ? valueAt(scroll, now) : 0;
     ctx.save();
@@ -142,13 +174,13 @@ function drawColumns(ctx, scene, now, w, h) {
     ctx.rect(f.x, header, f.w, Math.max(0, h - header));
     ctx.clip();
     ctx.translate(0, -sy);
-    if (s.slot) drawSlot(ctx, s.slot);
+    if (s.slot) drawSlot(ctx, s.slot, theme);
     for (const c of cells) {
       if (c.hidden) continue;
       const cf = valueAt(c.frame, now);
       if (cf.y + cf.h < sy + header || cf.y > sy + h) continue;
       ctx.globalAlpha = cellOpacity(c, now);
-      drawCell(ctx, cf, c.color, c.label, scene.focus === c.id, c.selected, c.handle);
+      drawItem(ctx, cf, c, scene.focus === c.id, look, !!look.more?.(c));
       ctx.globalAlpha = 1;
     }
     ctx.restore();
@@ -156,42 +188,41 @@ function drawColumns(ctx, scene, now, w, h) {
   ctx.restore();
 }
 
-function drawSlot(ctx, slot) {
+function drawSlot(ctx, slot, theme) {
   ctx.setLineDash([6, 4]);
   ctx.lineWidth = 1.5;
-  ctx.strokeStyle = "#b0b0b5";
-  roundRect(ctx, slot.x + 6, slot.y + 2, slot.w - 12, slot.h - 4, 10);
+  ctx.strokeStyle = theme.slot;
+  roundRect(ctx, slot.x + 6, slot.y + 2, slot.w - 12, slot.h - 4, theme.radius);
   ctx.stroke();
   ctx.setLineDash([]);
 }
 
 /** A list or a grid: sections stacked, the whole content scrolled vertically. */
-function drawStacked(ctx, scene, now, h) {
+function drawStacked(ctx, scene, now, w, h, look) {
+  const theme = look.theme || LIGHT;
   const scroll = valueAt(scene.scroll, now);
   ctx.save();
   ctx.translate(0, -scroll);
   for (const s of scene.sections) {
     const f = s.frame;
     if (f.y + f.h < scroll || f.y > scroll + h) continue;
-    ctx.fillStyle = "#6e6e73";
-    ctx.font = "700 13px system-ui, sans-serif";
-    ctx.textBaseline = "middle";
-    ctx.fillText((s.title || "").toUpperCase(), 16, f.y + (s.header || 32) / 2);
-    if (s.slot) drawSlot(ctx, s.slot);
+    drawHeader(ctx, theme, s, w);
+    if (s.slot) drawSlot(ctx, s.slot, theme);
   }
   for (const c of scene.cells.values()) {
     if (c.hidden) continue;
     const f = valueAt(c.frame, now);
     if (f.y + f.h < scroll || f.y > scroll + h) continue;
     ctx.globalAlpha = cellOpacity(c, now);
-    drawCell(ctx, f, c.color, c.label, scene.focus === c.id, c.selected, c.handle);
+    drawItem(ctx, f, c, scene.focus === c.id, look, !!look.more?.(c));
     ctx.globalAlpha = 1;
   }
   ctx.restore();
 }
 
 /** Snapshots float above the scrolled content, in viewport coordinates, with a soft shadow. */
-function drawSnapshots(ctx, scene, now) {
+function drawSnapshots(ctx, scene, now, look) {
+  const theme = look.theme || LIGHT;
   for (const s of scene.snapshots.values()) {
     const cell = scene.cells.get(s.id);
     const c = valueAt(s.center, now);
@@ -202,7 +233,7 @@ function drawSnapshots(ctx, scene, now) {
     ctx.rotate(valueAt(s.rotation, now));
     const k = valueAt(s.scale, now);
     ctx.scale(k, k);
-    ctx.shadowColor = "rgba(0,0,0,0.28)";
+    ctx.shadowColor = theme.shadow;
     ctx.shadowBlur = 18;
     ctx.shadowOffsetY = 6;
     const box = { x: -s.size.w / 2, y: -s.size.h / 2, w: s.size.w, h: s.size.h };
@@ -215,7 +246,7 @@ function drawSnapshots(ctx, scene, now) {
         ctx.fill();
       }
     }
-    drawCell(ctx, box, cell?.color, cell?.label, false, false, cell?.handle);
+    drawItem(ctx, box, { ...cell, selected: false }, false, look);
     if (s.count > 1) {
       ctx.shadowColor = "transparent";
       const r = Math.min(13, box.h / 2 - 4), bx = box.x + box.w - 20 - r, by = box.y + box.h / 2;

@@ -27,6 +27,7 @@ function cellFrom(info, now) {
     id: info.id, label: info.label, color: info.color, section: info.section, index: info.index,
     movable: info.movable, frame: animation(info.frame, info.frame, now, 0), hidden: !!info.hidden,
     selected: !!info.selected, alpha: 1, showAt: null, fade: null, removeAt: null, handle: info.handle || null,
+    ...cardFields(info),
   };
 }
 
@@ -69,6 +70,12 @@ export function cellUnder(scene, x, y, now, to = false) {
     if (at.x >= f.x && at.x < f.x + f.w && at.y >= f.y && at.y < f.y + f.h) return c;
   }
   return null;
+}
+
+/** A card's fields (issue 25), as `layout` and whole frame cells carry them: absent is null. */
+function cardFields(info) {
+  return { detail: info.detail ?? null, image: info.image ?? null, badge: info.badge ?? null, tags: info.tags ?? null,
+    accent: info.accent ?? null };
 }
 
 function snapshotFrom(s, now, scene) {
@@ -169,7 +176,7 @@ export function applyFrame(scene, msg, now) {
       scene.cells.set(u.id, cell);
     } else {
       cell.frame = retarget(cell.frame, u.frame, now, u.dur, u.ease);
-      if (u.label !== undefined) Object.assign(cell, { label: u.label, color: u.color, section: u.section, index: u.index, movable: u.movable, handle: u.handle || null });
+      if (u.label !== undefined) Object.assign(cell, { label: u.label, color: u.color, section: u.section, index: u.index, movable: u.movable, handle: u.handle || null, ...cardFields(u) });
     }
     if (u.selected !== undefined) cell.selected = u.selected;
     if (u.hidden) { cell.hidden = true; cell.showAt = null; }

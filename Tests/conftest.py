@@ -65,10 +65,11 @@ def _ensure_display():
     atexit.register(_xvfb.terminate)
 
 
-def make_driver(width=420, height=760, engine="chromium"):
+def make_driver(width=420, height=760, engine="chromium", env=None):
     """A browser driven by Selenium: headless Chromium from Debian's chromium and
     chromium-driver, or WebKitGTK's MiniBrowser through webkit2gtk-driver (WebKitWebDriver)
-    on an X display (Xvfb)."""
+    on an X display (Xvfb). `env`: WebKitGTK only, variables for the browser's process (such as
+    GDK_SCALE=2 for a devicePixelRatio of 2, GTK_THEME=Adwaita:dark for a dark system)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -82,7 +83,8 @@ def make_driver(width=420, height=760, engine="chromium"):
         import warnings
         with warnings.catch_warnings():  # Selenium's own WebKitGTK class uses its deprecated remote_server_addr
             warnings.simplefilter("ignore", DeprecationWarning)
-            driver = webdriver.WebKitGTK(options=opts, service=WebKitService("/usr/bin/WebKitWebDriver"))
+            service = WebKitService("/usr/bin/WebKitWebDriver", env={**os.environ, **env} if env else None)
+            driver = webdriver.WebKitGTK(options=opts, service=service)
         driver.set_window_size(width, height)
         return driver
     assert engine == "chromium", engine

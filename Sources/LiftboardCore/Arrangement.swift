@@ -35,10 +35,13 @@ struct Arrangement: Sendable {
     /// Kinds (`Item.kind`) and drag handles (`Item.handle`).
     let kinds: [String?]
     let grips: [HandleEdge?]
+    /// What each card shows besides its label and color (issue 25).
+    let cards: [Card]
 
     // Sections, by index.
     let sectionIDs: [String]
     let titles: [String]
+    let subtitles: [String?]
     let sectionIndexOf: [String: Int]
     /// How many pinned items each section holds (pinned items never change section).
     let pinnedCount: [Int]
@@ -78,7 +81,7 @@ struct Arrangement: Sendable {
         cols = board.columns
         var ids: [String] = [], labels: [String] = [], colors: [String] = [], heights: [Double] = []
         var movable: [Bool] = [], handleOf: [String: Int] = [:]
-        var kinds: [String?] = [], grips: [HandleEdge?] = []
+        var kinds: [String?] = [], grips: [HandleEdge?] = [], cards: [Card] = []
         var members: [[Int]] = [], pinned: [Int] = []
         var sectionIndexOf: [String: Int] = [:]
         for (s, section) in board.sections.enumerated() {
@@ -96,6 +99,7 @@ struct Arrangement: Sendable {
                 movable.append(item.movable)
                 kinds.append(item.kind)
                 grips.append(item.handle)
+                cards.append(item.card)
                 if !item.movable { p += 1 }
                 m.append(h)
             }
@@ -104,11 +108,12 @@ struct Arrangement: Sendable {
         }
         self.ids = ids; self.labels = labels; self.colors = colors; self.heights = heights
         self.movable = movable; self.handleOf = handleOf
-        self.kinds = kinds; self.grips = grips
+        self.kinds = kinds; self.grips = grips; self.cards = cards
         rules = board.sections.map(\.rules)
         hasRules = board.sections.contains(where: \.hasRules)
         sectionIDs = board.sections.map(\.id)
         titles = board.sections.map(\.title)
+        subtitles = board.sections.map(\.subtitle)
         self.sectionIndexOf = sectionIndexOf
         pinnedCount = pinned
         self.members = members
@@ -328,7 +333,7 @@ struct Arrangement: Sendable {
     func sections() -> [SectionInfo] {
         (0..<sectionCount).map {
             SectionInfo(id: sectionIDs[$0], title: titles[$0], frame: sectionFrame($0), header: headerHeight,
-                        slot: members[$0].isEmpty ? slotFrame($0) : nil)
+                        slot: members[$0].isEmpty ? slotFrame($0) : nil, subtitle: subtitles[$0], count: members[$0].count)
         }
     }
 

@@ -4,7 +4,7 @@
 extension Board {
     /// The changes that take this board's sections and items to `target`'s, in order, each a
     /// version: sections added, items removed, added, changed and moved, sections renamed and
-    /// removed. `nil` when `target` cannot be reached that way: another layout or metrics,
+    /// removed (and subtitles set). `nil` when `target` cannot be reached that way: another layout or metrics,
     /// sections in another order, a pinned item out of its place, a height taken away.
     /// - Complexity: O(n²) in the worst case (each move scans its section).
     public func changes(to target: Board) -> [Change]? {
@@ -32,10 +32,11 @@ extension Board {
                     apply(.addItem(it, section: s.id, after: after))
                     continue
                 }
-                let update = ItemUpdate(id: it.id, label: now.label == it.label ? nil : it.label,
+                var update = ItemUpdate(id: it.id, label: now.label == it.label ? nil : it.label,
                                         color: now.color == it.color ? nil : it.color,
                                         height: now.height == it.height ? nil : it.height,
                                         movable: now.movable == it.movable ? nil : it.movable)
+                update.setCard(it.card, from: now.card)
                 // A pinned item is made movable before it moves; a movable one pinned after.
                 if !now.movable { apply(.updateItem(update)) }
                 apply(.insert(id: it.id, section: s.id, after: after, index: k))
@@ -44,6 +45,7 @@ extension Board {
         }
         for s in target.sections {
             if let c = current.sections.first(where: { $0.id == s.id }), c.title != s.title { apply(.renameSection(id: s.id, title: s.title)) }
+            if let c = current.sections.first(where: { $0.id == s.id }), c.subtitle != s.subtitle { apply(.setSubtitle(id: s.id, subtitle: s.subtitle)) }
         }
         for s in current.sections where !target.sections.contains(where: { $0.id == s.id }) { apply(.removeSection(s.id)) }
         guard current.sections == target.sections else { return nil }
@@ -98,12 +100,16 @@ extension Board {
             guard let (s, i) = locate(item: u.id) else { return nil }
             let old = sections[s].items[i]
             if u.height != nil && old.height == nil { return nil }
-            return .updateItem(ItemUpdate(id: u.id, label: u.label.map { _ in old.label }, color: u.color.map { _ in old.color },
-                                          height: u.height.map { _ in old.height! }, movable: u.movable.map { _ in old.movable }))
+            var back = ItemUpdate(id: u.id, label: u.label.map { _ in old.label }, color: u.color.map { _ in old.color },
+                                  height: u.height.map { _ in old.height! }, movable: u.movable.map { _ in old.movable })
+            back.setCard(old.card, from: u.applied(to: old.card))
+            return .updateItem(back)
         case .addSection(let id, _, _):
             return .removeSection(id)
         case .renameSection(let id, _):
             return sections.first { $0.id == id }.map { .renameSection(id: id, title: $0.title) }
+        case .setSubtitle(let id, _):
+            return sections.first { $0.id == id }.map { .setSubtitle(id: id, subtitle: $0.subtitle) }
         case .removeSection(let id):
             guard let k = sections.firstIndex(where: { $0.id == id }) else { return nil }
             return .addSection(id: id, title: sections[k].title, after: k > 0 ? sections[k - 1].id : nil)

@@ -55,11 +55,24 @@ public struct Item: Hashable, Sendable {
     public var kind: String? = nil
     /// The edge of the cell whose press lifts at once (no long press).
     public var handle: HandleEdge? = nil
+    /// What the card shows besides `label` and `color`: detail, image, badge, tags, accent.
+    public var card: Card = Card()
     public init(id: String, label: String? = nil, color: String? = nil, height: Double? = nil, movable: Bool = true,
-                kind: String? = nil, handle: HandleEdge? = nil) {
+                kind: String? = nil, handle: HandleEdge? = nil, card: Card = Card()) {
         self.id = id; self.label = label ?? id; self.color = color ?? ""; self.height = height; self.movable = movable
-        self.kind = kind; self.handle = handle
+        self.kind = kind; self.handle = handle; self.card = card
     }
+
+    /// The card's second line (`card.detail`).
+    public var detail: String? { get { card.detail } set { card.detail = newValue } }
+    /// The card's thumbnail, a path on this server (`card.image`).
+    public var image: String? { get { card.image } set { card.image = newValue } }
+    /// The card's pill (`card.badge`).
+    public var badge: String? { get { card.badge } set { card.badge = newValue } }
+    /// The card's chips (`card.tags`).
+    public var tags: [Tag] { get { card.tags } set { card.tags = newValue } }
+    /// The card's stripe color (`card.accent`).
+    public var accent: String? { get { card.accent } set { card.accent = newValue } }
 }
 
 /// A section: a header and its items, in order.
@@ -75,10 +88,12 @@ public struct Section: Hashable, Sendable {
     public var copy: Bool = false
     /// What a drop there does: `.remove` makes it a trash (it holds no items).
     public var drop: SectionDrop? = nil
+    /// A second line under the title in the header (issue 25).
+    public var subtitle: String? = nil
     public init(id: String, title: String? = nil, items: [Item], accepts: [String]? = nil, max: Int? = nil,
-                copy: Bool = false, drop: SectionDrop? = nil) {
+                copy: Bool = false, drop: SectionDrop? = nil, subtitle: String? = nil) {
         self.id = id; self.title = title ?? id; self.items = items
-        self.accepts = accepts; self.max = max; self.copy = copy; self.drop = drop
+        self.accepts = accepts; self.max = max; self.copy = copy; self.drop = drop; self.subtitle = subtitle
     }
 
     /// Whether the section states a placement rule.

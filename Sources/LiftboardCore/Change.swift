@@ -248,6 +248,7 @@ extension Board {
             if let v = u.color { item.color = v }
             if let v = u.height { item.height = v }
             if let v = u.movable { item.movable = v }
+            item.card = u.applied(to: item.card)
             guard item != sections[s].items[i] else { return false }
             sections[s].items[i] = item
         case .addSection(let id, let title, let after):
@@ -261,6 +262,9 @@ extension Board {
         case .renameSection(let id, let title):
             guard let s = sections.firstIndex(where: { $0.id == id }), sections[s].title != title else { return false }
             sections[s].title = title
+        case .setSubtitle(let id, let subtitle):
+            guard let s = sections.firstIndex(where: { $0.id == id }), sections[s].subtitle != subtitle else { return false }
+            sections[s].subtitle = subtitle
         case .removeSection(let id):
             guard let s = sections.firstIndex(where: { $0.id == id }), sections[s].items.isEmpty else { return false }
             sections.remove(at: s)

@@ -11,9 +11,9 @@ extension LiveSession {
             Section(id: arr.sectionIDs[s], title: arr.titles[s], items: m.map { h in
                 Item(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h],
                      height: arr.kind != .grid ? arr.heights[h] : nil, movable: arr.movable[h],
-                     kind: arr.kinds[h], handle: arr.grips[h])
+                     kind: arr.kinds[h], handle: arr.grips[h], card: arr.cards[h])
             }, accepts: arr.rules[s].accepts.map { $0.sorted() }, max: arr.rules[s].max, copy: arr.rules[s].copy,
-               drop: arr.rules[s].drop)
+               drop: arr.rules[s].drop, subtitle: arr.subtitles[s])
         }
         return b
     }

@@ -7,7 +7,7 @@ extension LiveSession {
     func cellInfo(_ h: Int) -> CellInfo {
         CellInfo(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h], section: arr.sectionIDs[arr.sectionOf[h]],
                  index: arr.indexOf[h], movable: arr.movable[h], frame: arr.frame(of: h), hidden: liftedBy[h] != nil,
-                 selected: selected[h], handle: arr.grips[h])
+                 selected: selected[h], handle: arr.grips[h], card: arr.cards[h])
     }
 
     func sentCell(_ h: Int) -> SentCell {

@@ -154,6 +154,8 @@ public enum Change: Hashable, Sendable {
     /// A new, empty section right after section `after` (first when nil).
     case addSection(id: String, title: String, after: String?)
     case renameSection(id: String, title: String)
+    /// The section's header gets `subtitle` as its second text (`nil`: none) (issue 25).
+    case setSubtitle(id: String, subtitle: String?)
     /// An empty section leaves the board.
     case removeSection(String)
 
@@ -184,8 +186,35 @@ public struct ItemUpdate: Hashable, Sendable {
     public var color: String?
     public var height: Double?
     public var movable: Bool?
+    /// The card's fields (issue 25): an empty text takes a field away, `tags: []` the chips.
+    public var detail: String? = nil
+    public var image: String? = nil
+    public var badge: String? = nil
+    public var tags: [Tag]? = nil
+    public var accent: String? = nil
     public init(id: String, label: String? = nil, color: String? = nil, height: Double? = nil, movable: Bool? = nil) {
         self.id = id; self.label = label; self.color = color; self.height = height; self.movable = movable
+    }
+
+    /// Whether it sets any of the card's fields.
+    public var setsCard: Bool { detail != nil || image != nil || badge != nil || tags != nil || accent != nil }
+
+    /// `card` with this update's card fields set (an empty text: the field taken away).
+    public func applied(to card: Card) -> Card {
+        var c = card
+        func set(_ v: String?, _ key: WritableKeyPath<Card, String?>) { if let v { c[keyPath: key] = v.isEmpty ? nil : v } }
+        set(detail, \.detail); set(image, \.image); set(badge, \.badge); set(accent, \.accent)
+        if let tags { c.tags = tags }
+        return c
+    }
+
+    /// The update that sets `card`'s fields where they differ from `old`'s (`nil` fields stay).
+    public mutating func setCard(_ card: Card, from old: Card) {
+        if card.detail != old.detail { detail = card.detail ?? "" }
+        if card.image != old.image { image = card.image ?? "" }
+        if card.badge != old.badge { badge = card.badge ?? "" }
+        if card.accent != old.accent { accent = card.accent ?? "" }
+        if card.tags != old.tags { tags = card.tags }
     }
 }
 
@@ -222,8 +251,13 @@ public struct SectionInfo: Hashable, Sendable {
     public var scroll: Double? = nil
     /// Extension, columns only: the column's header plus its rows (or its empty slot).
     public var contentHeight: Double? = nil
-    public init(id: String, title: String, frame: Rect, header: Double = 0, slot: Rect? = nil) {
+    /// Extension (issue 25): the header's second line, when the section has one.
+    public var subtitle: String? = nil
+    /// Extension (issue 25): how many items the section holds (live, during a drag).
+    public var count: Int = 0
+    public init(id: String, title: String, frame: Rect, header: Double = 0, slot: Rect? = nil, subtitle: String? = nil, count: Int = 0) {
         self.id = id; self.title = title; self.frame = frame; self.header = header; self.slot = slot
+        self.subtitle = subtitle; self.count = count
     }
 }
 
@@ -242,10 +276,13 @@ public struct CellInfo: Hashable, Sendable {
     public var selected: Bool = false
     /// Extension: the edge of the cell whose press lifts at once (sent only when set).
     public var handle: HandleEdge? = nil
+    /// Extension (issue 25): detail, image, badge, tags and accent, each sent only when set.
+    public var card: Card = Card()
     public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
-                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil) {
+                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card()) {
         self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
         self.movable = movable; self.frame = frame; self.hidden = hidden; self.selected = selected; self.handle = handle
+        self.card = card
     }
 }
 

@@ -16,7 +16,8 @@ extension Server {
         var edit: [(String, JSONValue)]
         switch kind {
         case .addItem:
-            try only(["id", "label", "color", "height", "movable", "kind", "handle", "section", "after"])
+            try only(["id", "label", "color", "height", "movable", "kind", "handle", "section", "after",
+                      "detail", "image", "badge", "tags", "accent"])
             var item = fields.filter { $0.0 != "section" && $0.0 != "after" }
             if value("color") == nil {
                 // As a board file colours an item with no color: by its position on the board.
@@ -32,7 +33,7 @@ extension Server {
             }
             edit = [("edit", .string("addItem")), ("item", .object(item)), ("section", section), ("after", after)]
         case .updateItem(let id):
-            try only(["label", "color", "height", "movable"])
+            try only(["label", "color", "height", "movable", "detail", "image", "badge", "tags", "accent"])
             edit = [("edit", .string("updateItem")), ("id", .string(id))] + fields
         case .removeItem(let id):
             edit = [("edit", .string("removeItem")), ("id", .string(id))]
@@ -41,8 +42,16 @@ extension Server {
             edit = [("edit", .string("addSection"))] + fields
             if value("after") == nil { edit.append(("after", board.sections.last.map { .string($0.id) } ?? .null)) }
         case .renameSection(let id):
-            try only(["title"])
-            edit = [("edit", .string("renameSection")), ("id", .string(id))] + fields
+            // A section's title or its subtitle (issue 25): each is an edit of its own.
+            try only(["title", "subtitle"])
+            if value("subtitle") != nil {
+                guard value("title") == nil else {
+                    throw APIFailure(response: .error(400, "bad_request", "body: title and subtitle are two edits: send one at a time"))
+                }
+                edit = [("edit", .string("setSubtitle")), ("id", .string(id))] + fields
+            } else {
+                edit = [("edit", .string("renameSection")), ("id", .string(id))] + fields
+            }
         case .removeSection(let id):
             edit = [("edit", .string("removeSection")), ("id", .string(id))]
         }
@@ -71,7 +80,7 @@ extension Server {
         case .addSection(let id, _, let after):
             if hasSection(id) { return .error(409, "section_exists", "the board has a section \(id) already") }
             if let after, !hasSection(after) { return .error(404, "section_not_found", "no section \(after) on board \(board.id)") }
-        case .renameSection(let id, _):
+        case .renameSection(let id, _), .setSubtitle(let id, _):
             if !hasSection(id) { return .error(404, "section_not_found", "no section \(id) on board \(board.id)") }
         case .removeSection(let id):
             guard let s = board.sections.first(where: { $0.id == id }) else {

@@ -67,8 +67,10 @@ extension Server {
 
     /// A file under Public/, never anything outside it (`StaticFiles`). `frameAncestors`: who
     /// may frame it (nil: as `--allow-framing` says).
+    /// `/media/...` is a file of `--media DIR` first, else of Public/media/ (the demo's images).
     func serveStatic(_ wsi: OpaquePointer, path: String, frameAncestors: String? = nil) -> Int32 {
-        guard let file = staticFiles.resolve(path) else { return send(wsi, .error(404, "not_found", "no such file")) }
+        let media = path.hasPrefix("/media/") ? mediaFiles?.resolve(String(path.dropFirst(6))) : nil
+        guard let file = media ?? staticFiles.resolve(path) else { return send(wsi, .error(404, "not_found", "no such file")) }
         let security = frameAncestors.map { securityHeaders(frameAncestors: $0) } ?? securityHeaders
         let headers = security + moduleCORSHeaders(wsi, filePath: file.path) + [("cache-control:", "no-cache")]
         let extra = headers.map { "\($0.0) \($0.1)\r\n" }.joined()

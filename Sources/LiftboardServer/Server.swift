@@ -65,6 +65,8 @@ public final class Server {
     private let stopFlag = StopFlag()
     /// The files under Public/ (every static path must stay under it).
     let staticFiles: StaticFiles
+    /// `--media DIR`, served at `/media/` (issue 25: the cards' images).
+    let mediaFiles: StaticFiles?
     /// The address and port the operating system says the server listens on (`127.0.0.1:8080`,
     /// `[::1]:8080`), for the log and `/healthz`.
     private(set) var boundAddress = ""
@@ -86,6 +88,7 @@ public final class Server {
     public init(config: ServerConfig) {
         self.config = config
         staticFiles = StaticFiles(root: config.publicDir)
+        mediaFiles = config.mediaDir.map { StaticFiles(root: $0) }
     }
 
     /// Milliseconds since the server started, to the microsecond (so that recordings replay

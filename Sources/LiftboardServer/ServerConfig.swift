@@ -6,6 +6,8 @@ public struct ServerConfig: Sendable {
     /// 0 picks a free port; the `listen` log line says which.
     public var port = 8080
     public var publicDir: String
+    /// `--media DIR`: files served at `/media/` (cards' images), before Public/media/.
+    public var mediaDir: String? = nil
     /// Boards to seed the store with (board files, or the built-in demo).
     public var boards: [Board]
     public var dataDir = ".liftboard"

@@ -5,10 +5,11 @@ import LiftboardCore
 enum EditRow: Equatable {
     case insertItem(Item, section: String)
     case deleteItem(String)
-    /// The item's label, color, height and movable as `after` has them.
+    /// The item's label, color, height, movable and card as `after` has them.
     case updateItem(Item)
     case insertSection(id: String, title: String)
     case renameSection(id: String, title: String)
+    case setSubtitle(id: String, subtitle: String?)
     case deleteSection(String)
     /// Every item of the section gets its index in it as its position.
     case itemPositions(Section)
@@ -53,6 +54,8 @@ enum EditRow: Equatable {
             return [.insertSection(id: id, title: title), .sectionPositions(after.sections.map(\.id))]
         case .renameSection(let id, let title):
             return [.renameSection(id: id, title: title)]
+        case .setSubtitle(let id, let subtitle):
+            return [.setSubtitle(id: id, subtitle: subtitle)]
         case .removeSection(let id):
             return [.deleteSection(id), .sectionPositions(after.sections.map(\.id))]
         }

@@ -56,6 +56,11 @@ public final class PostgresStore: Store {
         ALTER TABLE items ADD COLUMN handle TEXT;
         ALTER TABLE sections ADD COLUMN rules TEXT;
         """,
+        // 7: rich cells (issue 25): items' card in one text (`Card.text`), sections' subtitle.
+        """
+        ALTER TABLE items ADD COLUMN card TEXT;
+        ALTER TABLE sections ADD COLUMN subtitle TEXT;
+        """,
     ]
 
     private let db: PostgresConnection
@@ -116,19 +121,20 @@ public final class PostgresStore: Store {
                 String(board.grid.itemWidth), String(board.grid.itemHeight), String(board.grid.spacing), String(board.grid.headerHeight),
             ])
             for (s, sec) in board.sections.enumerated() {
-                try db.exec("INSERT INTO sections VALUES ($1,$2,$3,$4,$5)", [board.id, sec.id, String(s), sec.title,
-                                                                             sec.rulesText])
+                try db.exec("INSERT INTO sections VALUES ($1,$2,$3,$4,$5,$6)", [board.id, sec.id, String(s), sec.title,
+                                                                                sec.rulesText, sec.subtitle])
                 guard !sec.items.isEmpty else { continue }
                 try db.exec("""
-                    INSERT INTO items SELECT $1, t.id, $2, t.ord - 1, t.label, t.color, t.height, t.movable, t.kind, t.handle
-                    FROM unnest($3::text[], $4::text[], $5::text[], $6::float8[], $7::boolean[], $8::text[], $9::text[])
-                      WITH ORDINALITY AS t(id, label, color, height, movable, kind, handle, ord)
+                    INSERT INTO items SELECT $1, t.id, $2, t.ord - 1, t.label, t.color, t.height, t.movable, t.kind, t.handle, t.card
+                    FROM unnest($3::text[], $4::text[], $5::text[], $6::float8[], $7::boolean[], $8::text[], $9::text[], $10::text[])
+                      WITH ORDINALITY AS t(id, label, color, height, movable, kind, handle, card, ord)
                     """, [board.id, sec.id, postgresArray(sec.items.map(\.id)), postgresArray(sec.items.map(\.label)),
                           postgresArray(sec.items.map(\.color)),
                           "{" + sec.items.map { $0.height.map { String($0) } ?? "NULL" }.joined(separator: ",") + "}",
                           "{" + sec.items.map { $0.movable ? "t" : "f" }.joined(separator: ",") + "}",
                           postgresArray(optional: sec.items.map(\.kind)),
-                          postgresArray(optional: sec.items.map { $0.handle?.rawValue })])
+                          postgresArray(optional: sec.items.map { $0.handle?.rawValue }),
+                          postgresArray(optional: sec.items.map(\.card.text))])
             }
             return board
         }
@@ -154,21 +160,23 @@ public final class PostgresStore: Store {
                           list: ListMetrics(rowHeight: b.double(0, 2), headerHeight: b.double(0, 3), spacing: b.double(0, 4)),
                           grid: GridMetrics(itemWidth: b.double(0, 5), itemHeight: b.double(0, 6), spacing: b.double(0, 7), headerHeight: b.double(0, 8)),
                           sections: [], version: b.int(0, 1))
-        let s = try db.exec("SELECT id, title, rules FROM sections WHERE board = $1 ORDER BY position", [id])
+        let s = try db.exec("SELECT id, title, rules, subtitle FROM sections WHERE board = $1 ORDER BY position", [id])
         var index: [String: Int] = [:]
         for k in 0..<s.count {
             index[s.text(k, 0)] = board.sections.count
             var section = Section(id: s.text(k, 0), title: s.text(k, 1), items: [])
             if !s.isNull(k, 2) { section.readRules(s.text(k, 2)) }
+            if !s.isNull(k, 3) { section.subtitle = s.text(k, 3) }
             board.sections.append(section)
         }
-        let i = try db.exec("SELECT id, section, label, color, height, movable, kind, handle FROM items WHERE board = $1 ORDER BY section, position", [id])
+        let i = try db.exec("SELECT id, section, label, color, height, movable, kind, handle, card FROM items WHERE board = $1 ORDER BY section, position", [id])
         for k in 0..<i.count {
             guard let sec = index[i.text(k, 1)] else { continue }
             board.sections[sec].items.append(Item(id: i.text(k, 0), label: i.text(k, 2), color: i.text(k, 3),
                                                   height: i.isNull(k, 4) ? nil : i.double(k, 4), movable: i.text(k, 5) == "t",
                                                   kind: i.isNull(k, 6) ? nil : i.text(k, 6),
-                                                  handle: i.isNull(k, 7) ? nil : HandleEdge(rawValue: i.text(k, 7))))
+                                                  handle: i.isNull(k, 7) ? nil : HandleEdge(rawValue: i.text(k, 7)),
+                                                  card: i.isNull(k, 8) ? Card() : Card(text: i.text(k, 8))))
         }
         return board
     }
@@ -263,18 +271,20 @@ public final class PostgresStore: Store {
         rows.map { row -> (sql: String, params: [String?]) in
             switch row {
             case .insertItem(let it, let section):
-                ("INSERT INTO items VALUES ($1,$2,$3,0,$4,$5,$6,$7,$8,$9)",
+                ("INSERT INTO items VALUES ($1,$2,$3,0,$4,$5,$6,$7,$8,$9,$10)",
                  [board, it.id, section, it.label, it.color, it.height.map { String($0) }, it.movable ? "t" : "f",
-                  it.kind, it.handle?.rawValue])
+                  it.kind, it.handle?.rawValue, it.card.text])
             case .deleteItem(let id):
                 ("DELETE FROM items WHERE board = $1 AND id = $2", [board, id])
             case .updateItem(let it):
-                ("UPDATE items SET label = $3, color = $4, height = $5, movable = $6 WHERE board = $1 AND id = $2",
-                 [board, it.id, it.label, it.color, it.height.map { String($0) }, it.movable ? "t" : "f"])
+                ("UPDATE items SET label = $3, color = $4, height = $5, movable = $6, card = $7 WHERE board = $1 AND id = $2",
+                 [board, it.id, it.label, it.color, it.height.map { String($0) }, it.movable ? "t" : "f", it.card.text])
             case .insertSection(let id, let title):
-                ("INSERT INTO sections VALUES ($1,$2,0,$3,NULL)", [board, id, title])
+                ("INSERT INTO sections VALUES ($1,$2,0,$3,NULL,NULL)", [board, id, title])
             case .renameSection(let id, let title):
                 ("UPDATE sections SET title = $3 WHERE board = $1 AND id = $2", [board, id, title])
+            case .setSubtitle(let id, let subtitle):
+                ("UPDATE sections SET subtitle = $3 WHERE board = $1 AND id = $2", [board, id, subtitle])
             case .deleteSection(let id):
                 ("DELETE FROM sections WHERE board = $1 AND id = $2", [board, id])
             case .itemPositions(let s):

@@ -90,6 +90,12 @@ public final class SQLiteStore: Store {
         ALTER TABLE items ADD COLUMN handle TEXT;
         ALTER TABLE sections ADD COLUMN rules TEXT;
         """,
+        // v7: rich cells (issue 25): items' card (detail, image, badge, tags, accent) in one
+        // text (`Card.text`), sections' subtitle.
+        """
+        ALTER TABLE items ADD COLUMN card TEXT;
+        ALTER TABLE sections ADD COLUMN subtitle TEXT;
+        """,
     ]
 
     /// The database's schema version (`PRAGMA user_version`).
@@ -121,15 +127,16 @@ public final class SQLiteStore: Store {
                 .double(board.list.rowHeight), .double(board.list.headerHeight), .double(board.list.spacing),
                 .double(board.grid.itemWidth), .double(board.grid.itemHeight), .double(board.grid.spacing), .double(board.grid.headerHeight),
             ])
-            let section = try db.prepare("INSERT INTO sections VALUES (?,?,?,?,?)")
-            let item = try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?)")
+            let section = try db.prepare("INSERT INTO sections VALUES (?,?,?,?,?,?)")
+            let item = try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?,?)")
             for (s, sec) in board.sections.enumerated() {
                 try section.run([.text(board.id), .text(sec.id), .int(s), .text(sec.title),
-                                 sec.rulesText.map { .text($0) } ?? .null])
+                                 sec.rulesText.map { .text($0) } ?? .null, sec.subtitle.map { .text($0) } ?? .null])
                 for (i, it) in sec.items.enumerated() {
                     try item.run([.text(board.id), .text(it.id), .text(sec.id), .int(i), .text(it.label), .text(it.color),
                                   it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0),
-                                  it.kind.map { .text($0) } ?? .null, it.handle.map { .text($0.rawValue) } ?? .null])
+                                  it.kind.map { .text($0) } ?? .null, it.handle.map { .text($0.rawValue) } ?? .null,
+                                  it.card.text.map { .text($0) } ?? .null])
                 }
             }
         }
@@ -155,23 +162,25 @@ public final class SQLiteStore: Store {
                           list: ListMetrics(rowHeight: b.double(2), headerHeight: b.double(3), spacing: b.double(4)),
                           grid: GridMetrics(itemWidth: b.double(5), itemHeight: b.double(6), spacing: b.double(7), headerHeight: b.double(8)),
                           sections: [], version: b.int(1))
-        let s = try db.prepare("SELECT id, title, rules FROM sections WHERE board = ? ORDER BY position")
+        let s = try db.prepare("SELECT id, title, rules, subtitle FROM sections WHERE board = ? ORDER BY position")
         s.bind([.text(id)])
         var index: [String: Int] = [:]
         while try s.step() {
             index[s.text(0)] = board.sections.count
             var section = Section(id: s.text(0), title: s.text(1), items: [])
             if !s.isNull(2) { section.readRules(s.text(2)) }
+            if !s.isNull(3) { section.subtitle = s.text(3) }
             board.sections.append(section)
         }
-        let i = try db.prepare("SELECT id, section, label, color, height, movable, kind, handle FROM items WHERE board = ? ORDER BY section, position")
+        let i = try db.prepare("SELECT id, section, label, color, height, movable, kind, handle, card FROM items WHERE board = ? ORDER BY section, position")
         i.bind([.text(id)])
         while try i.step() {
             guard let k = index[i.text(1)] else { continue }
             board.sections[k].items.append(Item(id: i.text(0), label: i.text(2), color: i.text(3),
                                                 height: i.isNull(4) ? nil : i.double(4), movable: i.int(5) != 0,
                                                 kind: i.isNull(6) ? nil : i.text(6),
-                                                handle: i.isNull(7) ? nil : HandleEdge(rawValue: i.text(7))))
+                                                handle: i.isNull(7) ? nil : HandleEdge(rawValue: i.text(7)),
+                                                card: i.isNull(8) ? Card() : Card(text: i.text(8))))
         }
         return board
     }
@@ -270,20 +279,24 @@ public final class SQLiteStore: Store {
         for row in rows {
             switch row {
             case .insertItem(let it, let section):
-                try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?)").run([
+                try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?,?)").run([
                     .text(board), .text(it.id), .text(section), .int(0), .text(it.label), .text(it.color),
                     it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0),
-                    it.kind.map { .text($0) } ?? .null, it.handle.map { .text($0.rawValue) } ?? .null])
+                    it.kind.map { .text($0) } ?? .null, it.handle.map { .text($0.rawValue) } ?? .null,
+                    it.card.text.map { .text($0) } ?? .null])
             case .deleteItem(let id):
                 try db.prepare("DELETE FROM items WHERE board = ? AND id = ?").run([.text(board), .text(id)])
             case .updateItem(let it):
-                try db.prepare("UPDATE items SET label = ?, color = ?, height = ?, movable = ? WHERE board = ? AND id = ?").run([
+                try db.prepare("UPDATE items SET label = ?, color = ?, height = ?, movable = ?, card = ? WHERE board = ? AND id = ?").run([
                     .text(it.label), .text(it.color), it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0),
-                    .text(board), .text(it.id)])
+                    it.card.text.map { .text($0) } ?? .null, .text(board), .text(it.id)])
             case .insertSection(let id, let title):
-                try db.prepare("INSERT INTO sections VALUES (?,?,?,?,NULL)").run([.text(board), .text(id), .int(0), .text(title)])
+                try db.prepare("INSERT INTO sections VALUES (?,?,?,?,NULL,NULL)").run([.text(board), .text(id), .int(0), .text(title)])
             case .renameSection(let id, let title):
                 try db.prepare("UPDATE sections SET title = ? WHERE board = ? AND id = ?").run([.text(title), .text(board), .text(id)])
+            case .setSubtitle(let id, let subtitle):
+                try db.prepare("UPDATE sections SET subtitle = ? WHERE board = ? AND id = ?").run([
+                    subtitle.map { .text($0) } ?? .null, .text(board), .text(id)])
             case .deleteSection(let id):
                 try db.prepare("DELETE FROM sections WHERE board = ? AND id = ?").run([.text(board), .text(id)])
             case .itemPositions(let section):

@@ -10,6 +10,7 @@
 /// | 4 | an edit's change as its JSON (`change_json`) | column | column |
 /// | 5 | a commit's moves in its row (`moves_json`) | column | nothing (it kept `moves`) |
 /// | 6 | placement rules (issue 23): items' `kind` and `handle`, sections' `rules` (`Section.rulesText`) | columns | columns |
+/// | 7 | rich cells (issue 25): items' `card` (`Card.text`), sections' `subtitle` | columns | columns |
 ///
 /// Since issue 22 neither store writes or reads moves (the change is the commit); `moves` and
 /// `moves_json` stay for older databases. PostgreSQL databases numbered before this history
@@ -17,5 +18,5 @@
 public enum StoreSchema {
     /// The version this build writes; older databases migrate forward on open, newer ones are
     /// refused (`StoreError.newerSchema`).
-    public static let version = 6
+    public static let version = 7
 }

@@ -62,6 +62,7 @@ extension Wire {
             guard sectionIDs.insert(sid).inserted else { throw .duplicateID(field: "\(path).id", id: sid) }
             let title = try optionalString(raw, "title", path: "\(path).title") ?? sid
             var section = Section(id: sid, title: title, items: [])
+            if let sub = try optionalString(raw, "subtitle", path: "\(path).subtitle"), !sub.isEmpty { section.subtitle = sub }
             try decodeRules(raw, path: path, into: &section)
             var items: [Item] = []
             if let iv = raw["items"] {
@@ -88,7 +89,8 @@ extension Wire {
                         }
                         handle = e
                     }
-                    let item = Item(id: iid, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle)
+                    let item = Item(id: iid, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle,
+                                    card: try decodeCard(ri, path: ip))
                     if let accepts = section.accepts, !(kind.map(accepts.contains) ?? false) {
                         throw .invalid(field: "\(ip).kind", reason: "section \"\(sid)\" does not accept \(kind.map { "\"\($0)\"" } ?? "items without a kind")")
                     }
@@ -213,6 +215,7 @@ extension Wire {
                 w.key("movable"); w.bool(i.movable)
                 if let k = i.kind { w.key("kind"); w.string(k) }
                 if let h = i.handle { w.key("handle"); w.string(h.rawValue) }
+                cardMembers(i.card, &w)
                 w.endObject()
             }
             w.endArray()
@@ -220,6 +223,7 @@ extension Wire {
             if let m = s.max { w.key("max"); w.int(m) }
             if s.copy { w.key("copy"); w.bool(true) }
             if let d = s.drop { w.key("drop"); w.string(d.rawValue) }
+            if let sub = s.subtitle { w.key("subtitle"); w.string(sub) }
             w.endObject()
         }
         w.endArray()
@@ -241,6 +245,24 @@ public enum BoardLimits {
     public static let maxColorBytes = 64
     /// Sections of one board.
     public static let maxSections = 1000
+    /// A card's `detail` (issue 25): two lines' worth, and some.
+    public static let maxDetailBytes = 1024
+    /// A card's `image`: a path on this server.
+    public static let maxImageBytes = 512
+    /// A card's `badge`: a short text or number.
+    public static let maxBadgeBytes = 32
+    /// A tag's `text` (a card holds at most `Card.maxTags` tags).
+    public static let maxTagBytes = 64
+    /// A section's `subtitle`.
+    public static let maxSubtitleBytes = 1024
+
+    /// Whether `path` may be a card's `image`: a path on this server (`/media/a.png`), never
+    /// another origin's URL (`https://…`, `//host/…`), so that a board cannot make its viewers'
+    /// browsers fetch from elsewhere; no backslash or control character.
+    public static func isValidImagePath(_ path: String) -> Bool {
+        guard path.hasPrefix("/"), !path.hasPrefix("//") else { return false }
+        return !path.unicodeScalars.contains { $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }
+    }
 
     /// Whether `id` may name a board: 1 to 256 of URL's unreserved characters (letters and
     /// digits of ASCII, `-`, `.`, `_`, `~`), so that it is its own path segment in
@@ -267,10 +289,12 @@ public enum BoardLimits {
         for (k, s) in board.sections.enumerated() {
             try text(s.id, "sections[\(k)].id", max: maxIDBytes)
             try text(s.title, "sections[\(k)].title", max: maxTextBytes)
+            if let sub = s.subtitle { try text(sub, "sections[\(k)].subtitle", max: maxSubtitleBytes) }
             for (n, item) in s.items.enumerated() {
                 try text(item.id, "sections[\(k)].items[\(n)].id", max: maxIDBytes)
                 try text(item.label, "sections[\(k)].items[\(n)].label", max: maxTextBytes)
                 try text(item.color, "sections[\(k)].items[\(n)].color", max: maxColorBytes)
+                try Wire.checkCard(item.card, path: "sections[\(k)].items[\(n)]")
             }
         }
     }

@@ -309,6 +309,7 @@ extension Wire {
             if f.has("color") { u.color = try f.string("color", maxLength: 64, allowEmpty: true) }
             if f.has("height") { u.height = try f.number("height", above: 0, upTo: 1e6) }
             if f.has("movable") { u.movable = try f.bool("movable") }
+            try decodeCardUpdate(f, into: &u)
             return .updateItem(u)
         case "addSection":
             let id = try f.string("id", maxLength: 256)
@@ -316,10 +317,13 @@ extension Wire {
             return .addSection(id: id, title: title, after: try optionalID("after"))
         case "renameSection":
             return .renameSection(id: try f.string("id", maxLength: 256), title: try f.string("title", maxLength: 1024, allowEmpty: true))
+        case "setSubtitle":
+            let subtitle = try f.string("subtitle", maxLength: BoardLimits.maxSubtitleBytes, allowEmpty: true)
+            return .setSubtitle(id: try f.string("id", maxLength: 256), subtitle: subtitle.isEmpty ? nil : subtitle)
         case "removeSection":
             return .removeSection(try f.string("id", maxLength: 256))
         default:
-            throw f.fail("edit", "expected addItem, copyItem, removeItem, updateItem, addSection, renameSection or removeSection")
+            throw f.fail("edit", "expected addItem, copyItem, removeItem, updateItem, addSection, renameSection, setSubtitle or removeSection")
         }
     }
 
@@ -338,6 +342,7 @@ extension Wire {
             }
             handle = e
         }
-        return Item(id: id, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle)
+        return Item(id: id, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle,
+                    card: try decodeCard(f))
     }
 }

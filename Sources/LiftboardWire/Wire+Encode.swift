@@ -157,6 +157,11 @@ extension Wire {
             if let v = u.color { w.key("color"); w.string(v) }
             if let v = u.height { w.key("height"); w.number(v) }
             if let v = u.movable { w.key("movable"); w.bool(v) }
+            if let v = u.detail { w.key("detail"); w.string(v) }
+            if let v = u.image { w.key("image"); w.string(v) }
+            if let v = u.badge { w.key("badge"); w.string(v) }
+            if let v = u.tags { w.key("tags"); tags(v, &w) }
+            if let v = u.accent { w.key("accent"); w.string(v) }
         case .addSection(let id, let title, let after):
             w.key("edit"); w.literal("addSection")
             w.key("id"); w.string(id)
@@ -167,6 +172,10 @@ extension Wire {
             w.key("edit"); w.literal("renameSection")
             w.key("id"); w.string(id)
             w.key("title"); w.string(title)
+        case .setSubtitle(let id, let subtitle):
+            w.key("edit"); w.literal("setSubtitle")
+            w.key("id"); w.string(id)
+            w.key("subtitle"); w.string(subtitle ?? "")
         case .removeSection(let id):
             w.key("edit"); w.literal("removeSection")
             w.key("id"); w.string(id)
@@ -184,6 +193,7 @@ extension Wire {
         w.key("movable"); w.bool(i.movable)
         if let k = i.kind { w.key("kind"); w.string(k) }
         if let h = i.handle { w.key("handle"); w.string(h.rawValue) }
+        cardMembers(i.card, &w)
         w.endObject()
     }
 
@@ -263,6 +273,7 @@ extension Wire {
                     w.member(#""index":"#, int: i.index)
                     w.member(#""movable":"#, bool: i.movable)
                     if let h = i.handle { w.member(#""handle":"#, h.rawValue) }
+                    if !i.card.isEmpty { cardMembers(i.card, &w) }
                 }
                 w.endObject()
             }
@@ -317,6 +328,7 @@ extension Wire {
         if c.hidden { w.key("hidden"); w.bool(true) }
         if c.selected { w.key("selected"); w.bool(true) }
         if let h = c.handle { w.key("handle"); w.string(h.rawValue) }
+        cardMembers(c.card, &w)
         w.endObject()
     }
 
@@ -331,6 +343,8 @@ extension Wire {
             if let slot = s.slot { w.key("slot"); rect(slot, &w) }
             if let scroll = s.scroll { w.key("scroll"); w.number(scroll) }
             if let h = s.contentHeight { w.key("contentHeight"); w.number(h) }
+            if let sub = s.subtitle { w.key("subtitle"); w.string(sub) }
+            w.key("count"); w.int(s.count)
             w.endObject()
         }
         w.endArray()

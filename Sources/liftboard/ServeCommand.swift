@@ -13,6 +13,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Port to listen on (0: any free port; the listen log line says which).") var port = 8080
     @Option(name: .customLong("public"), help: "Folder of static files (default: the package's Public/).") var publicDir: String?
     @Option(help: "Folder of board JSON files, one board per file (default: the built-in demo board).") var boards: String?
+    @Option(help: "Folder of images served at /media/ (cards' `image`), before --public's media/ folder.") var media: String?
     @Option(help: "Folder for the SQLite store.") var data = ".liftboard"
     @Option(help: "postgresql://USER@HOST:PORT/DB: share boards with every server process using this database (default: $LIFTBOARD_STORE, else SQLite in --data).")
     var store: String?
@@ -89,8 +90,13 @@ struct ServeCommand: ParsableCommand {
         for path in [tlsCert, tlsKey].compactMap({ $0 }) where !FileManager.default.isReadableFile(atPath: path) {
             fail("cannot read \(path)")
         }
+        var isDir: ObjCBool = false
+        if let media, !(FileManager.default.fileExists(atPath: media, isDirectory: &isDir) && isDir.boolValue) {
+            fail("no folder \(media) (--media)")
+        }
         var config = ServerConfig(publicDir: publicPath, boards: boardList)
         config.host = host
+        config.mediaDir = media
         config.port = port
         config.dataDir = data
         config.storeURL = storeURL

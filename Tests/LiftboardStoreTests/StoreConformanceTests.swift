@@ -232,6 +232,40 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil ? [.sqlite] : Stor
         #expect(try open().commits(board: "demo", after: 0).map(\.change) == edits)
     }
 
+    @Test("cards (detail, image, badge, tags, accent) and subtitles are seeded, edited and read back from another connection", arguments: storeKinds)
+    func cards(_ kind: StoreKind) throws {
+        let open = try kind.fresh()
+        let store = try open()
+        var board = demo
+        // Text a store could mistake for its own separators survives: colons, digits, quotes, emoji.
+        board.sections[0].items[0].card = Card(detail: "3:4 \"d5:x\" 🥛", image: "/media/a b.svg", badge: "12",
+                                               tags: [Tag(text: "t1:c", color: "#f00"), Tag(text: "plain")], accent: "#ff00ff")
+        board.sections[0].subtitle = "this week"
+        try store.seed(board)
+        #expect(try open().board(id: "demo") == board)
+        var update = ItemUpdate(id: "a")
+        update.detail = ""
+        update.badge = "13"
+        update.tags = [Tag(text: "urgent", color: "#db4437")]
+        let edits: [Change] = [
+            .updateItem(update),
+            .addItem(Item(id: "n", label: "New", card: Card(image: "/media/n.svg", accent: "#0f0")), section: "todo", after: nil),
+            .setSubtitle(id: "todo", subtitle: "next week"),
+            .setSubtitle(id: "done", subtitle: "🎉 all of it"),
+            .setSubtitle(id: "todo", subtitle: nil),
+        ]
+        var expected = board
+        for (k, e) in edits.enumerated() {
+            #expect(expected.apply(e) != nil)
+            #expect(versions(try store.apply([change(e, version: k + 1, token: k + 1, ifVersion: k)])) == [k + 1])
+        }
+        let read = try open().board(id: "demo")
+        #expect(read == expected)
+        #expect(read?.sections[0].items.first { $0.id == "a" }?.card == Card(image: "/media/a b.svg", badge: "13",
+                                                                             tags: [Tag(text: "urgent", color: "#db4437")], accent: "#ff00ff"))
+        #expect(try open().commits(board: "demo", after: 0).map(\.change) == edits)
+    }
+
     @Test("a deleted board is gone with its history; deleting it again says there was none", arguments: storeKinds)
     func delete(_ kind: StoreKind) throws {
         let open = try kind.fresh()

@@ -37,8 +37,13 @@ def board_state(driver, expression, board=None):
     return driver.execute_script(STATE_JS + f"return {expression};", board)
 
 
+def debug_query(query=""):
+    """`query` with `debug=1`: the page's hooks (`window.__liftboard`, `measureDraw`) are there only then."""
+    return (query + "&" if query else "?") + "debug=1"
+
+
 def open_board(driver, server, query=""):
-    driver.get(server.http + "/" + query)
+    driver.get(server.http + "/" + debug_query(query))
     wait_for(lambda: (scene_cells(driver) or {}).get("milk"))
     return canvas_origin(driver)
 

@@ -62,7 +62,7 @@ def boards_server(tmp_path, site):
 @pytest.fixture
 def host(engine, site, boards_server):
     driver = make_driver(1280, 900, engine=engine)
-    driver.get(f"{site.origin}/host.html?server={boards_server.http}")
+    driver.get(f"{site.origin}/host.html?server={boards_server.http}&debug=1")
     for board, item in (("#kitchen", "milk"), ("#garden", "mow")):
         wait_for(lambda: item in (scene_cells(driver, board) or {}))
     yield driver
@@ -230,7 +230,7 @@ def test_host_html_served_by_liftboard_serve_itself_shows_two_elements_and_an_if
     server.start()
     try:
         browser.set_window_size(1280, 900)
-        browser.get(server.http + "/host.html")
+        browser.get(server.http + "/host.html?debug=1")
         for board, item in (("#kitchen", "milk"), ("#garden", "mow")):
             wait_for(lambda: item in (scene_cells(browser, board) or {}))
         wait_for(lambda: [e for e in host_log(browser, "errands", ["liftboard-connection"]) if e["detail"]["state"] == "open"])

@@ -151,10 +151,15 @@ def test_pixels_in_a_screenshot_show_the_cells_where_the_layout_says(live_server
     browser.save_screenshot(str(shot))
     img = Image.open(shot).convert("RGB")
     x0, y0 = canvas_origin(browser)
-    colors = {c["id"]: c["color"] for c in live_server.board()["sections"][0]["items"]}
+    # The demo's cards wear their color as an accent stripe along the leading edge (issue 25);
+    # a card without one is a bar of its color.
+    items = live_server.board()["sections"][0]["items"]
+    colors = {c["id"]: c.get("accent", c["color"]) for c in items}
+    stripe = {c["id"]: "accent" in c for c in items}
     for item in ["milk", "mum", "plants"]:
         f = scene_cells(browser)[item]["frame"]
-        px = img.getpixel((int(x0 + f["x"] + f["w"] - 30), int(y0 + f["y"] + f["h"] / 2)))
+        x = f["x"] + 6 + 2 if stripe[item] else f["x"] + f["w"] - 30
+        px = img.getpixel((int(x0 + x), int(y0 + f["y"] + f["h"] / 2)))
         want = tuple(int(colors[item][i:i + 2], 16) for i in (1, 3, 5))
         assert all(abs(a - b) <= 12 for a, b in zip(px, want)), (item, px, want)
 

@@ -39,7 +39,7 @@ def delayed(rows_server):
 
 def open_rows(driver, proxy):
     driver.set_window_size(420, 1000)  # the drags stay clear of the auto-scroll bands
-    driver.get(f"http://127.0.0.1:{proxy.port}/?board=rows")
+    driver.get(f"http://127.0.0.1:{proxy.port}/?board=rows&debug=1")
     wait_for(lambda: driver.execute_script("return !!(window.__liftboard && window.__liftboard.config && window.__liftboard.scene.cells.size > 0)"))
     time.sleep(0.3)
     return canvas_origin(driver)

@@ -1,0 +1,110 @@
+import LiftboardCore
+
+/// A card's fields (issue 25) on the wire: `detail`, `image`, `badge`, `tags` and `accent`
+/// wherever an item travels (board files, edits, `layout` and whole frame cells), each written
+/// only when set.
+extension Wire {
+    /// Writes the card's members into the object being written.
+    static func cardMembers(_ c: Card, _ w: inout JSONWriter) {
+        if let v = c.detail { w.key("detail"); w.string(v) }
+        if let v = c.image { w.key("image"); w.string(v) }
+        if let v = c.badge { w.key("badge"); w.string(v) }
+        if !c.tags.isEmpty { w.key("tags"); tags(c.tags, &w) }
+        if let v = c.accent { w.key("accent"); w.string(v) }
+    }
+
+    static func tags(_ tags: [Tag], _ w: inout JSONWriter) {
+        w.beginArray()
+        for t in tags {
+            w.beginObject()
+            w.key("text"); w.string(t.text)
+            if !t.color.isEmpty { w.key("color"); w.string(t.color) }
+            w.endObject()
+        }
+        w.endArray()
+    }
+
+    /// A card's fields in a board file's item (`path` names it, as `sections[0].items[2]`).
+    static func decodeCard(_ v: JSONValue, path: String) throws(BoardError) -> Card {
+        func text(_ key: String) throws(BoardError) -> String? {
+            guard let x = v[key] else { return nil }
+            guard case .string(let s) = x else { throw .wrongType(field: "\(path).\(key)", expected: "a string") }
+            return s.isEmpty ? nil : s
+        }
+        var card = Card(detail: try text("detail"), image: try text("image"), badge: try text("badge"), accent: try text("accent"))
+        if let t = v["tags"] { card.tags = try decodeTags(t, path: "\(path).tags") }
+        return card
+    }
+
+    static func decodeTags(_ v: JSONValue, path: String) throws(BoardError) -> [Tag] {
+        guard case .array(let list) = v else { throw .wrongType(field: path, expected: "an array of {text, color}") }
+        guard list.count <= Card.maxTags else {
+            throw .invalid(field: path, reason: "\(list.count) tags, more than \(Card.maxTags)")
+        }
+        var out: [Tag] = []
+        for (k, x) in list.enumerated() {
+            guard case .object = x else { throw .wrongType(field: "\(path)[\(k)]", expected: "an object {text, color}") }
+            guard case .string(let text)? = x["text"], !text.isEmpty else {
+                throw .invalid(field: "\(path)[\(k)].text", reason: "expected a non-empty string")
+            }
+            var color = ""
+            if let c = x["color"] {
+                guard case .string(let s) = c else { throw .wrongType(field: "\(path)[\(k)].color", expected: "a string") }
+                color = s
+            }
+            out.append(Tag(text: text, color: color))
+        }
+        return out
+    }
+
+    /// A card's fields in an edit's item or update (`Fields` errors are `bad_message`), held to
+    /// `BoardLimits`. In an update an empty text takes the field away.
+    static func decodeCard(_ f: Fields) throws(WireError) -> Card {
+        var u = ItemUpdate(id: "")
+        try decodeCardUpdate(f, into: &u)
+        return u.applied(to: Card())
+    }
+
+    static func decodeCardUpdate(_ f: Fields, into u: inout ItemUpdate) throws(WireError) {
+        func text(_ key: String, max: Int) throws(WireError) -> String? {
+            f.has(key) ? try f.string(key, maxLength: max, allowEmpty: true) : nil
+        }
+        u.detail = try text("detail", max: BoardLimits.maxDetailBytes)
+        u.image = try text("image", max: BoardLimits.maxImageBytes)
+        if let image = u.image, !image.isEmpty, !BoardLimits.isValidImagePath(image) {
+            throw f.fail("image", "expected a path on this server (/media/…), not \"\(image)\"")
+        }
+        u.badge = try text("badge", max: BoardLimits.maxBadgeBytes)
+        u.accent = try text("accent", max: BoardLimits.maxColorBytes)
+        if let v = f.object["tags"] {
+            do { u.tags = try decodeTags(v, path: "tags") } catch {
+                throw WireError(code: .badMessage, message: "\(f.path).\(error.description)")
+            }
+            for (k, t) in (u.tags ?? []).enumerated() {
+                if t.text.utf8.count > BoardLimits.maxTagBytes { throw f.fail("tags[\(k)].text", "longer than \(BoardLimits.maxTagBytes) bytes") }
+                if t.color.utf8.count > BoardLimits.maxColorBytes { throw f.fail("tags[\(k)].color", "longer than \(BoardLimits.maxColorBytes) bytes") }
+            }
+        }
+    }
+
+    /// The card's fields within `BoardLimits`, named as in a board file.
+    static func checkCard(_ c: Card, path: String) throws(BoardError) {
+        func text(_ s: String?, _ key: String, max: Int) throws(BoardError) {
+            if let s, s.utf8.count > max { throw .invalid(field: "\(path).\(key)", reason: "\(s.utf8.count) bytes, longer than \(max)") }
+        }
+        try text(c.detail, "detail", max: BoardLimits.maxDetailBytes)
+        try text(c.image, "image", max: BoardLimits.maxImageBytes)
+        if let image = c.image, !BoardLimits.isValidImagePath(image) {
+            throw .invalid(field: "\(path).image", reason: "expected a path on this server (/media/…), not \"\(image)\"")
+        }
+        try text(c.badge, "badge", max: BoardLimits.maxBadgeBytes)
+        try text(c.accent, "accent", max: BoardLimits.maxColorBytes)
+        if c.tags.count > Card.maxTags {
+            throw .invalid(field: "\(path).tags", reason: "\(c.tags.count) tags, more than \(Card.maxTags)")
+        }
+        for (k, t) in c.tags.enumerated() {
+            try text(t.text, "tags[\(k)].text", max: BoardLimits.maxTagBytes)
+            try text(t.color, "tags[\(k)].color", max: BoardLimits.maxColorBytes)
+        }
+    }
+}
