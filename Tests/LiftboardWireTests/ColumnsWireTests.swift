@@ -72,6 +72,6 @@ import LiftboardCore
         l.sections[0].scroll = 7
         l.sections[0].contentHeight = 96
         let text = String(decoding: Wire.encode(.layout(l)), as: UTF8.self)
-        #expect(text == #"{"t":"layout","layout":"columns","version":0,"content":{"w":864,"h":600},"scroll":{"x":12,"y":0},"sections":[{"id":"s","title":"S","frame":{"x":0,"y":0,"w":280,"h":96},"header":40,"scroll":7,"contentHeight":96}],"cells":[]}"#)
+        #expect(text == #"{"t":"layout","layout":"columns","version":0,"content":{"w":864,"h":600},"scroll":{"x":12,"y":0},"sections":[{"id":"s","title":"S","frame":{"x":0,"y":0,"w":280,"h":96},"header":40,"scroll":7,"contentHeight":96,"count":0}],"cells":[]}"#)
     }
 }
