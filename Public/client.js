@@ -54,6 +54,11 @@ export function helloMessage(options, viewport, reducedMotion, ms = 0) {
   // their change only, a few hundred bytes on a board of any size. lift, moved and drop ride
   // inside the frame that follows them: one message per move instead of two.
   const config = { commitOrder: options.commitOrder || "none", events: "inline" };
+  // A page that predicts draws a dragged snapshot under the finger itself: the server need not
+  // answer a move that only moves it (docs/protocol.md, "Quiet follow").
+  if (options.predict) config.follow = "quiet";
+  // A commit made elsewhere inside the frame that animates it: one message, not two.
+  config.commits = "inline";
   if (options.mode) config.mode = options.mode;
   if (options.idleResetMs > 0) config.idleResetMs = options.idleResetMs;
   if (reducedMotion) config.reducedMotion = true;

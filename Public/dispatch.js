@@ -94,6 +94,8 @@ export function receive(state, msg, now) {
     predict.onFrame(pred, msg, state.scene, now, drawn);
     predict.apply(pred, state.scene, now);
     out.redraw = true;
+    // `commits: "inline"`: the commit this frame animates, after its changes.
+    if (msg.commit) committed(state, msg.commit, out);
   } else if (applyMessage(state.scene, msg, now)) {
     predict.apply(pred, state.scene, now);
     out.redraw = true;
@@ -104,15 +106,7 @@ export function receive(state, msg, now) {
     state.announcements.push(msg.text);
     out.announce = msg.text;
   } else if (msg.t === "commit") {
-    state.commits++;
-    state.version = msg.version;
-    state.lastChange = msg.change ?? null;
-    const detail = { version: msg.version, by: msg.by, own: msg.by === state.session, change: msg.change ?? null };
-    if (msg.order) {
-      detail.order = orderObject(msg.order);
-      knowOrder(state, msg.version, orderObject(msg.order));
-    }
-    out.events.push(["liftboard-commit", detail]);
+    committed(state, msg, out);
   } else if (msg.t === "welcome") {
     state.session = msg.session;
     state.config = msg.config;
@@ -121,4 +115,17 @@ export function receive(state, msg, now) {
     out.events.push(["liftboard-error", { code: msg.code, message: msg.message }]);
   }
   return out;
+}
+
+/** A commit: its own message, or a frame's `commit` (`hello.config.commits: "inline"`). */
+function committed(state, msg, out) {
+  state.commits++;
+  state.version = msg.version;
+  state.lastChange = msg.change ?? null;
+  const detail = { version: msg.version, by: msg.by, own: msg.by === state.session, change: msg.change ?? null };
+  if (msg.order) {
+    detail.order = orderObject(msg.order);
+    knowOrder(state, msg.version, orderObject(msg.order));
+  }
+  out.events.push(["liftboard-commit", detail]);
 }

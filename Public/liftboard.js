@@ -430,11 +430,14 @@ export class LiftboardBoard extends HTMLElement {
   /** Whether `ev` went down on the "⋯" of a card that wears it; if so, the menu opens for it. */
   #tapMore(ev) {
     const at = this.#point(ev), now = performance.now(), scene = this.state.scene;
-    const scroll = valueAt(scene.scroll, now);
     for (const c of scene.cells.values()) {
       if (c.hidden || !this.#wearsMore(c)) continue;
       const f = valueAt(c.frame, now);
-      const b = moreButton({ ...f, y: f.y - scroll }, f.h >= 0.6 * f.w && isRich(c), !!c.selected);
+      // Where the button is drawn: the board's scroll, or in columns the board's sideways one
+      // and the card's column's own; under a column's header it is clipped away.
+      const v = contentToView(scene, c.section, f.x, f.y, now);
+      const b = moreButton({ ...f, x: v.x, y: v.y }, f.h >= 0.6 * f.w && isRich(c), !!c.selected);
+      if (scene.columns && at.y < (scene.sections.find((s) => s.id === c.section)?.header ?? 0)) continue;
       if (Math.hypot(at.x - b.x, at.y - b.y) > b.r + 8) continue;
       this.#swallowed.add(ev.pointerId);
       ev.preventDefault();

@@ -3,6 +3,9 @@
 // truth: its `lift` says how a snapshot follows its pointer (`grab`, `axis`), its frames say
 // everything else, and a frame that acks a `seq` corrects what was drawn for it. Pure: no DOM,
 // no clock; the page passes `now` and writes what is predicted into the scene it draws.
+// Because it predicts, the page asks for `follow: "quiet"`: the server leaves a move that only
+// moves the snapshot unanswered, and the next frame it does send (a reorder, a scroll, the drop)
+// carries the center for the `seq` it acks, which `onFrame` checks as it checks any other.
 import { animation, ease, retarget, valueAt } from "./easing.js";
 import { cellUnder, columnAt, contentToView } from "./scene.js";
 
@@ -102,7 +105,9 @@ export function pressFired(pred, p, scene, now) {
     done: false, endsAt: 0, local: true,
   });
   cell.hidden = true; cell.showAt = null;
-  const lockX = f.w >= scene.content.w - 0.5;  // a list row spans the width; the server's `axis` confirms
+  // A list row spans the width (the server's `axis` confirms); columns follow in both axes, even
+  // a single column as wide as the board.
+  const lockX = !scene.columns && f.w >= scene.content.w - 0.5;
   const pingId = `press:${p}:${++pred.pings}`;
   ptr.phase = "dragging";
   ptr.drag = { id: cell.id, key, grab: { x: center.x - ptr.x, y: center.y - ptr.y }, lockX, x: center.x, local: true, pingId, corr: null };

@@ -93,6 +93,8 @@ extension LiveSession {
             if !step.removed.isEmpty { f.removed = step.removed; f.removeDur = step.shiftDur; changed = true }
         }
         if !f.cells.isEmpty || !f.gone.isEmpty { changed = true }
+        // `follow: "quiet"`: a step that only moved pointer drags' snapshots sends nothing.
+        if config.follow == .quiet, !changed, quietStepOnlyFollows { step.snapshots.removeAll(keepingCapacity: true) }
         if !step.snapshots.isEmpty {
             if step.snapshots.count == 1 {
                 // The usual step: one snapshot moved. Its buffer becomes the frame's.
@@ -121,6 +123,8 @@ extension LiveSession {
         if !step.errors.isEmpty { out += step.errors; step.errors.removeAll(keepingCapacity: true) }
         if !step.gestures.isEmpty { out += step.gestures; step.gestures.removeAll(keepingCapacity: true) }
         if frame {
+            if config.follow == .quiet { addUnsentCenters(to: &f) }
+            if config.commits == .inline { inlineCommit(into: &f) }
             frameSeq += 1
             out.append(.frame(f))
         }

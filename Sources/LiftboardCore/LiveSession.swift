@@ -42,6 +42,8 @@ struct Drag: Sendable {
     let grabOffset: Point
     /// The snapshot's center (viewport coordinates).
     var center: Point
+    /// `follow: "quiet"`: the center this client was last sent for this drag.
+    var sentCenter: Point? = nil
     let size: Size
     /// Grid: the region under the center after the last retarget (edge-triggered entering).
     var lastRegion: Region? = nil
@@ -95,7 +97,8 @@ struct Deceleration: Sendable {
 
 /// The session after `hello`: everything the engine knows about one client.
 struct LiveSession: Sendable {
-    let sessionID: String
+    /// Set once, but for a session that takes another's view (`Session.adoptView`).
+    var sessionID: String
     let boardID: String
     let config: SessionConfig
     var viewport: Viewport

@@ -374,6 +374,9 @@ public struct FrameMessage: Hashable, Sendable {
     public var focus: String?
     /// Extension: the `lift`, `moved` and `drop` of this input when the client asked for them inline.
     public var events: [ServerEvent] = []
+    /// Extension: the commit from elsewhere this frame animates, when the client asked for
+    /// commits inline (`hello.config.commits`).
+    public var commit: Commit? = nil
     public init(seq: Int, ms: Double, ack: Int? = nil, scroll: Point? = nil, scrollDur: Double? = nil, content: Size? = nil,
                 sections: [SectionInfo]? = nil, cells: [CellUpdate] = [], gone: [String] = [], snapshots: [SnapshotUpdate] = [],
                 focus: String? = nil) {

@@ -21,7 +21,7 @@ public struct Session: Sendable {
     /// The live session behind a reference, copied on write: an input mutates it in place
     /// instead of copying its thirty-odd arrays out of the enum and back (a retain and a
     /// release each, on every input), and reading one property reads just that property.
-    private final class LiveBox: @unchecked Sendable {
+    final class LiveBox: @unchecked Sendable {
         // Unchecked: `withLive` mutates only a box no other Session shares (copy on write),
         // as Array does with its storage.
         var session: LiveSession
@@ -60,6 +60,13 @@ public struct Session: Sendable {
         defer { state = .live(box) }
         return body(&box.session)
     }
+
+    /// The live session's box, to read single properties from without copying the session
+    /// (`Session+SharedView.swift`; never to mutate).
+    var liveBox: LiveBox? { live }
+
+    /// Makes `s` the live session (`adoptView`).
+    mutating func replaceLive(with s: LiveSession) { state = .live(LiveBox(s)) }
 
     /// The board this session is on, after a successful `hello`.
     public var boardID: String? { live?.session.boardID }

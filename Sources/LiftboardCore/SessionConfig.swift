@@ -33,5 +33,11 @@ public struct SessionConfig: Hashable, Sendable {
     public var commitOrder: CommitOrderMode = .full
     /// Extension: `lift`, `moved` and `drop` as messages (`"separate"`) or inside frames (`"inline"`).
     public var events: EventsMode = .separate
+    /// Extension: whether a move that only moves a pointer drag's snapshot is answered
+    /// (`"every"`) or left to the client's prediction (`"quiet"`; LiveSession+Quiet.swift).
+    public var follow: FollowMode = .every
+    /// Extension: a commit from elsewhere as a message of its own after its frame
+    /// (`"separate"`) or inside it (`"inline"`: one message per watcher per commit).
+    public var commits: CommitsMode = .separate
     public init() {}
 }

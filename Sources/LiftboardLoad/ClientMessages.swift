@@ -20,8 +20,17 @@ enum ClientMessages {
         trailer(seq: seq, ms: ms, into: &out)
     }
 
+    /// `{"t":"wheel","dx":0,"dy":DY,"seq":N,"ms":M}`: scrolls the session's view.
+    static func wheel(dy: Double, seq: Int, ms: Double, into out: inout [UInt8]) {
+        append(#"{"t":"wheel","dx":0,"dy":"#, to: &out)
+        appendNumber(dy, to: &out)
+        trailer(seq: seq, ms: ms, into: &out)
+    }
+
     /// `hello` for `board` (a name the load generator made: `load-N`, or one given on the command line).
-    static func hello(board: String, viewport: Viewport, inlineEvents: Bool, seq: Int, ms: Double, into out: inout [UInt8]) {
+    /// `quietFollow` asks for `follow: "quiet"` (moves that only move the snapshot unanswered).
+    static func hello(board: String, viewport: Viewport, inlineEvents: Bool, quietFollow: Bool = false, inlineCommits: Bool = false,
+                      changeOnlyCommits: Bool = false, seq: Int, ms: Double, into out: inout [UInt8]) {
         append(#"{"t":"hello","v":1,"board":"#, to: &out)
         appendString(board, to: &out)
         append(#","viewport":{"w":"#, to: &out)
@@ -31,7 +40,17 @@ enum ClientMessages {
         append(#","dpr":"#, to: &out)
         appendNumber(viewport.dpr, to: &out)
         append("}", to: &out)
-        if inlineEvents { append(#","config":{"events":"inline"}"#, to: &out) }
+        if inlineEvents || quietFollow || inlineCommits || changeOnlyCommits {
+            var first = true
+            append(#","config":{"#, to: &out)
+            for (on, member) in [(inlineEvents, #""events":"inline""# as StaticString), (quietFollow, #""follow":"quiet""#),
+                                 (inlineCommits, #""commits":"inline""#), (changeOnlyCommits, #""commitOrder":"none""#)] where on {
+                if !first { append(",", to: &out) }
+                append(member, to: &out)
+                first = false
+            }
+            append("}", to: &out)
+        }
         trailer(seq: seq, ms: ms, into: &out)
     }
 

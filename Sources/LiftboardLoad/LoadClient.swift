@@ -11,6 +11,8 @@ final class LoadClient {
 
     let index: Int
     let board: String
+    /// Only watches: says hello and reads (`LoadConfig.watchers`).
+    let watcher: Bool
     unowned let generator: LoadGenerator
     var fd: Int32 = -1
     var link = Link.connecting
@@ -30,9 +32,10 @@ final class LoadClient {
     /// When this session's next step is due (0: none); older entries in the heap are stale.
     var deadline: UInt64 = 0
 
-    init(index: Int, board: String, generator: LoadGenerator) {
+    init(index: Int, board: String, generator: LoadGenerator, watcher: Bool = false) {
         self.index = index
         self.board = board
+        self.watcher = watcher
         self.generator = generator
     }
 
@@ -52,7 +55,7 @@ final class LoadClient {
         seq += 1
         let c = generator.config
         generator.payload.removeAll(keepingCapacity: true)
-        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, seq: seq,
+        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, inlineCommits: c.inlineCommits, changeOnlyCommits: c.changeOnlyCommits, seq: seq,
                              ms: generator.clientMs, into: &generator.payload)
         if transmitPayload() { generator.sent += 1 }
         if c.echo { phase = .idle; generator.ready(self) }
@@ -74,7 +77,19 @@ final class LoadClient {
     var stagger: Double { generator.config.startOffsetMs(index: index) }
 
     /// Sessions sharing a board each drag in their own band of rows: the script's rows, shifted.
-    var bandOffset: Double { 57 * Double(LoadBoards.band * (index % max(1, generator.config.sessionsPerBoard))) }
+    /// With watchers (many sessions a board) each scrolls its view to its band instead
+    /// (`scrollToBand`), and the script's rows are used as they are.
+    var bandOffset: Double { generator.config.watchers > 0 ? 0 : bandTop }
+    var bandTop: Double { 57 * Double(LoadBoards.band * (index % max(1, generator.config.sessionsPerBoard))) }
+
+    /// With watchers: one wheel that scrolls this dragging session's view to its band.
+    func scrollToBand() {
+        guard generator.config.watchers > 0, !watcher, bandTop > 0 else { return }
+        seq += 1
+        generator.payload.removeAll(keepingCapacity: true)
+        ClientMessages.wheel(dy: bandTop, seq: seq, ms: generator.clientMs, into: &generator.payload)
+        if transmitPayload() { generator.sent += 1 }
+    }
 
     /// The gesture in progress, and how many have been made.
     var gesture: Gesture?
@@ -88,7 +103,7 @@ final class LoadClient {
         case .idle:
             // No new gesture after the run's time (or its count): the ones in flight finish
             // and their commits drain.
-            if generator.nowNs >= UInt64(generator.config.seconds * 1e9) || gestures >= (generator.config.gestures ?? .max) {
+            if generator.nowNs >= generator.gesturesFromNs + UInt64(generator.config.seconds * 1e9) || gestures >= (generator.config.gestures ?? .max) {
                 phase = .closed
                 return
             }
@@ -138,6 +153,7 @@ final class LoadClient {
         case .layout:
             if case .awaitingLayout = phase {
                 generator.laidOut += 1
+                scrollToBand()
                 phase = .idle
                 generator.ready(self)
             } else {
@@ -145,18 +161,26 @@ final class LoadClient {
             }
         case .frame:
             if let a = msg.ack { acknowledge(upTo: Self.integer(a)) }
+            // `commits: "inline"`: a commit from elsewhere inside the frame that animates it.
+            if let by = msg.commitBy, let v = msg.commitVersion { committed(by: by, version: v) }
         case .commit:
             guard let by = msg.by, let v = msg.version else { break }
-            if by == session {
-                generator.commits += 1
-                generator.ownCommit(board: board, version: Self.integer(v), sentNs: upSentNs)
-            } else {
-                generator.othersCommit(board: board, version: Self.integer(v))
-            }
+            committed(by: by, version: v)
         case .error:
             generator.errors += 1
         case .move, .other:
             break
+        }
+    }
+
+    /// A commit reached this session: its own (a drop confirmed), or another session's.
+    func committed(by: [UInt8], version v: Double) {
+        if by == session {
+            generator.commits += 1
+            generator.ownCommit(board: board, version: Self.integer(v), sentNs: upSentNs)
+        } else {
+            generator.othersCommit(board: board, version: Self.integer(v))
+            if watcher { generator.watcherCommit(board: board, version: Self.integer(v)) }
         }
     }
 
@@ -165,9 +189,15 @@ final class LoadClient {
 
     func acknowledge(upTo ack: Int) {
         let now = generator.receivedNs
+        let quiet = generator.config.quietFollow && !generator.config.echo
         var n = 0
         while n < pending.count, pending[n].seq <= ack {
-            generator.latenciesNs.append(now > pending[n].at ? now - pending[n].at : 0)
+            if quiet && pending[n].seq < ack {
+                // Quiet follow: a frame answers its `ack`'s move; the ones before it went unanswered.
+                generator.movesUnanswered += 1
+            } else {
+                generator.latenciesNs.append(now > pending[n].at ? now - pending[n].at : 0)
+            }
             n += 1
         }
         if n > 0 { pending.removeFirst(n) }

@@ -20,6 +20,13 @@ public struct LoadConfig: Sendable {
     public var pressWaitMs = 540.0
     /// Ask for `lift`, `moved` and `drop` inside frames (`hello.config.events: "inline"`), as the page does.
     public var inlineEvents = true
+    /// Ask for `follow: "quiet"`, as the page does: a move that only moves the snapshot is not
+    /// answered, so only the moves a frame answers (its `ack` is their `seq`) are timed.
+    public var quietFollow = false
+    /// Ask for `commits: "inline"`, as the page does: a commit from elsewhere inside its frame.
+    public var inlineCommits = false
+    /// Ask for `commitOrder: "none"`, as the page does: commits carry their change, not the order.
+    public var changeOnlyCommits = false
     /// What the fingers do.
     public var workload = Workload.reorder
     /// Gestures per session, then it stops and the run ends once all have (`nil`: until `seconds`).
@@ -36,6 +43,9 @@ public struct LoadConfig: Sendable {
     public var spreadStarts = true
     /// Sessions say hello and then stay still (to measure what an idle session costs).
     public var idle = false
+    /// Sessions that only watch (hello, then read every commit), beside the `sessions` that
+    /// drag, all on the dragging sessions' one board; gestures start once every one is laid out.
+    public var watchers = 0
     /// Sampled once every session is connected and idle (resident KiB of the server).
     public var serverPid: Int32? = nil
     /// More servers (ports on `host`): session k connects to `[port] + ports` at k modulo
@@ -77,6 +87,9 @@ public struct LoadReport: Codable, Sendable {
     public var pans: Int
     /// Pointer moves sent (the timed ones; `moves` counts those acknowledged).
     public var movesSent: Int
+    /// Quiet follow: drag moves no frame answered (a later frame's `ack` passed them); `moves`
+    /// over `moves` + this is the share of moves answered.
+    public var movesUnanswered: Int? = nil
     public var workload: String
     public var errors: Int
     public var serverCPUSeconds: Double?
@@ -107,6 +120,28 @@ public struct LoadReport: Codable, Sendable {
     public var deliveryP99us: Double?
     public var deliveries: Int?
     public var resyncs: Int?
+    /// `--watchers`: the sessions that only watched, the commits whose drop was timed, and per
+    /// commit the delay from its drop (the `up` sent) to the last watcher's copy (p50, p99,
+    /// max), the watcher copies that never came, the originator's own confirmation delay, and
+    /// the share of commits whose originator had its copy no later than the median watcher.
+    public var watchers: Int? = nil
+    public var fanoutCommits: Int? = nil
+    public var lastWatcherP50us: Double? = nil
+    public var lastWatcherP99us: Double? = nil
+    public var lastWatcherMaxus: Double? = nil
+    public var medianWatcherP50us: Double? = nil
+    public var watcherCopiesMissed: Int? = nil
+    public var originatorP50us: Double? = nil
+    public var originatorP99us: Double? = nil
+    public var originatorBeforeMedianShare: Double? = nil
+    /// The server's CPU time (user + system) from the first gesture to the end, and its
+    /// resident memory once every session was laid out and at the end.
+    public var serverCPUGesturesSeconds: Double? = nil
+    public var serverResidentLaidOutKiB: Int? = nil
+    public var serverResidentEndKiB: Int? = nil
+    /// The floor, in the same run: one 131-byte WebSocket ping written to each watcher's socket
+    /// in a bare loop (this process's end of the same connections), its total and per socket.
+    public var sendLoopFloorMs: Double? = nil
 }
 
 /// Boards the server is given for a load run: one per session, so that the run measures
@@ -119,7 +154,9 @@ public enum LoadBoards {
 
     /// `sessionsPerBoard` sessions get a band of rows each.
     public static func board(id: String, sessionsPerBoard: Int = 1) -> Board {
-        let n = max(rows, band * sessionsPerBoard)
+        // More than two sessions a board (`--watchers`): each scrolls its view to its band, and
+        // the last band needs a viewport's height of rows below it to be scrolled to.
+        let n = sessionsPerBoard > 2 ? band * sessionsPerBoard + 48 : max(rows, band * sessionsPerBoard)
         return Board(id: id, sections: [Section(id: "all", title: "All", items: (0..<n).map { Item(id: "r\($0)", label: "Row \($0)") })])
     }
 

@@ -22,6 +22,17 @@ public final class LoadGenerator {
     var clients: [LoadClient] = []
     var latenciesNs: [UInt64] = []
     var sent = 0, received = 0, commits = 0, errors = 0, connected = 0, laidOut = 0, drops = 0, pans = 0, movesSent = 0
+    var movesUnanswered = 0
+    /// `--watchers`: laid out watchers; per commit (`board#version`) its drop, the originator's
+    /// copy and every watcher's copy (run time, ns).
+    var watchersReady = 0
+    var watcherCopies = 0
+    struct Fanout { var dropNs: UInt64 = 0; var ownNs: UInt64 = 0; var arrivals: [UInt64] = [] }
+    var fanout: [String: Fanout] = [:]
+    var cpuAtStart: Double?
+    /// When gestures may start (run time, ns): 0, or with watchers the moment all are laid out;
+    /// `seconds` counts from it.
+    var gesturesFromNs: UInt64 = 0
     /// Sessions ready for gestures (laid out, or connected for the echo).
     var readyCount = 0
     var allFinished = false
@@ -109,14 +120,24 @@ public final class LoadGenerator {
         // Every connection failed or was closed by the server: nothing is left to measure.
         allClosed = clients.allSatisfy { $0.link == .closed }
         if config.gestures != nil, readyCount == config.sessions {
-            allFinished = clients.allSatisfy { if case .closed = $0.phase { true } else { false } }
+            allFinished = clients.allSatisfy { if case .closed = $0.phase { true } else { $0.watcher } }
         }
     }
 
     /// A session is ready for gestures: it starts now, or with everyone after the settle time.
     func ready(_ client: LoadClient) {
-        readyCount += 1
+        if client.watcher { watchersReady += 1 } else { readyCount += 1 }
         if config.idle { return }
+        if config.watchers > 0 {
+            // Gestures start once every session, watchers included, is laid out: no commit may
+            // come before a watcher could see it.
+            guard readyCount == config.sessions, watchersReady == config.watchers else { return }
+            cpuAtStart = config.serverPid.flatMap(ProcessStats.cpuSeconds)
+            gesturesFromNs = nowNs
+            if config.settleSeconds != nil { FileHandle.standardError.write(Data("ready\n".utf8)) }
+            for c in clients where !c.watcher { c.after(ms: (config.settleSeconds ?? 0) * 1000 + c.stagger) }
+            return
+        }
         guard let settle = config.settleSeconds else { return client.after(ms: client.stagger) }
         guard readyCount == config.sessions else { return }
         FileHandle.standardError.write(Data("ready\n".utf8))
@@ -134,15 +155,31 @@ public final class LoadGenerator {
             clients.append(client)
             client.connect(to: addresses[config.port(ofSession: k)]!)
         }
+        // Watchers connect in waves, at most 1,000 upgrades in flight: a server counts
+        // connections still upgrading against a budget of its own (it answers 503 past it).
+        let watcherAddress = addresses[config.port]!
+        func connectWatchers() {
+            while clients.count < config.sessions + config.watchers,
+                  clients.count - connected - clients.lazy.filter({ $0.link == .closed }).count < 1000 {
+                let client = LoadClient(index: clients.count, board: config.board ?? "load-1", generator: self, watcher: true)
+                clients.append(client)
+                client.connect(to: watcherAddress)
+            }
+        }
+        connectWatchers()
         let before = config.serverPid.flatMap(ProcessStats.residentKiB)
         // After `seconds`, no new drag starts; the rest of the time drains drags and commits.
-        let end = UInt64((config.seconds + 2.5) * 1e9)
+        // With watchers, connecting them all may take a while (up to a minute); `seconds` then
+        // counts from when they are.
+        var end = UInt64((config.seconds + 2.5 + (config.watchers > 0 ? 60 : 0)) * 1e9)
         var idleSample: Int? = nil
         var finishedAt: UInt64? = nil
         // A heartbeat, so that the loop checks whether a counted run is over even when idle.
         var nextHeartbeat: UInt64 = 0
         var now = nowNs
         while now < end {
+            if clients.count < config.sessions + config.watchers { connectWatchers() }
+            if gesturesFromNs > 0 { end = min(end, gesturesFromNs + UInt64((config.seconds + 2.5) * 1e9)) }
             var wake = min(end, nextHeartbeat)
             if let t = timers.earliest { wake = min(wake, t) }
             let n = loop.wait(timeoutNs: wake > now ? wake - now : 0)
@@ -168,12 +205,18 @@ public final class LoadGenerator {
             // answered and every drop's commit is back (or ten seconds have passed).
             if allClosed { break }
             if allFinished, finishedAt == nil { finishedAt = now }
-            if let f = finishedAt, now > f + 10_000_000_000
-                || (clients.allSatisfy { $0.pending.isEmpty && $0.unsent.isEmpty } && (config.echo || commits >= drops)) { break }
-            if config.idle, idleSample == nil, let pid = config.serverPid, laidOut == config.sessions {
+            // Under a profiler (`--settle`) answers come far slower: wait up to two minutes.
+            if let f = finishedAt, now > f + (config.settleSeconds != nil ? 120_000_000_000 : 10_000_000_000)
+                || (clients.allSatisfy { $0.pending.isEmpty && $0.unsent.isEmpty } && (config.echo || commits >= drops)
+                    && watcherCopies >= commits * config.watchers) { break }
+            if idleSample == nil, let pid = config.serverPid, laidOut == config.sessions + config.watchers,
+               config.idle || config.watchers > 0 {
                 idleSample = ProcessStats.residentKiB(pid: pid)
             }
         }
+        let cpuAtEnd = config.serverPid.flatMap(ProcessStats.cpuSeconds)
+        let residentAtEnd = config.serverPid.flatMap(ProcessStats.residentKiB)
+        let floor = config.watchers > 0 ? sendLoopFloor() : nil
         for c in clients where c.link != .closed { c.close(code: 1000) }
         var r = report()
         r.serverResidentBeforeKiB = before
@@ -192,7 +235,71 @@ public final class LoadGenerator {
         r.receiveTime = config.kernelReceiveTime ? "kernel" : "read"
         r.loadWakeUps = wakes
         r.loadSocketsReady = readyEvents
+        if config.watchers > 0 {
+            fanoutFigures(into: &r)
+            r.serverResidentLaidOutKiB = idleSample
+            r.serverResidentEndKiB = residentAtEnd
+            if let a = cpuAtStart, let b = cpuAtEnd { r.serverCPUGesturesSeconds = b - a }
+            r.sendLoopFloorMs = floor
+        }
         return r
+    }
+
+    /// A watcher got another session's commit.
+    func watcherCommit(board: String, version: Int) {
+        watcherCopies += 1
+        fanout["\(board)#\(version)", default: Fanout()].arrivals.append(receivedNs)
+    }
+
+    /// Per commit whose drop this run timed: the last watcher's delay, the copies missed, the
+    /// originator's delay and whether it came no later than the median watcher's.
+    func fanoutFigures(into r: inout LoadReport) {
+        var last: [UInt64] = [], median: [UInt64] = [], own: [UInt64] = []
+        var missed = 0, first = 0
+        for f in fanout.values where f.dropNs > 0 {
+            missed += max(0, config.watchers - f.arrivals.count)
+            own.append(f.ownNs > f.dropNs ? f.ownNs - f.dropNs : 0)
+            guard !f.arrivals.isEmpty else { continue }
+            let a = f.arrivals.sorted()
+            last.append(a[a.count - 1] > f.dropNs ? a[a.count - 1] - f.dropNs : 0)
+            let m = a[(a.count - 1) / 2]
+            median.append(m > f.dropNs ? m - f.dropNs : 0)
+            if f.ownNs <= m { first += 1 }
+        }
+        func pct(_ v: [UInt64], _ p: Double) -> Double? {
+            let s = v.sorted()
+            return s.isEmpty ? nil : Double(s[min(s.count - 1, Int(Double(s.count) * p))]) / 1000
+        }
+        r.watchers = config.watchers
+        r.fanoutCommits = own.count
+        r.lastWatcherP50us = pct(last, 0.5)
+        r.lastWatcherP99us = pct(last, 0.99)
+        r.lastWatcherMaxus = last.max().map { Double($0) / 1000 }
+        r.medianWatcherP50us = pct(median, 0.5)
+        r.watcherCopiesMissed = missed
+        r.originatorP50us = pct(own, 0.5)
+        r.originatorP99us = pct(own, 0.99)
+        r.originatorBeforeMedianShare = own.isEmpty ? nil : Double(first) / Double(own.count)
+    }
+
+    /// The floor: one WebSocket ping (125-byte payload, 131 bytes on the wire) written to each
+    /// watcher's socket in a bare loop, as fast as the kernel takes them: the least a fan-out
+    /// to those sockets can cost. The best of three rounds, in ms.
+    func sendLoopFloor() -> Double? {
+        let watchers = clients.filter { $0.watcher && $0.link == .open }
+        guard !watchers.isEmpty else { return nil }
+        var frame: [UInt8] = []
+        let payload = [UInt8](repeating: 0x2E, count: 125)
+        payload.withUnsafeBytes { ClientFrame.append(opcode: ClientFrame.ping, payload: $0, mask: 0x1234_5678, to: &frame) }
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let t0 = nowNs
+            for w in watchers { _ = frame.withUnsafeBytes { send(w.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) } }
+            best = min(best, Double(nowNs - t0) / 1e6)
+            // Let the server answer the pings before the next round (their pongs are read below).
+            usleep(200_000)
+        }
+        return best
     }
 
     /// This process's CPU time so far, user and system.
@@ -211,17 +318,23 @@ public final class LoadGenerator {
         func dpct(_ p: Double) -> Double? {
             delivery.isEmpty ? nil : Double(delivery[min(delivery.count - 1, Int(Double(delivery.count) * p))]) / 1000
         }
-        return LoadReport(mode: config.echo ? "echo" : "protocol", sessions: config.sessions, connected: connected, rate: config.rate,
+        var r = LoadReport(mode: config.echo ? "echo" : "protocol", sessions: config.sessions, connected: connected, rate: config.rate,
                           seconds: config.seconds, elapsedSeconds: Double(nowNs) / 1e9, sent: sent, received: received, moves: sorted.count,
                           p50us: pct(0.5), p99us: pct(0.99), p999us: pct(0.999), commits: commits, drops: drops, pans: pans,
                           movesSent: movesSent, workload: config.workload.rawValue, errors: errors,
                           serverCPUSeconds: nil, serverPeakMemoryKiB: nil, loadCPUSeconds: nil, loadWakeUps: nil, loadLateP50us: nil, loadLateP99us: nil, loadReadDelayP50us: nil, loadReadDelayP99us: nil, receiveTime: nil, loadSocketsReady: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
                           deliveryP50us: dpct(0.5), deliveryP99us: dpct(0.99), deliveries: config.sessionsPerBoard > 1 ? delivery.count : nil, resyncs: resyncs)
+        if config.quietFollow && !config.echo { r.movesUnanswered = movesUnanswered }
+        return r
     }
 
     /// The dropping session got its own commit: `version` is its drop's, sent at `sentNs`.
     func ownCommit(board: String, version: Int, sentNs: UInt64) {
         let key = "\(board)#\(version)"
+        if config.watchers > 0 {
+            fanout[key, default: Fanout()].dropNs = sentNs
+            fanout[key, default: Fanout()].ownNs = receivedNs
+        }
         dropSentNs[key] = sentNs
         for t in earlyArrivalsNs.removeValue(forKey: key) ?? [] { deliveryNs.append(t > sentNs ? t - sentNs : 0) }
     }

@@ -13,6 +13,9 @@ struct MessageFields: Equatable {
     /// Decoded UTF-8 of `by` and `session` (`by` is `nil` when absent or not a string).
     var by: [UInt8]? = nil
     var session: [UInt8]? = nil
+    /// A frame's `commit` (`hello.config.commits: "inline"`): its `version` and `by`.
+    var commitVersion: Double? = nil
+    var commitBy: [UInt8]? = nil
 
     /// `nil` when the text is not JSON (as far as the top level shows: nested values are only
     /// checked for balanced brackets and closed strings). A value that is not an object has no members.
@@ -51,6 +54,12 @@ struct MessageFields: Equatable {
                     if field == .ack, f.ack == nil { f.ack = n }
                     if field == .version, f.version == nil { f.version = n }
                     if field == .seq, f.seq == nil { f.seq = n }
+                } else if field == .commit && b[s.i] == UInt8(ascii: "{") {
+                    let start = s.i
+                    guard s.skipValue() else { return nil }
+                    let inner = Self.scan(UnsafeRawBufferPointer(rebasing: b[start..<s.i]))
+                    f.commitVersion = inner?.version
+                    f.commitBy = inner?.by
                 } else {
                     guard s.skipValue() else { return nil }
                 }
@@ -66,7 +75,7 @@ struct MessageFields: Equatable {
     }
 
     private enum Field: Equatable {
-        case t, ack, by, version, session, seq, other
+        case t, ack, by, version, session, seq, commit, other
         /// `key` is the raw text between the quotes (an escaped key is decoded first).
         init(_ key: Range<Int>, in b: UnsafeRawBufferPointer) {
             let raw = UnsafeRawBufferPointer(rebasing: b[key])
@@ -81,6 +90,7 @@ struct MessageFields: Equatable {
             case 3:
                 if k.elementsEqual("ack".utf8) { return .ack }
                 return k.elementsEqual("seq".utf8) ? .seq : .other
+            case 6: return k.elementsEqual("commit".utf8) ? .commit : .other
             case 7:
                 if k.elementsEqual("version".utf8) { return .version }
                 return k.elementsEqual("session".utf8) ? .session : .other

@@ -61,6 +61,9 @@ extension Connection {
             if rc < n { return -1 }
             written += 1
         }
+        // A layout (tens of KiB) is written once; frames and commits are a few hundred bytes:
+        // a watcher does not keep its layout's buffer.
+        if sendBuffer.capacity > 16_384 + CLWS_PRE { sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE) }
         return 0
     }
 

@@ -20,8 +20,10 @@ final class Connection {
     /// The session's timer, and the one that has lws close the connection (`closeSoon`).
     private(set) var timer: UnsafeMutablePointer<clws_timer>?
     var closeTimer: UnsafeMutablePointer<clws_timer>?
-    /// The send buffer, reused: LWS_PRE bytes of room, then the message.
-    var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE + 4096)
+    /// The send buffer, reused: LWS_PRE bytes of room, then the message. It grows to the largest
+    /// message written and is cut back after one over 16 KiB (a layout); it starts with the
+    /// room alone (a watcher that is only ever sent small messages never needs 4 KiB zeroed).
+    var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE)
     /// The actions buffer, reused (an input performed inside another's actions takes a new one).
     private var spare: [Action] = []
     /// The server holds this connection among the hellos waiting for a board lookup.
@@ -99,15 +101,39 @@ final class Connection {
     func durableAdvanced(to version: Int) {
         var out = takeActions()
         machine.durableAdvanced(to: version, into: &out)
-        perform(out)
+        // Written from outside this connection's callbacks: a failed write cannot return -1,
+        // so lws is told to drop the connection (as a reader too slow for its close).
+        if perform(out) < 0 {
+            lws_rx_flow_control(wsi, 0)
+            clws_kill_async(wsi)
+        }
     }
 
     /// The hub applied a commit made elsewhere on this board.
-    func external(_ c: Commit) {
+    /// Returns what the session answered.
+    @discardableResult
+    func external(_ c: Commit, shared: SharedEncoding? = nil) -> [ServerEvent] {
         var out = takeActions()
-        machine.external(c, now: server.now, into: &out)
+        let answered = machine.external(c, now: server.now, shared: shared, into: &out)
+        perform(out)
+        return answered
+    }
+
+    /// The hub applied a commit made elsewhere, and `leader` (whose view this session shared)
+    /// answered it `answered`: see `ConnectionMachine.external(_:now:shared:sameViewAs:answered:into:)`.
+    func external(_ c: Commit, shared: SharedEncoding?, sameViewAs leader: Session, answered: [ServerEvent]) {
+        var out = takeActions()
+        machine.external(c, now: server.now, shared: shared, sameViewAs: leader, answered: answered, into: &out)
         perform(out)
     }
+
+    /// Takes `other`'s session state when their views are the same (`Session.shareView`).
+    func shareView(with other: Connection) {
+        machine.shareView(with: other.machine.session)
+    }
+
+    /// The session's shared-view key (`Session.sharedViewKey`), read in place.
+    func sharedViewKey() -> SharedViewKey? { machine.sharedViewKey() }
 
     func resync(to board: Board, droppingHeldAbove version: Int) {
         var out = takeActions()

@@ -75,6 +75,9 @@ struct ConnectionMachine {
         var event: ServerEvent?
         /// Raw bytes (echo), sent as they came.
         var raw: [UInt8]?
+        /// A frame from elsewhere's commit: its bytes after `ms`, shared by every session of
+        /// the same view (`SharedEncoding.frameBody`).
+        var frameBody: [UInt8]? = nil
         var binary = false
         /// The board version that must be durable before this goes out; 0 for none.
         var barrier: Int
@@ -358,22 +361,50 @@ struct ConnectionMachine {
 
     // MARK: From the hub
 
-    /// The hub's durable version advanced: what waited for it may go.
+    /// The hub's durable version advanced: what waited for it may go, written at once
+    /// (`.writeNow`: the hub orders the sessions, the originator first; a writeable callback
+    /// per watcher would leave the order to lws and cost each an EPOLLOUT on and off). Not while
+    /// the client is mid-message or has sent a close: lws's answers to its pings and close go
+    /// out from the writeable callback and must not be overtaken.
     mutating func durableAdvanced(to version: Int, into out: inout [Action]) {
         durable = version
-        if hasReadyOutgoing { out.append(.requestWritable) }
+        guard hasReadyOutgoing else { return }
+        out.append(midMessage || peerClosed || isClosing ? .requestWritable : .writeNow)
     }
 
     /// The hub applied a commit made elsewhere (another session, an edit, another process).
-    mutating func external(_ c: Commit, now: Double, into out: inout [Action]) {
-        apply(external: c, now: now, into: &out)
+    /// `shared`: the encodings of this commit the hub's other sessions made (see `SharedEncoding`).
+    /// Returns what the session answered (for watchers with the same view: see below).
+    @discardableResult
+    mutating func external(_ c: Commit, now: Double, shared: SharedEncoding? = nil, into out: inout [Action]) -> [ServerEvent] {
+        let answered = apply(external: c, now: now, shared: shared, into: &out)
+        finish(direct: false, into: &out)
+        return answered
+    }
+
+    /// `external`, for a session whose `sharedViewKey` equaled `leader`'s before the leader was
+    /// handed the same commit and answered `answered`: it takes the leader's state and answer
+    /// (its own frame numbers, ack and time) instead of stepping the engine itself
+    /// (`Session.adoptView`). A session that records, or a leader that did not stay idle: it
+    /// steps itself.
+    mutating func external(_ c: Commit, now: Double, shared: SharedEncoding?, sameViewAs leader: Session,
+                           answered: [ServerEvent], into out: inout [Action]) {
+        let ms = clock.serverEvent(serverNow: now)
+        if !recording, let mine = session.adoptView(of: leader, answering: answered, at: ms) {
+            deliver(mine, now: now, barrier: c.version, shared: shared, into: &out)
+        } else {
+            apply(external: c, now: now, shared: shared, into: &out)
+        }
         finish(direct: false, into: &out)
     }
 
-    private mutating func apply(external c: Commit, now: Double, into out: inout [Action]) {
+    @discardableResult
+    private mutating func apply(external c: Commit, now: Double, shared: SharedEncoding? = nil, into out: inout [Action]) -> [ServerEvent] {
         let ms = clock.serverEvent(serverNow: now)
         if recording { out.append(.record(.external(c, ms: ms))) }
-        deliver(session.handle(.external(c), at: ms), now: now, barrier: c.version, into: &out)
+        let answered = session.handle(.external(c), at: ms)
+        deliver(answered, now: now, barrier: c.version, shared: shared, into: &out)
+        return answered
     }
 
     /// The hub rebased: what is still held for the client (behind a barrier above `version`)
@@ -398,6 +429,15 @@ struct ConnectionMachine {
         dropHeld { o in
             guard o.barrier > base.version, case .commit? = o.event else { return false }
             return true
+        }
+        // A held frame carrying such a commit (`commits: "inline"`) stays, without it.
+        for i in outgoingHead..<outgoing.count where outgoing[i].barrier > base.version {
+            if case .frame(var f)? = outgoing[i].event, f.commit != nil {
+                f.commit = nil
+                outgoing[i].event = .frame(f)
+                outgoing[i].raw = nil
+                outgoing[i].frameBody = nil
+            }
         }
         let ms = clock.serverEvent(serverNow: now)
         guard session.handle(.rebase(version: base.version, order: base.order), at: ms).isEmpty else {
@@ -424,7 +464,8 @@ struct ConnectionMachine {
 
     /// Hands the session's outputs on: its own commits to the hub (`.commit`), everything to
     /// the queue.
-    private mutating func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0, into out: inout [Action]) {
+    private mutating func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0, shared: SharedEncoding? = nil,
+                                  into out: inout [Action]) {
         let events = inlineEvents ? events.inliningEvents() : events
         var barrier = initial
         for e in events {
@@ -437,13 +478,23 @@ struct ConnectionMachine {
                 e = .commit(c)
             case .commit(let c):
                 barrier = max(barrier, c.version)
+            case .frame(let f):
+                // A frame carrying its commit (`commits: "inline"`) waits for it like the commit.
+                if let c = f.commit { barrier = max(barrier, c.version) }
             default:
                 break
             }
             // These end the session (contract §5): the error goes out, then the close.
             var fatal: ErrorCode?
             if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) { fatal = code }
-            queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0), now: now, into: &out)
+            // A commit from elsewhere: the bytes every session on the board gets alike, made
+            // once (the event stays, for the size and for a rebase to recognize it).
+            var raw: [UInt8]?, body: [UInt8]?
+            if let shared {
+                if case .commit(let c) = e { raw = shared.commitMessage(c, mode: commitOrder) }
+                if case .frame(let f) = e { body = shared.frameBody(f, mode: commitOrder) }
+            }
+            queue(Outgoing(event: e, raw: raw, frameBody: body, barrier: barrier, queuedAt: now, size: 0), now: now, into: &out)
             if let fatal {
                 out.append(.log(.warn, event: "refusal", detail: fatal.rawValue))
                 close(1008, fatal.rawValue)
@@ -460,7 +511,9 @@ struct ConnectionMachine {
         if o.size == 0, let e = o.event { o.size = e.estimatedSize(commitOrder: commitOrder) }
         let size = o.size
         // Frames waiting behind each other merge: the client gets the latest state.
-        if case .frame(let f)? = o.event, outgoing.count > outgoingHead, case .frame(let g)? = outgoing[outgoing.count - 1].event,
+        // (Not a frame carrying a commit: the commit would end up before the later changes.)
+        if case .frame(let f)? = o.event, f.commit == nil, outgoing.count > outgoingHead,
+           case .frame(let g)? = outgoing[outgoing.count - 1].event, g.commit == nil,
            outgoing[outgoing.count - 1].barrier == o.barrier {
             outgoing[outgoing.count - 1].event = .frame(g.merged(with: f))
         } else {
@@ -519,6 +572,12 @@ struct ConnectionMachine {
     /// Whether a writeable callback is needed: something is ready, or a close waits.
     var wantsWritable: Bool { hasReadyOutgoing || isClosing }
 
+    /// Takes `other`'s session state when their views are the same (`Session.shareView`).
+    mutating func shareView(with other: Session) { session.shareView(with: other) }
+
+    /// The session's `sharedViewKey`, read in place (a plain read of `session` copies it).
+    mutating func sharedViewKey() -> SharedViewKey? { session.sharedViewKey }
+
     /// `wantsWritable` for the performer. Mutating only so that a read through the class that
     /// holds the machine is made in place: a plain read of a computed property copies the whole
     /// machine first (a retain and a release of each of its dozen references, on every write).
@@ -536,15 +595,23 @@ struct ConnectionMachine {
         // Moved out of the queue, not copied: the slot is only waiting to be removed.
         if let raw = outgoing[i].raw.take() {
             buffer.append(contentsOf: raw)
+        } else if let body = outgoing[i].frameBody.take(), case .frame(let f)? = outgoing[i].event.take() {
+            // Its own head (seq, ms, ack), then the body every session of its view shares.
+            buffer.append(contentsOf: SharedEncoding.frameHead(seq: f.seq, ms: f.ms, ack: f.ack))
+            buffer.append(contentsOf: body)
         } else if let event = outgoing[i].event.take() {
             Wire.encode(event, commitOrder: commitOrder, into: &buffer)
         }
         return outgoing[i].binary
     }
 
-    /// Drops the written messages' slots once they are most of the queue.
+    /// Drops the written messages' slots once they are most of the queue, and gives a drained
+    /// queue's memory back (a burst of commits doubled it; an idle watcher keeps none of it).
     mutating func compactQueue() {
-        if outgoingHead > 64, outgoingHead * 2 > outgoing.count {
+        if outgoingHead > 0, outgoingHead == outgoing.count {
+            outgoing.removeAll(keepingCapacity: outgoing.capacity <= 4)
+            outgoingHead = 0
+        } else if outgoingHead > 64, outgoingHead * 2 > outgoing.count {
             outgoing.removeFirst(outgoingHead)
             outgoingHead = 0
         }

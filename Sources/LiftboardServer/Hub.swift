@@ -24,6 +24,9 @@ final class Hub {
     var lastRevert: (version: Int, change: Change)? { state.lastRevert }
 
     func join(_ c: Connection) {
+        // Kiosks that say the same hello share one arrangement of the board (copy-on-write)
+        // instead of one each: the last session to join is the likeliest twin.
+        if let last = connections.last { c.shareView(with: last) }
         connections.append(c)
         byID[c.id] = c
         state.join(c.id)
@@ -113,18 +116,37 @@ final class Hub {
     private func connection(_ id: String) -> Connection? { byID[id] }
 
     private func perform(_ actions: [HubState.Action]) {
+        // One commit handed to many sessions is encoded once for all of them, and stepped once
+        // for all the idle ones that see the same view (`Session.sharedViewKey`): the first of
+        // each view steps its engine, the others take its state and answer.
+        var shared: (version: Int, encoding: SharedEncoding)?
+        var views: [SharedViewKey: (leader: Session, answered: [ServerEvent])] = [:]
         for a in actions {
             switch a {
             case .persist(let record):
                 server.writer?.enqueue(record)
             case .deliver(let c, let to):
-                connection(to)?.external(c)
+                if shared?.version != c.version {
+                    shared = (c.version, SharedEncoding())
+                    views.removeAll(keepingCapacity: true)
+                }
+                guard let conn = connection(to) else { continue }
+                let key = conn.sharedViewKey()
+                if let key, let view = views[key] {
+                    conn.external(c, shared: shared?.encoding, sameViewAs: view.leader, answered: view.answered)
+                } else {
+                    let answered = conn.external(c, shared: shared?.encoding)
+                    if let key { views[key] = (conn.machine.session, answered) }
+                }
             case .publish(let d):
                 server.publish(d)
             case .catchUp(let after):
                 server.listener?.catchUp(board: truth.id, after: after)
-            case .release(let durable):
-                for c in connections { c.durableAdvanced(to: durable) }
+            case .release(let durable, let first):
+                // The dropping sessions first, then every other in the order they joined; each
+                // writes what is now ready at once (`ConnectionMachine.durableAdvanced`).
+                for id in first { connection(id)?.durableAdvanced(to: durable) }
+                for c in connections where !first.contains(c.id) { c.durableAdvanced(to: durable) }
             case .refuse(let to, let code, let message):
                 connection(to)?.send(.error(code: code, message: message))
             case .rebase(let to, let base, let commits):

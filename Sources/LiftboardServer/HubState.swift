@@ -51,8 +51,10 @@ struct HubState {
         case publish(DurableCommit)
         /// The listener reads the board's commits after `after` again (one is missing).
         case catchUp(after: Int)
-        /// The durable version advanced: messages held behind a barrier up to it may go.
-        case release(durable: Int)
+        /// The durable version advanced: messages held behind a barrier up to it may go, written
+        /// at once (not left to the order of lws's writeable callbacks), the sessions in `first`
+        /// before every other: those whose own drops just became durable get their commit first.
+        case release(durable: Int, first: [String] = [])
         /// Session `to` is told why what it was told did not happen, before its `layout`.
         case refuse(to: String, ErrorCode, message: String)
         /// Session `to`: what is held for it about versions after `base.version` goes unless it
@@ -135,11 +137,19 @@ struct HubState {
         arrivals[d.version] = d
         var out: [Action] = []
         let before = truth.version
-        while let next = arrivals.removeValue(forKey: truth.version + 1) { advance(next, into: &out) }
+        var first: [String] = []
+        while let next = arrivals.removeValue(forKey: truth.version + 1) {
+            // The session whose drop this is, when it is this process's and still a session here.
+            if next.origin == origin, let p = pending.first(where: { $0.token == next.token }), sessions.contains(p.by),
+               !first.contains(p.by) {
+                first.append(p.by)
+            }
+            advance(next, into: &out)
+        }
         // A gap: the listener has it on its way, or (rarely) it is a commit of ours reported
         // failed that landed after all, which the listener does not read back unasked.
         if !arrivals.isEmpty { out.append(.catchUp(after: truth.version)) }
-        if truth.version > before { out.append(.release(durable: truth.version)) }
+        if truth.version > before { out.append(.release(durable: truth.version, first: first)) }
         return out
     }
 

@@ -29,6 +29,11 @@ public enum ServerError: Error, CustomStringConvertible {
 /// `liftboard serve`: one libwebsockets service thread that owns every connection, hub and
 /// timer; one store thread that makes commits durable.
 public final class Server {
+    /// lws allocates this much per WebSocket connection for what it reads (one RECEIVE chunk
+    /// at most; `ConnectionMachine` reassembles longer messages and enforces its own limit).
+    /// Client messages are a few hundred bytes: 4 KiB, not 64 KiB, for each of thousands of
+    /// watchers (issue 28).
+    static let rxBufferSize = 4096
     let config: ServerConfig
     private(set) var context: OpaquePointer?
     var hubs: [String: Hub] = [:]
@@ -412,9 +417,9 @@ struct CAllocations {
         p[0] = lws_protocols(name: string("http"), callback: httpCallback, per_session_data_size: 0,
                              rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0)
         p[1] = lws_protocols(name: string("liftboard.v1"), callback: wsCallback, per_session_data_size: ptrSize,
-                             rx_buffer_size: 65_536, id: 1, user: nil, tx_packet_size: 0)
+                             rx_buffer_size: Server.rxBufferSize, id: 1, user: nil, tx_packet_size: 0)
         p[2] = echo ? lws_protocols(name: string("liftboard.echo"), callback: wsCallback, per_session_data_size: ptrSize,
-                                    rx_buffer_size: 65_536, id: 2, user: nil, tx_packet_size: 0)
+                                    rx_buffer_size: Server.rxBufferSize, id: 2, user: nil, tx_packet_size: 0)
                     : lws_protocols()
         p[3] = lws_protocols()
         p[4] = lws_protocols()

@@ -61,6 +61,14 @@ public final class PostgresStore: Store {
         ALTER TABLE items ADD COLUMN card TEXT;
         ALTER TABLE sections ADD COLUMN subtitle TEXT;
         """,
+        // 8: kanban columns (issue 24): a board's column metrics (the defaults for older rows).
+        """
+        ALTER TABLE boards ADD COLUMN col_width DOUBLE PRECISION NOT NULL DEFAULT 280;
+        ALTER TABLE boards ADD COLUMN col_gap DOUBLE PRECISION NOT NULL DEFAULT 12;
+        ALTER TABLE boards ADD COLUMN col_header DOUBLE PRECISION NOT NULL DEFAULT 40;
+        ALTER TABLE boards ADD COLUMN col_row_height DOUBLE PRECISION NOT NULL DEFAULT 56;
+        ALTER TABLE boards ADD COLUMN col_spacing DOUBLE PRECISION NOT NULL DEFAULT 8;
+        """,
     ]
 
     private let db: PostgresConnection
@@ -115,10 +123,12 @@ public final class PostgresStore: Store {
             try db.exec("SELECT pg_advisory_xact_lock($1)", [String(Self.migrationLock)])
             if let existing = try self.board(id: board.id) { return existing }
             try db.exec("SELECT pg_notify($1, $2)", [Self.boardsChannel, "created\t" + board.id])
-            try db.exec("INSERT INTO boards VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)", [
+            try db.exec("INSERT INTO boards (\(StoreSchema.boardColumns)) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)", [
                 board.id, board.layout.rawValue, String(board.version),
                 String(board.list.rowHeight), String(board.list.headerHeight), String(board.list.spacing),
                 String(board.grid.itemWidth), String(board.grid.itemHeight), String(board.grid.spacing), String(board.grid.headerHeight),
+                String(board.columns.width), String(board.columns.gap), String(board.columns.headerHeight),
+                String(board.columns.rowHeight), String(board.columns.spacing),
             ])
             for (s, sec) in board.sections.enumerated() {
                 try db.exec("INSERT INTO sections VALUES ($1,$2,$3,$4,$5,$6)", [board.id, sec.id, String(s), sec.title,
@@ -154,12 +164,14 @@ public final class PostgresStore: Store {
     }
 
     static func board(on db: PostgresConnection, id: String) throws(StoreError) -> Board? {
-        let b = try db.exec("SELECT layout, version, row_height, list_header, list_spacing, item_width, item_height, grid_spacing, grid_header FROM boards WHERE id = $1", [id])
+        let b = try db.exec("SELECT \(StoreSchema.boardColumns) FROM boards WHERE id = $1", [id])
         guard b.count == 1 else { return nil }
-        var board = Board(id: id, layout: LayoutKind(rawValue: b.text(0, 0)) ?? .list,
-                          list: ListMetrics(rowHeight: b.double(0, 2), headerHeight: b.double(0, 3), spacing: b.double(0, 4)),
-                          grid: GridMetrics(itemWidth: b.double(0, 5), itemHeight: b.double(0, 6), spacing: b.double(0, 7), headerHeight: b.double(0, 8)),
-                          sections: [], version: b.int(0, 1))
+        var board = Board(id: id, layout: LayoutKind(rawValue: b.text(0, 1)) ?? .list,
+                          list: ListMetrics(rowHeight: b.double(0, 3), headerHeight: b.double(0, 4), spacing: b.double(0, 5)),
+                          grid: GridMetrics(itemWidth: b.double(0, 6), itemHeight: b.double(0, 7), spacing: b.double(0, 8), headerHeight: b.double(0, 9)),
+                          columns: ColumnMetrics(width: b.double(0, 10), gap: b.double(0, 11), headerHeight: b.double(0, 12),
+                                                 rowHeight: b.double(0, 13), spacing: b.double(0, 14)),
+                          sections: [], version: b.int(0, 2))
         let s = try db.exec("SELECT id, title, rules, subtitle FROM sections WHERE board = $1 ORDER BY position", [id])
         var index: [String: Int] = [:]
         for k in 0..<s.count {

@@ -96,6 +96,14 @@ public final class SQLiteStore: Store {
         ALTER TABLE items ADD COLUMN card TEXT;
         ALTER TABLE sections ADD COLUMN subtitle TEXT;
         """,
+        // 8: kanban columns (issue 24): a board's column metrics (the defaults for older rows).
+        """
+        ALTER TABLE boards ADD COLUMN col_width REAL NOT NULL DEFAULT 280;
+        ALTER TABLE boards ADD COLUMN col_gap REAL NOT NULL DEFAULT 12;
+        ALTER TABLE boards ADD COLUMN col_header REAL NOT NULL DEFAULT 40;
+        ALTER TABLE boards ADD COLUMN col_row_height REAL NOT NULL DEFAULT 56;
+        ALTER TABLE boards ADD COLUMN col_spacing REAL NOT NULL DEFAULT 8;
+        """,
     ]
 
     /// The database's schema version (`PRAGMA user_version`).
@@ -122,10 +130,12 @@ public final class SQLiteStore: Store {
     public func seed(_ board: Board) throws(StoreError) -> Board {
         if let existing = try self.board(id: board.id) { return existing }
         try db.transaction { () throws(StoreError) in
-            try db.prepare("INSERT INTO boards VALUES (?,?,?,?,?,?,?,?,?,?)").run([
+            try db.prepare("INSERT INTO boards (\(StoreSchema.boardColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)").run([
                 .text(board.id), .text(board.layout.rawValue), .int(board.version),
                 .double(board.list.rowHeight), .double(board.list.headerHeight), .double(board.list.spacing),
                 .double(board.grid.itemWidth), .double(board.grid.itemHeight), .double(board.grid.spacing), .double(board.grid.headerHeight),
+                .double(board.columns.width), .double(board.columns.gap), .double(board.columns.headerHeight),
+                .double(board.columns.rowHeight), .double(board.columns.spacing),
             ])
             let section = try db.prepare("INSERT INTO sections VALUES (?,?,?,?,?,?)")
             let item = try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?,?)")
@@ -155,13 +165,15 @@ public final class SQLiteStore: Store {
 
     /// - Complexity: O(n log n) in the board's items.
     public func board(id: String) throws(StoreError) -> Board? {
-        let b = try db.prepare("SELECT layout, version, row_height, list_header, list_spacing, item_width, item_height, grid_spacing, grid_header FROM boards WHERE id = ?")
+        let b = try db.prepare("SELECT \(StoreSchema.boardColumns) FROM boards WHERE id = ?")
         b.bind([.text(id)])
         guard try b.step() else { return nil }
-        var board = Board(id: id, layout: LayoutKind(rawValue: b.text(0)) ?? .list,
-                          list: ListMetrics(rowHeight: b.double(2), headerHeight: b.double(3), spacing: b.double(4)),
-                          grid: GridMetrics(itemWidth: b.double(5), itemHeight: b.double(6), spacing: b.double(7), headerHeight: b.double(8)),
-                          sections: [], version: b.int(1))
+        var board = Board(id: id, layout: LayoutKind(rawValue: b.text(1)) ?? .list,
+                          list: ListMetrics(rowHeight: b.double(3), headerHeight: b.double(4), spacing: b.double(5)),
+                          grid: GridMetrics(itemWidth: b.double(6), itemHeight: b.double(7), spacing: b.double(8), headerHeight: b.double(9)),
+                          columns: ColumnMetrics(width: b.double(10), gap: b.double(11), headerHeight: b.double(12),
+                                                 rowHeight: b.double(13), spacing: b.double(14)),
+                          sections: [], version: b.int(2))
         let s = try db.prepare("SELECT id, title, rules, subtitle FROM sections WHERE board = ? ORDER BY position")
         s.bind([.text(id)])
         var index: [String: Int] = [:]

@@ -11,6 +11,7 @@
 /// | 5 | a commit's moves in its row (`moves_json`) | column | nothing (it kept `moves`) |
 /// | 6 | placement rules (issue 23): items' `kind` and `handle`, sections' `rules` (`Section.rulesText`) | columns | columns |
 /// | 7 | rich cells (issue 25): items' `card` (`Card.text`), sections' `subtitle` | columns | columns |
+/// | 8 | kanban columns (issue 24): boards' column metrics (`col_width`, `col_gap`, `col_header`, `col_row_height`, `col_spacing`; older rows get the defaults) | columns | columns |
 ///
 /// Since issue 22 neither store writes or reads moves (the change is the commit); `moves` and
 /// `moves_json` stay for older databases. PostgreSQL databases numbered before this history
@@ -18,5 +19,10 @@
 public enum StoreSchema {
     /// The version this build writes; older databases migrate forward on open, newer ones are
     /// refused (`StoreError.newerSchema`).
-    public static let version = 7
+    public static let version = 8
+
+    /// The `boards` table's columns as both stores write (`seed`) and read (`board(id:)`) them,
+    /// in this order.
+    static let boardColumns = "id, layout, version, row_height, list_header, list_spacing, item_width, item_height, "
+        + "grid_spacing, grid_header, col_width, col_gap, col_header, col_row_height, col_spacing"
 }

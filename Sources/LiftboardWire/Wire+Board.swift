@@ -107,7 +107,10 @@ extension Wire {
             section.items = items
             sections.append(section)
         }
-        return Board(id: id, layout: layout, list: list, grid: grid, columns: columns, sections: sections, version: version)
+        // Validated whatever the layout, kept for a columns board only: another board carries the
+        // defaults, as `encodeBoard` (which writes `columns` for columns boards alone) reads back.
+        return Board(id: id, layout: layout, list: list, grid: grid, columns: layout == .columns ? columns : ColumnMetrics(),
+                     sections: sections, version: version)
     }
 
     /// A section's placement rules (issue 23): `accepts`, `max`, `copy`, `drop`.

@@ -153,6 +153,18 @@ extension Wire {
                 }
                 config.events = m
             }
+            if c.has("follow") {
+                guard let m = FollowMode(rawValue: try c.string("follow", maxLength: 16)) else {
+                    throw c.fail("follow", "expected \"every\" or \"quiet\"")
+                }
+                config.follow = m
+            }
+            if c.has("commits") {
+                guard let m = CommitsMode(rawValue: try c.string("commits", maxLength: 16)) else {
+                    throw c.fail("commits", "expected \"separate\" or \"inline\"")
+                }
+                config.commits = m
+            }
         }
         return Hello(v: v, board: board, viewport: vp, config: config)
     }

@@ -45,7 +45,7 @@ extension Wire {
                 w.endArray()
             }
         case .frame(let f):
-            frame(f, &w)
+            frame(f, commitOrder: commitOrder, &w)
         case .lift(let p, let id, let from, let follow, let added):
             w.member(#""t":"lift","p":"#, int: p)
             w.member(#""id":"#, id)
@@ -239,7 +239,7 @@ extension Wire {
     // value in one piece), and the small fixed objects (points, sizes, rects) inline, opened by
     // their member's name and closed verbatim. The bytes are those of the piece-by-piece form.
 
-    static func frame(_ f: FrameMessage, _ w: inout JSONWriter) {
+    static func frame(_ f: FrameMessage, commitOrder: CommitOrderMode = .full, _ w: inout JSONWriter) {
         w.member(#""t":"frame","seq":"#, int: f.seq)
         w.member(#""ms":"#, f.ms)
         if let ack = f.ack { w.member(#""ack":"#, int: ack) }
@@ -296,6 +296,9 @@ extension Wire {
             w.endArray()
         }
         if let focus = f.focus { w.key("focus"); w.string(focus) }
+        // `hello.config.commits: "inline"`: the commit from elsewhere this frame animates, last
+        // (read after the frame's changes, as the contract orders a frame and its commit).
+        if let c = f.commit { w.key("commit"); message(.commit(c), line: nil, commitOrder: commitOrder, &w) }
     }
 
     static func snapshot(_ s: SnapshotUpdate, _ w: inout JSONWriter) {
@@ -368,6 +371,8 @@ extension Wire {
         w.key("commitOrder"); w.string(c.commitOrder.rawValue)
         // Only when asked for, so that the default welcome stays as the contract shows it.
         if c.events != .separate { w.key("events"); w.string(c.events.rawValue) }
+        if c.follow != .every { w.key("follow"); w.string(c.follow.rawValue) }
+        if c.commits != .separate { w.key("commits"); w.string(c.commits.rawValue) }
         w.endObject()
     }
 

@@ -28,6 +28,12 @@ struct LoadCommand: ParsableCommand {
     var pressWaitMs = 540.0
     @Option(help: "How sessions ask for lift, moved and drop: inline (inside frames, as the page does) or separate (messages).")
     var events = "inline"
+    @Option(help: "How sessions ask the server to follow a finger: every (every move answered) or quiet (as the page: a move that only moves the snapshot is not answered; only answered moves are timed).")
+    var follow = "every"
+    @Option(help: "How sessions ask for commits made elsewhere: separate (a message after the frame) or inline (inside the frame, as the page does).")
+    var commits = "separate"
+    @Option(name: .customLong("commit-order"), help: "What commits carry: full (the whole order) or none (the change only, as the page asks).")
+    var commitOrder = "full"
     @Option(help: "Seed of the realistic workload's gestures.") var seed: UInt64 = 1
     @Option(name: .customLong("receive-time"), help: "When an answer is timed: kernel (its arrival at the socket, the kernel's stamp: leaves the load generator's own delays out) or read (when the load generator reads it).")
     var receiveTime = "kernel"
@@ -40,6 +46,8 @@ struct LoadCommand: ParsableCommand {
     @Flag(help: "Time the server's liftboard.echo instead (the raw-transport baseline).") var echo = false
     @Flag(help: "Print one JSON object.") var json = false
     @Flag(help: "Sessions say hello and stay still (what an idle session costs the server, with --server-pid).") var idle = false
+    @Option(help: "Sessions that only watch, beside the --sessions that drag, all on one board (load-1, or --board; the dragging sessions share it, each scrolled to its own band of rows: write it with --sessions-per-board equal to --sessions); reports each commit's delay from the drop to the last watcher, copies missed, the originator's delay, and a bare send loop to the watchers' sockets as the floor.")
+    var watchers = 0
     @Option(name: .customLong("server-pid"), help: "Report this process's CPU seconds and peak memory.") var serverPid: Int32?
     @Option(name: .customLong("write-boards"), help: "Write the boards load-1 … load-N (N = --sessions; rows for --sessions-per-board) into DIR and exit.") var writeBoards: String?
 
@@ -53,9 +61,13 @@ struct LoadCommand: ParsableCommand {
         guard Workload(rawValue: workload) != nil else { throw ValidationError("--workload must be reorder or realistic") }
         guard gestures.map({ $0 >= 1 }) ?? true else { throw ValidationError("--gestures must be at least 1") }
         guard events == "inline" || events == "separate" else { throw ValidationError("--events must be inline or separate") }
+        guard commitOrder == "full" || commitOrder == "none" else { throw ValidationError("--commit-order must be full or none") }
+        guard commits == "separate" || commits == "inline" else { throw ValidationError("--commits must be separate or inline") }
+        guard follow == "every" || follow == "quiet" else { throw ValidationError("--follow must be every or quiet") }
         guard receiveTime == "kernel" || receiveTime == "read" else { throw ValidationError("--receive-time must be kernel or read") }
         guard pressWaitMs >= 0 && pressWaitMs <= 10_000 else { throw ValidationError("--press-wait-ms must be 0 to 10000") }
         guard start == "spread" || start == "in-phase" else { throw ValidationError("--start must be spread or in-phase") }
+        guard watchers >= 0 && watchers + sessions <= 20_000 else { throw ValidationError("--watchers plus --sessions must be at most 20000") }
         guard settle.map({ $0 >= 0 && $0 <= 600 }) ?? true else { throw ValidationError("--settle must be 0 to 600 seconds") }
     }
 
@@ -84,12 +96,20 @@ struct LoadCommand: ParsableCommand {
         config.spreadStarts = start == "spread"
         config.seed = seed
         config.inlineEvents = events == "inline"
+        config.quietFollow = follow == "quiet"
+        config.inlineCommits = commits == "inline"
+        config.changeOnlyCommits = commitOrder == "none"
         config.pressWaitMs = pressWaitMs
         config.settleSeconds = settle
         config.serverPid = serverPid
         config.morePorts = url.dropFirst().compactMap { URL(string: $0)?.port }
         config.sessionsPerBoard = sessionsPerBoard
         config.kernelReceiveTime = receiveTime == "kernel"
+        config.watchers = watchers
+        if watchers > 0 {
+            config.board = board ?? "load-1"
+            config.sessionsPerBoard = max(sessionsPerBoard, sessions)
+        }
         let cpuBefore = serverPid.flatMap(ProcessStats.cpuSeconds)
         var report = try LoadGenerator(config: config).run()
         if let pid = serverPid {
@@ -105,9 +125,30 @@ struct LoadCommand: ParsableCommand {
             print(String(format: "%-9@ %8d %5.0f %-9d %-9d %-9d %6.0fus %6.0fus %7.0fus %6d %8d %7d",
                          report.mode as NSString, report.sessions, report.rate, report.sent, report.received, report.moves,
                          report.p50us, report.p99us, report.p999us, report.drops, report.commits, report.errors))
+            if let u = report.movesUnanswered {
+                print(String(format: "quiet follow: %d of %d drag moves answered (%.1f %%); the latencies are theirs", report.moves,
+                             report.moves + u, 100 * Double(report.moves) / Double(max(1, report.moves + u))))
+            }
             if let c = report.serverCPUSeconds { print(String(format: "server CPU %.2f s", c)) }
             if let n = report.deliveries, let p50 = report.deliveryP50us, let p99 = report.deliveryP99us {
                 print(String(format: "drop to the other sessions' commit: p50 %.0fus p99 %.0fus (%d arrivals)", p50, p99, n))
+            }
+            if let w = report.watchers, let n = report.fanoutCommits {
+                print(String(format: "%d watchers, %d commits: drop to the last watcher p50 %.0f us, p99 %.0f us, max %.0f us; to the median watcher p50 %.0f us",
+                             w, n, report.lastWatcherP50us ?? 0, report.lastWatcherP99us ?? 0, report.lastWatcherMaxus ?? 0, report.medianWatcherP50us ?? 0))
+                print(String(format: "watcher copies missed %d; the originator's own commit p50 %.0f us, p99 %.0f us, no later than the median watcher in %.0f %% of commits",
+                             report.watcherCopiesMissed ?? 0, report.originatorP50us ?? 0, report.originatorP99us ?? 0, 100 * (report.originatorBeforeMedianShare ?? 0)))
+                if let cpu = report.serverCPUGesturesSeconds, n > 0 {
+                    print(String(format: "server CPU from the first gesture: %.2f s, %.2f ms per commit, %.2f us per watcher per commit",
+                                 cpu, cpu * 1000 / Double(n), cpu * 1e6 / Double(n * max(1, w))))
+                }
+                if let a = report.serverResidentBeforeKiB, let b = report.serverResidentLaidOutKiB, let e = report.serverResidentEndKiB {
+                    let s = Double(sessions + w)
+                    print(String(format: "server resident memory per session: %.1f KiB laid out, %.1f KiB at the end", Double(b - a) / s, Double(e - a) / s))
+                }
+                if let f = report.sendLoopFloorMs {
+                    print(String(format: "floor: a bare loop writing one 131-byte frame to each of the %d watcher sockets: %.2f ms (%.2f us a socket)", w, f, f * 1000 / Double(w)))
+                }
             }
             if let r = report.resyncs, r > 0 { print("resyncs (a layout after the first): \(r)") }
             if let m = report.serverPeakMemoryKiB { print("server peak memory \(m) KiB") }

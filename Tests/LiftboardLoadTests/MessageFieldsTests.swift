@@ -18,6 +18,20 @@ final class MessageFieldsTests: XCTestCase {
         XCTAssertNil(f?.by)
     }
 
+    func testAFramesCommitIsReadApartFromTheFrame() {
+        // What the server writes for `commits: "inline"` (Wire's own encoding of such a frame).
+        var f = FrameMessage(seq: 4, ms: 12, ack: 9)
+        f.commit = Commit(board: "b", version: 31, by: "s7", moves: [], order: [], change: nil)
+        let m = Wire.encode(.frame(f), commitOrder: .none).withUnsafeBytes { MessageFields.scan($0) }
+        XCTAssertEqual(m?.kind, .frame)
+        XCTAssertEqual(m?.ack, 9)
+        XCTAssertNil(m?.version)
+        XCTAssertNil(m?.by)
+        XCTAssertEqual(m?.commitVersion, 31)
+        XCTAssertEqual(m?.commitBy, Array("s7".utf8))
+        XCTAssertNil(scan(#"{"t":"frame","seq":1,"ms":2}"#)?.commitVersion)
+    }
+
     func testEscapedStringsAreDecodedAndAnEscapedNameStillCounts() {
         let text = #"{ "\u0074" : "commit", "by" : "a\"b\\c\/\u00e9\ud83d\ude00\n", "version" : 4 , "session":"s-1"}"#
         let f = scan(text)
@@ -118,16 +132,23 @@ final class MessageFieldsTests: XCTestCase {
     }
 
     func testHelloIsTheBytesJSONWriterWrites() {
-        for inline in [false, true] {
-            for board in ["load-12", "a \"quoted\"\tboard\u{1}"] {
-                let v = LoadBoards.viewport
-                var members: [(String, JSONValue)] = [("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
-                    ("viewport", .object([("w", .number(v.w)), ("h", .number(v.h)), ("dpr", .number(v.dpr))]))]
-                if inline { members.append(("config", .object([("events", .string("inline"))]))) }
-                members += [("seq", .number(1)), ("ms", .number(12.345))]
-                var out: [UInt8] = []
-                ClientMessages.hello(board: board, viewport: v, inlineEvents: inline, seq: 1, ms: 12.345, into: &out)
-                XCTAssertEqual(String(decoding: out, as: UTF8.self), String(decoding: written(members), as: UTF8.self))
+        for (inline, commits) in [(false, false), (true, false), (true, true), (false, true)] {
+            for quiet in [false, true] {
+                for board in ["load-12", "a \"quoted\"\tboard\u{1}"] {
+                    let v = LoadBoards.viewport
+                    var members: [(String, JSONValue)] = [("t", .string("hello")), ("v", .number(1)), ("board", .string(board)),
+                        ("viewport", .object([("w", .number(v.w)), ("h", .number(v.h)), ("dpr", .number(v.dpr))]))]
+                    var config: [(String, JSONValue)] = []
+                    if inline { config.append(("events", .string("inline"))) }
+                    if quiet { config.append(("follow", .string("quiet"))) }
+                    if commits { config.append(("commits", .string("inline"))) }
+                    if commits && quiet { config.append(("commitOrder", .string("none"))) }
+                    if !config.isEmpty { members.append(("config", .object(config))) }
+                    members += [("seq", .number(1)), ("ms", .number(12.345))]
+                    var out: [UInt8] = []
+                    ClientMessages.hello(board: board, viewport: v, inlineEvents: inline, quietFollow: quiet, inlineCommits: commits, changeOnlyCommits: commits && quiet, seq: 1, ms: 12.345, into: &out)
+                    XCTAssertEqual(String(decoding: out, as: UTF8.self), String(decoding: written(members), as: UTF8.self))
+                }
             }
         }
     }

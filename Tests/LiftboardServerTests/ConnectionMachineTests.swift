@@ -181,8 +181,24 @@ struct MachineDriver {
         #expect(d.receive(#"{"t":"ping","id":3,"ms":60}"#) == [.writeNow])
         #expect(d.written() == [], "the commit is not durable: nothing overtakes it")
         #expect(d.machine.afterWriting() == .nothing)
-        #expect(d.input { m, out in m.durableAdvanced(to: 1, into: &out) } == [.requestWritable])
+        #expect(d.input { m, out in m.durableAdvanced(to: 1, into: &out) } == [.writeNow])
         #expect(d.written() == ["frame", "commit", "pong"])
+    }
+
+    @Test func whatADurableVersionReleasesIsWrittenAtOnceUnlessTheClientIsMidMessageOrClosing() {
+        var d = MachineDriver()
+        d.start(durable: 0)
+        var board = MachineDriver.board()
+        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
+        let c = Commit(board: "b", version: 1, by: "s2", moves: board.apply(change)!, order: board.order, change: change)
+        #expect(d.input { m, out in m.external(c, now: 50, into: &out) } == [.requestWritable])
+        // Nothing was ready before: nothing to write.
+        #expect(d.input { m, out in m.durableAdvanced(to: 0, into: &out) } == [])
+        // The first fragment of a message came: lws may owe the client a pong, so the writeable
+        // callback writes (it answers pings first).
+        #expect(d.receive(#"{"t":"ping","#, final: false) == [])
+        #expect(d.input { m, out in m.durableAdvanced(to: 1, into: &out) } == [.requestWritable])
+        #expect(d.written() == ["frame", "commit"])
     }
 
     @Test func framesQueuedBehindEachOtherForASlowReaderMergeIntoOne() {
@@ -295,7 +311,7 @@ struct MachineDriver {
             m.durableAdvanced(to: 2, into: &out)
             m.rebase(to: base, commits: [theirs, again], board: store, now: 20, into: &out)
         }
-        #expect(out == [.requestWritable, .requestWritable])
+        #expect(out == [.writeNow, .requestWritable])
         let messages = d.writtenMessages()
         // The held frame and the first commit's merge (one barrier); the held v1 commit is gone.
         #expect(messages.map { $0["t"] } == [.string("frame"), .string("commit"), .string("frame"), .string("commit")])

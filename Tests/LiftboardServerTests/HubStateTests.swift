@@ -74,10 +74,27 @@ import LiftboardStore
         let c = Self.commit(Self.aToDone, on: Self.board(), by: "s1")
         _ = h.commit(c, by: "s1", at: 5, now: 0)
         let d = Self.durable(Self.aToDone, 1, by: "s1", origin: Self.here, token: 1)
-        #expect(h.durable(d) == [.publish(d), .release(durable: 1)])
+        // s1's own drop: its commit is written first, before the other sessions'.
+        #expect(h.durable(d) == [.publish(d), .release(durable: 1, first: ["s1"])])
         #expect(h.settle() == [])
         #expect(h.truth == h.board && h.pending.isEmpty)
         #expect(h.lastRevert?.version == 1)
+    }
+
+    @Test func theSessionWhoseDropBecameDurableIsReleasedFirstButOnlyWhileItIsOnTheBoard() {
+        var h = Self.hub()
+        // s3 drops; s1 and s2 watch. s3's commit goes to s3 first.
+        _ = h.commit(Self.commit(Self.aToDone, on: Self.board(), by: "s3"), by: "s3", at: 5, now: 0)
+        #expect(h.durable(Self.durable(Self.aToDone, 1, by: "s3", origin: Self.here, token: 1)).last == .release(durable: 1, first: ["s3"]))
+        // s2 drops and leaves before its commit is durable: nobody comes first.
+        _ = h.commit(Self.commit(Self.dFirst, on: h.board, by: "s2"), by: "s2", at: 5, now: 1)
+        h.leave("s2")
+        #expect(h.durable(Self.durable(Self.dFirst, 2, by: "s2", origin: Self.here, token: 2)).last == .release(durable: 2, first: []))
+        // Another process's commit: nobody here dropped it.
+        var after = h.board
+        _ = after.apply(Self.cToDone)
+        let theirs = Self.durable(Self.cToDone, 3, by: "s7-y", origin: Self.there, token: 9)
+        #expect(h.durable(theirs).last == .release(durable: 3, first: []))
     }
 
     @Test func aDuplicateReportIsIgnored() {
@@ -100,7 +117,7 @@ import LiftboardStore
         let d2 = Self.durable(Self.dFirst, 2, by: "s2", origin: Self.here, token: 2)
         #expect(h.durable(d2) == [.catchUp(after: 0)])
         #expect(h.truth.version == 0)
-        #expect(h.durable(d1) == [.publish(d1), .publish(d2), .release(durable: 2)])
+        #expect(h.durable(d1) == [.publish(d1), .publish(d2), .release(durable: 2, first: ["s1", "s2"])])
         #expect(h.settle() == [])
         #expect(h.truth == h.board)
     }
@@ -183,7 +200,7 @@ import LiftboardStore
         let theirs = Self.durable(Self.dFirst, 1, by: "s7-y", origin: Self.there, token: 3)
         let ours = Self.durable(Self.aToDone, 2, by: "s1", origin: Self.here, token: 1)
         #expect(h.durable(ours) == [.catchUp(after: 0)])
-        #expect(h.durable(theirs) == [.publish(theirs), .publish(ours), .release(durable: 2)])
+        #expect(h.durable(theirs) == [.publish(theirs), .publish(ours), .release(durable: 2, first: ["s1"])])
         var merged = Self.board()
         _ = merged.apply(Self.dFirst)
         _ = merged.apply(Self.aToDone)
@@ -215,8 +232,8 @@ import LiftboardStore
         // Then both land where they were told this time: nothing more to correct.
         let d2 = Self.durable(Self.aToDone, 2, by: "s1", origin: Self.here, token: 1)
         let d3 = Self.durable(Self.cToDone, 3, by: "s2", origin: Self.here, token: 2)
-        #expect(h.durable(d2) == [.publish(d2), .release(durable: 2)])
-        #expect(h.durable(d3) == [.publish(d3), .release(durable: 3)])
+        #expect(h.durable(d2) == [.publish(d2), .release(durable: 2, first: ["s1"])])
+        #expect(h.durable(d3) == [.publish(d3), .release(durable: 3, first: ["s2"])])
         #expect(h.settle() == [])
         #expect(h.truth == h.board)
     }

@@ -266,6 +266,20 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil ? [.sqlite] : Stor
         #expect(try open().commits(board: "demo", after: 0).map(\.change) == edits)
     }
 
+    @Test("a columns board keeps its layout and its own column metrics, read back from another connection", arguments: storeKinds)
+    func columnsMetrics(_ kind: StoreKind) throws {
+        let open = try kind.fresh()
+        var board = demo
+        board.id = "kanban"
+        board.layout = .columns
+        board.columns = ColumnMetrics(width: 300.5, gap: 0, headerHeight: 48, rowHeight: 64, spacing: 10)
+        try open().seed(board)
+        let read = try open().board(id: "kanban")
+        #expect(read?.layout == .columns)
+        #expect(read?.columns == board.columns)
+        #expect(read == board)
+    }
+
     @Test("a deleted board is gone with its history; deleting it again says there was none", arguments: storeKinds)
     func delete(_ kind: StoreKind) throws {
         let open = try kind.fresh()

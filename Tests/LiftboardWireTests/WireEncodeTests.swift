@@ -39,6 +39,17 @@ func text(_ e: ServerEvent, line: Int? = nil) -> String { String(decoding: Wire.
                                  Section(id: "t", items: [])], version: 7)
         #expect(try Wire.decodeBoard(Wire.encodeBoard(b)) == b)
     }
+
+    @Test("a columns board's metrics round-trip; another layout's columns object is validated, then left at the defaults")
+    func columnMetricsBelongToColumnsBoards() throws {
+        let kanban = Board(id: "k", layout: .columns, columns: ColumnMetrics(width: 300, gap: 0, headerHeight: 44, rowHeight: 64, spacing: 6),
+                           sections: [Section(id: "s", items: [Item(id: "a")])])
+        #expect(try Wire.decodeBoard(Wire.encodeBoard(kanban)) == kanban)
+        let list = try Wire.decodeBoard(Array(#"{"id":"l","columns":{"width":300},"sections":[{"id":"s","items":[]}]}"#.utf8))
+        #expect(list.layout == .list && list.columns == ColumnMetrics())
+        #expect(try Wire.decodeBoard(Wire.encodeBoard(list)) == list)
+        #expect(throws: BoardError.self) { try Wire.decodeBoard(Array(#"{"id":"l","columns":{"width":-1},"sections":[]}"#.utf8)) }
+    }
 }
 
 @Suite struct BoardFileTests {

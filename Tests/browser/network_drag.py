@@ -52,6 +52,11 @@ def steady_drag(driver, origin, start, distance, speed=240.0, hold_s=0.9, settle
     return json.loads(trace), distance
 
 
+def message_counts(driver):
+    """The messages the page has sent and received on its connection so far."""
+    return driver.execute_script("return [window.__liftboard.sent, window.__liftboard.received];")
+
+
 def analyse(trace, steady_skip_ms=250):
     """Figures from a trace: lift_ms, gaps during steady motion (mean, max), catch-up frames."""
     lifted = [e for e in trace if e["snapshots"]]

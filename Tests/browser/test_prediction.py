@@ -13,7 +13,7 @@ import websockets
 
 from conftest import make_driver
 from liftboard_server import RunningServer, recv_until
-from network_drag import ROW_PITCH, analyse, row_center_y, steady_drag, thousand_rows_board
+from network_drag import ROW_PITCH, analyse, message_counts, row_center_y, steady_drag, thousand_rows_board
 from pages import canvas_origin, scene_cells, wait_for
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
@@ -51,11 +51,22 @@ def rows_order(server):
 
 def test_at_a_200_ms_round_trip_the_cell_stays_under_the_finger_and_commits_where_it_was_dropped(rows_server, delayed, browser):
     origin = open_rows(browser, delayed)
+    # The page predicts, so it asked for quiet follow: the server answers only the moves that
+    # pass a row (and the lift and the drop), and the finger gap stays 0 px.
+    assert browser.execute_script("return window.__liftboard.config.follow") == "quiet"
+    sent0, received0 = message_counts(browser)
     distance = 485  # 8.5 rows: the center passes 8 neighbours' midpoints, and not a 9th
     trace, moved = steady_drag(browser, origin, (200, row_center_y(2)), distance)
+    time.sleep(0.3)  # the last answers cross the proxy
+    sent, received = message_counts(browser)
     figures = analyse(trace)
     assert figures["frames"] >= 30, figures
     assert figures["gap_mean"] < 4, figures
+    assert figures["gap_max"] < 1, figures
+    # About 250 moves went out (8 ms apart, coalesced to one a frame); 8 passes, the lift and
+    # the press's ping are answered.
+    assert sent - sent0 > 40, (sent - sent0, received - received0)
+    assert received - received0 <= 16, (sent - sent0, received - received0)
     expected = 2 + int(moved // ROW_PITCH)
     wait_for(lambda: rows_server.board("rows")["version"] == 1)
     order = rows_order(rows_server)

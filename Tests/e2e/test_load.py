@@ -59,3 +59,32 @@ def test_bad_workload_and_gesture_flags_are_usage_errors(liftboard):
     for flags in (["--workload", "wander"], ["--gestures", "0"], ["--events", "sometimes"]):
         r = subprocess.run([liftboard, "load", *flags], capture_output=True, text=True, timeout=10)
         assert r.returncode == 64 and flags[0] in r.stderr, flags
+
+
+def test_watchers_get_every_commit_and_the_report_says_how_fast_and_the_floor(tmp_path, liftboard):
+    """`--watchers`: sessions that only watch, on the dragging sessions' board; every commit
+    reaches every one of them (none missed), the originator's delay and the send-loop floor
+    are reported. No times are asserted."""
+    boards = tmp_path / "boards"
+    subprocess.run([liftboard, "load", "--write-boards", str(boards), "--sessions", "3", "--sessions-per-board", "3"],
+                   check=True, timeout=30)
+    s = RunningServer("--boards", str(boards), data_dir=tmp_path / "data").start()
+    try:
+        out = subprocess.run([liftboard, "load", "--url", f"ws://127.0.0.1:{s.port}/ws", "--sessions", "3", "--watchers", "40",
+                              "--rate", "60", "--seconds", "60", "--gestures", "2", "--follow", "quiet", "--commits", "inline", "--json",
+                              "--server-pid", str(s.proc.pid)], capture_output=True, text=True, timeout=90)
+        assert out.returncode == 0, out.stderr
+        r = json.loads(out.stdout)
+        assert r["connected"] == 43 and r["errors"] == 0
+        assert r["drops"] == 6 and r["commits"] == 6
+        assert r["watchers"] == 40 and r["fanoutCommits"] == 6
+        assert r["watcherCopiesMissed"] == 0
+        assert r["lastWatcherP50us"] > 0 and r["lastWatcherMaxus"] >= r["lastWatcherP99us"] >= r["lastWatcherP50us"]
+        assert r["originatorP50us"] > 0 and 0 <= r["originatorBeforeMedianShare"] <= 1
+        assert r["sendLoopFloorMs"] > 0
+        assert r["serverResidentLaidOutKiB"] > 0 and r["serverResidentEndKiB"] > 0
+        # Quiet follow: the reorder workload's moves pass a row each, so nearly all are answered
+        # (one before the lift, or one that only follows, may not be).
+        assert r["moves"] > 0 and r["moves"] >= 10 * r["movesUnanswered"]
+    finally:
+        s.stop()

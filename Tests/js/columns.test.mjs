@@ -116,3 +116,16 @@ test("a pan locks its axis once: sideways scrolls the board only, vertical the d
   predict.apply(two.pred, two.scene, 20);
   assert.equal(valueAt(two.scene.columnScroll.get("b"), 20), 320);
 });
+
+test("a one-column board's card is as wide as the board, yet its local lift follows x too", () => {
+  const scene = createScene();
+  applyMessage(scene, { ...layout, content: { w: 280, h: 400 }, sections: [col("a", 0, 168)],
+    cells: [cell("a0", "a", 0, 0, 48)] }, 0);
+  const pred = predict.createPrediction(true);
+  Object.assign(pred, { config, viewportW: 280, viewportH: 400 });
+  predict.pointerDown(pred, 1, { x: 100, y: 60 }, scene);
+  assert.equal(predict.pressFired(pred, 1, scene, 500).t, "ping");
+  predict.pointerMove(pred, 1, { x: 130, y: 70 });
+  predict.apply(pred, scene, 520);
+  assert.deepEqual(valueAt(scene.snapshots.get("1:a0").center, 520), { x: 170, y: 86 });
+});

@@ -74,6 +74,17 @@ test("a commit says whose it was, and a full order becomes the order the element
   assert.equal(state.commits, 2);
 });
 
+test("a frame carrying its commit (commits inline) is the frame, then the commit", () => {
+  const state = createClientState(false);
+  receive(state, { t: "welcome", v: 1, session: "s1", board: "demo", config: { commits: "inline" } }, 0);
+  const change = { id: "b", section: "todo", after: null, index: 0 };
+  const out = receive(state, { t: "frame", seq: 1, ms: 5, cells: [], commit: { t: "commit", board: "demo", version: 3, by: "s2", moves: [], change } }, 1);
+  assert.deepEqual(out.events, [["liftboard-commit", { version: 3, by: "s2", own: false, change }]]);
+  assert.equal(state.commits, 1);
+  assert.equal(state.version, 3);
+  assert.equal(state.received, 2);  // the welcome and the frame: one message, not two
+});
+
 test("an older layout never replaces a newer committed order", () => {
   const state = connected();
   receive(state, { t: "commit", board: "demo", version: 9, by: "s2", moves: [], change: null, order: [{ section: "todo", items: ["b", "a"] }] }, 1);

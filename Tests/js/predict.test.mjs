@@ -118,6 +118,41 @@ test("a frame whose center for the acked seq differs by more than a pixel is eas
   assert.deepEqual(center(scene, "1:a", 750), { x: 200, y: 70 });
 });
 
+test("quiet follow: unanswered moves are drawn from the prediction alone, and the next frame's center for its ack reconciles them", () => {
+  const { scene, pred } = setup();
+  downAt(pred, scene, 1, { x: 50, y: 70 }, 1);
+  predict.onLift(pred, { t: "lift", p: 1, id: "a", from: { section: "s", index: 0 }, grab: { x: 150, y: -10 }, axis: "y" }, scene, 560);
+  applyMessage(scene, { t: "frame", seq: 1, ms: 500, ack: 1, cells: [{ id: "a", frame: layout.cells[0].frame, alpha: 1, hidden: true, dur: 0, ease: "linear" }],
+    snapshots: [{ p: 1, id: "a", center: { x: 200, y: 60 }, size: { w: 400, h: 56 }, moveDur: 0, scale: 1.05, rotation: 0.0873, alpha: 0.8, dur: 300, ease: "easeOut" }] }, 560);
+  // Ten moves 4 px apart; the server (follow: "quiet") answers none of them.
+  for (let k = 1; k <= 10; k++) {
+    predict.pointerMove(pred, 1, { x: 50, y: 70 + 4 * k });
+    predict.sent(pred, { t: "move", p: 1, x: 50, y: 70 + 4 * k, seq: 1 + k });
+    predict.apply(pred, scene, 560 + 16 * k);
+    assert.deepEqual(center(scene, "1:a", 560 + 16 * k), { x: 200, y: 60 + 4 * k });  // 0 px from the finger
+  }
+  // The eleventh passes a row: its frame carries the moved cell, the finger's center and ack 12.
+  predict.pointerMove(pred, 1, { x: 50, y: 114 });
+  predict.sent(pred, { t: "move", p: 1, x: 50, y: 114, seq: 12 });
+  predict.apply(pred, scene, 740);
+  let drawn = predict.drawnCenters(pred, scene, 760);
+  const passing = { t: "frame", seq: 2, ms: 740, ack: 12, cells: [{ id: "pin", frame: { x: 0, y: 32, w: 400, h: 56 }, alpha: 1, hidden: false, dur: 250, ease: "easeInOut" }],
+    snapshots: [{ p: 1, id: "a", center: { x: 200, y: 104 }, moveDur: 0 }] };
+  applyMessage(scene, passing, 760);
+  predict.onFrame(pred, passing, scene, 760, drawn);
+  assert.equal(predict.apply(pred, scene, 760), false);  // agreed: nothing to correct
+  assert.deepEqual(center(scene, "1:a", 760), { x: 200, y: 104 });
+  // A frame with no center for the drag (the server's center did not change) corrects nothing.
+  predict.pointerMove(pred, 1, { x: 50, y: 130 });
+  predict.sent(pred, { t: "move", p: 1, x: 50, y: 130, seq: 13 });
+  drawn = predict.drawnCenters(pred, scene, 780);
+  const scrolled = { t: "frame", seq: 3, ms: 770, ack: 12, scroll: { x: 0, y: 0 } };
+  applyMessage(scene, scrolled, 780);
+  predict.onFrame(pred, scrolled, scene, 780, drawn);
+  assert.equal(predict.apply(pred, scene, 780), false);
+  assert.deepEqual(center(scene, "1:a", 780), { x: 200, y: 120 });
+});
+
 test("a drop hands the snapshot back to the server's frames", () => {
   const { scene, pred } = setup();
   downAt(pred, scene, 1, { x: 50, y: 70 }, 1);

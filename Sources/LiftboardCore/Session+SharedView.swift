@@ -1,0 +1,96 @@
+/// Watchers that see the same thing answer a commit from elsewhere alike: the server steps one
+/// of them and hands the others its result (issue 28: a commit fanned out to thousands of idle
+/// viewers costs one engine step and one encoding per distinct view, not one per viewer).
+///
+/// Two sessions with equal `sharedViewKey`s are idle (no pointer, drag, deceleration,
+/// auto-scroll, selection, keyboard focus, timer or undo history of their own), have the same
+/// config, viewport, scroll and committed version on the same board, and were sent the same
+/// picture (a frame brings what the client has up to date with every cell in the window, so an
+/// idle session's sent state is a function of those). Handed the same `external`, they produce
+/// the same messages but for each frame's `seq`, `ack` and `ms`, and end in the same state but
+/// for their own id, frame count, last `seq` and the time of their last input.
+public struct SharedViewKey: Hashable, Sendable {
+    let board: String
+    let version: Int
+    let config: SessionConfig
+    let viewport: Viewport
+    let scrollY: Double
+    /// Columns: the board's sideways offset and each column's own.
+    let scrollX: Double
+    let colScroll: [Double]
+    let sentScroll: Double
+    let sentScrollX: Double
+    let sentContent: Size
+    /// Only when an idle reset is configured: it counts from the last input.
+    let lastInput: Double?
+}
+
+extension Session {
+    /// The key of what this session would answer a commit from elsewhere, or nil when it is not
+    /// idle (see `SharedViewKey`).
+    public var sharedViewKey: SharedViewKey? {
+        // Read property by property through the box: a copy of the whole session would retain
+        // and release each of its arrays, for every watcher of every commit.
+        guard let b = liveBox, b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.deceleration == nil,
+              b.session.autoScrollAt == nil, b.session.focus == nil, b.session.sentFocus == nil, !b.session.keyboardStarted,
+              b.session.selectionCount == 0, b.session.undoStack.isEmpty, b.session.flings.isEmpty,
+              b.session.nextDeadline == nil, !b.session.wholeDiffs else { return nil }
+        return SharedViewKey(board: b.session.boardID, version: b.session.version, config: b.session.config,
+                             viewport: b.session.viewport, scrollY: b.session.scrollY, scrollX: b.session.scrollX,
+                             colScroll: b.session.colScroll, sentScroll: b.session.sentScroll, sentScrollX: b.session.sentScrollX,
+                             sentContent: b.session.sentContent,
+                             lastInput: b.session.config.idleResetMs > 0 ? b.session.lastInput : nil)
+    }
+
+    /// This session, whose `sharedViewKey` equaled `leader`'s before the leader handled
+    /// `external` at `leaderNow`, takes the leader's state after it (copy-on-write: the
+    /// arrays are shared until one of them changes), keeping its own id, frame count and last
+    /// `seq`; `leaderOut` is what the leader answered. Returns this session's own answer: the
+    /// same messages, its frames numbered from its own count, acking its own last `seq`, at `now`.
+    /// Nil (nothing taken) when the leader did not stay idle: the caller steps this one itself.
+    public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double) -> [ServerEvent]? {
+        guard leader.sharedViewKey != nil, let mine = liveBox, let leaderBox = leader.liveBox else { return nil }
+        let framesBefore = mine.session.frameSeq, lastSeq = mine.session.lastSeq
+        var frames = 0
+        var out = leaderOut
+        for k in out.indices {
+            guard case .frame(var f) = out[k] else { continue }
+            frames += 1
+            f.seq = framesBefore + frames
+            f.ack = lastSeq
+            f.ms = now
+            out[k] = .frame(f)
+        }
+        var theirs = leaderBox.session
+        theirs.adoptIdentity(sessionID: mine.session.sessionID, frameSeq: framesBefore + frames, lastSeq: lastSeq,
+                             lastInput: mine.session.lastInput)
+        replaceLive(with: theirs)
+        return out
+    }
+}
+
+extension Session {
+    /// This idle session takes `other`'s state when both have the same `sharedViewKey` (two
+    /// kiosks that said the same hello): the same picture was sent to both, so what either
+    /// answers next is the same; the arrays are then shared, copy-on-write, instead of each
+    /// holding its own copy of the board's arrangement. Returns whether it did.
+    @discardableResult
+    public mutating func shareView(with other: Session) -> Bool {
+        guard let key = sharedViewKey, key == other.sharedViewKey, let mine = liveBox, let box = other.liveBox else { return false }
+        var theirs = box.session
+        theirs.adoptIdentity(sessionID: mine.session.sessionID, frameSeq: mine.session.frameSeq, lastSeq: mine.session.lastSeq,
+                             lastInput: mine.session.lastInput)
+        replaceLive(with: theirs)
+        return true
+    }
+}
+
+extension LiveSession {
+    /// Keeps `own`'s per-session facts in a state taken from another session.
+    mutating func adoptIdentity(sessionID: String, frameSeq: Int, lastSeq: Int?, lastInput: Double) {
+        self.sessionID = sessionID
+        self.frameSeq = frameSeq
+        self.lastSeq = lastSeq
+        self.lastInput = lastInput
+    }
+}

@@ -1,0 +1,159 @@
+import Testing
+import LiftboardCore
+import LiftboardWire
+@testable import LiftboardServer
+
+/// A commit handed to many watchers: encoded once for all those that get it alike, the bytes
+/// each gets the same as if it had been encoded for it alone.
+@Suite struct FanOutTests {
+    static func bytes(_ d: inout MachineDriver) -> [[UInt8]] {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        var out: [[UInt8]] = []
+        while d.machine.nextMessage(into: &buffer, headroom: 16) != nil { out.append(Array(buffer[16...])) }
+        return out
+    }
+
+    static func watcher(commitOrder: String? = nil) -> MachineDriver {
+        var d = MachineDriver()
+        let hello = commitOrder.map { #"{"t":"hello","v":1,"board":"b","viewport":{"w":400,"h":600,"dpr":1},"config":{"commitOrder":"\#($0)"},"ms":0}"# }
+            ?? MachineDriver.hello
+        _ = d.receive(hello)
+        d.machine.joined(durable: 0, recording: false)
+        _ = bytes(&d)
+        return d
+    }
+
+    static func commit() -> Commit {
+        var board = MachineDriver.board()
+        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
+        return Commit(board: "b", version: 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+    }
+
+    @Test func aThousandWatchersGetTheSameBytesAsOneAloneFromOneEncodingPerCommitOrder() {
+        let c = Self.commit()
+        var alone = Self.watcher(), aloneNone = Self.watcher(commitOrder: "none")
+        _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+        _ = aloneNone.input { m, out in m.external(c, now: 10, into: &out) }
+        _ = alone.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+        _ = aloneNone.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+        let expected = Self.bytes(&alone), expectedNone = Self.bytes(&aloneNone)
+        #expect(expected.count == 2 && expectedNone.count == 2)  // the frame, then the commit
+        #expect(expected[1] != expectedNone[1])
+
+        let shared = SharedEncoding()
+        for k in 0..<1000 {
+            var w = Self.watcher(commitOrder: k % 2 == 0 ? nil : "none")
+            #expect(w.input { m, out in m.external(c, now: 10, shared: shared, into: &out) } == [.requestWritable])
+            #expect(w.input { m, out in m.durableAdvanced(to: 1, into: &out) } == [.writeNow])
+            let got = Self.bytes(&w)
+            #expect(got == (k % 2 == 0 ? expected : expectedNone))
+        }
+        // The commit message and the frame's body, once per commitOrder.
+        #expect(shared.encodings == 4)
+    }
+
+    @Test func aSharedCommitHeldForARebaseIsStillRecognizedAndDropped() {
+        let c = Self.commit()
+        var w = Self.watcher()
+        _ = w.input { m, out in m.external(c, now: 10, shared: SharedEncoding(), into: &out) }
+        #expect(w.machine.queuedCount == 2)
+        // Another process's commit came first: the held v1 commit goes, what else is held stays.
+        var store = MachineDriver.board()
+        let dFirst = Change.insert(id: "b", section: "done", after: nil, index: 0)
+        let theirs = Commit(board: "b", version: 1, by: "s9-x", moves: store.apply(dFirst)!, order: [], change: dFirst)
+        let base = HubState.RebaseBase(version: 0, order: MachineDriver.board().order)
+        _ = w.input { m, out in m.rebase(to: base, commits: [theirs], board: store, now: 20, into: &out) }
+        _ = w.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+        let commits = w.writtenMessages().filter { $0["t"] == .string("commit") }
+        #expect(commits.map { $0["by"] } == [.string("s9-x")])
+    }
+
+    @Test func aWatcherWithTheSameViewTakesTheLeadersAnswerAndWritesWhatItWouldHaveWrittenAlone() {
+        var board = MachineDriver.board()
+        var leader = Self.watcher(), follower = Self.watcher(), alone = Self.watcher()
+        for (k, change) in [Change.insert(id: "d", section: "todo", after: nil, index: 0),
+                            Change.insert(id: "a", section: "done", after: nil, index: 0),
+                            Change.insert(id: "c", section: "todo", after: nil, index: 0)].enumerated() {
+            let c = Commit(board: "b", version: k + 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+            #expect(leader.machine.session.sharedViewKey != nil && leader.machine.session.sharedViewKey == follower.machine.session.sharedViewKey)
+            let shared = SharedEncoding()
+            var answered: [ServerEvent] = []
+            _ = leader.input { m, out in answered = m.external(c, now: 10, shared: shared, into: &out) }
+            let leaderSession = leader.machine.session
+            _ = follower.input { m, out in m.external(c, now: 10, shared: shared, sameViewAs: leaderSession, answered: answered, into: &out) }
+            _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+            _ = leader.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
+            _ = follower.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
+            _ = alone.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
+            let f = Self.bytes(&follower), a = Self.bytes(&alone)
+            #expect(!f.isEmpty && f == a)
+            _ = Self.bytes(&leader)
+            #expect(follower.machine.session.committedOrder == board.order)
+        }
+    }
+
+    @Test func aDrainedQueueGivesItsMemoryBack() {
+        var board = MachineDriver.board()
+        var w = Self.watcher()
+        // A burst of commits, released at once: the queue grows, then drains.
+        for k in 1...40 {
+            let change = Change.insert(id: k % 2 == 0 ? "a" : "d", section: "todo", after: nil, index: 0)
+            guard let moves = board.apply(change) else { continue }
+            let c = Commit(board: "b", version: board.version, by: "s9", moves: moves, order: board.order, change: change)
+            _ = w.input { m, out in m.external(c, now: Double(k), into: &out) }
+        }
+        #expect(w.machine.queuedCount >= 40)
+        _ = w.input { m, out in m.durableAdvanced(to: board.version, into: &out) }
+        _ = Self.bytes(&w)
+        w.machine.compactQueue()
+        #expect(w.machine.queuedCount == 0)
+        #expect(w.machine.outgoing.capacity <= 4)
+    }
+
+    @Test func aFrameCarryingItsCommitIsOneMessageEncodedOnceForEveryWatcherOfTheView() {
+        let hello = #"{"t":"hello","v":1,"board":"b","viewport":{"w":400,"h":600,"dpr":1},"config":{"commits":"inline","commitOrder":"none"},"ms":0}"#
+        func inlineWatcher() -> MachineDriver {
+            var d = MachineDriver()
+            _ = d.receive(hello)
+            d.machine.joined(durable: 0, recording: false)
+            _ = FanOutTests.bytes(&d)
+            return d
+        }
+        let c = Self.commit()
+        var alone = inlineWatcher()
+        _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+        _ = alone.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+        let expected = Self.bytes(&alone)
+        #expect(expected.count == 1)  // the frame, carrying the commit
+        let text = String(decoding: expected[0], as: UTF8.self)
+        #expect(text.hasPrefix(#"{"t":"frame","#) && text.contains(#","commit":{"t":"commit","board":"b","version":1,"#))
+        let shared = SharedEncoding()
+        for _ in 0..<50 {
+            var w = inlineWatcher()
+            _ = w.input { m, out in m.external(c, now: 10, shared: shared, into: &out) }
+            _ = w.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+            #expect(Self.bytes(&w) == expected)
+        }
+        #expect(shared.encodings == 1)
+    }
+
+    @Test func aFramesOwnHeadAndTheSharedBodyAreTheBytesOfTheWholeFrame() {
+        var board = MachineDriver.board()
+        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
+        let c = Commit(board: "b", version: 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+        var f = FrameMessage(seq: 1, ms: 0)
+        f.cells = [CellUpdate(id: "d", frame: Rect(x: 0, y: 32, w: 400, h: 56), hidden: false, dur: 250, ease: .easeInOut)]
+        let shared = SharedEncoding()
+        for (seq, ms, ack) in [(1, 0.0, nil), (7, 1234.5, 3), (12, 99.125, nil), (40_000, 1e7 + 0.25, 123_456)] as [(Int, Double, Int?)] {
+            for commit in [nil, c] as [Commit?] {
+                for mode in [CommitOrderMode.full, .none] {
+                    var g = f
+                    g.seq = seq; g.ms = ms; g.ack = ack; g.commit = commit
+                    let spliced = SharedEncoding.frameHead(seq: seq, ms: ms, ack: ack) + shared.frameBody(g, mode: mode)
+                    #expect(spliced == Wire.encode(.frame(g), commitOrder: mode))
+                }
+            }
+        }
+        #expect(shared.encodings == 4)  // one body per commit and mode, whatever the head
+    }
+}
