@@ -98,9 +98,9 @@ final class Connection {
 
     // MARK: From the hub
 
-    func durableAdvanced(to version: Int) {
+    func durableAdvanced(to version: Int, direct: Bool = true) {
         var out = takeActions()
-        machine.durableAdvanced(to: version, into: &out)
+        machine.durableAdvanced(to: version, direct: direct, into: &out)
         // Written from outside this connection's callbacks: a failed write cannot return -1,
         // so lws is told to drop the connection (as a reader too slow for its close).
         if perform(out) < 0 {

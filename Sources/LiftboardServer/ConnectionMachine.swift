@@ -366,10 +366,12 @@ struct ConnectionMachine {
     /// per watcher would leave the order to lws and cost each an EPOLLOUT on and off). Not while
     /// the client is mid-message or has sent a close: lws's answers to its pings and close go
     /// out from the writeable callback and must not be overtaken.
-    mutating func durableAdvanced(to version: Int, into out: inout [Action]) {
+    /// `direct` false: the hub is about to rebase (see `HubState.Action.release`); the
+    /// writeable callback writes, after it.
+    mutating func durableAdvanced(to version: Int, direct: Bool = true, into out: inout [Action]) {
         durable = version
         guard hasReadyOutgoing else { return }
-        out.append(midMessage || peerClosed || isClosing ? .requestWritable : .writeNow)
+        out.append(!direct || midMessage || peerClosed || isClosing ? .requestWritable : .writeNow)
     }
 
     /// The hub applied a commit made elsewhere (another session, an edit, another process).
@@ -556,10 +558,17 @@ struct ConnectionMachine {
     }
 
     /// The end of an input: how what it queued (or the close it decided) reaches the socket.
+    /// What is queued behind a barrier (a commit from elsewhere, not durable yet) asks for
+    /// nothing: `durableAdvanced` writes it once durable. A writeable callback asked for now
+    /// would turn EPOLLOUT on and off for each watcher of each commit, for nothing to write.
     private mutating func finish(direct: Bool, into out: inout [Action]) {
         guard queued else { return }
         queued = false
-        out.append(direct && !isClosing ? .writeNow : .requestWritable)
+        if direct && !isClosing {
+            out.append(.writeNow)
+        } else if hasReadyOutgoing || isClosing {
+            out.append(.requestWritable)
+        }
     }
 
     // MARK: Writing

@@ -142,11 +142,11 @@ final class Hub {
                 server.publish(d)
             case .catchUp(let after):
                 server.listener?.catchUp(board: truth.id, after: after)
-            case .release(let durable, let first):
+            case .release(let durable, let first, let direct):
                 // The dropping sessions first, then every other in the order they joined; each
                 // writes what is now ready at once (`ConnectionMachine.durableAdvanced`).
-                for id in first { connection(id)?.durableAdvanced(to: durable) }
-                for c in connections where !first.contains(c.id) { c.durableAdvanced(to: durable) }
+                for id in first { connection(id)?.durableAdvanced(to: durable, direct: direct) }
+                for c in connections where !first.contains(c.id) { c.durableAdvanced(to: durable, direct: direct) }
             case .refuse(let to, let code, let message):
                 connection(to)?.send(.error(code: code, message: message))
             case .rebase(let to, let base, let commits):

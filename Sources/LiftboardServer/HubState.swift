@@ -54,7 +54,10 @@ struct HubState {
         /// The durable version advanced: messages held behind a barrier up to it may go, written
         /// at once (not left to the order of lws's writeable callbacks), the sessions in `first`
         /// before every other: those whose own drops just became durable get their commit first.
-        case release(durable: Int, first: [String] = [])
+        /// Not at once (`direct` false) while the sessions were told something the store did not
+        /// do: what is held may be a commit at a version the store gave another, which `settle`
+        /// drops before the writeable callbacks come.
+        case release(durable: Int, first: [String] = [], direct: Bool = true)
         /// Session `to` is told why what it was told did not happen, before its `layout`.
         case refuse(to: String, ErrorCode, message: String)
         /// Session `to`: what is held for it about versions after `base.version` goes unless it
@@ -149,7 +152,9 @@ struct HubState {
         // A gap: the listener has it on its way, or (rarely) it is a commit of ours reported
         // failed that landed after all, which the listener does not read back unasked.
         if !arrivals.isEmpty { out.append(.catchUp(after: truth.version)) }
-        if truth.version > before { out.append(.release(durable: truth.version, first: first)) }
+        if truth.version > before {
+            out.append(.release(durable: truth.version, first: divergedFrom == nil ? first : [], direct: divergedFrom == nil))
+        }
         return out
     }
 

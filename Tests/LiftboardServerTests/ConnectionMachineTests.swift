@@ -177,7 +177,7 @@ struct MachineDriver {
         let moves = board.apply(change)!
         let c = Commit(board: "b", version: 1, by: "s2", moves: moves, order: board.order, change: change)
         d.now = 50
-        #expect(d.input { m, out in m.external(c, now: 50, into: &out) } == [.requestWritable])
+        #expect(d.input { m, out in m.external(c, now: 50, into: &out) } == [], "held until durable: nothing to write yet")
         #expect(d.receive(#"{"t":"ping","id":3,"ms":60}"#) == [.writeNow])
         #expect(d.written() == [], "the commit is not durable: nothing overtakes it")
         #expect(d.machine.afterWriting() == .nothing)
@@ -191,7 +191,7 @@ struct MachineDriver {
         var board = MachineDriver.board()
         let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
         let c = Commit(board: "b", version: 1, by: "s2", moves: board.apply(change)!, order: board.order, change: change)
-        #expect(d.input { m, out in m.external(c, now: 50, into: &out) } == [.requestWritable])
+        #expect(d.input { m, out in m.external(c, now: 50, into: &out) } == [], "held until durable: nothing to write yet")
         // Nothing was ready before: nothing to write.
         #expect(d.input { m, out in m.durableAdvanced(to: 0, into: &out) } == [])
         // The first fragment of a message came: lws may owe the client a pong, so the writeable
@@ -199,6 +199,16 @@ struct MachineDriver {
         #expect(d.receive(#"{"t":"ping","#, final: false) == [])
         #expect(d.input { m, out in m.durableAdvanced(to: 1, into: &out) } == [.requestWritable])
         #expect(d.written() == ["frame", "commit"])
+    }
+
+    @Test func whatAVersionReleasesWhileTheHubIsAboutToRebaseWaitsForTheWriteableCallback() {
+        var d = MachineDriver()
+        d.start(durable: 0)
+        var board = MachineDriver.board()
+        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
+        let c = Commit(board: "b", version: 1, by: "s2", moves: board.apply(change)!, order: board.order, change: change)
+        _ = d.input { m, out in m.external(c, now: 50, into: &out) }
+        #expect(d.input { m, out in m.durableAdvanced(to: 1, direct: false, into: &out) } == [.requestWritable])
     }
 
     @Test func framesQueuedBehindEachOtherForASlowReaderMergeIntoOne() {
