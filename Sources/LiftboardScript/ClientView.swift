@@ -6,6 +6,9 @@ import LiftboardCore
 struct ClientView: Sendable {
     var viewport: Size
     var scrollY = 0.0
+    /// Columns: the board's sideways offset (each column's own is its section's `scroll`).
+    var scrollX = 0.0
+    var columns = false
     var content = Size.zero
     /// Content coordinates, of the cells in the window the server keeps us told about.
     var cells: [String: Rect] = [:]
@@ -22,6 +25,8 @@ struct ClientView: Sendable {
             switch e {
             case .layout(let l):
                 scrollY = l.scroll.y
+                scrollX = l.scroll.x
+                columns = l.columns
                 content = l.content
                 sections = l.sections
                 cells = [:]
@@ -29,7 +34,7 @@ struct ClientView: Sendable {
                 // A layout names the selected cells of its window; the others it does not say.
                 for c in l.cells { if c.selected { selected.insert(c.id) } else { selected.remove(c.id) } }
             case .frame(let f):
-                if let s = f.scroll { scrollY = s.y }
+                if let s = f.scroll { scrollY = s.y; scrollX = s.x }
                 if let c = f.content { content = c }
                 if let s = f.sections { sections = s }
                 for c in f.cells {
@@ -51,6 +56,16 @@ struct ClientView: Sendable {
     var maxScroll: Double { max(0, content.h - viewport.h) }
 
     func section(_ id: String) -> SectionInfo? { sections.first { $0.id == id } }
+
+    /// Columns: the column whose span holds content x `x`.
+    func column(atX x: Double) -> SectionInfo? { sections.first { x >= $0.frame.minX && x < $0.frame.maxX } }
+
+    /// Where content point `p` is drawn: columns scroll the board sideways and each column's
+    /// body by its own offset; lists and grids by `scrollY`.
+    func viewportPoint(_ p: Point) -> Point {
+        guard columns else { return Point(x: p.x, y: p.y - scrollY) }
+        return Point(x: p.x - scrollX, y: p.y - (column(atX: p.x)?.scroll ?? 0))
+    }
 
     /// The cell under a viewport point, if the picture has one there.
     func cell(at p: Point) -> String? {

@@ -56,8 +56,9 @@ struct DragPilot {
                 // passes); else the place itself lies in the band, and holding still lets the
                 // content scroll it inward (what that moves, the next steps steer back).
                 want = exit(pointer, grab: grab, driver) ?? pointer
-            } else if let aim = aim(driver, ontoFrame: ontoFrame) {
-                want = Point(x: aim.x - grab.x, y: aim.y - driver.view.scrollY - grab.y + push)
+            } else if let aim = driver.view.columns ? columnAim(driver, ontoFrame: ontoFrame) : aim(driver, ontoFrame: ontoFrame) {
+                let drawn = driver.view.viewportPoint(aim)
+                want = Point(x: drawn.x - grab.x, y: drawn.y - grab.y + push)
                 if lockX { want.x = pointer.x }
                 if Self.step(from: pointer, toward: want) == pointer {
                     push += isForward(driver) ? Self.stepPx : -Self.stepPx
@@ -172,6 +173,7 @@ struct DragPilot {
     /// The nearest point out of the edge band `pointer` is in, when going there keeps the
     /// snapshot's center over the item's own cell.
     func exit(_ pointer: Point, grab: Point, _ driver: StreamDriver) -> Point? {
+        if driver.view.columns { return columnExit(pointer, grab: grab, driver) }
         let r = config.edgeScrollRange, h = driver.view.viewport.h
         guard let own = driver.view.cells[item] else { return nil }
         let to = Point(x: pointer.x, y: pointer.y < r ? r : h - r)
@@ -188,6 +190,7 @@ struct DragPilot {
     /// Whether an `up` here leaves the item where it is: out of the edge bands, or in a band
     /// whose scroll is blocked at the content's end (no auto-scroll tick can come).
     func releasable(_ pointer: Point, _ driver: StreamDriver) -> Bool {
+        if driver.view.columns { return columnReleasable(pointer, driver) }
         let r = config.edgeScrollRange, h = driver.view.viewport.h
         let scrollY = driver.session.scrollY ?? 0
         if r <= 0 || config.edgeScrollSpeed <= 0 { return true }
@@ -201,6 +204,7 @@ struct DragPilot {
     /// Brings the item's cell into view, out of the edge bands (a wheel, when it is not), and
     /// returns its center in viewport coordinates.
     static func bringIntoView(_ item: String, _ driver: inout StreamDriver, config: SessionConfig) -> Point {
+        if driver.view.columns { return columnBringIntoView(item, &driver, config: config) }
         let h = driver.view.viewport.h, r = config.edgeScrollRange
         // A cell far off has no frame in the picture: a wheel of one viewport toward it, until it has.
         var guardSteps = 0

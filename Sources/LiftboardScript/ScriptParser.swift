@@ -72,14 +72,18 @@ public enum ScriptParser {
             return .click(words[0], mods: mods)
         case "pan":
             guard words.count == 2, let d = PanDirection(rawValue: words[0]) else {
-                throw .syntax(step: "pan", usage: "pan up|down PX")
+                throw .syntax(step: "pan", usage: "pan up|down|left|right PX")
             }
             let px = try number(words[1], "pan")
-            guard px > 0 else { throw .syntax(step: "pan", usage: "pan up|down PX, PX > 0") }
+            guard px > 0 else { throw .syntax(step: "pan", usage: "pan up|down|left|right PX, PX > 0") }
             return .pan(d, px)
         case "wheel":
-            guard words.count == 2 else { throw .syntax(step: "wheel", usage: "wheel DX DY") }
-            return .wheel(dx: try number(words[0], "wheel"), dy: try number(words[1], "wheel"))
+            // `at X Y`: the pointer's place (a columns board scrolls the column under it).
+            guard words.count == 2 || (words.count == 5 && words[2] == "at" && !t[2].quoted) else {
+                throw .syntax(step: "wheel", usage: "wheel DX DY [at X Y]")
+            }
+            let at = words.count == 5 ? Point(x: try number(words[3], "wheel"), y: try number(words[4], "wheel")) : nil
+            return .wheel(dx: try number(words[0], "wheel"), dy: try number(words[1], "wheel"), at: at)
         case "key":
             guard !words.isEmpty, words.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 32 }) else {
                 throw .syntax(step: "key", usage: "key KEY... (DOM key names; \" \" for Space)")

@@ -35,7 +35,8 @@ extension ScriptRunner {
     mutating func pan(_ direction: PanDirection, _ px: Double) {
         let p = Double(Self.pointer)
         let start = Point(x: DragPilot.round(driver.view.viewport.w / 2), y: DragPilot.round(driver.view.viewport.h / 2))
-        let sign = direction == .down ? 1.0 : -1.0
+        let sign = direction == .down || direction == .right ? 1.0 : -1.0
+        let sideways = direction == .left || direction == .right
         var t = driver.clock
         let t0 = t
         driver.send(DragPilot.pointerMessage("down", at: start, p: p) + [("kind", .string("touch"))], ms: t)
@@ -45,8 +46,10 @@ extension ScriptRunner {
             done = min(px, done + DragPilot.stepPx)
             k += 1
             t = DragPilot.roundMs(t0 + Double(k) * Self.stepMs)
-            driver.send(DragPilot.pointerMessage("move", at: Point(x: start.x, y: start.y + sign * done), p: p), ms: t)
+            let at = sideways ? Point(x: start.x + sign * done, y: start.y) : Point(x: start.x, y: start.y + sign * done)
+            driver.send(DragPilot.pointerMessage("move", at: at, p: p), ms: t)
         }
-        driver.send(DragPilot.pointerMessage("up", at: Point(x: start.x, y: start.y + sign * done), p: p), ms: t + 100)
+        let end = sideways ? Point(x: start.x + sign * done, y: start.y) : Point(x: start.x, y: start.y + sign * done)
+        driver.send(DragPilot.pointerMessage("up", at: end, p: p), ms: t + 100)
     }
 }

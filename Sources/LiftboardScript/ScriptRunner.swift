@@ -98,9 +98,11 @@ public struct ScriptRunner {
             startGesture(line)
             settle()
             pan(direction, px)
-        case .wheel(let dx, let dy):
+        case .wheel(let dx, let dy, let at):
             startGesture(line)
-            driver.send([("t", .string("wheel")), ("dx", .number(dx)), ("dy", .number(dy))], ms: driver.clock)
+            var m: [(String, JSONValue)] = [("t", .string("wheel")), ("dx", .number(dx)), ("dy", .number(dy))]
+            if let at { m += [("x", .number(at.x)), ("y", .number(at.y))] }
+            driver.send(m, ms: driver.clock)
         case .key(let keys):
             startGesture(line)
             for k in keys {

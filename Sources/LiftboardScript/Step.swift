@@ -15,7 +15,7 @@ public enum Step: Hashable, Sendable {
     /// selects it (Ctrl/Meta toggles, Shift selects a range) or, with none, clears the selection.
     case click(String, mods: Modifiers)
     case pan(PanDirection, Double)
-    case wheel(dx: Double, dy: Double)
+    case wheel(dx: Double, dy: Double, at: Point? = nil)
     case key([String])
     case wait(Double)
     case send(JSONValue)

@@ -135,9 +135,9 @@ public struct StreamDescriber {
         switch m.event {
         case .advance:
             return
-        case .wheel(let dx, let dy, _):
+        case .wheel(let dx, let dy, let at):
             waitUntil(ms)
-            emit("wheel \(Self.number(dx)) \(Self.number(dy))")
+            emit("wheel \(Self.number(dx)) \(Self.number(dy))" + (at.map { " at \(Self.number($0.x)) \(Self.number($0.y))" } ?? ""))
         case .key(let k, let mods) where mods.isEmpty:
             waitUntil(ms)
             emit("key \(ScriptToken.written(k))")
@@ -173,7 +173,12 @@ public struct StreamDescriber {
                 step = "press \(w(x))"
             } else if o.farthest > config.allowableMovement {
                 let dy = o.lastAt.y - o.downAt.y
-                if abs(dy) >= 1 { step = "pan \(dy > 0 ? "down" : "up") \(Self.number(abs(dy).rounded()))" }
+                // A columns board's pan scrolls what was under its down, on the axis its first
+                // move chose: no `pan` step (from the viewport's center) says that; its lines
+                // stay as they are.
+                if recorded.board.layout != .columns, abs(dy) >= 1 {
+                    step = "pan \(dy > 0 ? "down" : "up") \(Self.number(abs(dy).rounded()))"
+                }
             } else if let cell = o.cell, !cancelled {
                 let held = (lines.last?.ms ?? o.downMs) - o.downMs
                 if held >= config.pressMs {

@@ -105,8 +105,8 @@ final class Recorder {
 enum RecordedKeys {
     static let envelope: Set<String> = ["t", "ms", "seq"]
     static let byType: [String: Set<String>] = [
-        "hello": ["v", "board", "viewport", "config"], "down": ["p", "x", "y", "kind"], "move": ["p", "x", "y"],
-        "up": ["p", "x", "y"], "cancel": ["p"], "wheel": ["dx", "dy"], "resize": ["w", "h", "dpr"], "key": ["key"],
+        "hello": ["v", "board", "viewport", "config"], "down": ["p", "x", "y", "kind", "mods", "button"], "move": ["p", "x", "y"],
+        "up": ["p", "x", "y"], "cancel": ["p"], "wheel": ["dx", "dy", "x", "y"], "resize": ["w", "h", "dpr"], "key": ["key", "mods"],
         "ping": ["id"],
     ]
     static let viewport: Set<String> = ["w", "h", "dpr"]

@@ -327,4 +327,80 @@ import Testing
         // b kept its live index 2 (the commit put h first), so it lands after e.
         #expect(d.session.committedOrder?.map(\.items) == [["a", "c", "d"], ["h", "e", "b", "f", "g"], []])
     }
+
+    @Test func editsMidDragKeepTheDragAndTheColumnsOffsetsByID() {
+        var d = Driver(Self.tallBoard(), viewport: Viewport(w: 900, h: 400))
+        d.send(.wheel(dx: 0, dy: 100, at: Point(x: 400, y: 200)), at: 10)   // "doing" at 100
+        d.drag(from: Point(x: 140, y: 68), to: Point(x: 430, y: 200), at: 100, release: false)
+        let held = d.order[1]
+        // A new column before the others: "doing" keeps its offset; the drag its live place.
+        d.send(.external(Commit(board: "tall", version: 1, by: "admin", moves: [], order: [],
+                                change: .addSection(id: "backlog", title: "Backlog", after: nil))), at: d.now + 10)
+        #expect(d.session.columnScrolls == [0, 0, 100, 0])
+        #expect(d.order[2] == held)
+        // An item added to the column the drag is in.
+        d.send(.external(Commit(board: "tall", version: 2, by: "admin", moves: [], order: [],
+                                change: .addItem(Item(id: "n"), section: "doing", after: nil))), at: d.now + 10)
+        #expect(d.order[2].first == "n")
+        // "doing" is the third column now (584 to 864): the pointer follows it there.
+        d.send(.move(pointer: 1, at: Point(x: 720, y: 200)), at: d.now + 10)
+        #expect(d.order[2].contains("t0"))
+        d.send(.up(pointer: 1, at: Point(x: 720, y: 200)), at: d.now + 10)
+        #expect(Self.change(d).map { if case .insert("t0", "doing", _, _) = $0 { true } else { false } } == true)
+    }
+
+    @Test func undoPutsACardBackInItsColumn() {
+        var d = Driver(Self.board(), viewport: Viewport(w: 700, h: 600))
+        d.drag(from: Point(x: 140, y: 132), to: Point(x: 430, y: 160), at: 100)
+        d.send(.undo, at: 2000)
+        #expect(d.order == [["a", "b", "c", "d"], ["e", "f", "g", "h"], []])
+        #expect(d.ownCommits.count == 2)
+    }
+
+    @Test func aSelectionDraggedAcrossColumnsCommitsOneGroup() {
+        var d = Driver(Self.board(), viewport: Viewport(w: 700, h: 600))
+        for (y, t) in [(68.0, 0.0), (196.0, 100.0)] {
+            d.send(.down(pointer: 0, at: Point(x: 140, y: y), kind: .mouse, mods: .meta), at: t)
+            d.send(.up(pointer: 0, at: Point(x: 140, y: y)), at: t + 50)
+        }
+        d.drag(from: Point(x: 140, y: 68), to: Point(x: 430, y: 100), at: 300)
+        #expect(Self.change(d) == .group(ids: ["a", "c"], section: "doing", after: "e", index: 1))
+        #expect(d.order == [["b", "d"], ["e", "a", "c", "f", "g", "h"], []])
+    }
+
+    @Test func aColumnThatRefusesTheDragIsNoTargetAndShowsForbidden() {
+        let b = Board(id: "r", layout: .columns, columns: ColumnMetrics(), sections: [
+            Section(id: "todo", items: [Item(id: "a", kind: "feature"), Item(id: "b", kind: "bug")]),
+            Section(id: "bugs", items: [Item(id: "x", kind: "bug")], accepts: ["bug"]),
+            Section(id: "bin", items: [], drop: .remove),
+        ])
+        var d = Driver(b, viewport: Viewport(w: 900, h: 600))
+        d.drag(from: Point(x: 140, y: 68), to: Point(x: 430, y: 68), at: 100, release: false)
+        #expect(d.order[0].contains("a"))
+        #expect(d.out.contains { if case .frame(let f) = $0 { f.snapshots.contains { $0.forbidden == true } } else { false } })
+        // On into the trash beyond: the drop removes a.
+        d.send(.move(pointer: 1, at: Point(x: 700, y: 68)), at: d.now + 16)
+        d.send(.up(pointer: 1, at: Point(x: 700, y: 68)), at: d.now + 16)
+        #expect(Self.change(d) == .removeItem("a"))
+    }
+
+    @Test func aCopyOutOfAPaletteColumnDropsACopy() {
+        let b = Board(id: "p", layout: .columns, columns: ColumnMetrics(), sections: [
+            Section(id: "palette", items: [Item(id: "tpl")], copy: true),
+            Section(id: "todo", items: [Item(id: "a")]),
+        ])
+        var d = Driver(b, viewport: Viewport(w: 700, h: 600))
+        d.drag(from: Point(x: 140, y: 68), to: Point(x: 430, y: 120), at: 100)
+        #expect(Self.change(d) == .copyItem(id: "tpl", as: "tpl~1", section: "todo", after: "a", index: 1))
+    }
+
+    @Test func aResizeKeepsEveryOffsetInsideItsRange() {
+        var d = Driver(Self.tallBoard(), viewport: Viewport(w: 500, h: 400))
+        d.send(.wheel(dx: 0, dy: 800, at: Point(x: 100, y: 200)), at: 10)
+        d.send(.wheel(dx: 300, dy: 0), at: 15)
+        #expect(d.session.scrollX == 300)
+        d.send(.resize(Viewport(w: 800, h: 1000)), at: 20)
+        #expect(d.session.scrollX == 64)                    // 864 - 800
+        #expect(d.session.columnScrolls == [312, 0, 0])     // 1312 - 1000
+    }
 }

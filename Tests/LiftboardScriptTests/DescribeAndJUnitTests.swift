@@ -31,6 +31,17 @@ import LiftboardWire
         #expect(own.count == recorded)
     }
 
+    @Test func onAColumnsBoardAWheelKeepsItsPlaceAndAPanItsLines() throws {
+        let board = try Wire.decodeBoard(try #require(Files.read(Files.golden.appendingPathComponent("boards/columns-tall.json").path)))
+        let wheels = try #require(Files.read(Files.golden.appendingPathComponent("columns-wheel.jsonl").path))
+        let script = StreamDescriber.describe(stream: wheels, board: board, boardPath: "columns-tall.json")
+        #expect(script.contains("\nwheel 50 300 at 400 200\n"))
+        let pans = try #require(Files.read(Files.golden.appendingPathComponent("columns-pans.jsonl").path))
+        let panScript = StreamDescriber.describe(stream: pans, board: board, boardPath: "columns-tall.json")
+        #expect(!panScript.contains("\npan "))
+        #expect(panScript.contains(#"send {"t":"down""#))
+    }
+
     @Test func aDropIsDescribedAsTheStepItsChangeNames() throws {
         let board = try Wire.decodeBoard(try #require(Files.read(Files.golden.appendingPathComponent("boards/list.json").path)))
         let stream = try #require(Files.read(Files.golden.appendingPathComponent("pinned.jsonl").path))

@@ -9,6 +9,9 @@ import LiftboardWire
     static let boards = [
         #"{"id": "m", "list": {"rowHeight": 40, "spacing": 2}, "sections": [{"id": "s", "items": [{"id": "a", "height": 130}, {"id": "b"}, {"id": "p", "movable": false}, {"id": "c", "height": 75}, {"id": "d"}, {"id": "e", "height": 20}]}, {"id": "t", "items": []}, {"id": "u", "items": [{"id": "f"}, {"id": "q", "movable": false}, {"id": "g", "height": 300}]}]}"#,
         #"{"id": "g", "layout": "grid", "sections": [{"id": "x", "items": [{"id": "x0"}, {"id": "x1"}, {"id": "x2"}, {"id": "xp", "movable": false}, {"id": "x3"}, {"id": "x4"}, {"id": "x5"}]}, {"id": "y", "items": [{"id": "y0"}, {"id": "y1"}]}, {"id": "z", "items": []}, {"id": "w", "items": [{"id": "w0"}, {"id": "w1"}, {"id": "w2"}, {"id": "w3"}, {"id": "w4"}, {"id": "w5"}, {"id": "w6"}, {"id": "w7"}]}]}"#,
+        // Columns (issue 24): four columns wider together than every viewport, one tall enough
+        // to scroll, mixed heights, a pinned card and an empty column.
+        #"{"id": "k", "layout": "columns", "columns": {"width": 200, "gap": 10}, "sections": [{"id": "a", "items": [\#((0..<18).map { #"{"id": "a\#($0)", "height": \#(30 + ($0 * 37) % 90)}"# }.joined(separator: ","))]}, {"id": "b", "items": [{"id": "b0"}, {"id": "bp", "movable": false}, {"id": "b1"}]}, {"id": "c", "items": []}, {"id": "d", "items": [{"id": "d0"}, {"id": "d1", "height": 120}]}]}"#,
         #"{"id": "l", "sections": [{"id": "s", "items": [\#((0..<40).map { #"{"id": "r\#($0)", "height": \#(30 + ($0 * 37) % 90)}"# }.joined(separator: ","))]}, {"id": "e", "items": []}, {"id": "t", "items": [\#((0..<15).map { #"{"id": "t\#($0)"}"# }.joined(separator: ","))]}]}"#,
     ]
 

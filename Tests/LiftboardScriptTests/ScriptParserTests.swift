@@ -47,6 +47,14 @@ import LiftboardWire
         #expect(lines[3].text == "drag a after c")
     }
 
+    @Test func readsSidewaysPansAndWheelsWithAPlace() throws {
+        let lines = try ScriptParser.parse("pan left 40\npan right 8\nwheel 5 -40 at 120 300")
+        #expect(lines.map(\.step) == [.pan(.left, 40), .pan(.right, 8), .wheel(dx: 5, dy: -40, at: Point(x: 120, y: 300))])
+        #expect(throws: ScriptProblem(line: 1, error: .syntax(step: "wheel", usage: "wheel DX DY [at X Y]"))) {
+            try ScriptParser.parse("wheel 0 1 at 5")
+        }
+    }
+
     @Test func readsClicksWithModifiersAndTheSelectionExpectation() throws {
         let lines = try ScriptParser.parse("click a\nclick \"my card\" with ctrl shift\nclick b with meta\nexpect selected a b\nexpect selected")
         #expect(lines.map(\.step) == [

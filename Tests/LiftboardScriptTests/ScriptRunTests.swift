@@ -181,6 +181,23 @@ import LiftboardWire
         #expect(runner.driver.session.scrollY == 150)
     }
 
+    @Test func onAColumnsBoardPansGoSidewaysOrDownAColumnAndAWheelScrollsTheColumnAtItsPlace() {
+        let items = (0..<20).map { #"{"id": "r\#($0)"}"# }.joined(separator: ",")
+        let cols = #"{"id": "c", "layout": "columns", "sections": [{"id": "a", "items": [\#(items)]}, {"id": "b", "items": []}, {"id": "c", "items": []}]}"#
+        var runner = try! ScriptRunner(board: try! Wire.decodeBoard(Array(cols.utf8)), viewport: Size(w: 400, h: 600), config: [])
+        let lines = ["pan left 200", "wait 1000", "wheel 0 100 at 100 300", "pan up 50"]
+        for (k, text) in lines.enumerated() {
+            _ = try! runner.run(ScriptLine(number: k + 1, text: text, step: try! ScriptParser.parseStep(Substring(text))))
+        }
+        // The board went right by 200 (to the finger's left); the wheel at content x 300 and
+        // the pan from the viewport's center (x 400) scroll "b": empty, it cannot; "a" is not under them.
+        #expect(runner.driver.session.scrollX == 200)
+        #expect(runner.driver.session.columnScrolls == [0, 0, 0])
+        _ = try! runner.run(ScriptLine(number: 5, text: "wheel -200 0", step: .wheel(dx: -200, dy: 0)))
+        _ = try! runner.run(ScriptLine(number: 6, text: "wheel 0 100 at 100 300", step: try! ScriptParser.parseStep("wheel 0 100 at 100 300")))
+        #expect(runner.driver.session.columnScrolls == [100, 0, 0])
+    }
+
     @Test func aSendLineWithoutMsTakesTheScriptsClock() {
         let r = run(board: Self.mixed, #"wait 250\#nsend {"t":"ping","id":"x"}"#)
         #expect(r.outcome == .passed)
