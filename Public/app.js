@@ -1,7 +1,7 @@
 // The demo page: a thin host of <liftboard-board> (liftboard.js), the same element any page
 // embeds. It maps its URL onto the element's attributes, shows the connection, and adds what
 // only a whole page has: kiosk mode and Ctrl-Z from anywhere on the page.
-import { pageOptions } from "./client.js";
+import { debugQuery, pageOptions } from "./client.js";
 
 const options = pageOptions(location.search);
 const board = document.getElementById("board");
@@ -27,7 +27,7 @@ board.addEventListener("liftboard-connection", (ev) => {
 board.addEventListener("liftboard-error", (ev) => console.warn("liftboard:", ev.detail.code, ev.detail.message));
 await import("./liftboard.js");
 // The read-only hook for tests, benchmarks and debugging, only on a page asked for it.
-if (new URLSearchParams(location.search).get("debug") === "1") window.__liftboard = board.state;
+if (debugQuery(location.search)) window.__liftboard = board.state;
 
 // Ctrl-Z (Cmd-Z on a Mac) anywhere on the page undoes the board's last drop (the board itself
 // handles it when it has the focus).

@@ -91,4 +91,10 @@ export function backoffMs(attempt, random = Math.random) {
 }
 
 /** Keys the page forwards (and keeps from scrolling or activating the page). */
+/** Whether a page's query (`location.search`) asks for the debugging and benchmark hooks
+ *  (`?debug=1`: `window.__liftboard`, `state.measureDraw`, `state.trace`). */
+export function debugQuery(search) {
+  return new URLSearchParams(search).get("debug") === "1";
+}
+
 export const FORWARDED_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "Escape"]);

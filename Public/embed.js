@@ -2,6 +2,7 @@
 // happens (postMessage to the server's `--embed-origin` only) and obeys that page's undo and
 // focus. docs/embedding.md.
 import { FORWARDED_EVENTS, eventMessage, inboundCommand, resizeMessage } from "./embed-bridge.js";
+import { debugQuery } from "./client.js";
 
 const q = new URLSearchParams(location.search);
 const board = document.getElementById("board");
@@ -31,4 +32,4 @@ new ResizeObserver(() => {
 
 await import("./liftboard.js");
 // The read-only hook for tests, benchmarks and debugging, only on a page asked for it.
-if (new URLSearchParams(location.search).get("debug") === "1") window.__liftboard = board.state;
+if (debugQuery(location.search)) window.__liftboard = board.state;

@@ -8,7 +8,7 @@
 // Events (bubbling, composed): liftboard-lift, -move, -drop, -cancel {id, from, to, pointer};
 // liftboard-commit {version, by, own, change, order?}; liftboard-connection {state};
 // liftboard-error {code, message}. Methods: order(), undo(), focusItem(id). See docs/embedding.md.
-import { FORWARDED_KEYS, backoffMs, elementOptions, elementSocketURL, helloMessage, modifiers } from "./client.js";
+import { FORWARDED_KEYS, backoffMs, debugQuery, elementOptions, elementSocketURL, helloMessage, modifiers } from "./client.js";
 import { createClientState, receive, resetForConnection } from "./dispatch.js";
 import { contentToView, settle } from "./scene.js";
 import * as predict from "./predict.js";
@@ -95,7 +95,7 @@ export class LiftboardBoard extends HTMLElement {
     /** The client state: scene, counters, the committed order (read-only; for tests and debugging). */
     this.state = createClientState(this.#options.predict);
     // Benchmark hooks only on a page asked for them (`?debug=1`).
-    if (debugPage()) {
+    if (debugQuery(location.search)) {
       this.state.measureDraw = (k) => this.#measureDraw(k);
       this.state.theme = () => this.#theme;
       this.state.images = imageStates;
@@ -600,11 +600,6 @@ export class LiftboardBoard extends HTMLElement {
       canvas.addEventListener(type, (ev) => ev.preventDefault());
     }
   }
-}
-
-/** Whether the page was asked for its debugging and benchmark hooks (`?debug=1`). */
-function debugPage() {
-  return new URLSearchParams(location.search).get("debug") === "1";
 }
 
 if (!customElements.get("liftboard-board")) customElements.define("liftboard-board", LiftboardBoard);

@@ -196,9 +196,6 @@ public struct ItemUpdate: Hashable, Sendable {
         self.id = id; self.label = label; self.color = color; self.height = height; self.movable = movable
     }
 
-    /// Whether it sets any of the card's fields.
-    public var setsCard: Bool { detail != nil || image != nil || badge != nil || tags != nil || accent != nil }
-
     /// `card` with this update's card fields set (an empty text: the field taken away).
     public func applied(to card: Card) -> Card {
         var c = card

@@ -77,3 +77,12 @@ test("a down or a key carries the modifier keys held, in the wire's order, and n
   assert.deepEqual(modifiers({ shiftKey: true, ctrlKey: false, metaKey: true, altKey: false }), ["shift", "meta"]);
   assert.deepEqual(modifiers({ shiftKey: true, ctrlKey: true, metaKey: true, altKey: true }), ["shift", "ctrl", "meta", "alt"]);
 });
+
+test("the debugging hooks are asked for with ?debug=1 only", async () => {
+  const { debugQuery } = await import("../../Public/client.js");
+  assert.equal(debugQuery("?debug=1"), true);
+  assert.equal(debugQuery("?board=kanban&debug=1"), true);
+  assert.equal(debugQuery(""), false);
+  assert.equal(debugQuery("?debug=0"), false);
+  assert.equal(debugQuery("?debug=true"), false);
+});
