@@ -111,7 +111,9 @@ enum RecordedKeys {
     ]
     static let viewport: Set<String> = ["w", "h", "dpr"]
     static let config: Set<String> = ["pressMs", "allowableMovement", "mode", "edgeScrollRange", "edgeScrollSpeed", "liftScale",
-                                      "liftRotation", "liftAlpha", "liftMs", "shiftMs", "dropMs", "idleResetMs", "reducedMotion"]
+                                      "liftRotation", "liftAlpha", "liftMs", "shiftMs", "dropMs", "idleResetMs", "reducedMotion",
+                                      // The output's shape: a replay prints what the client was sent.
+                                      "commitOrder", "events", "follow", "commits"]
 
     static func known(_ members: [(String, JSONValue)]) -> [(String, JSONValue)] {
         guard case .string(let t)? = members.first(where: { $0.0 == "t" })?.1, let keys = byType[t] else { return members }
