@@ -234,7 +234,8 @@ export function roundRect(ctx, x, y, w, h, r) {
 
 // Measuring text is the costliest part of a frame: each (font, text) width is kept.
 const widths = new Map();
-function measurer(ctx) {
+/** `(font, text) => width` on `ctx`, each width measured once (the renderer's bars use it too). */
+export function measurer(ctx) {
   return (font, text) => {
     const key = font + "|" + text;
     let w = widths.get(key);

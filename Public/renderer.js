@@ -2,45 +2,11 @@
 // every rectangle comes from the scene, which came from the server.
 import { valueAt } from "./easing.js";
 import { cellOpacity } from "./scene.js";
-import { LIGHT, drawCard, drawHeader, drawMoreButton, isRich, moreButton } from "./card.js";
+import { LIGHT, drawCard, drawHeader, drawMoreButton, ellipsize, isRich, measurer, moreButton, roundRect } from "./card.js";
 
 /** The display's device pixels per CSS pixel: read here and nowhere else. */
 export function pixelRatio() {
   return window.devicePixelRatio || 1;
-}
-
-function roundRect(ctx, x, y, w, h, r) {
-  const rr = Math.min(r, w / 2, h / 2);
-  ctx.beginPath();
-  ctx.moveTo(x + rr, y);
-  ctx.arcTo(x + w, y, x + w, y + h, rr);
-  ctx.arcTo(x + w, y + h, x, y + h, rr);
-  ctx.arcTo(x, y + h, x, y, rr);
-  ctx.arcTo(x, y, x + w, y, rr);
-  ctx.closePath();
-}
-
-// Measuring text is the costliest part of a frame: remember each label's fitted form per width.
-const fitted = new Map();
-function ellipsize(ctx, text, width) {
-  const key = `${Math.round(width)}|${text}`;
-  let out = fitted.get(key);
-  if (out === undefined) {
-    out = fit(ctx, text, width);
-    if (fitted.size > 5000) fitted.clear();
-    fitted.set(key, out);
-  }
-  return out;
-}
-
-function fit(ctx, text, width) {
-  if (ctx.measureText(text).width <= width) return text;
-  let lo = 0, hi = text.length;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (ctx.measureText(text.slice(0, mid) + "…").width <= width) lo = mid; else hi = mid - 1;
-  }
-  return text.slice(0, lo) + "…";
 }
 
 /** A drag handle's grip: three short bars inside the 44 px band of the cell's edge. */
@@ -104,11 +70,12 @@ function drawCell(ctx, f, color, label, focused, selected = false, handle = null
     ctx.stroke();
   }
   if (!overlayOnly) {
+    const font = `600 16px ${t.font}`, measure = measurer(ctx);
+    const text = ellipsize((x) => measure(font, x), label || "", f.w - 40 - (handle ? 24 : 0));
     ctx.fillStyle = "#fff";
-    ctx.font = `600 16px ${t.font}`;
+    ctx.font = font;
     ctx.textBaseline = "middle";
-    const textX = handle === "leading" ? f.x + 44 : f.x + 20;
-    ctx.fillText(ellipsize(ctx, label || "", f.w - 40 - (handle ? 24 : 0)), textX, f.y + f.h / 2);
+    ctx.fillText(text, handle === "leading" ? f.x + 44 : f.x + 20, f.y + f.h / 2);
   }
   if (handle) drawGrip(ctx, f, handle, overlayOnly ? t.secondary : "rgba(255,255,255,0.85)");
   if (focused) {

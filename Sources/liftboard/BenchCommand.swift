@@ -89,6 +89,26 @@ struct BenchEngine: ParsableCommand {
 
     static func nowNs() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
+    /// Timed moves: each input's time in the session, its frames' encoded bytes, its reorders.
+    struct MoveTally {
+        var ns: [UInt64] = [], bytes = 0, frames = 0, reorders = 0
+        var bytesPerFrame: Double { Double(bytes) / Double(max(1, frames)) }
+
+        mutating func time(_ session: inout Session, _ event: ClientEvent, at t: Double, buffer: inout [UInt8]) {
+            let s0 = nowNs()
+            let out = session.handle(event, at: t)
+            ns.append(nowNs() - s0)
+            for e in out {
+                if case .moved = e { reorders += 1 }
+                guard case .frame = e else { continue }
+                buffer.removeAll(keepingCapacity: true)
+                Wire.encode(e, into: &buffer)
+                bytes += buffer.count
+                frames += 1
+            }
+        }
+    }
+
     /// Three columns of `n` cards each (every third card 80 tall).
     static func columnsBoard(cardsPerColumn n: Int) -> Board {
         Board(id: "bench", layout: .columns, columns: ColumnMetrics(), sections: (0..<3).map { s in
@@ -110,40 +130,20 @@ struct BenchEngine: ParsableCommand {
         _ = session.fire(at: 600)
         var t = 600.0
         var buffer: [UInt8] = []
-        var still: [UInt64] = [], stillBytes = 0, stillFrames = 0
+        var still = MoveTally()
         for k in 0..<moves {
             t += 1
             let p = Point(x: start.x + Double(k % 7) - 3, y: start.y + Double(k % 11) - 5)
-            let s0 = nowNs()
-            let out = session.handle(.move(pointer: 1, at: p), at: t)
-            still.append(nowNs() - s0)
-            for e in out {
-                guard case .frame = e else { continue }
-                buffer.removeAll(keepingCapacity: true)
-                Wire.encode(e, into: &buffer)
-                stillBytes += buffer.count
-                stillFrames += 1
-            }
+            still.time(&session, .move(pointer: 1, at: p), at: t, buffer: &buffer)
         }
-        var sweep: [UInt64] = [], sweepBytes = 0, sweepFrames = 0, reorders = 0
+        var sweep = MoveTally()
         var y = start.y, dy = 7.0
         for k in 0..<moves {
             t += 1
             y += dy
             if y > 700 || y < 60 { dy = -dy }
             let x = (k / 40) % 2 == 0 ? 140.0 : 430.0
-            let s0 = nowNs()
-            let out = session.handle(.move(pointer: 1, at: Point(x: x, y: y)), at: t)
-            sweep.append(nowNs() - s0)
-            for e in out {
-                if case .moved = e { reorders += 1 }
-                if case .frame = e {
-                    buffer.removeAll(keepingCapacity: true)
-                    Wire.encode(e, into: &buffer)
-                    sweepBytes += buffer.count
-                    sweepFrames += 1
-                }
-            }
+            sweep.time(&session, .move(pointer: 1, at: Point(x: x, y: y)), at: t, buffer: &buffer)
         }
         // Park the pointer mid-column (no edge band), then scroll that column under it.
         t += 1
@@ -157,12 +157,12 @@ struct BenchEngine: ParsableCommand {
             scroll.append(nowNs() - s0)
         }
         return Row(layout: "columns", cells: n,
-                   sessionP50Ns: percentile(still, 0.5), sessionP99Ns: percentile(still, 0.99),
-                   sessionReorderP50Ns: percentile(sweep, 0.5), sessionReorderP99Ns: percentile(sweep, 0.99),
+                   sessionP50Ns: percentile(still.ns, 0.5), sessionP99Ns: percentile(still.ns, 0.99),
+                   sessionReorderP50Ns: percentile(sweep.ns, 0.5), sessionReorderP99Ns: percentile(sweep.ns, 0.99),
                    decodeP50Ns: 0, encodeP50Ns: 0, foundationDecodeP50Ns: 0,
-                   bytesPerFrameStill: Double(stillBytes) / Double(max(1, stillFrames)),
-                   bytesPerFrameReorder: Double(sweepBytes) / Double(max(1, sweepFrames)),
-                   reordersPerMove: Double(reorders) / Double(moves),
+                   bytesPerFrameStill: still.bytesPerFrame,
+                   bytesPerFrameReorder: sweep.bytesPerFrame,
+                   reordersPerMove: Double(sweep.reorders) / Double(moves),
                    scrollP50Ns: percentile(scroll, 0.5), scrollP99Ns: percentile(scroll, 0.99))
     }
 
@@ -209,33 +209,22 @@ struct BenchEngine: ParsableCommand {
             }
         }
         // Reorder: the finger sweeps up and down across the viewport, passing cells.
-        var sweep: [UInt64] = [], sweepBytes = 0, sweepFrames = 0, reorders = 0
+        var sweep = MoveTally()
         var y = start.y, dy = 7.0
         for k in 0..<moves {
             t += 1
             y += dy
             if y > 700 || y < 60 { dy = -dy }
             let x = kind == .grid ? 60 + Double((k / 40) % 3) * 128 : start.x
-            let s0 = nowNs()
-            let out = session.handle(.move(pointer: 1, at: Point(x: x, y: y)), at: t)
-            sweep.append(nowNs() - s0)
-            for e in out {
-                if case .moved = e { reorders += 1 }
-                if case .frame = e {
-                    buffer.removeAll(keepingCapacity: true)
-                    Wire.encode(e, into: &buffer)
-                    sweepBytes += buffer.count
-                    sweepFrames += 1
-                }
-            }
+            sweep.time(&session, .move(pointer: 1, at: Point(x: x, y: y)), at: t, buffer: &buffer)
         }
         return Row(layout: kind.rawValue, cells: cells,
                    sessionP50Ns: percentile(still, 0.5), sessionP99Ns: percentile(still, 0.99),
-                   sessionReorderP50Ns: percentile(sweep, 0.5), sessionReorderP99Ns: percentile(sweep, 0.99),
+                   sessionReorderP50Ns: percentile(sweep.ns, 0.5), sessionReorderP99Ns: percentile(sweep.ns, 0.99),
                    decodeP50Ns: percentile(decode, 0.5), encodeP50Ns: percentile(encode, 0.5),
                    foundationDecodeP50Ns: percentile(foundation, 0.5),
                    bytesPerFrameStill: Double(stillBytes) / Double(max(1, stillFrames)),
-                   bytesPerFrameReorder: Double(sweepBytes) / Double(max(1, sweepFrames)),
-                   reordersPerMove: Double(reorders) / Double(moves))
+                   bytesPerFrameReorder: sweep.bytesPerFrame,
+                   reordersPerMove: Double(sweep.reorders) / Double(moves))
     }
 }
