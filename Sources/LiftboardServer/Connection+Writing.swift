@@ -55,15 +55,15 @@ extension Connection {
         var written = 0
         while true {
             if (written > 0 || !unchecked) && (written >= 16 || lws_partial_buffered(wsi) != 0) { break }
-            guard let binary = machine.nextMessage(into: &sendBuffer, headroom: CLWS_PRE) else { break }
-            let n = sendBuffer.count - CLWS_PRE
-            let rc = sendBuffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, binary ? 1 : 0) }
+            // The server's one send buffer (`Server.sendBuffer`): a connection keeps none.
+            guard let binary = machine.nextMessage(into: &server.sendBuffer, headroom: CLWS_PRE) else { break }
+            let n = server.sendBuffer.count - CLWS_PRE
+            let rc = server.sendBuffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, binary ? 1 : 0) }
             if rc < n { return -1 }
             written += 1
         }
-        // A layout (tens of KiB) is written once; frames and commits are a few hundred bytes:
-        // a watcher does not keep its layout's buffer.
-        if sendBuffer.capacity > 16_384 + CLWS_PRE { sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE) }
+        // One buffer for all: it may keep a big layout's size (a few, at most a megabyte).
+        if server.sendBuffer.capacity > 1 << 20 { server.sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE) }
         return 0
     }
 

@@ -37,6 +37,10 @@ public final class Server {
     let config: ServerConfig
     private(set) var context: OpaquePointer?
     var hubs: [String: Hub] = [:]
+    /// The send buffer of every connection (issue 28: was one each, 4-5 KiB an idle watcher
+    /// kept): LWS_PRE bytes of room, then the message. The service thread writes one message at
+    /// a time and lws copies whatever the socket does not take, so nothing of it outlives a write.
+    var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE)
     var connections: [ObjectIdentifier: Connection] = [:]
     /// API writes whose bodies are still arriving, by connection (Server+BoardsAPI).
     var apiRequests: [OpaquePointer: APIRequest] = [:]
