@@ -29,11 +29,16 @@ public enum ServerError: Error, CustomStringConvertible {
 /// `liftboard serve`: one libwebsockets service thread that owns every connection, hub and
 /// timer; one store thread that makes commits durable.
 public final class Server {
-    /// lws allocates this much per WebSocket connection for what it reads (one RECEIVE chunk
-    /// at most; `ConnectionMachine` reassembles longer messages and enforces its own limit).
-    /// Client messages are a few hundred bytes: 4 KiB, not 64 KiB, for each of thousands of
-    /// watchers (issue 28).
-    static let rxBufferSize = 4096
+    /// lws 4.1 allocates this much (plus LWS_PRE and 4) per WebSocket connection, for its life,
+    /// for what it reads: one RECEIVE chunk at most; `ConnectionMachine` reassembles longer
+    /// messages and enforces its own limit. A drag's moves are 100-200 bytes; an idle watcher
+    /// sends nothing after its hello (issue 28: 64 KiB, then 4 KiB, now 512 bytes).
+    static let rxBufferSize = 512
+    /// How much lws hands the socket in one write. Left at 0, lws 4.1 takes `rx_buffer_size`
+    /// (output.c, `lws_issue_raw`): a frame longer than that went out in pieces, the rest copied
+    /// into the connection's buffered output to wait for a writeable callback. The kernel takes
+    /// what it can of the whole frame now.
+    static let txPacketSize = 1 << 20
     let config: ServerConfig
     private(set) var context: OpaquePointer?
     var hubs: [String: Hub] = [:]
@@ -421,9 +426,9 @@ struct CAllocations {
         p[0] = lws_protocols(name: string("http"), callback: httpCallback, per_session_data_size: 0,
                              rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0)
         p[1] = lws_protocols(name: string("liftboard.v1"), callback: wsCallback, per_session_data_size: ptrSize,
-                             rx_buffer_size: Server.rxBufferSize, id: 1, user: nil, tx_packet_size: 0)
+                             rx_buffer_size: Server.rxBufferSize, id: 1, user: nil, tx_packet_size: Server.txPacketSize)
         p[2] = echo ? lws_protocols(name: string("liftboard.echo"), callback: wsCallback, per_session_data_size: ptrSize,
-                                    rx_buffer_size: Server.rxBufferSize, id: 2, user: nil, tx_packet_size: 0)
+                                    rx_buffer_size: Server.rxBufferSize, id: 2, user: nil, tx_packet_size: Server.txPacketSize)
                     : lws_protocols()
         p[3] = lws_protocols()
         p[4] = lws_protocols()
