@@ -58,6 +58,10 @@ public final class Server {
     var eventStreams: [OpaquePointer: EventFeedStream] = [:]
     let eventCatchUps = EventCatchUps()
     var heartbeat: UnsafeMutablePointer<clws_timer>?
+    /// The timer that gives the heap's free pages back (Server+Heap.swift), and the heap's free
+    /// bytes after the last time it did.
+    var heapTimer: UnsafeMutablePointer<clws_timer>?
+    var heapFreeAfterTrim = 0
     var writer: CommitWriter?
     var listener: CommitListener?
     /// Connections whose hello waits for the listener to look its board up, by board.
@@ -215,6 +219,7 @@ public final class Server {
         guard let ctx = created else { throw .listen("libwebsockets: cannot create a context") }
         context = ctx
         contextBox.set(ctx)
+        startHeapTrims()
 
         var vh = lws_context_creation_info()
         // Sharing the port: the server listens itself (Server+ListenShare.swift).
@@ -285,6 +290,7 @@ public final class Server {
         }
         for c in connections.values { for t in [c.timer, c.closeTimer] { if let t { lws_sul_cancel(&t.pointee.sul) } } }
         if let heartbeat { lws_sul_cancel(&heartbeat.pointee.sul) }
+        if let heapTimer { lws_sul_cancel(&heapTimer.pointee.sul) }
         writer?.close()
         listener?.close()
         lws_context_destroy(context)
