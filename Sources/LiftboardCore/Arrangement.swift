@@ -546,10 +546,13 @@ struct Arrangement: Sendable {
             var i = 0
             while i < n && old[i] == m[i] { i += 1 }
             if i == n && old.count == m.count { continue }
-            left.append(contentsOf: old[i...])
+            // The same length: the items after the last difference keep their indexes.
+            var end = m.count - 1
+            if old.count == m.count { while end > i && old[end] == m[end] { end -= 1 } }
+            left.append(contentsOf: old[i..<(old.count == m.count ? end + 1 : old.count)])
             members[s] = m
-            pinnedNow[s] = m.reduce(0) { $0 + (movable[$1] ? 0 : 1) }
-            reindex(section: s, from: i)
+            if old.count != m.count || pinnedNow[s] > 0 { pinnedNow[s] = m.reduce(0) { $0 + (movable[$1] ? 0 : 1) } }
+            reindex(section: s, from: i, through: end)
             from = min(from, s)
         }
         guard from < Int.max else { return }

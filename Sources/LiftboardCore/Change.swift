@@ -56,12 +56,27 @@ enum ChangeRule {
         case .insert(let x, let t, let after, let index):
             guard t >= 0, t < order.count, movable(x), let (s, i) = locate(x) else { return [] }
             touched = s == t ? [(s, pinned(s))] : [(s, pinned(s)), (t, pinned(t))]
-            order[s].remove(at: i)
             var j = 0
-            if let y = after {
-                if let k = find(y, inSection: t) { j = k + 1 } else { j = min(max(0, index), order[t].count) }
+            if s == t {
+                // Within its section: the removal and the insertion as one shift of the items
+                // between the two places, O(distance) rather than twice the section's tail.
+                if let y = after {
+                    if y != x, let k = find(y, inSection: t) { j = (k > i ? k - 1 : k) + 1 } else { j = min(max(0, index), order[t].count - 1) }
+                }
+                if j > i {
+                    for k in i..<j { order[s][k] = order[s][k + 1] }
+                } else if j < i {
+                    var k = i
+                    while k > j { order[s][k] = order[s][k - 1]; k -= 1 }
+                }
+                order[s][j] = x
+            } else {
+                order[s].remove(at: i)
+                if let y = after {
+                    if let k = find(y, inSection: t) { j = k + 1 } else { j = min(max(0, index), order[t].count) }
+                }
+                order[t].insert(x, at: j)
             }
-            order[t].insert(x, at: j)
             primary = [(x, (s, i))]
             landed = [(t, j)]
         case .swap(let x, let y):

@@ -533,7 +533,7 @@ extension LiveSession {
     mutating func setCommitted(_ order: [[Int]], version: Int, touching touched: [Int]) {
         base = order
         self.version = version
-        for s in touched { for (i, h) in base[s].enumerated() where !arr.movable[h] { pinnedHome[h] = i } }
+        for s in touched where arr.pinnedNow[s] > 0 { for (i, h) in base[s].enumerated() where !arr.movable[h] { pinnedHome[h] = i } }
         if arr.hasRules { refreshRefusals(sections: touched) }
         if committedLayout != nil {
             committedLayout!.replaceSections(touched) { order[$0] }
@@ -636,8 +636,12 @@ extension LiveSession {
         // Items that drags carry besides their own stay out of the order (parked).
         let extras = drags.flatMap(\.extras)
         if !carried.isEmpty || !extras.isEmpty {
-            let items = Set(carried.map(\.item) + extras)
-            for s in touched where order[s]!.contains(where: items.contains) { order[s]!.removeAll(where: items.contains) }
+            // A few items, each in one section at most: found by comparing handles, no hashing.
+            for x in carried.map(\.item) + extras {
+                for s in touched {
+                    if let i = order[s]!.firstIndex(of: x) { order[s]!.remove(at: i); break }
+                }
+            }
             for c in carried.sorted(by: { ($0.section, $0.index) < ($1.section, $1.index) }) where c.section >= 0 && inTouched[c.section] {
                 order[c.section]!.insert(c.item, at: min(c.index, order[c.section]!.count))
             }
@@ -750,9 +754,9 @@ extension LiveSession {
 }
 
 extension Session {
-    /// Tests only: this live session applies every commit from elsewhere by the whole rebuild
-    /// (`LiveSession.wholeRebuilds`), the reference the in-place path must equal.
-    mutating func useWholeRebuilds() {
+    /// Tests and benchmarks only: this live session applies every commit from elsewhere by the
+    /// whole rebuild (`LiveSession.wholeRebuilds`), the reference the in-place path must equal.
+    public mutating func useWholeRebuilds() {
         guard let b = liveBox else { return }
         var s = b.session
         s.wholeRebuilds = true
