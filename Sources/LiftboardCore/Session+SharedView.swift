@@ -29,17 +29,23 @@ extension Session {
     /// The key of what this session would answer a commit from elsewhere, or nil when it is not
     /// idle (see `SharedViewKey`).
     public var sharedViewKey: SharedViewKey? {
-        // Read property by property through the box: a copy of the whole session would retain
-        // and release each of its arrays, for every watcher of every commit.
-        guard let b = liveBox, b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.deceleration == nil,
-              b.session.autoScrollAt == nil, b.session.focus == nil, b.session.sentFocus == nil, !b.session.keyboardStarted,
-              b.session.selectionCount == 0, b.session.undoStack.isEmpty, b.session.flings.isEmpty,
-              b.session.nextDeadline == nil, !b.session.wholeDiffs else { return nil }
+        guard isIdleForSharing, let b = liveBox else { return nil }
         return SharedViewKey(board: b.session.boardID, version: b.session.version, config: b.session.config,
                              viewport: b.session.viewport, scrollY: b.session.scrollY, scrollX: b.session.scrollX,
                              colScroll: b.session.colScroll, sentScroll: b.session.sentScroll, sentScrollX: b.session.sentScrollX,
                              sentContent: b.session.sentContent,
                              lastInput: b.session.config.idleResetMs > 0 ? b.session.lastInput : nil)
+    }
+
+    /// Whether this session is idle as `SharedViewKey` means it (it has a key).
+    var isIdleForSharing: Bool {
+        // Read property by property through the box: a copy of the whole session would retain
+        // and release each of its arrays, for every watcher of every commit.
+        guard let b = liveBox, b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.deceleration == nil,
+              b.session.autoScrollAt == nil, b.session.focus == nil, b.session.sentFocus == nil, !b.session.keyboardStarted,
+              b.session.selectionCount == 0, b.session.undoStack.isEmpty, b.session.flings.isEmpty,
+              b.session.nextDeadline == nil, !b.session.wholeDiffs, !b.session.wholeRebuilds else { return false }
+        return true
     }
 
     /// This session, whose `sharedViewKey` equaled `leader`'s before the leader handled
@@ -49,7 +55,7 @@ extension Session {
     /// same messages, its frames numbered from its own count, acking its own last `seq`, at `now`.
     /// Nil (nothing taken) when the leader did not stay idle: the caller steps this one itself.
     public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double) -> [ServerEvent]? {
-        guard leader.sharedViewKey != nil, let mine = liveBox, let leaderBox = leader.liveBox else { return nil }
+        guard leader.isIdleForSharing, let mine = liveBox, let leaderBox = leader.liveBox else { return nil }
         let framesBefore = mine.session.frameSeq, lastSeq = mine.session.lastSeq
         var frames = 0
         var out = leaderOut

@@ -121,6 +121,9 @@ final class Hub {
         // each view steps its engine, the others take its state and answer.
         var shared: (version: Int, encoding: SharedEncoding)?
         var views: [SharedViewKey: (leader: Session, answered: [ServerEvent])] = [:]
+        // Watchers of one board mostly share one view: the last one found is compared before
+        // the key is hashed (a key hashes its config, viewport and offsets field by field).
+        var lastView: (key: SharedViewKey, leader: Session, answered: [ServerEvent])?
         for a in actions {
             switch a {
             case .persist(let record):
@@ -129,14 +132,22 @@ final class Hub {
                 if shared?.version != c.version {
                     shared = (c.version, SharedEncoding())
                     views.removeAll(keepingCapacity: true)
+                    lastView = nil
                 }
                 guard let conn = connection(to) else { continue }
                 let key = conn.sharedViewKey()
-                if let key, let view = views[key] {
+                if let key, let last = lastView, last.key == key {
+                    conn.external(c, shared: shared?.encoding, sameViewAs: last.leader, answered: last.answered)
+                } else if let key, let view = views[key] {
+                    lastView = (key, view.leader, view.answered)
                     conn.external(c, shared: shared?.encoding, sameViewAs: view.leader, answered: view.answered)
                 } else {
                     let answered = conn.external(c, shared: shared?.encoding)
-                    if let key { views[key] = (conn.machine.session, answered) }
+                    if let key {
+                        let leader = conn.machine.session
+                        views[key] = (leader, answered)
+                        lastView = (key, leader, answered)
+                    }
                 }
             case .publish(let d):
                 server.publish(d)
