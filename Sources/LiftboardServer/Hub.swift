@@ -115,6 +115,18 @@ final class Hub {
 
     private func connection(_ id: String) -> Connection? { byID[id] }
 
+    /// `connection(id)`, trying `connections[cursor]` (and the one after it: the originator
+    /// gets no delivery) first: a commit's deliveries come in the order the sessions joined,
+    /// which is `connections`' order, so the id needs no hashing. `cursor` moves past the one
+    /// found there.
+    private func connection(_ id: String, cursor: inout Int) -> Connection? {
+        for k in cursor..<min(cursor + 2, connections.count) where connections[k].id == id {
+            cursor = k + 1
+            return connections[k]
+        }
+        return byID[id]
+    }
+
     private func perform(_ actions: [HubState.Action]) {
         // One commit handed to many sessions is encoded once for all of them, and stepped once
         // for all the idle ones that see the same view (`Session.sharedViewKey`): the first of
@@ -124,6 +136,7 @@ final class Hub {
         // Watchers of one board mostly share one view: the last one found is compared before
         // the key is hashed (a key hashes its config, viewport and offsets field by field).
         var lastView: (key: SharedViewKey, leader: Session, answered: [ServerEvent])?
+        var cursor = 0
         for a in actions {
             switch a {
             case .persist(let record):
@@ -133,8 +146,9 @@ final class Hub {
                     shared = (c.version, SharedEncoding())
                     views.removeAll(keepingCapacity: true)
                     lastView = nil
+                    cursor = 0
                 }
-                guard let conn = connection(to) else { continue }
+                guard let conn = connection(to, cursor: &cursor) else { continue }
                 let key = conn.sharedViewKey()
                 if let key, let last = lastView, last.key == key {
                     conn.external(c, shared: shared?.encoding, sameViewAs: last.leader, answered: last.answered)
