@@ -25,18 +25,18 @@ struct Arrangement: Sendable {
     let cols: ColumnMetrics
 
     // Item attributes, by handle.
-    let ids: [String]
-    let labels: [String]
-    let colors: [String]
+    private(set) var ids: [String]
+    private(set) var labels: [String]
+    private(set) var colors: [String]
     /// Row heights in a list (resolved against `rowHeight`); the item height in a grid.
-    let heights: [Double]
-    let movable: [Bool]
-    let handleOf: [String: Int]
+    private(set) var heights: [Double]
+    private(set) var movable: [Bool]
+    private(set) var handleOf: [String: Int]
     /// Kinds (`Item.kind`) and drag handles (`Item.handle`).
-    let kinds: [String?]
-    let grips: [HandleEdge?]
+    private(set) var kinds: [String?]
+    private(set) var grips: [HandleEdge?]
     /// What each card shows besides its label and color (issue 25).
-    let cards: [Card]
+    private(set) var cards: [Card]
 
     // Sections, by index.
     let sectionIDs: [String]
@@ -582,6 +582,23 @@ struct Arrangement: Sendable {
 
     /// Whether item `h` is out of the order (see `park`).
     func isParked(_ h: Int) -> Bool { sectionOf[h] < 0 }
+
+    // MARK: Sharing
+
+    /// Takes `other`'s item attributes (ids, labels, colors, heights, movability, kinds,
+    /// handles, cards) when they equal this arrangement's: two sessions on one board that
+    /// differ in viewport or config (so share no view) then hold one copy of them,
+    /// copy-on-write, instead of one each. Returns whether it did.
+    /// - Complexity: O(n) to compare (at once when they are already shared).
+    @discardableResult
+    mutating func shareAttributes(with other: Arrangement) -> Bool {
+        // `handleOf` is `ids` inverted: equal ids, equal maps.
+        guard kind == other.kind, ids == other.ids, labels == other.labels, colors == other.colors, heights == other.heights,
+              movable == other.movable, kinds == other.kinds, grips == other.grips, cards == other.cards else { return false }
+        ids = other.ids; labels = other.labels; colors = other.colors; heights = other.heights
+        movable = other.movable; handleOf = other.handleOf; kinds = other.kinds; grips = other.grips; cards = other.cards
+        return true
+    }
 
     // MARK: Invariants
 

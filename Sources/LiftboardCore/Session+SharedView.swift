@@ -80,13 +80,33 @@ extension Session {
     /// kiosks that said the same hello): the same picture was sent to both, so what either
     /// answers next is the same; the arrays are then shared, copy-on-write, instead of each
     /// holding its own copy of the board's arrangement. Returns whether it did.
+    /// Sessions on one board that see it differently (another viewport, config or scroll)
+    /// still share the board's item attributes (`Arrangement.shareAttributes`).
     @discardableResult
     public mutating func shareView(with other: Session) -> Bool {
-        guard let key = sharedViewKey, key == other.sharedViewKey, let mine = liveBox, let box = other.liveBox else { return false }
+        guard let key = sharedViewKey, key == other.sharedViewKey, let mine = liveBox, let box = other.liveBox else {
+            shareAttributes(with: other)
+            return false
+        }
         var theirs = box.session
         theirs.adoptIdentity(sessionID: mine.session.sessionID, frameSeq: mine.session.frameSeq, lastSeq: mine.session.lastSeq,
                              lastInput: mine.session.lastInput)
         replaceLive(with: theirs)
+        return true
+    }
+}
+
+extension Session {
+    /// Takes `other`'s item attributes when both are live on the same board version and their
+    /// attributes are equal (see `Arrangement.shareAttributes`). Returns whether it did.
+    @discardableResult
+    mutating func shareAttributes(with other: Session) -> Bool {
+        guard let mine = liveBox, let theirs = other.liveBox, mine !== theirs, mine.session.boardID == theirs.session.boardID,
+              mine.session.version == theirs.session.version else { return false }
+        var s = mine.session
+        guard s.arr.shareAttributes(with: theirs.session.arr) else { return false }
+        s.committedLayout?.shareAttributes(with: theirs.session.arr)
+        replaceLive(with: s)
         return true
     }
 }
