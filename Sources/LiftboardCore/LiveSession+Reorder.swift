@@ -530,7 +530,8 @@ extension LiveSession {
 
     /// `setCommitted` for an order that differs from `base` only in the sections `touched`.
     /// - Complexity: O(items of those sections) + O(sections + drags).
-    mutating func setCommitted(_ order: [[Int]], version: Int, touching touched: [Int]) {
+    /// `moved`: what the change displaced (a dragged item among them changes committed section).
+    mutating func setCommitted(_ order: [[Int]], version: Int, touching touched: [Int], moved: [ChangeRule.Displacement<Int>]) {
         base = order
         self.version = version
         for s in touched where arr.pinnedNow[s] > 0 { for (i, h) in base[s].enumerated() where !arr.movable[h] { pinnedHome[h] = i } }
@@ -538,8 +539,16 @@ extension LiveSession {
         if committedLayout != nil {
             committedLayout!.replaceSections(touched) { order[$0] }
             for k in drags.indices { drags[k].liftSection = committedLayout!.sectionOf[drags[k].item] }
+        } else {
+            for k in drags.indices {
+                if let d = moved.first(where: { $0.item == drags[k].item }) { drags[k].liftSection = d.to.section }
+            }
         }
     }
+
+    /// The section of the committed order that holds item `h` (-1: none).
+    /// - Complexity: O(n).
+    func committedSection(of h: Int) -> Int { base.firstIndex { $0.contains(h) } ?? -1 }
 
     /// Makes `order` the committed order at `version`: pinned homes and the swap reference follow.
     mutating func setCommitted(_ order: [[Int]], version: Int) {
@@ -550,6 +559,9 @@ extension LiveSession {
         if committedLayout != nil {
             committedLayout!.setOrder(order)
             for k in drags.indices { drags[k].liftSection = committedLayout!.sectionOf[drags[k].item] }
+        } else {
+            // Insert mode reads it only to find a dragged item in the committed order.
+            for k in drags.indices { drags[k].liftSection = committedSection(of: drags[k].item) }
         }
     }
 
@@ -617,6 +629,8 @@ extension LiveSession {
         var order: [Int: [Int]] = [:]
         for s in touched { order[s] = base[s] }
         var carried: [(section: Int, index: Int, item: Int)] = []
+        /// Each carried item and, for a drag's own, its section in the committed order.
+        var out: [(item: Int, home: Int?)] = []
         for k in drags.indices {
             let h = drags[k].item
             if swaps(drags[k]) && arr.sectionOf[h] == drags[k].liftSection {
@@ -631,13 +645,19 @@ extension LiveSession {
                 }
             } else {
                 carried.append((arr.sectionOf[h], arr.indexOf[h], h))
+                out.append((h, drags[k].liftSection))
             }
         }
         // Items that drags carry besides their own stay out of the order (parked).
         let extras = drags.flatMap(\.extras)
         if !carried.isEmpty || !extras.isEmpty {
-            // A few items, each in one section at most: found by comparing handles, no hashing.
-            for x in carried.map(\.item) + extras {
+            // A few items, each in one section at most: found by comparing handles, no hashing;
+            // a drag's own item only in its committed section (when that section is touched).
+            for (x, home) in out + extras.map({ ($0, nil) }) {
+                if let s = home, s >= 0, s < arr.sectionCount {
+                    if inTouched[s], let i = ChangeRule.position(of: x, in: order[s]!, near: arr.indexOf[x]) { order[s]!.remove(at: i) }
+                    continue
+                }
                 for s in touched {
                     if let i = order[s]!.firstIndex(of: x) { order[s]!.remove(at: i); break }
                 }
@@ -684,12 +704,12 @@ extension LiveSession {
             if wholeRebuilds {
                 _ = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] })
             } else {
-                _ = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] }, hints: committedHints)
+                let moved = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] }, hints: committedHints)
                 // The sections the change touched are the ones it copied: an untouched one
                 // still shares its storage with `base`, and compares equal at once.
                 let touched = next.indices.filter { next[$0] != base[$0] }
                 let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-                setCommitted(next, version: c.version, touching: touched)
+                setCommitted(next, version: c.version, touching: touched, moved: moved)
                 rebuildLive(reporting: before, touching: touched)
                 step.shiftDur = dur(config.shiftMs)
                 step.commits.append(.commit(withOrder(c)))
