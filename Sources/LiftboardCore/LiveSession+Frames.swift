@@ -54,6 +54,15 @@ extension LiveSession {
         } else if scrollY > maxScroll || (step.reordered && drags.count > 1) {
             settleDrags(now: now)
         }
+        if stepSendsNothing {
+            // Most steps: a pointer drag's follow under quiet follow, a move within the long
+            // press's slop. The general path below would build a frame, find it empty and
+            // drop it (a FrameMessage's dozen members copied and destroyed on every input).
+            step.snapshots.removeAll(keepingCapacity: true)
+            step.shiftDur = 0
+            step.scrollDur = nil
+            return
+        }
         var f = FrameMessage(seq: frameSeq + 1, ms: now, ack: lastSeq)
         var changed = false
         var cellsDirty = step.cellsDirty
@@ -137,6 +146,19 @@ extension LiveSession {
         step.shiftDur = 0
         step.scrollDur = nil
         step.forceFrame = false
+    }
+
+    /// Whether `flushStep` would send nothing at all (after its settling): no cell, scroll,
+    /// content, section, focus or edit news, no event, error, commit or announcement, no
+    /// forced frame, and no snapshot update, or (quiet follow) only pointer drags' follows,
+    /// which that mode does not send.
+    var stepSendsNothing: Bool {
+        guard !step.cellsDirty, !step.reordered, step.restyled == nil, !step.forceFrame,
+              scrollY == sentScroll, !isColumns || scrollX == sentScrollX,
+              step.gestures.isEmpty, step.errors.isEmpty, step.commits.isEmpty, step.announces.isEmpty,
+              step.appeared.isEmpty, step.refreshed.isEmpty, step.removed.isEmpty else { return false }
+        if let fh = focus, fh != sentFocus { return false }
+        return step.snapshots.isEmpty || (config.follow == .quiet && quietStepOnlyFollows)
     }
 
     /// Several updates of one snapshot in a step become one: later keys win.
