@@ -314,6 +314,12 @@ struct LiveSession: Sendable {
 
     var nextDeadline: Double? { nextTimer()?.0 }
 
+    /// `nextDeadline` for `Session`, which reads it through its box on every input (to arm the
+    /// connection's timer). Mutating only so that the read is made where the session is: a
+    /// plain read of a computed property through the box copies the whole session first. It
+    /// changes nothing (a box shared by sessions of the same view stays as it was).
+    mutating func nextDeadlineInPlace() -> Double? { nextTimer()?.0 }
+
     var idleResetDeadline: Double? {
         guard config.idleResetMs > 0, pointers.isEmpty, drags.isEmpty, deceleration == nil, flings.isEmpty,
               scrollY != 0 || scrollX != 0 || colScroll.contains(where: { $0 != 0 }) else { return nil }
