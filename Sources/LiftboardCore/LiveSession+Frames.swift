@@ -54,7 +54,7 @@ extension LiveSession {
         } else if scrollY > maxScroll || (step.reordered && drags.count > 1) {
             settleDrags(now: now)
         }
-        if stepSendsNothing {
+        if stepSendsNothing() {
             // Most steps: a pointer drag's follow under quiet follow, a move within the long
             // press's slop. The general path below would build a frame, find it empty and
             // drop it (a FrameMessage's dozen members copied and destroyed on every input).
@@ -151,8 +151,9 @@ extension LiveSession {
     /// Whether `flushStep` would send nothing at all (after its settling): no cell, scroll,
     /// content, section, focus or edit news, no event, error, commit or announcement, no
     /// forced frame, and no snapshot update, or (quiet follow) only pointer drags' follows,
-    /// which that mode does not send.
-    var stepSendsNothing: Bool {
+    /// which that mode does not send. Mutating (it changes nothing) so that `flushStep` does not
+    /// pass it a copy of the whole session, as it does any non-mutating method not inlined.
+    mutating func stepSendsNothing() -> Bool {
         guard !step.cellsDirty, !step.reordered, step.restyled == nil, !step.forceFrame,
               scrollY == sentScroll, !isColumns || scrollX == sentScrollX,
               step.gestures.isEmpty, step.errors.isEmpty, step.commits.isEmpty, step.announces.isEmpty,

@@ -208,7 +208,7 @@ struct LiveSession: Sendable {
         resetPinnedHomes()
     }
 
-    var maxScroll: Double { max(0, arr.contentHeight - viewport.h) }
+    @inline(__always) var maxScroll: Double { max(0, arr.contentHeight - viewport.h) }
     func clampScroll(_ y: Double) -> Double { min(max(0, y), maxScroll) }
     func dur(_ ms: Double) -> Double { config.reducedMotion ? 0 : ms }
 
@@ -298,7 +298,10 @@ struct LiveSession: Sendable {
     enum Timer { case press(Int), autoScroll, deceleration, fling(Int), idleReset }
 
     /// The earliest pending timer; ties go to presses, then auto-scroll, deceleration, idle.
-    func nextTimer() -> (Double, Timer)? {
+    /// Always inlined, as `idleResetDeadline`: every input asks (`fire`, `Session.nextDeadline`),
+    /// from mutating code, and a call of a non-mutating method from there that is not inlined
+    /// is passed a copy of the whole session (1.2 KB, memcpy'd) as its `self`.
+    @inline(__always) func nextTimer() -> (Double, Timer)? {
         var best: (Double, Timer)? = nil
         func consider(_ t: Double?, _ timer: Timer) {
             guard let t else { return }
@@ -320,7 +323,7 @@ struct LiveSession: Sendable {
     /// changes nothing (a box shared by sessions of the same view stays as it was).
     mutating func nextDeadlineInPlace() -> Double? { nextTimer()?.0 }
 
-    var idleResetDeadline: Double? {
+    @inline(__always) var idleResetDeadline: Double? {
         guard config.idleResetMs > 0, pointers.isEmpty, drags.isEmpty, deceleration == nil, flings.isEmpty,
               scrollY != 0 || scrollX != 0 || colScroll.contains(where: { $0 != 0 }) else { return nil }
         return lastInput + config.idleResetMs
