@@ -4,13 +4,16 @@ extension LiveSession {
     /// The content band whose cells the client is kept up to date on.
     var window: (Double, Double) { (scrollY - viewport.h, scrollY + 2 * viewport.h) }
 
-    func cellInfo(_ h: Int) -> CellInfo {
+    // `cellInfo`, `sentCell` and `cellUpdate` are always inlined: the diffs call them from
+    // mutating code for every cell they compare, and a call of a non-mutating method that is
+    // not inlined is passed a copy of the whole session (1.2 KB, memcpy'd) as its `self`.
+    @inline(__always) func cellInfo(_ h: Int) -> CellInfo {
         CellInfo(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h], section: arr.sectionIDs[arr.sectionOf[h]],
                  index: arr.indexOf[h], movable: arr.movable[h], frame: arr.frame(of: h), hidden: liftedBy[h] != nil,
                  selected: selected[h], handle: arr.grips[h], card: arr.cards[h])
     }
 
-    func sentCell(_ h: Int) -> SentCell {
+    @inline(__always) func sentCell(_ h: Int) -> SentCell {
         SentCell(frame: arr.frame(of: h), hidden: liftedBy[h] != nil, section: arr.sectionOf[h], index: arr.indexOf[h],
                  selected: selected[h])
     }
@@ -216,7 +219,7 @@ extension LiveSession {
 
     /// A cell the client has whose state changed: its new frame and visibility, and its
     /// attributes again when its place (section, index) changed.
-    func cellUpdate(_ h: Int, was: SentCell, now: SentCell, shiftDur: Double, refreshed: Bool) -> CellUpdate {
+    @inline(__always) func cellUpdate(_ h: Int, was: SentCell, now: SentCell, shiftDur: Double, refreshed: Bool) -> CellUpdate {
         let moved = was.frame != now.frame
         let renamed = was.section != now.section || was.index != now.index || refreshed
         var u = CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
@@ -268,6 +271,7 @@ extension LiveSession {
         }
         guard count > 0 else { arr.clearChanges(); return true }
         guard last - first + 1 == count else { return false }
+        f.cells.reserveCapacity(f.cells.count + count)
         for k in c.lo...hi {
             let h = m[k]
             let slot = Int(sentSlot[h])
