@@ -216,6 +216,15 @@ struct ConnectionMachine {
         case .failure(let e):
             send(.error(code: e.code, message: e.message), now: now, into: &out)
         case .success(let m):
+            if case .move(let pointer, let at) = m.event {
+                // Most of what a client sends, and none of the checks below concerns it: the
+                // engine gets a new move, not a copy of the decoded message's event (the copy,
+                // and its destruction twice, cost about 190 Ir a message).
+                let ms = clock.message(ms: m.ms, serverNow: now)
+                if recording { out.append(.record(.message(Array(message), ms: ms))) }
+                deliver(session.handle(.move(pointer: pointer, at: at), seq: m.seq, at: ms), now: now, into: &out)
+                return
+            }
             switch m.event {
             case .advance, .external, .resync, .rebase:
                 send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"), now: now, into: &out)
