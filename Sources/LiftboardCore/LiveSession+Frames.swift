@@ -61,7 +61,9 @@ extension LiveSession {
             // Most steps: a pointer drag's follow under quiet follow, a move within the long
             // press's slop. The general path below would build a frame, find it empty and
             // drop it (a FrameMessage's dozen members copied and destroyed on every input).
-            step.snapshots.removeAll(keepingCapacity: true)
+            // One follow at most, usually: removeLast, not removeAll(keepingCapacity:), whose
+            // replaceSubrange costs more than the element.
+            while !step.snapshots.isEmpty { step.snapshots.removeLast() }
             step.shiftDur = 0
             step.scrollDur = nil
             return
