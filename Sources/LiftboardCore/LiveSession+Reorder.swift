@@ -122,14 +122,14 @@ extension LiveSession {
 
     // MARK: Lists: midpoints, with hysteresis
 
-    func nextMovable(section s: Int, after i: Int) -> Int? {
+    @inline(__always) func nextMovable(section s: Int, after i: Int) -> Int? {
         let m = arr.members[s]
         var j = i + 1
         while j < m.count { if arr.movable[m[j]] { return j }; j += 1 }
         return nil
     }
 
-    func prevMovable(section s: Int, before i: Int) -> Int? {
+    @inline(__always) func prevMovable(section s: Int, before i: Int) -> Int? {
         let m = arr.members[s]
         var j = i - 1
         while j >= 0 { if arr.movable[m[j]] { return j }; j -= 1 }
