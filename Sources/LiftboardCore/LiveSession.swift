@@ -302,16 +302,17 @@ struct LiveSession: Sendable {
     /// from mutating code, and a call of a non-mutating method from there that is not inlined
     /// is passed a copy of the whole session (1.2 KB, memcpy'd) as its `self`.
     @inline(__always) func nextTimer() -> (Double, Timer)? {
+        // Each candidate in turn, the earliest kept (the first of equals). Spelled out rather
+        // than a nested function: a `var` captured by one is checked for exclusivity at run time
+        // on every access (swift_beginAccess), twice an input here.
         var best: (Double, Timer)? = nil
-        func consider(_ t: Double?, _ timer: Timer) {
-            guard let t else { return }
-            if best == nil || t < best!.0 { best = (t, timer) }
+        for p in pointers {
+            if let t = p.recognizer.deadline, best == nil || t < best!.0 { best = (t, .press(p.id)) }
         }
-        for p in pointers { consider(p.recognizer.deadline, .press(p.id)) }
-        consider(autoScrollAt, .autoScroll)
-        consider(deceleration?.nextTick, .deceleration)
-        for (i, f) in flings.enumerated() { consider(f.nextTick, .fling(i)) }
-        consider(idleResetDeadline, .idleReset)
+        if let t = autoScrollAt, best == nil || t < best!.0 { best = (t, .autoScroll) }
+        if let t = deceleration?.nextTick, best == nil || t < best!.0 { best = (t, .deceleration) }
+        for (i, f) in flings.enumerated() where best == nil || f.nextTick < best!.0 { best = (f.nextTick, .fling(i)) }
+        if let t = idleResetDeadline, best == nil || t < best!.0 { best = (t, .idleReset) }
         return best
     }
 
