@@ -491,6 +491,8 @@ struct ConnectionMachine {
     /// the queue.
     private mutating func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0, shared: SharedEncoding? = nil,
                                   into out: inout [Action]) {
+        // Most inputs (a quiet move) answer nothing: only the timer may need arming.
+        if events.isEmpty { return schedule(now: now, into: &out) }
         let events = inlineEvents ? events.inliningEvents() : events
         var barrier = initial
         for e in events {
