@@ -1,9 +1,10 @@
 import LiftboardCore
 
 extension Wire {
-    /// A `move` read straight from its bytes, with no JSON tree, no Strings and no
-    /// dictionary: most of what a dragging client sends, so most of what the server decodes.
-    /// It accepts only a flat object of `t: "move"`, `p`, `x`, `y`, `ms` and `seq` whose
+    /// A `move` (or an `up`, whose members are the same) read straight from its bytes, with no
+    /// JSON tree, no Strings and no dictionary: most of what a dragging client sends, so most
+    /// of what the server decodes. It accepts only a flat object of `t: "move"` (or `"up"`),
+    /// `p`, `x`, `y`, `ms` and `seq` whose
     /// values are all valid (plain numbers of at most 15 digits, no exponent or escapes);
     /// anything else returns `nil`, and the general decoder reads it and words the error, so
     /// both paths always agree (tested on generated messages).
@@ -14,7 +15,7 @@ extension Wire {
         guard let s = b.baseAddress else { return nil }
         let n = b.count
         var i = 0
-        var isMove = false
+        var isMove = false, isUp = false
         var p: Double?, x: Double?, y: Double?, ms: Double?, seq: Double?
         @inline(__always) func isSpace(_ c: UInt8) -> Bool { c <= 0x20 && (c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) }
         while i < n, isSpace(s[i]) { i += 1 }
@@ -52,11 +53,20 @@ extension Wire {
             i += 1
             while i < n, isSpace(s[i]) { i += 1 }
             if key == .t {
-                // Exactly "move": any other type, or an escape, goes the general way.
-                guard i + 6 <= n, s[i] == 0x22, s[i + 1] == UInt8(ascii: "m"), s[i + 2] == UInt8(ascii: "o"),
-                      s[i + 3] == UInt8(ascii: "v"), s[i + 4] == UInt8(ascii: "e"), s[i + 5] == 0x22 else { return nil }
-                i += 6
-                isMove = true
+                // Exactly "move" or "up": any other type, or an escape, goes the general way. A
+                // repeated `t` is read as the JSON tree reads it: the last one counts.
+                if i + 6 <= n, s[i] == 0x22, s[i + 1] == UInt8(ascii: "m"), s[i + 2] == UInt8(ascii: "o"),
+                   s[i + 3] == UInt8(ascii: "v"), s[i + 4] == UInt8(ascii: "e"), s[i + 5] == 0x22 {
+                    i += 6
+                    isMove = true
+                    isUp = false
+                } else if i + 4 <= n, s[i] == 0x22, s[i + 1] == UInt8(ascii: "u"), s[i + 2] == UInt8(ascii: "p"), s[i + 3] == 0x22 {
+                    i += 4
+                    isUp = true
+                    isMove = false
+                } else {
+                    return nil
+                }
             } else {
                 guard let v = number(s, n, &i) else { return nil }
                 switch key {
@@ -76,14 +86,15 @@ extension Wire {
             break
         }
         while i < n, isSpace(s[i]) { i += 1 }
-        guard i == n, isMove, let p, let x, let y, let ms else { return nil }
+        guard i == n, isMove || isUp, let p, let x, let y, let ms else { return nil }
         // In range first, then whole (a conversion in range, not libm's round).
         guard p >= Double(pointerRange.lowerBound), p <= Double(pointerRange.upperBound), Double(Int(p)) == p,
               coordinateRange.contains(x), coordinateRange.contains(y), msRange.contains(ms) else { return nil }
         if let seq {
             guard seq >= Double(seqRange.lowerBound), seq <= Double(seqRange.upperBound), Double(Int(seq)) == seq else { return nil }
         }
-        return ClientMessage(event: .move(pointer: Int(p), at: Point(x: x, y: y)), seq: seq.map { Int($0) }, ms: ms)
+        let at = Point(x: x, y: y)
+        return ClientMessage(event: isUp ? .up(pointer: Int(p), at: at) : .move(pointer: Int(p), at: at), seq: seq.map { Int($0) }, ms: ms)
     }
 
     /// A JSON number of at most 15 digits without exponent at `i` in the `n` bytes at `s`, as
