@@ -1,10 +1,11 @@
 import LiftboardCore
 
 extension Wire {
-    /// A `move` (or an `up`, whose members are the same) read straight from its bytes, with no
-    /// JSON tree, no Strings and no dictionary: most of what a dragging client sends, so most
-    /// of what the server decodes. It accepts only a flat object of `t: "move"` (or `"up"`),
-    /// `p`, `x`, `y`, `ms` and `seq` whose
+    /// A `move` (or an `up`, whose members are the same, or a `down` with at most a `kind`
+    /// besides them) read straight from its bytes, with no JSON tree, no Strings and no
+    /// dictionary: most of what a dragging client sends, so most of what the server decodes.
+    /// It accepts only a flat object of `t: "move"` (`"up"`, `"down"`), `p`, `x`, `y`, `ms`,
+    /// `seq` and (a `down`'s) `kind` whose
     /// values are all valid (plain numbers of at most 15 digits, no exponent or escapes);
     /// anything else returns `nil`, and the general decoder reads it and words the error, so
     /// both paths always agree (tested on generated messages).
@@ -15,7 +16,9 @@ extension Wire {
         guard let s = b.baseAddress else { return nil }
         let n = b.count
         var i = 0
-        var isMove = false, isUp = false
+        enum Type { case none, move, up, down }
+        var type = Type.none
+        var kind: PointerKind?
         var p: Double?, x: Double?, y: Double?, ms: Double?, seq: Double?
         @inline(__always) func isSpace(_ c: UInt8) -> Bool { c <= 0x20 && (c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) }
         while i < n, isSpace(s[i]) { i += 1 }
@@ -26,7 +29,7 @@ extension Wire {
             guard i < n, s[i] == 0x22 else { return nil }
             i += 1
             // The key: one of the six, closed by its quote; anything else goes the general way.
-            enum Key { case t, p, x, y, ms, seq }
+            enum Key { case t, p, x, y, ms, seq, kind }
             let key: Key
             guard i + 1 < n else { return nil }
             let k0 = s[i]
@@ -45,6 +48,9 @@ extension Wire {
             } else if k0 == UInt8(ascii: "s"), i + 3 < n, s[i + 1] == UInt8(ascii: "e"), s[i + 2] == UInt8(ascii: "q"), s[i + 3] == 0x22 {
                 key = .seq
                 i += 4
+            } else if quoted("kind", at: i - 1, in: s, n) {
+                key = .kind
+                i += 5
             } else {
                 return nil
             }
@@ -53,17 +59,30 @@ extension Wire {
             i += 1
             while i < n, isSpace(s[i]) { i += 1 }
             if key == .t {
-                // Exactly "move" or "up": any other type, or an escape, goes the general way. A
-                // repeated `t` is read as the JSON tree reads it: the last one counts.
-                if i + 6 <= n, s[i] == 0x22, s[i + 1] == UInt8(ascii: "m"), s[i + 2] == UInt8(ascii: "o"),
-                   s[i + 3] == UInt8(ascii: "v"), s[i + 4] == UInt8(ascii: "e"), s[i + 5] == 0x22 {
+                // Exactly "move", "up" or "down": any other type, or an escape, goes the general
+                // way. A repeated member is read as the JSON tree reads it: the last one counts.
+                if quoted("move", at: i, in: s, n) {
                     i += 6
-                    isMove = true
-                    isUp = false
-                } else if i + 4 <= n, s[i] == 0x22, s[i + 1] == UInt8(ascii: "u"), s[i + 2] == UInt8(ascii: "p"), s[i + 3] == 0x22 {
+                    type = .move
+                } else if quoted("up", at: i, in: s, n) {
                     i += 4
-                    isUp = true
-                    isMove = false
+                    type = .up
+                } else if quoted("down", at: i, in: s, n) {
+                    i += 6
+                    type = .down
+                } else {
+                    return nil
+                }
+            } else if key == .kind {
+                if quoted("touch", at: i, in: s, n) {
+                    i += 7
+                    kind = .touch
+                } else if quoted("mouse", at: i, in: s, n) {
+                    i += 7
+                    kind = .mouse
+                } else if quoted("pen", at: i, in: s, n) {
+                    i += 5
+                    kind = .pen
                 } else {
                     return nil
                 }
@@ -75,7 +94,7 @@ extension Wire {
                 case .y: y = v
                 case .ms: ms = v
                 case .seq: seq = v
-                case .t: break
+                case .t, .kind: break
                 }
             }
             while i < n, isSpace(s[i]) { i += 1 }
@@ -86,7 +105,8 @@ extension Wire {
             break
         }
         while i < n, isSpace(s[i]) { i += 1 }
-        guard i == n, isMove || isUp, let p, let x, let y, let ms else { return nil }
+        // A kind is a down's member: on anything else the general decoder decides.
+        guard i == n, type != .none, kind == nil || type == .down, let p, let x, let y, let ms else { return nil }
         // In range first, then whole (a conversion in range, not libm's round).
         guard p >= Double(pointerRange.lowerBound), p <= Double(pointerRange.upperBound), Double(Int(p)) == p,
               coordinateRange.contains(x), coordinateRange.contains(y), msRange.contains(ms) else { return nil }
@@ -94,7 +114,23 @@ extension Wire {
             guard seq >= Double(seqRange.lowerBound), seq <= Double(seqRange.upperBound), Double(Int(seq)) == seq else { return nil }
         }
         let at = Point(x: x, y: y)
-        return ClientMessage(event: isUp ? .up(pointer: Int(p), at: at) : .move(pointer: Int(p), at: at), seq: seq.map { Int($0) }, ms: ms)
+        let event: ClientEvent
+        switch type {
+        case .up: event = .up(pointer: Int(p), at: at)
+        case .down: event = .down(pointer: Int(p), at: at, kind: kind, mods: [], button: 0)
+        default: event = .move(pointer: Int(p), at: at)
+        }
+        return ClientMessage(event: event, seq: seq.map { Int($0) }, ms: ms)
+    }
+
+    /// Whether the `n` bytes at `s` hold `word` in double quotes at `i` (the opening quote).
+    @inline(__always)
+    private static func quoted(_ word: StaticString, at i: Int, in s: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let k = word.utf8CodeUnitCount
+        guard i >= 0, i + k + 2 <= n, s[i] == 0x22, s[i + k + 1] == 0x22 else { return false }
+        let w = word.utf8Start
+        for j in 0..<k where s[i + 1 + j] != w[j] { return false }
+        return true
     }
 
     /// A JSON number of at most 15 digits without exponent at `i` in the `n` bytes at `s`, as
