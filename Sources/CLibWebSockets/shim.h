@@ -3,6 +3,7 @@
 #include <libwebsockets.h>
 #include <stdlib.h>
 #include <string.h>
+#include <malloc.h>
 
 // What Swift cannot import from libwebsockets.h (macros, multi-bit masks, variadic logging),
 // plus a few helpers that keep pointer arithmetic on lws buffers on the C side.
@@ -18,6 +19,13 @@ static const uint64_t CLWS_VHOST_IPV4_ONLY = LWS_SERVER_OPTION_DISABLE_IPV6;
 /// The context option that makes lws load its libuv plugin (epoll; see event_loop.h).
 static const uint64_t CLWS_CONTEXT_LIBUV = LWS_SERVER_OPTION_LIBUV;
 static const uint64_t CLWS_CLIENT_CONTEXT_OPTIONS = LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+
+/// The bytes the heap holds free (glibc's mallinfo2, every arena).
+static inline size_t clws_heap_free_bytes(void) { return mallinfo2().fordblks; }
+
+/// Gives the free pages inside the heap back to the kernel (glibc's malloc_trim(0) releases
+/// whole free pages anywhere in each arena, not only at its top). Returns whether any went back.
+static inline int clws_heap_trim(void) { return malloc_trim(0); }
 
 static inline void clws_log_emit(int level, const char *line) { _lws_log(level, "%s\n", line); }
 

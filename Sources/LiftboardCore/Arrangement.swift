@@ -25,18 +25,18 @@ struct Arrangement: Sendable {
     let cols: ColumnMetrics
 
     // Item attributes, by handle.
-    let ids: [String]
-    let labels: [String]
-    let colors: [String]
+    private(set) var ids: [String]
+    private(set) var labels: [String]
+    private(set) var colors: [String]
     /// Row heights in a list (resolved against `rowHeight`); the item height in a grid.
-    let heights: [Double]
-    let movable: [Bool]
-    let handleOf: [String: Int]
+    private(set) var heights: [Double]
+    private(set) var movable: [Bool]
+    private(set) var handleOf: [String: Int]
     /// Kinds (`Item.kind`) and drag handles (`Item.handle`).
-    let kinds: [String?]
-    let grips: [HandleEdge?]
+    private(set) var kinds: [String?]
+    private(set) var grips: [HandleEdge?]
     /// What each card shows besides its label and color (issue 25).
-    let cards: [Card]
+    private(set) var cards: [Card]
 
     // Sections, by index.
     let sectionIDs: [String]
@@ -50,6 +50,9 @@ struct Arrangement: Sendable {
     let hasRules: Bool
 
     private(set) var members: [[Int]]
+    /// How many pinned items each section holds in this order (`pinnedCount` is the board
+    /// file's: a whole order from elsewhere can take a pinned item to another section).
+    private(set) var pinnedNow: [Int]
     private(set) var sectionOf: [Int]
     private(set) var indexOf: [Int]
     /// Lists and columns: `tops[s][i]` is the y of item `i` of section `s` below the section's
@@ -71,6 +74,13 @@ struct Arrangement: Sendable {
     }
     /// A new arrangement is all new.
     private(set) var changes = Changes()
+
+    /// The sections whose order a move changed since the last whole new order (`setOrder`) or
+    /// `clearVisited()`: the only ones where a drag can have left the live order other than the
+    /// committed order's (what a commit applied in place must look at besides its own).
+    private(set) var visited: [Int] = []
+    private mutating func visit(_ s: Int) { if !visited.contains(s) { visited.append(s) } }
+    mutating func clearVisited() { visited.removeAll() }
 
     mutating func clearChanges() { changes = Changes(wide: false) }
 
@@ -116,6 +126,7 @@ struct Arrangement: Sendable {
         subtitles = board.sections.map(\.subtitle)
         self.sectionIndexOf = sectionIndexOf
         pinnedCount = pinned
+        pinnedNow = pinned
         self.members = members
         sectionOf = Array(repeating: 0, count: ids.count)
         indexOf = Array(repeating: 0, count: ids.count)
@@ -454,6 +465,7 @@ struct Arrangement: Sendable {
     /// - Complexity: O(|i - j|).
     mutating func exchange(section s: Int, _ i: Int, _ j: Int) {
         guard i != j else { return }
+        visit(s)
         members[s].swapAt(i, j)
         reindex(section: s, from: min(i, j), through: max(i, j))
     }
@@ -464,6 +476,8 @@ struct Arrangement: Sendable {
     @discardableResult
     mutating func move(_ h: Int, toSection t: Int, index j: Int, pinnedHome: [Int]) -> Place {
         let s = sectionOf[h], i = indexOf[h]
+        visit(s)
+        visit(t)
         if s == t {
             let j = min(max(0, j), members[s].count - 1)
             if i == j { return place(of: h) }
@@ -498,6 +512,7 @@ struct Arrangement: Sendable {
         var rest = m.filter { movable[$0] }.makeIterator()
         for i in 0..<n where slots[i] < 0 { slots[i] = rest.next()! }
         if slots != m {
+            visit(s)
             members[s] = slots
             reindex(section: s, from: 0)
         }
@@ -508,9 +523,45 @@ struct Arrangement: Sendable {
     /// - Complexity: O(n).
     mutating func setOrder(_ order: [[Int]]) {
         members = order
+        visited.removeAll()
+        let movable = self.movable
+        pinnedNow = order.map { $0.reduce(0) { $0 + (movable[$1] ? 0 : 1) } }
         for h in sectionOf.indices { sectionOf[h] = -1; indexOf[h] = -1 }
         for s in 0..<sectionCount { reindex(section: s, from: 0) }
         restack(from: 0)
+    }
+
+    /// Replaces the members of the sections named (a commit applied where it changed the
+    /// order), leaving every other section as it is: each is reindexed from its first changed
+    /// index, and the sections restacked. Together the new members hold the items the old ones
+    /// held but those a drag parks now (they are parked) and those it parked before.
+    /// - Complexity: O(changed tail of each section named) + O(sections).
+    mutating func replaceSections(_ sections: [Int], with order: (Int) -> [Int]) {
+        var left: [Int] = []
+        var from = Int.max
+        for s in sections {
+            let m = order(s)
+            let old = members[s]
+            let n = min(old.count, m.count)
+            var i = 0
+            while i < n && old[i] == m[i] { i += 1 }
+            if i == n && old.count == m.count { continue }
+            // The same length: the items after the last difference keep their indexes.
+            var end = m.count - 1
+            if old.count == m.count { while end > i && old[end] == m[end] { end -= 1 } }
+            left.append(contentsOf: old[i..<(old.count == m.count ? end + 1 : old.count)])
+            members[s] = m
+            if old.count != m.count || pinnedNow[s] > 0 { pinnedNow[s] = m.reduce(0) { $0 + (movable[$1] ? 0 : 1) } }
+            reindex(section: s, from: i, through: end)
+            from = min(from, s)
+        }
+        guard from < Int.max else { return }
+        // What left those sections and is in none of them now is parked.
+        for h in left {
+            let s = sectionOf[h], i = indexOf[h]
+            if s < 0 || i >= members[s].count || members[s][i] != h { sectionOf[h] = -1; indexOf[h] = -1 }
+        }
+        restack(from: from)
     }
 
     /// Takes item `h` out of the order (a multi-item drag carries it): it is in no section and
@@ -520,6 +571,7 @@ struct Arrangement: Sendable {
     mutating func park(_ h: Int, pinnedHome: [Int]) {
         let s = sectionOf[h], i = indexOf[h]
         guard s >= 0 else { return }
+        visit(s)
         members[s].remove(at: i)
         sectionOf[h] = -1
         indexOf[h] = -1
@@ -530,6 +582,23 @@ struct Arrangement: Sendable {
 
     /// Whether item `h` is out of the order (see `park`).
     func isParked(_ h: Int) -> Bool { sectionOf[h] < 0 }
+
+    // MARK: Sharing
+
+    /// Takes `other`'s item attributes (ids, labels, colors, heights, movability, kinds,
+    /// handles, cards) when they equal this arrangement's: two sessions on one board that
+    /// differ in viewport or config (so share no view) then hold one copy of them,
+    /// copy-on-write, instead of one each. Returns whether it did.
+    /// - Complexity: O(n) to compare (at once when they are already shared).
+    @discardableResult
+    mutating func shareAttributes(with other: Arrangement) -> Bool {
+        // `handleOf` is `ids` inverted: equal ids, equal maps.
+        guard kind == other.kind, ids == other.ids, labels == other.labels, colors == other.colors, heights == other.heights,
+              movable == other.movable, kinds == other.kinds, grips == other.grips, cards == other.cards else { return false }
+        ids = other.ids; labels = other.labels; colors = other.colors; heights = other.heights
+        movable = other.movable; handleOf = other.handleOf; kinds = other.kinds; grips = other.grips; cards = other.cards
+        return true
+    }
 
     // MARK: Invariants
 

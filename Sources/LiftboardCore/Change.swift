@@ -28,32 +28,62 @@ enum ChangeRule {
     /// - Complexity: O(items of the sections involved); `order` is changed in place (no copy of
     ///   a section when the caller holds the only reference to it).
     static func apply<T: Equatable>(_ change: Resolved<T>, to order: inout [[T]],
-                                    movable: (T) -> Bool) -> [Displacement<T>] {
-        func locate(_ x: T) -> (section: Int, index: Int)? {
+                                    movable: (T) -> Bool, hints: Hints<T>? = nil) -> [Displacement<T>] {
+        /// Where `x` is: looked for around `guess`, then around the hint's place, then everywhere.
+        func locate(_ x: T, guess: (section: Int, index: Int)? = nil) -> (section: Int, index: Int)? {
+            for g in [guess, hints?.near(x)] {
+                guard let g, g.section >= 0, g.section < order.count else { continue }
+                if let i = position(of: x, in: order[g.section], near: g.index) { return (g.section, i) }
+            }
             for s in order.indices { if let i = order[s].firstIndex(of: x) { return (s, i) } }
             return nil
         }
+        /// `y`'s index in section `t`, if it is there.
+        func find(_ y: T, inSection t: Int) -> Int? {
+            if let g = hints?.near(y), g.section == t { return position(of: y, in: order[t], near: g.index) }
+            return order[t].firstIndex(of: y)
+        }
         func pinned(_ s: Int) -> [(home: Int, item: T)] {
-            order[s].enumerated().filter { !movable($0.element) }.map { ($0.offset, $0.element) }
+            if let hints, hints.noPinned(s) { return [] }
+            return order[s].enumerated().filter { !movable($0.element) }.map { ($0.offset, $0.element) }
         }
         var touched: [(section: Int, pinned: [(home: Int, item: T)])] = []
         var primary: [(item: T, from: (section: Int, index: Int))] = []
+        /// Where each primary item was put (before pinned items took their indexes back).
+        var landed: [(section: Int, index: Int)] = []
         func touch(_ s: Int) { if !touched.contains(where: { $0.section == s }) { touched.append((s, pinned(s))) } }
         switch change {
         case .insert(let x, let t, let after, let index):
             guard t >= 0, t < order.count, movable(x), let (s, i) = locate(x) else { return [] }
             touched = s == t ? [(s, pinned(s))] : [(s, pinned(s)), (t, pinned(t))]
-            order[s].remove(at: i)
             var j = 0
-            if let y = after {
-                if let k = order[t].firstIndex(of: y) { j = k + 1 } else { j = min(max(0, index), order[t].count) }
+            if s == t {
+                // Within its section: the removal and the insertion as one shift of the items
+                // between the two places, O(distance) rather than twice the section's tail.
+                if let y = after {
+                    if y != x, let k = find(y, inSection: t) { j = (k > i ? k - 1 : k) + 1 } else { j = min(max(0, index), order[t].count - 1) }
+                }
+                if j > i {
+                    for k in i..<j { order[s][k] = order[s][k + 1] }
+                } else if j < i {
+                    var k = i
+                    while k > j { order[s][k] = order[s][k - 1]; k -= 1 }
+                }
+                order[s][j] = x
+            } else {
+                order[s].remove(at: i)
+                if let y = after {
+                    if let k = find(y, inSection: t) { j = k + 1 } else { j = min(max(0, index), order[t].count) }
+                }
+                order[t].insert(x, at: j)
             }
-            order[t].insert(x, at: j)
             primary = [(x, (s, i))]
+            landed = [(t, j)]
         case .swap(let x, let y):
-            guard x != y, movable(x), movable(y), let (s, i) = locate(x), let j = order[s].firstIndex(of: y) else { return [] }
+            guard x != y, movable(x), movable(y), let (s, i) = locate(x), let j = find(y, inSection: s) else { return [] }
             order[s].swapAt(i, j)
             primary = [(x, (s, i)), (y, (s, j))]
+            landed = [(s, j), (s, i)]
         case .group(let xs, let t, let after, let index):
             guard t >= 0, t < order.count else { return [] }
             var items: [T] = []
@@ -71,23 +101,45 @@ enum ChangeRule {
                 j = 0
             }
             order[t].insert(contentsOf: items, at: j)
+            landed = items.indices.map { (t, j + $0) }
         case .batch(let changes):
             return applyAll(changes, to: &order, movable: movable)
         }
         for (s, p) in touched where !p.isEmpty { restorePinned(&order[s], pinned: p, movable: movable) }
         var out: [Displacement<T>] = []
-        for (x, from) in primary {
-            guard let to = locate(x) else { continue }
+        for (k, (x, from)) in primary.enumerated() {
+            guard let to = locate(x, guess: k < landed.count ? landed[k] : nil) else { continue }
             if from != to { out.append(Displacement(item: x, from: from, to: to)) }
         }
         // An insert that left its item in place changed nothing (pinned items sat at homes).
         guard !out.isEmpty else { return [] }
         for (s, p) in touched {
             for (home, x) in p {
-                if let i = order[s].firstIndex(of: x), i != home { out.append(Displacement(item: x, from: (s, home), to: (s, i))) }
+                if let i = position(of: x, in: order[s], near: home), i != home { out.append(Displacement(item: x, from: (s, home), to: (s, i))) }
             }
         }
         return out
+    }
+
+    /// What the caller knows that spares scanning the order: where an item probably is (its
+    /// section exactly, its index roughly: searched outward from it), and which sections hold
+    /// no pinned item. A wrong guess costs a scan, never a wrong answer.
+    struct Hints<T> {
+        var near: (T) -> (section: Int, index: Int)?
+        var noPinned: (Int) -> Bool
+    }
+
+    /// The index of `x` in `a`, searched outward from index `i`.
+    /// - Complexity: O(distance from `i`); O(n) when `x` is not there.
+    static func position<T: Equatable>(of x: T, in a: [T], near i: Int) -> Int? {
+        guard !a.isEmpty else { return nil }
+        let i = min(max(0, i), a.count - 1)
+        var lo = i, hi = i + 1
+        while lo >= 0 || hi < a.count {
+            if lo >= 0 { if a[lo] == x { return lo }; lo -= 1 }
+            if hi < a.count { if a[hi] == x { return hi }; hi += 1 }
+        }
+        return nil
     }
 
     /// Applies `changes` one after another; returns the net displacements (each item's place

@@ -104,7 +104,7 @@ extension LiveSession {
         selectionAnchor = selectionAnchor.flatMap(map)
         pinnedHome = homes
         committedLayout = config.mode == .swap ? Arrangement(board: board, width: viewport.w) : nil
-        for k in drags.indices { drags[k].liftSection = committedLayout?.sectionOf[drags[k].item] ?? drags[k].liftSection }
+        for k in drags.indices { drags[k].liftSection = committedLayout?.sectionOf[drags[k].item] ?? committedSection(of: drags[k].item) }
         refreshRefusals()
         focus = focus.flatMap { old.ids.indices.contains($0) ? next.handleOf[old.ids[$0]] : nil }
         sentFocus = sentFocus.flatMap { old.ids.indices.contains($0) ? next.handleOf[old.ids[$0]] : nil }

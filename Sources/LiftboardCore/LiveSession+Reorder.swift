@@ -513,6 +513,44 @@ extension LiveSession {
         }
     }
 
+    /// Where the committed order has item `h` (its section exactly, its index roughly), and
+    /// which sections hold no pinned item: what `ChangeRule.apply` needs to apply a change to
+    /// `base` without scanning it. Swap mode keeps the committed order's layout; otherwise
+    /// an item's live place is its committed one but for the drags in flight around it.
+    var committedHints: ChangeRule.Hints<Int> {
+        // Pinned items never leave their sections but by a whole order: the live order's
+        // sections hold the committed order's pinned items.
+        let pinnedCount = arr.pinnedNow
+        if let ref = committedLayout {
+            let sectionOf = ref.sectionOf, indexOf = ref.indexOf
+            return .init(near: { (sectionOf[$0], indexOf[$0]) }, noPinned: { pinnedCount[$0] == 0 })
+        }
+        let sectionOf = arr.sectionOf, indexOf = arr.indexOf
+        return .init(near: { sectionOf[$0] < 0 ? nil : (sectionOf[$0], indexOf[$0]) }, noPinned: { pinnedCount[$0] == 0 })
+    }
+
+    /// `setCommitted` for an order that differs from `base` only in the sections `touched`.
+    /// - Complexity: O(items of those sections) + O(sections + drags).
+    /// `moved`: what the change displaced (a dragged item among them changes committed section).
+    mutating func setCommitted(_ order: [[Int]], version: Int, touching touched: [Int], moved: [ChangeRule.Displacement<Int>]) {
+        base = order
+        self.version = version
+        for s in touched where arr.pinnedNow[s] > 0 { for (i, h) in base[s].enumerated() where !arr.movable[h] { pinnedHome[h] = i } }
+        if arr.hasRules { refreshRefusals(sections: touched) }
+        if committedLayout != nil {
+            committedLayout!.replaceSections(touched) { order[$0] }
+            for k in drags.indices { drags[k].liftSection = committedLayout!.sectionOf[drags[k].item] }
+        } else {
+            for k in drags.indices {
+                if let d = moved.first(where: { $0.item == drags[k].item }) { drags[k].liftSection = d.to.section }
+            }
+        }
+    }
+
+    /// The section of the committed order that holds item `h` (-1: none).
+    /// - Complexity: O(n).
+    func committedSection(of h: Int) -> Int { base.firstIndex { $0.contains(h) } ?? -1 }
+
     /// Makes `order` the committed order at `version`: pinned homes and the swap reference follow.
     mutating func setCommitted(_ order: [[Int]], version: Int) {
         base = order
@@ -522,6 +560,9 @@ extension LiveSession {
         if committedLayout != nil {
             committedLayout!.setOrder(order)
             for k in drags.indices { drags[k].liftSection = committedLayout!.sectionOf[drags[k].item] }
+        } else {
+            // Insert mode reads it only to find a dragged item in the committed order.
+            for k in drags.indices { drags[k].liftSection = committedSection(of: drags[k].item) }
         }
     }
 
@@ -559,8 +600,78 @@ extension LiveSession {
         // The same members leave out the same items: equal orders park the same items.
         if order != arr.members { arr.setOrder(order) }
         for s in 0..<arr.sectionCount where arr.pinnedCount[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
+        if drags.isEmpty { arr.clearVisited() }
         reportPlaces(since: before)
         // Whatever moved is in the arrangement's changes (a new order: all of it).
+        step.reordered = true
+    }
+
+    /// `rebuildLive` after a commit that changed only the sections `touched` of the committed
+    /// order. A section no drag moved anything in since the last whole rebuild is its committed
+    /// order; one a drag moved items in without pinned items is that order with the drags at
+    /// their live places (each pass keeps the others in order), what `rebuildLive` makes of it
+    /// again. Where pinned items took their homes back after a drag's pass, or swap drags
+    /// exchanged items, the live order can be another arrangement of the same items than
+    /// `rebuildLive`'s, which it makes anew: those sections are made again too, as
+    /// `rebuildLive` makes them (`ExternalInPlaceTests` holds the two paths to the same bytes).
+    /// - Complexity: O(items of those sections) + O(sections + drags).
+    mutating func rebuildLive(reporting before: [(pointer: Int, place: Place)], touching changed: [Int]) {
+        var touched = changed
+        let swapDrags = config.mode == .swap && drags.count > 1
+        for s in arr.visited where (arr.pinnedNow[s] > 0 || swapDrags) && !touched.contains(s) { touched.append(s) }
+        guard !touched.isEmpty else {
+            reportPlaces(since: before)
+            step.reordered = true
+            if drags.isEmpty { arr.clearVisited() }
+            return
+        }
+        var inTouched = Array(repeating: false, count: arr.sectionCount)
+        for s in touched { inTouched[s] = true }
+        var order: [Int: [Int]] = [:]
+        for s in touched { order[s] = base[s] }
+        var carried: [(section: Int, index: Int, item: Int)] = []
+        /// Each carried item and, for a drag's own, its section in the committed order.
+        var out: [(item: Int, home: Int?)] = []
+        for k in drags.indices {
+            let h = drags[k].item
+            if swaps(drags[k]) && arr.sectionOf[h] == drags[k].liftSection {
+                // Swap mode: `committedLayout` is the committed order's layout.
+                guard let t = drags[k].swapTarget, let ref = committedLayout else { continue }
+                let s = ref.sectionOf[h]
+                guard inTouched[s] || inTouched[ref.sectionOf[t]] else { continue }
+                if ref.sectionOf[t] == s, let i = order[s]!.firstIndex(of: h), let j = order[s]!.firstIndex(of: t) {
+                    order[s]!.swapAt(i, j)
+                } else {
+                    drags[k].swapTarget = nil
+                }
+            } else {
+                carried.append((arr.sectionOf[h], arr.indexOf[h], h))
+                out.append((h, drags[k].liftSection))
+            }
+        }
+        // Items that drags carry besides their own stay out of the order (parked).
+        let extras = drags.flatMap(\.extras)
+        if !carried.isEmpty || !extras.isEmpty {
+            // A few items, each in one section at most: found by comparing handles, no hashing;
+            // a drag's own item only in its committed section (when that section is touched).
+            for (x, home) in out + extras.map({ ($0, nil) }) {
+                if let s = home, s >= 0, s < arr.sectionCount {
+                    if inTouched[s], let i = ChangeRule.position(of: x, in: order[s]!, near: arr.indexOf[x]) { order[s]!.remove(at: i) }
+                    continue
+                }
+                for s in touched {
+                    if let i = order[s]!.firstIndex(of: x) { order[s]!.remove(at: i); break }
+                }
+            }
+            for c in carried.sorted(by: { ($0.section, $0.index) < ($1.section, $1.index) }) where c.section >= 0 && inTouched[c.section] {
+                order[c.section]!.insert(c.item, at: min(c.index, order[c.section]!.count))
+            }
+        }
+        arr.replaceSections(touched) { order[$0]! }
+        for s in touched where arr.pinnedCount[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
+        if drags.isEmpty { arr.clearVisited() }
+        reportPlaces(since: before)
+        // Whatever moved is in the arrangement's changes.
         step.reordered = true
     }
 
@@ -588,10 +699,23 @@ extension LiveSession {
         }
         var next: [[Int]]
         if c.version == version + 1, let change = c.change, let resolved = resolve(change) {
-            // The change on top of the order it was made on: O(section), not O(board).
+            // The change on top of the order it was made on, applied where it is.
             next = base
             let movable = arr.movable
-            _ = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] })
+            if wholeRebuilds {
+                _ = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] })
+            } else {
+                let moved = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] }, hints: committedHints)
+                // The sections the change touched are the ones it copied: an untouched one
+                // still shares its storage with `base`, and compares equal at once.
+                let touched = next.indices.filter { next[$0] != base[$0] }
+                let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
+                setCommitted(next, version: c.version, touching: touched, moved: moved)
+                rebuildLive(reporting: before, touching: touched)
+                step.shiftDur = dur(config.shiftMs)
+                step.commits.append(.commit(withOrder(c)))
+                return
+            }
         } else if let order = resolve(c.order) {
             next = order
         } else {
@@ -647,5 +771,16 @@ extension LiveSession {
             }
         }
         return count == arr.itemCount ? out : nil
+    }
+}
+
+extension Session {
+    /// Tests and benchmarks only: this live session applies every commit from elsewhere by the
+    /// whole rebuild (`LiveSession.wholeRebuilds`), the reference the in-place path must equal.
+    public mutating func useWholeRebuilds() {
+        guard let b = liveBox else { return }
+        var s = b.session
+        s.wholeRebuilds = true
+        replaceLive(with: s)
     }
 }

@@ -31,6 +31,19 @@ extension LiveSession {
         }
     }
 
+    /// `refreshRefusals()` after a commit that changed only the sections `touched` of the
+    /// committed order: what the others refuse is as it was.
+    /// - Complexity: O(items of those sections) a drag.
+    mutating func refreshRefusals(sections touched: [Int]) {
+        for d in drags.indices {
+            let items = drags[d].carried
+            var refused = drags[d].refused.isEmpty ? Array(repeating: false, count: arr.sectionCount) : drags[d].refused
+            for t in touched { refused[t] = t == drags[d].copyFrom || refusal(into: t, carrying: items) != nil }
+            drags[d].refused = refused.contains(true) ? refused : []
+            if drags[d].pointer >= 0 { updateForbidden(d, center: contentPoint(drags[d].center)) }
+        }
+    }
+
     /// The sections that refuse what the drag holding item `h` carries (empty: none).
     @inline(__always) func refusedSections(of h: Int) -> [Bool] {
         guard arr.hasRules, let p = liftedBy[h], let d = dragIndex(p) else { return [] }

@@ -156,6 +156,9 @@ struct LiveSession: Sendable {
     var spareCells: [SentCell] = []
     /// Tests only: never take `diffReordered`'s shortcut.
     var wholeDiffs = false
+    /// Tests only: apply every commit from elsewhere by the whole rebuild, never just where
+    /// it changed the order (the two must give the same bytes).
+    var wholeRebuilds = false
 
     // The step being assembled (one input or one timer).
     var step = Step()

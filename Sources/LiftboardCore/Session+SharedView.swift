@@ -29,17 +29,23 @@ extension Session {
     /// The key of what this session would answer a commit from elsewhere, or nil when it is not
     /// idle (see `SharedViewKey`).
     public var sharedViewKey: SharedViewKey? {
-        // Read property by property through the box: a copy of the whole session would retain
-        // and release each of its arrays, for every watcher of every commit.
-        guard let b = liveBox, b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.deceleration == nil,
-              b.session.autoScrollAt == nil, b.session.focus == nil, b.session.sentFocus == nil, !b.session.keyboardStarted,
-              b.session.selectionCount == 0, b.session.undoStack.isEmpty, b.session.flings.isEmpty,
-              b.session.nextDeadline == nil, !b.session.wholeDiffs else { return nil }
+        guard isIdleForSharing, let b = liveBox else { return nil }
         return SharedViewKey(board: b.session.boardID, version: b.session.version, config: b.session.config,
                              viewport: b.session.viewport, scrollY: b.session.scrollY, scrollX: b.session.scrollX,
                              colScroll: b.session.colScroll, sentScroll: b.session.sentScroll, sentScrollX: b.session.sentScrollX,
                              sentContent: b.session.sentContent,
                              lastInput: b.session.config.idleResetMs > 0 ? b.session.lastInput : nil)
+    }
+
+    /// Whether this session is idle as `SharedViewKey` means it (it has a key).
+    var isIdleForSharing: Bool {
+        // Read property by property through the box: a copy of the whole session would retain
+        // and release each of its arrays, for every watcher of every commit.
+        guard let b = liveBox, b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.deceleration == nil,
+              b.session.autoScrollAt == nil, b.session.focus == nil, b.session.sentFocus == nil, !b.session.keyboardStarted,
+              b.session.selectionCount == 0, b.session.undoStack.isEmpty, b.session.flings.isEmpty,
+              b.session.nextDeadline == nil, !b.session.wholeDiffs, !b.session.wholeRebuilds else { return false }
+        return true
     }
 
     /// This session, whose `sharedViewKey` equaled `leader`'s before the leader handled
@@ -49,7 +55,7 @@ extension Session {
     /// same messages, its frames numbered from its own count, acking its own last `seq`, at `now`.
     /// Nil (nothing taken) when the leader did not stay idle: the caller steps this one itself.
     public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double) -> [ServerEvent]? {
-        guard leader.sharedViewKey != nil, let mine = liveBox, let leaderBox = leader.liveBox else { return nil }
+        guard leader.isIdleForSharing, let mine = liveBox, let leaderBox = leader.liveBox else { return nil }
         let framesBefore = mine.session.frameSeq, lastSeq = mine.session.lastSeq
         var frames = 0
         var out = leaderOut
@@ -74,13 +80,33 @@ extension Session {
     /// kiosks that said the same hello): the same picture was sent to both, so what either
     /// answers next is the same; the arrays are then shared, copy-on-write, instead of each
     /// holding its own copy of the board's arrangement. Returns whether it did.
+    /// Sessions on one board that see it differently (another viewport, config or scroll)
+    /// still share the board's item attributes (`Arrangement.shareAttributes`).
     @discardableResult
     public mutating func shareView(with other: Session) -> Bool {
-        guard let key = sharedViewKey, key == other.sharedViewKey, let mine = liveBox, let box = other.liveBox else { return false }
+        guard let key = sharedViewKey, key == other.sharedViewKey, let mine = liveBox, let box = other.liveBox else {
+            shareAttributes(with: other)
+            return false
+        }
         var theirs = box.session
         theirs.adoptIdentity(sessionID: mine.session.sessionID, frameSeq: mine.session.frameSeq, lastSeq: mine.session.lastSeq,
                              lastInput: mine.session.lastInput)
         replaceLive(with: theirs)
+        return true
+    }
+}
+
+extension Session {
+    /// Takes `other`'s item attributes when both are live on the same board version and their
+    /// attributes are equal (see `Arrangement.shareAttributes`). Returns whether it did.
+    @discardableResult
+    mutating func shareAttributes(with other: Session) -> Bool {
+        guard let mine = liveBox, let theirs = other.liveBox, mine !== theirs, mine.session.boardID == theirs.session.boardID,
+              mine.session.version == theirs.session.version else { return false }
+        var s = mine.session
+        guard s.arr.shareAttributes(with: theirs.session.arr) else { return false }
+        s.committedLayout?.shareAttributes(with: theirs.session.arr)
+        replaceLive(with: s)
         return true
     }
 }

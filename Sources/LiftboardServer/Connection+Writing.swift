@@ -52,18 +52,26 @@ extension Connection {
     /// Writes ready messages while the socket takes them (up to 16); in a writeable callback
     /// the first write needs no check. Returns -1 when a write failed.
     private func writeReady(first unchecked: Bool) -> Int32 {
+        // The server's one send buffer (`Server.sendBuffer`; a connection keeps none), held in a
+        // local while writing so that it is plainly unique.
+        var buffer: [UInt8] = []
+        swap(&buffer, &server.sendBuffer)
+        // (Empty only if a write ever led to another connection's write inside it.)
+        if buffer.count < CLWS_PRE { buffer = [UInt8](repeating: 0, count: CLWS_PRE) }
+        defer {
+            // One buffer for all: it may keep a big layout's size (a few, at most a megabyte).
+            if buffer.capacity > 1 << 20 { buffer = [UInt8](repeating: 0, count: CLWS_PRE) }
+            swap(&buffer, &server.sendBuffer)
+        }
         var written = 0
         while true {
             if (written > 0 || !unchecked) && (written >= 16 || lws_partial_buffered(wsi) != 0) { break }
-            guard let binary = machine.nextMessage(into: &sendBuffer, headroom: CLWS_PRE) else { break }
-            let n = sendBuffer.count - CLWS_PRE
-            let rc = sendBuffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, binary ? 1 : 0) }
+            guard let binary = machine.nextMessage(into: &buffer, headroom: CLWS_PRE) else { break }
+            let n = buffer.count - CLWS_PRE
+            let rc = buffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, binary ? 1 : 0) }
             if rc < n { return -1 }
             written += 1
         }
-        // A layout (tens of KiB) is written once; frames and commits are a few hundred bytes:
-        // a watcher does not keep its layout's buffer.
-        if sendBuffer.capacity > 16_384 + CLWS_PRE { sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE) }
         return 0
     }
 

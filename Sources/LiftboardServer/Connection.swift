@@ -20,10 +20,6 @@ final class Connection {
     /// The session's timer, and the one that has lws close the connection (`closeSoon`).
     private(set) var timer: UnsafeMutablePointer<clws_timer>?
     var closeTimer: UnsafeMutablePointer<clws_timer>?
-    /// The send buffer, reused: LWS_PRE bytes of room, then the message. It grows to the largest
-    /// message written and is cut back after one over 16 KiB (a layout); it starts with the
-    /// room alone (a watcher that is only ever sent small messages never needs 4 KiB zeroed).
-    var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE)
     /// The actions buffer, reused (an input performed inside another's actions takes a new one).
     private var spare: [Action] = []
     /// The server holds this connection among the hellos waiting for a board lookup.

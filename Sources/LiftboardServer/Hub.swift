@@ -115,12 +115,28 @@ final class Hub {
 
     private func connection(_ id: String) -> Connection? { byID[id] }
 
+    /// `connection(id)`, trying `connections[cursor]` (and the one after it: the originator
+    /// gets no delivery) first: a commit's deliveries come in the order the sessions joined,
+    /// which is `connections`' order, so the id needs no hashing. `cursor` moves past the one
+    /// found there.
+    private func connection(_ id: String, cursor: inout Int) -> Connection? {
+        for k in cursor..<min(cursor + 2, connections.count) where connections[k].id == id {
+            cursor = k + 1
+            return connections[k]
+        }
+        return byID[id]
+    }
+
     private func perform(_ actions: [HubState.Action]) {
         // One commit handed to many sessions is encoded once for all of them, and stepped once
         // for all the idle ones that see the same view (`Session.sharedViewKey`): the first of
         // each view steps its engine, the others take its state and answer.
         var shared: (version: Int, encoding: SharedEncoding)?
         var views: [SharedViewKey: (leader: Session, answered: [ServerEvent])] = [:]
+        // Watchers of one board mostly share one view: the last one found is compared before
+        // the key is hashed (a key hashes its config, viewport and offsets field by field).
+        var lastView: (key: SharedViewKey, leader: Session, answered: [ServerEvent])?
+        var cursor = 0
         for a in actions {
             switch a {
             case .persist(let record):
@@ -129,14 +145,23 @@ final class Hub {
                 if shared?.version != c.version {
                     shared = (c.version, SharedEncoding())
                     views.removeAll(keepingCapacity: true)
+                    lastView = nil
+                    cursor = 0
                 }
-                guard let conn = connection(to) else { continue }
+                guard let conn = connection(to, cursor: &cursor) else { continue }
                 let key = conn.sharedViewKey()
-                if let key, let view = views[key] {
+                if let key, let last = lastView, last.key == key {
+                    conn.external(c, shared: shared?.encoding, sameViewAs: last.leader, answered: last.answered)
+                } else if let key, let view = views[key] {
+                    lastView = (key, view.leader, view.answered)
                     conn.external(c, shared: shared?.encoding, sameViewAs: view.leader, answered: view.answered)
                 } else {
                     let answered = conn.external(c, shared: shared?.encoding)
-                    if let key { views[key] = (conn.machine.session, answered) }
+                    if let key {
+                        let leader = conn.machine.session
+                        views[key] = (leader, answered)
+                        lastView = (key, leader, answered)
+                    }
                 }
             case .publish(let d):
                 server.publish(d)

@@ -29,14 +29,23 @@ public enum ServerError: Error, CustomStringConvertible {
 /// `liftboard serve`: one libwebsockets service thread that owns every connection, hub and
 /// timer; one store thread that makes commits durable.
 public final class Server {
-    /// lws allocates this much per WebSocket connection for what it reads (one RECEIVE chunk
-    /// at most; `ConnectionMachine` reassembles longer messages and enforces its own limit).
-    /// Client messages are a few hundred bytes: 4 KiB, not 64 KiB, for each of thousands of
-    /// watchers (issue 28).
-    static let rxBufferSize = 4096
+    /// lws 4.1 allocates this much (plus LWS_PRE and 4) per WebSocket connection, for its life,
+    /// for what it reads: one RECEIVE chunk at most; `ConnectionMachine` reassembles longer
+    /// messages and enforces its own limit. A drag's moves are 100-200 bytes; an idle watcher
+    /// sends nothing after its hello (issue 28: 64 KiB, then 4 KiB, now 512 bytes).
+    static let rxBufferSize = 512
+    /// How much lws hands the socket in one write. Left at 0, lws 4.1 takes `rx_buffer_size`
+    /// (output.c, `lws_issue_raw`): a frame longer than that went out in pieces, the rest copied
+    /// into the connection's buffered output to wait for a writeable callback. The kernel takes
+    /// what it can of the whole frame now.
+    static let txPacketSize = 1 << 20
     let config: ServerConfig
     private(set) var context: OpaquePointer?
     var hubs: [String: Hub] = [:]
+    /// The send buffer of every connection (issue 28: was one each, 4-5 KiB an idle watcher
+    /// kept): LWS_PRE bytes of room, then the message. The service thread writes one message at
+    /// a time and lws copies whatever the socket does not take, so nothing of it outlives a write.
+    var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE)
     var connections: [ObjectIdentifier: Connection] = [:]
     /// API writes whose bodies are still arriving, by connection (Server+BoardsAPI).
     var apiRequests: [OpaquePointer: APIRequest] = [:]
@@ -49,6 +58,10 @@ public final class Server {
     var eventStreams: [OpaquePointer: EventFeedStream] = [:]
     let eventCatchUps = EventCatchUps()
     var heartbeat: UnsafeMutablePointer<clws_timer>?
+    /// The timer that gives the heap's free pages back (Server+Heap.swift), and the heap's free
+    /// bytes after the last time it did.
+    var heapTimer: UnsafeMutablePointer<clws_timer>?
+    var heapFreeAfterTrim = 0
     var writer: CommitWriter?
     var listener: CommitListener?
     /// Connections whose hello waits for the listener to look its board up, by board.
@@ -206,6 +219,7 @@ public final class Server {
         guard let ctx = created else { throw .listen("libwebsockets: cannot create a context") }
         context = ctx
         contextBox.set(ctx)
+        startHeapTrims()
 
         var vh = lws_context_creation_info()
         // Sharing the port: the server listens itself (Server+ListenShare.swift).
@@ -276,6 +290,7 @@ public final class Server {
         }
         for c in connections.values { for t in [c.timer, c.closeTimer] { if let t { lws_sul_cancel(&t.pointee.sul) } } }
         if let heartbeat { lws_sul_cancel(&heartbeat.pointee.sul) }
+        if let heapTimer { lws_sul_cancel(&heapTimer.pointee.sul) }
         writer?.close()
         listener?.close()
         lws_context_destroy(context)
@@ -417,9 +432,9 @@ struct CAllocations {
         p[0] = lws_protocols(name: string("http"), callback: httpCallback, per_session_data_size: 0,
                              rx_buffer_size: 0, id: 0, user: nil, tx_packet_size: 0)
         p[1] = lws_protocols(name: string("liftboard.v1"), callback: wsCallback, per_session_data_size: ptrSize,
-                             rx_buffer_size: Server.rxBufferSize, id: 1, user: nil, tx_packet_size: 0)
+                             rx_buffer_size: Server.rxBufferSize, id: 1, user: nil, tx_packet_size: Server.txPacketSize)
         p[2] = echo ? lws_protocols(name: string("liftboard.echo"), callback: wsCallback, per_session_data_size: ptrSize,
-                                    rx_buffer_size: Server.rxBufferSize, id: 2, user: nil, tx_packet_size: 0)
+                                    rx_buffer_size: Server.rxBufferSize, id: 2, user: nil, tx_packet_size: Server.txPacketSize)
                     : lws_protocols()
         p[3] = lws_protocols()
         p[4] = lws_protocols()

@@ -69,6 +69,9 @@ public final class PostgresStore: Store {
         ALTER TABLE boards ADD COLUMN col_row_height DOUBLE PRECISION NOT NULL DEFAULT 56;
         ALTER TABLE boards ADD COLUMN col_spacing DOUBLE PRECISION NOT NULL DEFAULT 8;
         """,
+        // 9: SQLite's drops as history rows alone; PostgreSQL writes its rows as before (other
+        // processes read them under the board's lock).
+        nil,
     ]
 
     private let db: PostgresConnection

@@ -15,6 +15,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     /// A commit carries no change (every commit is one: contract §4); nothing of its batch
     /// is written.
     case missingChange(board: String, version: Int)
+    /// A commit of the history does not apply to the board before it (the file was written
+    /// by something other than this store).
+    case unreplayable(board: String, version: Int)
     /// PostgreSQL could not be reached (or the connection was lost): libpq's words.
     case connect(message: String)
     /// A PostgreSQL statement failed: the server's words.
@@ -28,6 +31,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .staleVersion(let b, let e, let g): "board \(b): commit version \(g), expected \(e)"
         case .unknownBoard(let b): "no board \(b) in the store"
         case .missingChange(let b, let v): "board \(b): commit version \(v) carries no change"
+        case .unreplayable(let b, let v): "board \(b): commit version \(v) of the history does not apply to the board before it"
         case .connect(let m): "cannot reach PostgreSQL: \(m)"
         case .postgres(let m, let sql): "postgres: \(m) (in \(sql.prefix(60)))"
         }

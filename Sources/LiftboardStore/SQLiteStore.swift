@@ -21,18 +21,31 @@ public struct CommitRecord: Hashable, Sendable {
 /// Boards and every committed order, durable in SQLite (WAL, synchronous=FULL): when
 /// `apply` returns, the commits survive a killed process and a power cut.
 ///
+/// A drop is kept as its history row alone (schema 9): the `items` and `sections` rows and
+/// `boards.version` hold the board as it was at some version (a checkpoint), and reading a
+/// board replays the history rows after it onto them. The rows are brought up to date every
+/// `checkpointEvery` commits of a board (only the items whose place changed since), and
+/// around every edit; so a restart replays at most that many commits a board.
+///
 /// Board files seed the store once; afterwards the store is the truth. Use from one thread at
 /// a time (the server's store thread).
 public final class SQLiteStore: Store {
     /// The schema this build writes; older databases migrate forward on open.
     public static let schemaVersion = StoreSchema.version
+    /// How many commits of a board its rows may lag behind its history by default.
+    public static let defaultCheckpointEvery = 256
     private let db: SQLiteDatabase
     private var cache = BoardCache()
+    /// For each cached board, what its `items` rows hold (`StoredRows`); forgotten with the cache.
+    private var rows: [String: StoredRows] = [:]
     private let edits: EditCodec
+    private let checkpointEvery: Int
 
-    /// `edits`: how edits are kept as text (`EditCodec`).
-    public init(path: String, edits: EditCodec) throws(StoreError) {
+    /// `edits`: how edits are kept as text (`EditCodec`). `checkpointEvery`: how many commits
+    /// of a board are written as history rows alone before its item rows are brought up to date.
+    public init(path: String, edits: EditCodec, checkpointEvery: Int = SQLiteStore.defaultCheckpointEvery) throws(StoreError) {
         self.edits = edits
+        self.checkpointEvery = max(1, checkpointEvery)
         db = try SQLiteDatabase(path: path)
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=FULL")
@@ -104,6 +117,13 @@ public final class SQLiteStore: Store {
         ALTER TABLE boards ADD COLUMN col_row_height REAL NOT NULL DEFAULT 56;
         ALTER TABLE boards ADD COLUMN col_spacing REAL NOT NULL DEFAULT 8;
         """,
+        // 9: a drop is its history row alone (issue 28): `boards.version` and the item and
+        // section rows are a checkpoint, and the commits after it replay onto them. No table
+        // changes; the number changes so that an older build, which would read the checkpoint
+        // as the board, refuses the file.
+        """
+        SELECT 1;
+        """,
     ]
 
     /// The database's schema version (`PRAGMA user_version`).
@@ -163,8 +183,28 @@ public final class SQLiteStore: Store {
         return out
     }
 
-    /// - Complexity: O(n log n) in the board's items.
+    /// The board with every commit of its history applied.
+    /// - Complexity: O(n log n) in the board's items, plus O(n) a commit after the checkpoint.
     public func board(id: String) throws(StoreError) -> Board? {
+        try load(id: id)?.board
+    }
+
+    /// The board as its rows hold it (at the checkpoint `boards.version`), and with the
+    /// commits after it replayed (their changes, as written: each landed on the board before it).
+    private func load(id: String) throws(StoreError) -> (board: Board, rows: StoredRows)? {
+        guard var board = try checkpoint(id: id) else { return nil }
+        let rows = StoredRows(board)
+        for d in try commits(board: id, after: board.version) {
+            // A change that no longer applies would mean a file written by something else.
+            guard let change = d.change, board.apply(change) != nil, board.version == d.version else {
+                throw .unreplayable(board: id, version: d.version)
+            }
+        }
+        return (board, rows)
+    }
+
+    /// The board as its item and section rows hold it, at `boards.version`.
+    private func checkpoint(id: String) throws(StoreError) -> Board? {
         let b = try db.prepare("SELECT \(StoreSchema.boardColumns) FROM boards WHERE id = ?")
         b.bind([.text(id)])
         guard try b.step() else { return nil }
@@ -208,51 +248,45 @@ public final class SQLiteStore: Store {
             // The cached boards were changed in place; a batch that did not land leaves them
             // ahead of the file, so they are read again.
             cache.forget()
+            rows.removeAll()
             throw error
         }
     }
 
     /// `apply`'s body, inside its transaction.
     private func write(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
-        let version = try db.cached("SELECT version FROM boards WHERE id = ?")
-        let setVersion = try db.cached("UPDATE boards SET version = ? WHERE id = ?")
-        let place = try db.cached("UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?")
         let history = try db.cached("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
         var out: [StoreOutcome] = []
         for r in records {
             var c = r.commit
             guard var change = c.change else { throw .missingChange(board: c.board, version: c.version) }
-            // The cached board's version is the file's (this store is the file's only writer,
-            // and a failed batch or a deletion empties the cache): no read when it is cached.
-            let stored: Int
-            if let cached = cache.version(of: c.board) {
-                stored = cached
-            } else {
-                version.bind([.text(c.board)])
-                guard try version.step() else {
+            // The cached board is the file's (this store is the file's only writer, and a
+            // failed batch or a deletion empties the cache): no read when it is cached.
+            if cache.version(of: c.board) == nil {
+                guard let loaded = try load(id: c.board) else {
                     // Deleted (through the API): the commit is moot, the rest of the batch is written.
-                    version.reset()
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
                 }
-                stored = version.int(0)
-                version.reset()
+                cache.set(loaded.board)
+                rows[c.board] = loaded.rows
+            }
+            // Changed in place: the cache holds the only reference while it changes.
+            guard let stored = cache.version(of: c.board), var current = cache.take(c.board, at: stored) else {
+                throw .unknownBoard(c.board)
             }
             if let expected = r.ifVersion, expected != stored {
                 out.append(.unchanged(board: c.board, token: r.token))
+                cache.set(current)
                 continue
             }
-            // Changed in place: the cache holds the only reference while it changes.
-            var board = cache.take(c.board, at: stored)
-            if board == nil { board = try self.board(id: c.board) }
-            guard var current = board else { throw .unknownBoard(c.board) }
             // A copy's new id the board has already gets another (issue 23); the commit carries it.
             change = current.storing(change)
             c.change = change
             let before = change.isEdit ? current : nil
             // Placement rules hold on the store's order, under its lock (issue 23).
             let ruled = current.hasRules ? current : nil
-            guard let m = current.apply(change) else {
+            guard current.apply(change) != nil else {
                 out.append(.unchanged(board: c.board, token: r.token))
                 cache.set(current)
                 continue
@@ -264,18 +298,17 @@ public final class SQLiteStore: Store {
             }
             let landed = current.version
             if let before {
+                // An edit adds, removes or rewrites rows: it starts from rows that hold the
+                // board before it, and leaves them holding the board after it.
+                try bringRows(of: before)
                 try writeEdit(EditRow.rows(for: change, before: before, after: current), board: c.board)
-            } else {
-                // Only the rows whose place changed: a drop a few rows away rewrites a few
-                // rows, not its whole section.
-                for p in changedPlaces(m, change: change, in: current) {
-                    try place.run([.text(p.section), .int(p.index), .text(c.board), .text(p.item)])
-                }
+                try setCheckpoint(current)
+            } else if landed - (rows[c.board]?.version ?? 0) >= checkpointEvery {
+                try bringRows(of: current)
             }
             cache.set(current)
             // The change is the commit (contract §4): its moves follow from it and are not kept.
             let columns = ChangeColumns(c.change, edits: edits)
-            try setVersion.run([.int(landed), .text(c.board)])
             try history.run([.text(c.board), .int(landed), .text(c.by), .double(r.at), .text(r.origin), .int(r.token),
                              columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
                              columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
@@ -284,6 +317,28 @@ public final class SQLiteStore: Store {
                                              origin: r.origin, token: r.token)))
         }
         return out
+    }
+
+    /// Rewrites the `items` rows of `board` whose place differs from the rows' (only those),
+    /// and makes `board`'s version the checkpoint: its rows then hold `board`. `board` has the
+    /// rows' items and sections (only edits change those, and they bring the rows first).
+    /// - Complexity: O(n) comparisons, a statement per item whose place changed.
+    private func bringRows(of board: Board) throws(StoreError) {
+        let place = try db.cached("UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?")
+        let held = rows[board.id]?.sections ?? [:]
+        for s in board.sections {
+            let was = held[s.id] ?? []
+            for (k, it) in s.items.enumerated() where k >= was.count || was[k] != it.id {
+                try place.run([.text(s.id), .int(k), .text(board.id), .text(it.id)])
+            }
+        }
+        try setCheckpoint(board)
+    }
+
+    /// Records that the rows of `board` hold it (`boards.version`).
+    private func setCheckpoint(_ board: Board) throws(StoreError) {
+        try db.cached("UPDATE boards SET version = ? WHERE id = ?").run([.int(board.version), .text(board.id)])
+        rows[board.id] = StoredRows(board)
     }
 
     /// Writes an edit's rows (inside `apply`'s transaction).
@@ -329,6 +384,7 @@ public final class SQLiteStore: Store {
                 try db.prepare("DELETE FROM \(table) WHERE \(table == "boards" ? "id" : "board") = ?").run([.text(id)])
             }
             cache.forget()
+            rows.removeAll()
             return true
         }
     }
@@ -352,5 +408,17 @@ public final class SQLiteStore: Store {
         try db.transaction { () throws(StoreError) in
             try db.prepare("INSERT OR REPLACE INTO probe VALUES (1, ?)").run([.double(0)])
         }
+    }
+}
+
+/// What a board's `items` rows hold: the board's version then (`boards.version`, the
+/// checkpoint) and each section's item ids in position order.
+struct StoredRows {
+    var version: Int
+    var sections: [String: [String]]
+
+    init(_ board: Board) {
+        version = board.version
+        sections = Dictionary(uniqueKeysWithValues: board.sections.map { ($0.id, $0.items.map(\.id)) })
     }
 }

@@ -87,40 +87,6 @@ struct BoardCache {
     mutating func forget(_ id: String) { boards[id] = nil }
 }
 
-/// The rows a non-edit change rewrote: each item whose section or index may have changed, at
-/// its place in `board` (after the change). An exchange changes its two items; an insert
-/// shifts the items between its item's old and new index (in one section), or those after
-/// them in each section (across sections); pinned items taking their homes back are moves
-/// within those ranges.
-/// - Complexity: O(items in the shifted ranges).
-func changedPlaces(_ moves: [Move], change: Change, in board: Board) -> [(section: String, index: Int, item: String)] {
-    if case .swap = change {
-        return moves.map { ($0.to.section, $0.to.index, $0.id) }
-    }
-    var ranges: [(section: String, lo: Int, hi: Int)] = []
-    func widen(_ section: String, _ lo: Int, _ hi: Int) {
-        if let k = ranges.firstIndex(where: { $0.section == section }) {
-            ranges[k].lo = min(ranges[k].lo, lo); ranges[k].hi = max(ranges[k].hi, hi)
-        } else {
-            ranges.append((section, lo, hi))
-        }
-    }
-    for m in moves {
-        if m.from.section == m.to.section {
-            widen(m.from.section, min(m.from.index, m.to.index), max(m.from.index, m.to.index))
-        } else {
-            widen(m.from.section, m.from.index, .max)
-            widen(m.to.section, m.to.index, .max)
-        }
-    }
-    var out: [(section: String, index: Int, item: String)] = []
-    for r in ranges {
-        guard let s = board.sections.first(where: { $0.id == r.section }), r.lo < s.items.count else { continue }
-        for k in r.lo...min(r.hi, s.items.count - 1) { out.append((s.id, k, s.items[k].id)) }
-    }
-    return out
-}
-
 /// The sections whose item positions a change rewrote, as the board after it holds them.
 func touchedSections(_ moves: [Move], in board: Board) -> [Section] {
     var ids: [String] = []

@@ -54,7 +54,9 @@ struct BenchEngine: ParsableCommand {
         // Columns: `cells` is the cards of each of the three columns.
         let columnSizes = quick ? [100, 1_000] : [100, 1_000, 10_000, 100_000]
         for n in columnSizes { rows.append(Self.measureColumns(cardsPerColumn: n, moves: moves)) }
-        if json { return try BenchCommand.printJSON(rows: rows) }
+        let externalSizes = quick ? [1_000, 5_000] : [1_000, 100_000]
+        let external = Self.externalRows(sizes: externalSizes, commits: quick ? 200 : 2_000)
+        if json { return try BenchCommand.printJSON(rows: rows.map(EngineRow.move) + external.map(EngineRow.external)) }
         print("layout  cells    move p50  move p99  reorder p50  reorder p99  decode p50  encode p50  Foundation decode  bytes/frame still  bytes/frame reorder")
         for r in rows {
             print(String(format: "%-6@ %7d %8.0fns %8.0fns %10.0fns %10.0fns %9.0fns %9.0fns %16.0fns %18.0f %20.0f",
@@ -71,10 +73,30 @@ struct BenchEngine: ParsableCommand {
             print(String(format: "columns: %d cards a column: wheel scroll mid-drag p50 %.0fns p99 %.0fns",
                          r.cells, r.scrollP50Ns ?? 0, r.scrollP99Ns ?? 0))
         }
+        for r in external {
+            print(String(format: "external commit mid-drag, list of %d rows: in place p50 %.0fns p99 %.0fns; whole rebuild p50 %.0fns p99 %.0fns",
+                         r.cells, r.externalP50Ns, r.externalP99Ns, r.wholeRebuildP50Ns, r.wholeRebuildP99Ns))
+        }
+        if let s = external.first, let l = external.last {
+            print(String(format: "external commit mid-drag: p50 at %d rows / at %d rows = %.2fx in place, %.2fx by the whole rebuild",
+                         l.cells, s.cells, l.externalP50Ns / s.externalP50Ns, l.wholeRebuildP50Ns / s.wholeRebuildP50Ns))
+        }
         if let s = columns.first, let l = columns.last {
             print(String(format: "columns: move p50 at %d cards a column / at %d = %.2fx; reorder p50 %.2fx; wheel scroll p50 %.2fx",
                          l.cells, s.cells, l.sessionP50Ns / s.sessionP50Ns, l.sessionReorderP50Ns / s.sessionReorderP50Ns,
                          (l.scrollP50Ns ?? 0) / max(1, s.scrollP50Ns ?? 1)))
+        }
+    }
+
+    /// A row of `--json`: a move row, or an external row (`layout: "external"`).
+    enum EngineRow: Encodable {
+        case move(Row)
+        case external(ExternalRow)
+        func encode(to encoder: Encoder) throws {
+            switch self {
+            case .move(let r): try r.encode(to: encoder)
+            case .external(let r): try r.encode(to: encoder)
+            }
         }
     }
 

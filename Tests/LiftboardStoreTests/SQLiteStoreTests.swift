@@ -151,9 +151,30 @@ final class Locked<T>: @unchecked Sendable {
         return .insert(id: x, section: s.id, after: after, index: Int(rng.next() % UInt64(s.items.count + 1)))
     }
 
-    @Test func randomBatchesOfChangesReadBackFromTheFileAsTheyApplyInMemory() throws {
+    /// Now and then an edit (issue 12's: an item added, copied, changed or removed, a section
+    /// added, renamed or removed), so that edits land between drops written as history alone.
+    static func randomEdit(_ b: Board, _ rng: inout SplitMix64, serial: Int) -> Change {
+        let items = b.sections.flatMap(\.items).map(\.id)
+        let s = b.sections[Int(rng.next() % UInt64(b.sections.count))]
+        switch rng.next() % 6 {
+        case 0: return .addItem(Item(id: "n\(serial)", label: "N\(serial)"), section: s.id, after: s.items.last?.id)
+        case 1 where !items.isEmpty:
+            return .copyItem(id: items[Int(rng.next() % UInt64(items.count))], as: "c\(serial)", section: s.id, after: nil, index: 0)
+        case 2 where items.count > 8: return .removeItem(items[Int(rng.next() % UInt64(items.count))])
+        case 3: return .addSection(id: "x\(serial)", title: "X", after: s.id)
+        case 4: return .renameSection(id: s.id, title: "T\(serial)")
+        default:
+            return b.sections.first(where: { $0.items.isEmpty }).map { .removeSection($0.id) } ?? .renameSection(id: s.id, title: "R")
+        }
+    }
+
+    /// The file read by a fresh connection must be the order in memory after every batch,
+    /// whether the item rows were brought up to date at that commit or lag behind it (the
+    /// history rows after the checkpoint replayed on read).
+    @Test(arguments: [1, 3, 7, SQLiteStore.defaultCheckpointEvery])
+    func randomBatchesOfChangesReadBackFromTheFileAsTheyApplyInMemory(checkpointEvery: Int) throws {
         let path = tempPath()
-        let store = try SQLiteStore(path: path, edits: .wire)
+        let store = try SQLiteStore(path: path, edits: .wire, checkpointEvery: checkpointEvery)
         try store.seed(Self.board)
         var expected = Self.board
         var rng = SplitMix64(seed: 13)
@@ -161,7 +182,8 @@ final class Locked<T>: @unchecked Sendable {
         for batch in 0..<60 {
             var records: [CommitRecord] = []
             for k in 0..<Int(1 + rng.next() % 4) {
-                let change = Self.randomChange(expected, &rng)
+                let change = rng.next() % 8 == 0 ? Self.randomEdit(expected, &rng, serial: batch * 10 + k)
+                    : Self.randomChange(expected, &rng)
                 if expected.apply(change) != nil { landedCount += 1 }
                 records.append(CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [], change: change),
                                             at: 0, origin: "p", token: batch * 10 + k))
@@ -173,6 +195,68 @@ final class Locked<T>: @unchecked Sendable {
             if onDisk != expected { return }
         }
         #expect(landedCount > 100)
+    }
+
+    /// The rows of `items` as the file holds them: each section's item ids by position.
+    static func itemRows(_ path: String) throws -> [String: [String]] {
+        let db = try SQLiteDatabase(path: path)
+        let s = try db.prepare("SELECT section, id FROM items WHERE board = 'demo' ORDER BY section, position")
+        var out: [String: [String]] = [:]
+        while try s.step() { out[s.text(0), default: []].append(s.text(1)) }
+        return out
+    }
+
+    static func checkpoint(_ path: String) throws -> Int {
+        let s = try SQLiteDatabase(path: path).prepare("SELECT version FROM boards WHERE id = 'demo'")
+        return try s.step() ? s.int(0) : -1
+    }
+
+    @Test func dropsAreHistoryRowsAloneUntilTheCheckpointAndAnEditBringsTheRowsFirst() throws {
+        let path = tempPath()
+        let store = try SQLiteStore(path: path, edits: .wire, checkpointEvery: 4)
+        try store.seed(Self.board)
+        let seeded = try Self.itemRows(path)
+        var expected = Self.board
+        let drops: [Change] = [.insert(id: "a0", section: "s2", after: nil, index: 0), .swap("a1", "a3"),
+                               .insert(id: "b2", section: "s0", after: nil, index: 0), .insert(id: "a7", section: "s1", after: "b3", index: 4)]
+        for (k, d) in drops.prefix(3).enumerated() {
+            #expect(expected.apply(d) != nil)
+            try store.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [], change: d), at: 0, token: k)])
+        }
+        // Three drops: three history rows, the item rows and the checkpoint untouched.
+        #expect(try Self.checkpoint(path) == 0)
+        #expect(try Self.itemRows(path) == seeded)
+        #expect(try store.commits(board: "demo", after: 0).count == 3)
+        // What any reader gets is the history replayed onto them.
+        #expect(try SQLiteStore(path: path, edits: .wire).board(id: "demo") == expected)
+        // The fourth brings the rows up to date.
+        #expect(expected.apply(drops[3]) != nil)
+        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [], change: drops[3]), at: 0, token: 3)])
+        #expect(try Self.checkpoint(path) == 4)
+        let held = try Self.itemRows(path)
+        for s in expected.sections { #expect(held[s.id, default: []] == s.items.map(\.id), "\(s.id)") }
+        // A drop after it lags again; an edit then writes the rows of both.
+        let more: [Change] = [.swap("a2", "a5"), .removeItem("a6")]
+        for (k, d) in more.enumerated() {
+            #expect(expected.apply(d) != nil)
+            try store.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [], change: d), at: 0, token: 4 + k)])
+            if k == 0 { #expect(try Self.checkpoint(path) == 4) }
+        }
+        #expect(try Self.checkpoint(path) == 6)
+        let edited = try Self.itemRows(path)
+        for s in expected.sections { #expect(edited[s.id, default: []] == s.items.map(\.id), "\(s.id)") }
+        #expect(try SQLiteStore(path: path, edits: .wire).board(id: "demo") == expected)
+    }
+
+    @Test func aHistoryThatDoesNotApplyToItsCheckpointIsAnError() throws {
+        let path = tempPath()
+        let store = try SQLiteStore(path: path, edits: .wire)
+        try store.seed(Self.board)
+        try store.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
+                                                     change: .insert(id: "a0", section: "s2", after: nil, index: 0)), at: 0)])
+        // Something else removes the item the history moves: reading must say so, not guess.
+        try SQLiteDatabase(path: path).execute("DELETE FROM items WHERE board = 'demo' AND id = 'a0'")
+        #expect(throws: StoreError.self) { try SQLiteStore(path: path, edits: .wire).board(id: "demo") }
     }
 
     @Test func aBatchThatFailsLeavesNothingAndTheNextWritesFromTheFile() throws {

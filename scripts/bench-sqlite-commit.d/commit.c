@@ -2,7 +2,8 @@
 // prepared statements, WAL, synchronous=FULL): the store's write of a drop four rows away
 // (SQLiteStore's schema), with and without foreign keys and a row of `moves` per moved item, and
 // the least a durable commit can be (one row appended to a log). Run by scripts/bench-sqlite-commit.
-// Usage: commit FK ROWS_PER_MOVE   (FK, ROWS_PER_MOVE: 0 or 1)
+// Usage: commit FK ROWS_PER_MOVE   (FK: 0 or 1; ROWS_PER_MOVE: 0 or 1, or 2: schema 9's write of
+//                                   a drop, its history row alone: no item rows, no version)
 //        commit log VERSION        (VERSION: 1 also updates the board's version row)
 #include <sqlite3.h>
 #include <stdio.h>
@@ -10,7 +11,7 @@
 #include <string.h>
 static sqlite3 *db;
 static sqlite3_stmt *b, *c, *place, *setv, *hist, *mv;
-static int fk = 1, rowsPerMove = 1, k = 4;
+static int fk = 1, rowsPerMove = 1, k = 4, historyAlone = 0;
 static void ok(int rc) { if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) { fprintf(stderr, "%s\n", sqlite3_errmsg(db)); exit(1); } }
 static char id[32];
 __attribute__((noinline)) void loop(int n, int start) {
@@ -23,12 +24,12 @@ __attribute__((noinline)) void loop(int n, int start) {
       sqlite3_bind_text(place, 3, "demo", -1, SQLITE_STATIC); sqlite3_bind_text(place, 4, id, -1, SQLITE_TRANSIENT);
       ok(sqlite3_step(place)); sqlite3_reset(place);
     }
-    sqlite3_bind_int64(setv, 1, v); sqlite3_bind_text(setv, 2, "demo", -1, SQLITE_STATIC); ok(sqlite3_step(setv)); sqlite3_reset(setv);
+    if (!historyAlone) { sqlite3_bind_int64(setv, 1, v); sqlite3_bind_text(setv, 2, "demo", -1, SQLITE_STATIC); ok(sqlite3_step(setv)); sqlite3_reset(setv); }
     sqlite3_bind_text(hist, 1, "demo", -1, SQLITE_STATIC); sqlite3_bind_int64(hist, 2, v); sqlite3_bind_text(hist, 3, "s-12", -1, SQLITE_STATIC);
     sqlite3_bind_double(hist, 4, 1234.5); sqlite3_bind_text(hist, 5, "p1", -1, SQLITE_STATIC); sqlite3_bind_int(hist, 6, v);
     sqlite3_bind_text(hist, 7, "move", -1, SQLITE_STATIC); sqlite3_bind_text(hist, 8, "item-17", -1, SQLITE_STATIC);
     sqlite3_bind_null(hist, 9); sqlite3_bind_text(hist, 10, "todo", -1, SQLITE_STATIC); sqlite3_bind_int(hist, 11, 4); sqlite3_bind_null(hist, 12);
-    if (!rowsPerMove) sqlite3_bind_text(hist, 13, "item-17 todo 8 todo 4;item-3 todo 4 todo 5;item-9 todo 5 todo 6;item-21 todo 6 todo 7", -1, SQLITE_STATIC);
+    if (!rowsPerMove && !historyAlone) sqlite3_bind_text(hist, 13, "item-17 todo 8 todo 4;item-3 todo 4 todo 5;item-9 todo 5 todo 6;item-21 todo 6 todo 7", -1, SQLITE_STATIC);
     ok(sqlite3_step(hist)); sqlite3_reset(hist);
     if (rowsPerMove) for (int j = 0; j < k; j++) {
       snprintf(id, sizeof id, "item-%d", (v * 7 + j) % 60);
@@ -67,6 +68,7 @@ int main(int argc, char **argv) {
   if (argc != 4) { fprintf(stderr, "usage: commit FK ROWS_PER_MOVE DB | commit log VERSION DB\n"); return 2; }
   if (strcmp(argv[1], "log") == 0) return floorMain(argv[3], atoi(argv[2]));
   fk = atoi(argv[1]); rowsPerMove = atoi(argv[2]);
+  if (rowsPerMove == 2) { historyAlone = 1; rowsPerMove = 0; k = 0; }
   ok(sqlite3_open(argv[3], &db));
   ok(sqlite3_exec(db, fk ? "PRAGMA foreign_keys=ON" : "PRAGMA foreign_keys=OFF", 0, 0, 0));
   ok(sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
@@ -81,7 +83,7 @@ int main(int argc, char **argv) {
   sqlite3_prepare_v2(db, "BEGIN", -1, &b, 0); sqlite3_prepare_v2(db, "COMMIT", -1, &c, 0);
   ok(sqlite3_prepare_v2(db, "UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?", -1, &place, 0));
   ok(sqlite3_prepare_v2(db, "UPDATE boards SET version = ? WHERE id = ?", -1, &setv, 0));
-  ok(sqlite3_prepare_v2(db, rowsPerMove ? "INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)" : "INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json, moves) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &hist, 0));
+  ok(sqlite3_prepare_v2(db, rowsPerMove || historyAlone ? "INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)" : "INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json, moves) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &hist, 0));
   ok(sqlite3_prepare_v2(db, "INSERT INTO moves VALUES (?,?,?,?,?,?,?,?)", -1, &mv, 0));
   loop(1200, 1);
   return 0;
