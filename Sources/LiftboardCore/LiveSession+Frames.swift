@@ -4,13 +4,16 @@ extension LiveSession {
     /// The content band whose cells the client is kept up to date on.
     var window: (Double, Double) { (scrollY - viewport.h, scrollY + 2 * viewport.h) }
 
-    func cellInfo(_ h: Int) -> CellInfo {
+    // `cellInfo`, `sentCell` and `cellUpdate` are always inlined: the diffs call them from
+    // mutating code for every cell they compare, and a call of a non-mutating method that is
+    // not inlined is passed a copy of the whole session (1.2 KB, memcpy'd) as its `self`.
+    @inline(__always) func cellInfo(_ h: Int) -> CellInfo {
         CellInfo(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h], section: arr.sectionIDs[arr.sectionOf[h]],
                  index: arr.indexOf[h], movable: arr.movable[h], frame: arr.frame(of: h), hidden: liftedBy[h] != nil,
                  selected: selected[h], handle: arr.grips[h], card: arr.cards[h])
     }
 
-    func sentCell(_ h: Int) -> SentCell {
+    @inline(__always) func sentCell(_ h: Int) -> SentCell {
         SentCell(frame: arr.frame(of: h), hidden: liftedBy[h] != nil, section: arr.sectionOf[h], index: arr.indexOf[h],
                  selected: selected[h])
     }
@@ -53,6 +56,17 @@ extension LiveSession {
             if step.reordered || step.cellsDirty || columnScrollOutOfRange { settleColumns(now: now) }
         } else if scrollY > maxScroll || (step.reordered && drags.count > 1) {
             settleDrags(now: now)
+        }
+        if stepSendsNothing() {
+            // Most steps: a pointer drag's follow under quiet follow, a move within the long
+            // press's slop. The general path below would build a frame, find it empty and
+            // drop it (a FrameMessage's dozen members copied and destroyed on every input).
+            // One follow at most, usually: removeLast, not removeAll(keepingCapacity:), whose
+            // replaceSubrange costs more than the element.
+            while !step.snapshots.isEmpty { step.snapshots.removeLast() }
+            step.shiftDur = 0
+            step.scrollDur = nil
+            return
         }
         var f = FrameMessage(seq: frameSeq + 1, ms: now, ack: lastSeq)
         var changed = false
@@ -139,6 +153,20 @@ extension LiveSession {
         step.forceFrame = false
     }
 
+    /// Whether `flushStep` would send nothing at all (after its settling): no cell, scroll,
+    /// content, section, focus or edit news, no event, error, commit or announcement, no
+    /// forced frame, and no snapshot update, or (quiet follow) only pointer drags' follows,
+    /// which that mode does not send. Mutating (it changes nothing) so that `flushStep` does not
+    /// pass it a copy of the whole session, as it does any non-mutating method not inlined.
+    mutating func stepSendsNothing() -> Bool {
+        guard !step.cellsDirty, !step.reordered, step.restyled == nil, !step.forceFrame,
+              scrollY == sentScroll, !isColumns || scrollX == sentScrollX,
+              step.gestures.isEmpty, step.errors.isEmpty, step.commits.isEmpty, step.announces.isEmpty,
+              step.appeared.isEmpty, step.refreshed.isEmpty, step.removed.isEmpty else { return false }
+        if let fh = focus, fh != sentFocus { return false }
+        return step.snapshots.isEmpty || (config.follow == .quiet && quietStepOnlyFollows)
+    }
+
     /// Several updates of one snapshot in a step become one: later keys win.
     func mergeSnapshots(_ list: [SnapshotUpdate]) -> [SnapshotUpdate] {
         var out: [SnapshotUpdate] = []
@@ -193,7 +221,7 @@ extension LiveSession {
 
     /// A cell the client has whose state changed: its new frame and visibility, and its
     /// attributes again when its place (section, index) changed.
-    func cellUpdate(_ h: Int, was: SentCell, now: SentCell, shiftDur: Double, refreshed: Bool) -> CellUpdate {
+    @inline(__always) func cellUpdate(_ h: Int, was: SentCell, now: SentCell, shiftDur: Double, refreshed: Bool) -> CellUpdate {
         let moved = was.frame != now.frame
         let renamed = was.section != now.section || was.index != now.index || refreshed
         var u = CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
@@ -245,6 +273,7 @@ extension LiveSession {
         }
         guard count > 0 else { arr.clearChanges(); return true }
         guard last - first + 1 == count else { return false }
+        f.cells.reserveCapacity(f.cells.count + count)
         for k in c.lo...hi {
             let h = m[k]
             let slot = Int(sentSlot[h])

@@ -14,7 +14,8 @@ extension LiveSession {
     /// Whether this step's snapshot updates are all a pointer drag's follow (its `center`,
     /// `moveDur` 0, nothing else) and nothing else would go out but them: no gesture event,
     /// no focus change, no forced frame. (The caller has checked scroll, cells, sections.)
-    var quietStepOnlyFollows: Bool {
+    /// Always inlined: read on most steps, from mutating code (see `nextTimer`).
+    @inline(__always) var quietStepOnlyFollows: Bool {
         guard !step.snapshots.isEmpty, step.gestures.isEmpty, !step.forceFrame else { return false }
         if focus != nil, focus != sentFocus { return false }
         for u in step.snapshots {

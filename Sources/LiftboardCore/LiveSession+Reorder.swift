@@ -122,14 +122,14 @@ extension LiveSession {
 
     // MARK: Lists: midpoints, with hysteresis
 
-    func nextMovable(section s: Int, after i: Int) -> Int? {
+    @inline(__always) func nextMovable(section s: Int, after i: Int) -> Int? {
         let m = arr.members[s]
         var j = i + 1
         while j < m.count { if arr.movable[m[j]] { return j }; j += 1 }
         return nil
     }
 
-    func prevMovable(section s: Int, before i: Int) -> Int? {
+    @inline(__always) func prevMovable(section s: Int, before i: Int) -> Int? {
         let m = arr.members[s]
         var j = i - 1
         while j >= 0 { if arr.movable[m[j]] { return j }; j -= 1 }
@@ -142,7 +142,8 @@ extension LiveSession {
     /// the end of the previous one that takes it when the center reaches its own header's
     /// midpoint (the section just above takes it) or the frame of that section (refusing
     /// sections between).
-    func listStep(_ h: Int, centerY y: Double) -> Int {
+    /// Always inlined: `retargetList` asks on every move, from mutating code (see `nextTimer`).
+    @inline(__always) func listStep(_ h: Int, centerY y: Double) -> Int {
         let s = arr.sectionOf[h], i = arr.indexOf[h]
         // In a section that refuses it (a palette it is copied out of) it passes no neighbour.
         let inRefused = arr.hasRules && !allows(s, for: h)

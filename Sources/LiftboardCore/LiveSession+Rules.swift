@@ -45,13 +45,13 @@ extension LiveSession {
     }
 
     /// The sections that refuse what the drag holding item `h` carries (empty: none).
-    func refusedSections(of h: Int) -> [Bool] {
+    @inline(__always) func refusedSections(of h: Int) -> [Bool] {
         guard arr.hasRules, let p = liftedBy[h], let d = dragIndex(p) else { return [] }
         return drags[d].refused
     }
 
     /// The nearest section after `s` that takes the drag of item `h`.
-    func nextAllowed(after s: Int, for h: Int) -> Int? {
+    @inline(__always) func nextAllowed(after s: Int, for h: Int) -> Int? {
         let r = refusedSections(of: h)
         var t = s + 1
         while t < arr.sectionCount { if r.isEmpty || !r[t] { return t }; t += 1 }
@@ -59,7 +59,7 @@ extension LiveSession {
     }
 
     /// The nearest section before `s` that takes the drag of item `h`.
-    func prevAllowed(before s: Int, for h: Int) -> Int? {
+    @inline(__always) func prevAllowed(before s: Int, for h: Int) -> Int? {
         let r = refusedSections(of: h)
         var t = s - 1
         while t >= 0 { if r.isEmpty || !r[t] { return t }; t -= 1 }
@@ -67,7 +67,7 @@ extension LiveSession {
     }
 
     /// Whether section `t` takes the drag of item `h`.
-    func allows(_ t: Int, for h: Int) -> Bool {
+    @inline(__always) func allows(_ t: Int, for h: Int) -> Bool {
         let r = refusedSections(of: h)
         return r.isEmpty || !r[t]
     }

@@ -211,7 +211,7 @@ struct LiveSession: Sendable {
         resetPinnedHomes()
     }
 
-    var maxScroll: Double { max(0, arr.contentHeight - viewport.h) }
+    @inline(__always) var maxScroll: Double { max(0, arr.contentHeight - viewport.h) }
     func clampScroll(_ y: Double) -> Double { min(max(0, y), maxScroll) }
     func dur(_ ms: Double) -> Double { config.reducedMotion ? 0 : ms }
 
@@ -301,23 +301,33 @@ struct LiveSession: Sendable {
     enum Timer { case press(Int), autoScroll, deceleration, fling(Int), idleReset }
 
     /// The earliest pending timer; ties go to presses, then auto-scroll, deceleration, idle.
-    func nextTimer() -> (Double, Timer)? {
+    /// Always inlined, as `idleResetDeadline`: every input asks (`fire`, `Session.nextDeadline`),
+    /// from mutating code, and a call of a non-mutating method from there that is not inlined
+    /// is passed a copy of the whole session (1.2 KB, memcpy'd) as its `self`.
+    @inline(__always) func nextTimer() -> (Double, Timer)? {
+        // Each candidate in turn, the earliest kept (the first of equals). Spelled out rather
+        // than a nested function: a `var` captured by one is checked for exclusivity at run time
+        // on every access (swift_beginAccess), twice an input here.
         var best: (Double, Timer)? = nil
-        func consider(_ t: Double?, _ timer: Timer) {
-            guard let t else { return }
-            if best == nil || t < best!.0 { best = (t, timer) }
+        for p in pointers {
+            if let t = p.recognizer.deadline, best == nil || t < best!.0 { best = (t, .press(p.id)) }
         }
-        for p in pointers { consider(p.recognizer.deadline, .press(p.id)) }
-        consider(autoScrollAt, .autoScroll)
-        consider(deceleration?.nextTick, .deceleration)
-        for (i, f) in flings.enumerated() { consider(f.nextTick, .fling(i)) }
-        consider(idleResetDeadline, .idleReset)
+        if let t = autoScrollAt, best == nil || t < best!.0 { best = (t, .autoScroll) }
+        if let t = deceleration?.nextTick, best == nil || t < best!.0 { best = (t, .deceleration) }
+        for (i, f) in flings.enumerated() where best == nil || f.nextTick < best!.0 { best = (f.nextTick, .fling(i)) }
+        if let t = idleResetDeadline, best == nil || t < best!.0 { best = (t, .idleReset) }
         return best
     }
 
     var nextDeadline: Double? { nextTimer()?.0 }
 
-    var idleResetDeadline: Double? {
+    /// `nextDeadline` for `Session`, which reads it through its box on every input (to arm the
+    /// connection's timer). Mutating only so that the read is made where the session is: a
+    /// plain read of a computed property through the box copies the whole session first. It
+    /// changes nothing (a box shared by sessions of the same view stays as it was).
+    mutating func nextDeadlineInPlace() -> Double? { nextTimer()?.0 }
+
+    @inline(__always) var idleResetDeadline: Double? {
         guard config.idleResetMs > 0, pointers.isEmpty, drags.isEmpty, deceleration == nil, flings.isEmpty,
               scrollY != 0 || scrollX != 0 || colScroll.contains(where: { $0 != 0 }) else { return nil }
         return lastInput + config.idleResetMs

@@ -78,7 +78,10 @@ public struct Session: Sendable {
     public var config: SessionConfig? { live?.session.config }
 
     /// When the session next needs `fire(at:)`, or `nil` when nothing is pending.
-    public var nextDeadline: Double? { live?.session.nextDeadline }
+    public var nextDeadline: Double? {
+        guard case .live(let box) = state else { return nil }
+        return box.session.nextDeadlineInPlace()
+    }
 
     /// Whether any item is lifted right now.
     public var isDragging: Bool { live.map { !$0.session.drags.isEmpty } ?? false }

@@ -156,7 +156,9 @@ final class Connection {
     private func takeActions() -> [Action] {
         var out: [Action] = []
         swap(&out, &spare)
-        out.removeAll(keepingCapacity: true)
+        // Most inputs leave no action behind (a quiet move): an empty array's removeAll still
+        // goes through replaceSubrange.
+        if !out.isEmpty { out.removeAll(keepingCapacity: true) }
         return out
     }
 

@@ -176,6 +176,13 @@ struct ConnectionMachine {
         // Once a close is decided, nothing more this client says is acted on.
         if isClosing { return }
         let limit = mode == .echo ? bounds.maxEchoMessageBytes : bounds.maxMessageBytes
+        // The usual: a whole message in one frame, read where lws has it, not copied first.
+        let whole = final && rx.isEmpty && !rxTooLarge && mode == .liftboard && bytes.count <= limit
+        if whole {
+            guard admit(now: now, into: &out) else { return }
+            if isWaitingForBoard { return holdUntilBoard(Array(bytes), now: now, into: &out) }
+            return process(bytes, now: now, boards: boards, into: &out)
+        }
         if rx.count + bytes.count > limit {
             rxTooLarge = true
         } else if !rxTooLarge {
@@ -194,16 +201,30 @@ struct ConnectionMachine {
             return close(1009, "message too large")
         }
         guard admit(now: now, into: &out) else { return }
-        if isWaitingForBoard { return holdUntilBoard(now: now, into: &out) }
-        process(now: now, boards: boards, into: &out)
+        if isWaitingForBoard { return holdUntilBoard(rx, now: now, into: &out) }
+        // Out of `rx` while it is read (`process` may not touch `rx`), then back (emptied above).
+        var message: [UInt8] = []
+        swap(&message, &rx)
+        message.withUnsafeBytes { process($0, now: now, boards: boards, into: &out) }
+        swap(&message, &rx)
     }
 
-    /// The message in `rx`, admitted.
-    private mutating func process(now: Double, boards: (String) -> Board?, into out: inout [Action]) {
-        switch Wire.decodeClient(rx) {
+    /// One whole message, admitted.
+    private mutating func process(_ message: UnsafeRawBufferPointer, now: Double, boards: (String) -> Board?,
+                                  into out: inout [Action]) {
+        switch Wire.decodeClient(message) {
         case .failure(let e):
             send(.error(code: e.code, message: e.message), now: now, into: &out)
         case .success(let m):
+            if case .move(let pointer, let at) = m.event {
+                // Most of what a client sends, and none of the checks below concerns it: the
+                // engine gets a new move, not a copy of the decoded message's event (the copy,
+                // and its destruction twice, cost about 190 Ir a message).
+                let ms = clock.message(ms: m.ms, serverNow: now)
+                if recording { out.append(.record(.message(Array(message), ms: ms))) }
+                deliver(session.handle(.move(pointer: pointer, at: at), seq: m.seq, at: ms), now: now, into: &out)
+                return
+            }
             switch m.event {
             case .advance, .external, .resync, .rebase:
                 send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"), now: now, into: &out)
@@ -217,7 +238,7 @@ struct ConnectionMachine {
                 }
                 let board = boards(h.board)
                 if board == nil, !boardLookedUp {
-                    state = .waitingForBoard(held: [rx])
+                    state = .waitingForBoard(held: [Array(message)])
                     out.append(.lookUpBoard(h.board))
                     return
                 }
@@ -227,19 +248,19 @@ struct ConnectionMachine {
                     commitOrder = session.config?.commitOrder ?? .full
                     inlineEvents = session.config?.events == .inline
                     state = .live
-                    out.append(.join(board: board.id, hello: rx, ms: ms))
+                    out.append(.join(board: board.id, hello: Array(message), ms: ms))
                 }
                 deliver(events, now: now, into: &out)
                 return
             }
             let ms = clock.message(ms: m.ms, serverNow: now)
-            if recording { out.append(.record(.message(rx, ms: ms))) }
+            if recording { out.append(.record(.message(Array(message), ms: ms))) }
             deliver(session.handle(m.event, seq: m.seq, at: ms), now: now, into: &out)
         }
     }
 
     /// A message that came while the hello waits for its board: kept, up to a bound.
-    private mutating func holdUntilBoard(now: Double, into out: inout [Action]) {
+    private mutating func holdUntilBoard(_ message: [UInt8], now: Double, into out: inout [Action]) {
         guard case .waitingForBoard(var held) = state else { return }
         guard held.count < bounds.heldBeforeBoard else {
             state = .awaitingHello
@@ -248,7 +269,7 @@ struct ConnectionMachine {
             return close(1008, "too many messages before welcome")
         }
         state = .awaitingHello  // drops the enum's reference: `held` grows in place
-        held.append(rx)
+        held.append(message)
         state = .waitingForBoard(held: held)
     }
 
@@ -259,10 +280,12 @@ struct ConnectionMachine {
         state = .awaitingHello
         boardLookedUp = true
         for message in held {
-            rx = message
-            if isWaitingForBoard { holdUntilBoard(now: now, into: &out) } else if !isClosing { process(now: now, boards: boards, into: &out) }
+            if isWaitingForBoard {
+                holdUntilBoard(message, now: now, into: &out)
+            } else if !isClosing {
+                message.withUnsafeBytes { process($0, now: now, boards: boards, into: &out) }
+            }
         }
-        rx.removeAll()
         finish(direct: false, into: &out)
     }
 
@@ -468,6 +491,8 @@ struct ConnectionMachine {
     /// the queue.
     private mutating func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0, shared: SharedEncoding? = nil,
                                   into out: inout [Action]) {
+        // Most inputs (a quiet move) answer nothing: only the timer may need arming.
+        if events.isEmpty { return schedule(now: now, into: &out) }
         let events = inlineEvents ? events.inliningEvents() : events
         var barrier = initial
         for e in events {

@@ -26,6 +26,16 @@ extension Wire {
         return decodeParsed(bytes)
     }
 
+    /// `decodeClient` for bytes where they lie (a whole message in lws's receive buffer): the
+    /// same answer, without copying them into an array first.
+    public static func decodeClient(_ bytes: UnsafeRawBufferPointer) -> Result<ClientMessage, WireError> {
+        guard bytes.count <= maxMessageBytes else {
+            return .failure(WireError(code: .tooLarge, message: "message of \(bytes.count) bytes is over the \(maxMessageBytes)-byte limit"))
+        }
+        if let m = fastMove(bytes.assumingMemoryBound(to: UInt8.self)) { return .success(m) }
+        return decodeParsed(bytes)
+    }
+
     /// The general way: a JSON tree, then its fields.
     private static func decodeParsed(_ bytes: some Collection<UInt8>) -> Result<ClientMessage, WireError> {
         let value: JSONValue

@@ -1,113 +1,196 @@
 import LiftboardCore
 
 extension Wire {
-    /// A `move` read straight from its bytes, with no JSON tree, no Strings and no
+    /// A `move` (or an `up`, whose members are the same, or a `down` with at most a `kind`
+    /// besides them) read straight from its bytes, with no JSON tree, no Strings and no
     /// dictionary: most of what a dragging client sends, so most of what the server decodes.
-    /// It accepts only a flat object of `t: "move"`, `p`, `x`, `y`, `ms` and `seq` whose
+    /// It accepts only a flat object of `t: "move"` (`"up"`, `"down"`), `p`, `x`, `y`, `ms`,
+    /// `seq` and (a `down`'s) `kind` whose
     /// values are all valid (plain numbers of at most 15 digits, no exponent or escapes);
     /// anything else returns `nil`, and the general decoder reads it and words the error, so
     /// both paths always agree (tested on generated messages).
     static func fastMove(_ b: UnsafeBufferPointer<UInt8>) -> ClientMessage? {
-        // A cursor struct, not nested functions capturing the index: a captured `var` lives in
-        // a box whose every access is checked for exclusivity at run time (a call each).
-        var c = MoveCursor(b: b)
+        // One pass over the bytes with the index in a local (a cursor struct's field, or a
+        // captured `var`, is reloaded and stored around every byte), keys recognized by their
+        // bytes rather than scanned first.
+        guard let s = b.baseAddress else { return nil }
         let n = b.count
-        var isMove = false
+        var i = 0
+        enum Type { case none, move, up, down }
+        var type = Type.none
+        var kind: PointerKind?
         var p: Double?, x: Double?, y: Double?, ms: Double?, seq: Double?
-        c.skipSpace()
-        guard c.expect(UInt8(ascii: "{")) else { return nil }
+        @inline(__always) func isSpace(_ c: UInt8) -> Bool { c <= 0x20 && (c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) }
+        while i < n, isSpace(s[i]) { i += 1 }
+        guard i < n, s[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
         while true {
-            c.skipSpace()
-            guard c.expect(UInt8(ascii: "\"")) else { return nil }
-            let keyStart = c.i
-            while c.i < n, b[c.i] != UInt8(ascii: "\""), b[c.i] != UInt8(ascii: "\\"), b[c.i] >= 0x20 { c.i += 1 }
-            guard c.i < n, b[c.i] == UInt8(ascii: "\"") else { return nil }
-            let keyLength = c.i - keyStart
-            let k0 = b[keyStart], k1 = keyLength > 1 ? b[keyStart + 1] : 0, k2 = keyLength > 2 ? b[keyStart + 2] : 0
-            c.i += 1
-            c.skipSpace()
-            guard c.expect(UInt8(ascii: ":")) else { return nil }
-            c.skipSpace()
-            switch (keyLength, k0, k1, k2) {
-            case (1, UInt8(ascii: "t"), _, _):
-                // Exactly "move": any other type, or an escape, goes the general way.
-                let i = c.i
-                guard i + 6 <= n, b[i] == 0x22, b[i + 1] == UInt8(ascii: "m"), b[i + 2] == UInt8(ascii: "o"),
-                      b[i + 3] == UInt8(ascii: "v"), b[i + 4] == UInt8(ascii: "e"), b[i + 5] == 0x22 else { return nil }
-                c.i += 6
-                isMove = true
-            case (1, UInt8(ascii: "p"), _, _): guard let v = c.number() else { return nil }; p = v
-            case (1, UInt8(ascii: "x"), _, _): guard let v = c.number() else { return nil }; x = v
-            case (1, UInt8(ascii: "y"), _, _): guard let v = c.number() else { return nil }; y = v
-            case (2, UInt8(ascii: "m"), UInt8(ascii: "s"), _): guard let v = c.number() else { return nil }; ms = v
-            case (3, UInt8(ascii: "s"), UInt8(ascii: "e"), UInt8(ascii: "q")): guard let v = c.number() else { return nil }; seq = v
-            default:
+            while i < n, isSpace(s[i]) { i += 1 }
+            guard i < n, s[i] == 0x22 else { return nil }
+            i += 1
+            // The key: one of the six, closed by its quote; anything else goes the general way.
+            enum Key { case t, p, x, y, ms, seq, kind }
+            let key: Key
+            guard i + 1 < n else { return nil }
+            let k0 = s[i]
+            if s[i + 1] == 0x22 {
+                switch k0 {
+                case UInt8(ascii: "t"): key = .t
+                case UInt8(ascii: "p"): key = .p
+                case UInt8(ascii: "x"): key = .x
+                case UInt8(ascii: "y"): key = .y
+                default: return nil
+                }
+                i += 2
+            } else if k0 == UInt8(ascii: "m"), i + 2 < n, s[i + 1] == UInt8(ascii: "s"), s[i + 2] == 0x22 {
+                key = .ms
+                i += 3
+            } else if k0 == UInt8(ascii: "s"), i + 3 < n, s[i + 1] == UInt8(ascii: "e"), s[i + 2] == UInt8(ascii: "q"), s[i + 3] == 0x22 {
+                key = .seq
+                i += 4
+            } else if quoted("kind", at: i - 1, in: s, n) {
+                key = .kind
+                i += 5
+            } else {
                 return nil
             }
-            c.skipSpace()
-            if c.expect(UInt8(ascii: ",")) { continue }
-            guard c.expect(UInt8(ascii: "}")) else { return nil }
+            while i < n, isSpace(s[i]) { i += 1 }
+            guard i < n, s[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            while i < n, isSpace(s[i]) { i += 1 }
+            if key == .t {
+                // Exactly "move", "up" or "down": any other type, or an escape, goes the general
+                // way. A repeated member is read as the JSON tree reads it: the last one counts.
+                if quoted("move", at: i, in: s, n) {
+                    i += 6
+                    type = .move
+                } else if quoted("up", at: i, in: s, n) {
+                    i += 4
+                    type = .up
+                } else if quoted("down", at: i, in: s, n) {
+                    i += 6
+                    type = .down
+                } else {
+                    return nil
+                }
+            } else if key == .kind {
+                if quoted("touch", at: i, in: s, n) {
+                    i += 7
+                    kind = .touch
+                } else if quoted("mouse", at: i, in: s, n) {
+                    i += 7
+                    kind = .mouse
+                } else if quoted("pen", at: i, in: s, n) {
+                    i += 5
+                    kind = .pen
+                } else {
+                    return nil
+                }
+            } else {
+                guard let v = number(s, n, &i) else { return nil }
+                switch key {
+                case .p: p = v
+                case .x: x = v
+                case .y: y = v
+                case .ms: ms = v
+                case .seq: seq = v
+                case .t, .kind: break
+                }
+            }
+            while i < n, isSpace(s[i]) { i += 1 }
+            guard i < n else { return nil }
+            if s[i] == UInt8(ascii: ",") { i += 1; continue }
+            guard s[i] == UInt8(ascii: "}") else { return nil }
+            i += 1
             break
         }
-        c.skipSpace()
-        guard c.i == n, isMove, let p, let x, let y, let ms else { return nil }
-        guard p == p.rounded(), p >= Double(pointerRange.lowerBound), p <= Double(pointerRange.upperBound),
+        while i < n, isSpace(s[i]) { i += 1 }
+        // A kind is a down's member: on anything else the general decoder decides.
+        guard i == n, type != .none, kind == nil || type == .down, let p, let x, let y, let ms else { return nil }
+        // In range first, then whole (a conversion in range, not libm's round).
+        guard p >= Double(pointerRange.lowerBound), p <= Double(pointerRange.upperBound), Double(Int(p)) == p,
               coordinateRange.contains(x), coordinateRange.contains(y), msRange.contains(ms) else { return nil }
         if let seq {
-            guard seq == seq.rounded(), seq >= Double(seqRange.lowerBound), seq <= Double(seqRange.upperBound) else { return nil }
+            guard seq >= Double(seqRange.lowerBound), seq <= Double(seqRange.upperBound), Double(Int(seq)) == seq else { return nil }
         }
-        return ClientMessage(event: .move(pointer: Int(p), at: Point(x: x, y: y)), seq: seq.map { Int($0) }, ms: ms)
+        let at = Point(x: x, y: y)
+        let event: ClientEvent
+        switch type {
+        case .up: event = .up(pointer: Int(p), at: at)
+        case .down: event = .down(pointer: Int(p), at: at, kind: kind, mods: [], button: 0)
+        default: event = .move(pointer: Int(p), at: at)
+        }
+        return ClientMessage(event: event, seq: seq.map { Int($0) }, ms: ms)
     }
 
-}
-
-/// `fastMove`'s position in the message and the pieces it reads.
-private struct MoveCursor {
-    let b: UnsafeBufferPointer<UInt8>
-    var i = 0
-
-    @inline(__always) mutating func skipSpace() {
-        // Clients send no spaces: one comparison settles the usual byte (space and the three
-        // control characters JSON allows are all at or below 0x20).
-        while i < b.count, b[i] <= 0x20, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
-    }
-
-    @inline(__always) mutating func expect(_ c: UInt8) -> Bool {
-        guard i < b.count, b[i] == c else { return false }
-        i += 1
+    /// Whether the `n` bytes at `s` hold `word` in double quotes at `i` (the opening quote).
+    @inline(__always)
+    private static func quoted(_ word: StaticString, at i: Int, in s: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let k = word.utf8CodeUnitCount
+        guard i >= 0, i + k + 2 <= n, s[i] == 0x22, s[i + k + 1] == 0x22 else { return false }
+        let w = word.utf8Start
+        for j in 0..<k where s[i + 1 + j] != w[j] { return false }
         return true
     }
 
-    /// A JSON number of at most 15 digits without exponent, as JSONParser's fast path reads it.
-    mutating func number() -> Double? {
-        let n = b.count
-        let negative = i < n && b[i] == UInt8(ascii: "-")
+    /// A JSON number of at most 15 digits without exponent at `i` in the `n` bytes at `s`, as
+    /// JSONParser's fast path reads it; `i` ends after it.
+    @inline(__always)
+    private static func number(_ s: UnsafePointer<UInt8>, _ n: Int, _ index: inout Int) -> Double? {
+        var i = index
+        defer { index = i }
+        let negative = i < n && s[i] == UInt8(ascii: "-")
         if negative { i += 1 }
-        guard i < n, b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
+        guard i < n, s[i] &- 0x30 < 10 else { return nil }
         var mantissa: UInt64 = 0
         var digits = 0
         var fraction = 0
-        let leadingZero = b[i] == 0x30
-        while i < n, b[i] >= 0x30 && b[i] <= 0x39 {
-            mantissa = mantissa &* 10 &+ UInt64(b[i] - 0x30)
+        let leadingZero = s[i] == 0x30
+        while i < n {
+            let d = s[i] &- 0x30
+            guard d < 10 else { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
             digits += 1
             i += 1
         }
         if leadingZero && digits > 1 { return nil }
-        if i < n, b[i] == UInt8(ascii: ".") {
+        if i < n, s[i] == UInt8(ascii: ".") {
             i += 1
-            guard i < n, b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
-            while i < n, b[i] >= 0x30 && b[i] <= 0x39 {
-                mantissa = mantissa &* 10 &+ UInt64(b[i] - 0x30)
+            guard i < n, s[i] &- 0x30 < 10 else { return nil }
+            while i < n {
+                let d = s[i] &- 0x30
+                guard d < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
                 digits += 1
                 fraction += 1
                 i += 1
             }
         }
-        guard digits <= 15, i < n, b[i] != UInt8(ascii: "e") && b[i] != UInt8(ascii: "E") else { return nil }
-        let value = Double(mantissa) / Self.powersOfTen[fraction]
+        guard digits <= 15, i < n, s[i] != UInt8(ascii: "e") && s[i] != UInt8(ascii: "E") else { return nil }
+        let value = Double(mantissa) / powerOfTen(fraction)
         return negative ? -value : value
     }
 
-    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+    /// 10^k for k in 0...15 (exact doubles), without an array's bounds check and lazy global.
+    @inline(__always)
+    private static func powerOfTen(_ k: Int) -> Double {
+        switch k {
+        case 0: 1
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        default: 1e15
+        }
+    }
 }

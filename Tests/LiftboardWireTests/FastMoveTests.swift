@@ -18,7 +18,10 @@ struct FastMoveTests {
         let lines = [#"{"t":"move","p":1,"x":100,"y":117.25,"seq":42,"ms":1234.567}"#,
                      #"{"t":"move","p":1,"x":100,"y":117.25,"ms":0}"#,
                      #" { "seq" : 7 , "ms" : 16.5 , "y" : -3 , "x" : 0.0001 , "p" : 0 , "t" : "move" } "#,
-                     #"{"t":"move","p":2147483647,"x":-10000000,"y":10000000,"ms":10000000000000,"seq":9007199254740}"#]
+                     #"{"t":"move","p":2147483647,"x":-10000000,"y":10000000,"ms":10000000000000,"seq":9007199254740}"#,
+                     #"{"t":"up","p":1,"x":100,"y":117.25,"seq":43,"ms":1250.5}"#, #" { "t" : "up" , "ms" : 3 , "p" : 4 , "x" : 1 , "y" : 2 } "#,
+                     #"{"t":"down","p":1,"x":100,"y":117.25,"kind":"touch","seq":41,"ms":1200}"#,
+                     #"{"t":"down","p":3,"x":1,"y":2,"ms":0}"#, #"{"kind":"pen","t":"down","p":3,"x":1,"y":2,"ms":0}"#]
         for l in lines {
             let m = fast(l)
             #expect(m != nil, "\(l)")
@@ -27,7 +30,10 @@ struct FastMoveTests {
     }
 
     @Test func anythingUnusualGoesTheGeneralWay() {
-        let lines = [#"{"t":"down","p":1,"x":1,"y":2,"ms":0}"#, #"{"t":"move","p":1,"x":1,"y":2}"#,
+        let lines = [#"{"t":"wheel","dx":0,"dy":1,"ms":0}"#, #"{"t":"move","p":1,"x":1,"y":2}"#, #"{"t":"up","p":1,"x":1,"y":2}"#,
+                     #"{"t":"upp","p":1,"x":1,"y":2,"ms":0}"#, #"{"t":"u","p":1,"x":1,"y":2,"ms":0}"#,
+                     #"{"t":"down","p":1,"x":1,"y":2,"ms":0,"mods":["shift"]}"#, #"{"t":"down","p":1,"x":1,"y":2,"ms":0,"button":2}"#,
+                     #"{"t":"down","p":1,"x":1,"y":2,"ms":0,"kind":"finger"}"#, #"{"t":"move","p":1,"x":1,"y":2,"ms":0,"kind":"touch"}"#,
                      #"{"t":"move","p":1.5,"x":1,"y":2,"ms":0}"#, #"{"t":"move","p":-1,"x":1,"y":2,"ms":0}"#,
                      #"{"t":"move","p":1,"x":1e3,"y":2,"ms":0}"#, #"{"t":"move","p":1,"x":01,"y":2,"ms":0}"#,
                      #"{"t":"move","p":1,"x":1,"y":2,"ms":0,"extra":true}"#, #"{"t":"mov\u0065","p":1,"x":1,"y":2,"ms":0}"#,
@@ -51,10 +57,11 @@ struct FastMoveTests {
         var fastCount = 0
         for _ in 0..<20_000 {
             var members: [String] = []
-            let keys = ["t", "p", "x", "y", "ms", "seq", "q"]
+            let keys = ["t", "p", "x", "y", "ms", "seq", "q", "kind"]
             for _ in 0..<(4 + next(5)) {
                 let k = keys[next(keys.count)]
-                let v = k == "t" ? ["\"move\"", "\"move\"", "\"up\"", "\"mov\""][next(4)] : numbers[next(numbers.count)]
+                let v = k == "t" ? ["\"move\"", "\"move\"", "\"up\"", "\"mov\"", "\"down\""][next(5)]
+                    : k == "kind" ? ["\"touch\"", "\"mouse\"", "\"pen\"", "\"finger\"", "1"][next(5)] : numbers[next(numbers.count)]
                 members.append("\"\(k)\"\([":", " : "][next(2)])\(v)")
             }
             if next(2) == 0 { members = ["\"t\":\"move\"", "\"p\":1", "\"x\":2", "\"y\":3", "\"ms\":4"] + members.filter { _ in next(3) == 0 } }
@@ -71,6 +78,7 @@ struct FastMoveTests {
     /// dispatch: both overloads give the same answer, fast path or not, errors included.
     @Test func decodingAnArrayAnswersAsDecodingAnyCollection() {
         let lines = [#"{"t":"move","p":1,"x":100,"y":117.25,"seq":42,"ms":1234.567}"#, #"{"t":"down","p":1,"x":1,"y":2,"ms":0}"#,
+                     #"{"t":"up","p":1,"x":3,"y":4,"seq":43,"ms":1250}"#,
                      #"{"t":"move","p":1,"x":1,"y":2}"#, #"{"t":"nope","ms":0}"#, "{", "", #"{"t":"ping","id":"x","ms":3}"#,
                      String(repeating: " ", count: Wire.maxMessageBytes + 1)]
         for l in lines {
@@ -78,6 +86,9 @@ struct FastMoveTests {
             let viaArray = Wire.decodeClient(bytes)
             let viaSlice = Wire.decodeClient(bytes[...])
             #expect(viaArray == viaSlice, "\(l.prefix(80))")
+            // And where the bytes lie (a whole message in lws's receive buffer).
+            let viaRaw = bytes.withUnsafeBytes { Wire.decodeClient($0) }
+            #expect(viaArray == viaRaw, "\(l.prefix(80))")
         }
     }
 }
