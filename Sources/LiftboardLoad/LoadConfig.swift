@@ -46,7 +46,8 @@ public struct LoadConfig: Sendable {
     /// Sessions that only watch (hello, then read every commit), beside the `sessions` that
     /// drag, all on the dragging sessions' one board; gestures start once every one is laid out.
     public var watchers = 0
-    /// Sampled once every session is connected and idle (resident KiB of the server).
+    /// The server's process, whose resident anonymous memory (`RssAnon`) is sampled before the
+    /// first session connects, once every session is connected and idle, and at the end.
     public var serverPid: Int32? = nil
     /// More servers (ports on `host`): session k connects to `[port] + ports` at k modulo
     /// their count, so that sessions spread over several server processes.

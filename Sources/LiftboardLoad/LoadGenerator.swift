@@ -149,6 +149,9 @@ public final class LoadGenerator {
         let cpuBefore = Self.cpuSeconds()
         var addresses: [Int: SocketAddress] = [:]
         for port in Set([config.port] + config.morePorts) { addresses[port] = try SocketAddress(host: config.host, port: port) }
+        // The server's memory before the first session connects: every session's share
+        // (boards loaded for them included) is in what follows.
+        let before = config.serverPid.flatMap(ProcessStats.residentKiB)
         for k in 0..<config.sessions {
             let board = config.board ?? "load-\(k / max(1, config.sessionsPerBoard) + 1)"
             let client = LoadClient(index: k, board: board, generator: self)
@@ -167,7 +170,6 @@ public final class LoadGenerator {
             }
         }
         connectWatchers()
-        let before = config.serverPid.flatMap(ProcessStats.residentKiB)
         // After `seconds`, no new drag starts; the rest of the time drains drags and commits.
         // With watchers, connecting them all may take a while (up to a minute); `seconds` then
         // counts from when they are.
@@ -385,11 +387,17 @@ public enum ProcessStats {
         return nil
     }
 
+    /// The process's resident anonymous memory (`RssAnon`: its heap and stacks; not the pages of
+    /// its binary and libraries, which running a new code path faults in whatever the sessions
+    /// hold), or `VmRSS` on a kernel without it.
     public static func residentKiB(pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        func field(_ name: String) -> Int? {
+            for line in status.split(separator: "\n") where line.hasPrefix(name) {
+                return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+            }
+            return nil
         }
-        return nil
+        return field("RssAnon:") ?? field("VmRSS:")
     }
 }

@@ -144,7 +144,7 @@ struct LoadCommand: ParsableCommand {
                 }
                 if let a = report.serverResidentBeforeKiB, let b = report.serverResidentLaidOutKiB, let e = report.serverResidentEndKiB {
                     let s = Double(sessions + w)
-                    print(String(format: "server resident memory per session: %.1f KiB laid out, %.1f KiB at the end", Double(b - a) / s, Double(e - a) / s))
+                    print(String(format: "server resident memory (RssAnon, from before the first session) per session: %.1f KiB laid out, %.1f KiB at the end", Double(b - a) / s, Double(e - a) / s))
                 }
                 if let f = report.sendLoopFloorMs {
                     print(String(format: "floor: a bare loop writing one 131-byte frame to each of the %d watcher sockets: %.2f ms (%.2f us a socket)", w, f, f * 1000 / Double(w)))
