@@ -92,6 +92,9 @@ public final class CommitWriter: @unchecked Sendable {
                 }
             }
             if queue.isEmpty && jobs.isEmpty && closing {
+                // The next process to open the store replays nothing (a failure here loses
+                // nothing: the history holds every commit).
+                try? store.bringUpToDate()
                 thread = nil
                 condition.broadcast()
                 condition.unlock()

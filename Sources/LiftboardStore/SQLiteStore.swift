@@ -238,8 +238,9 @@ public final class SQLiteStore: Store {
     }
 
     /// Writes a batch of commits in one transaction (group commit), as `Store.apply` says.
-    /// - Complexity: O(items of the sections each commit changes), plus a read of a board
-    ///   whose cached order is not the stored one.
+    /// - Complexity: O(the change) a drop (its history row), plus an O(n) comparison of a
+    ///   board's rows every `checkpointEvery` commits of it and at each edit, plus a load (the
+    ///   checkpoint and up to `checkpointEvery` commits replayed) of a board not cached.
     @discardableResult
     public func apply(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
         do {
@@ -263,7 +264,17 @@ public final class SQLiteStore: Store {
             // The cached board is the file's (this store is the file's only writer, and a
             // failed batch or a deletion empties the cache): no read when it is cached.
             if cache.version(of: c.board) == nil {
-                guard let loaded = try load(id: c.board) else {
+                let found: (board: Board, rows: StoredRows)?
+                do {
+                    found = try load(id: c.board)
+                } catch .unreplayable(let board, let version) {
+                    // A file written by something else: this board's drops are refused, the
+                    // rest of the batch (other boards) is written.
+                    out.append(.refused(board: c.board, token: r.token,
+                                        reason: "the stored history of board \"\(board)\" does not replay at v\(version)"))
+                    continue
+                }
+                guard let loaded = found else {
                     // Deleted (through the API): the commit is moot, the rest of the batch is written.
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
@@ -335,6 +346,16 @@ public final class SQLiteStore: Store {
         try setCheckpoint(board)
     }
 
+    /// The rows of every cached board whose rows lag its history are brought up to date
+    /// (every board this process wrote to, unless a failed batch emptied the cache since).
+    public func bringUpToDate() throws(StoreError) {
+        let lagging = cache.all.filter { (rows[$0.id]?.version ?? $0.version) < $0.version }
+        guard !lagging.isEmpty else { return }
+        try db.transaction { () throws(StoreError) in
+            for board in lagging { try bringRows(of: board) }
+        }
+    }
+
     /// Records that the rows of `board` hold it (`boards.version`).
     private func setCheckpoint(_ board: Board) throws(StoreError) {
         try db.cached("UPDATE boards SET version = ? WHERE id = ?").run([.int(board.version), .text(board.id)])
@@ -379,7 +400,10 @@ public final class SQLiteStore: Store {
     /// Deletes a board with its items, sections and history; false when there was none.
     public func deleteBoard(id: String) throws(StoreError) -> Bool {
         try db.transaction { () throws(StoreError) -> Bool in
-            guard try self.board(id: id) != nil else { return false }
+            // Whether it exists, not its replay: a board whose history does not replay can go.
+            let exists = try db.prepare("SELECT 1 FROM boards WHERE id = ?")
+            exists.bind([.text(id)])
+            guard try exists.step() else { return false }
             for table in ["moves", "commits", "items", "sections", "boards"] {
                 try db.prepare("DELETE FROM \(table) WHERE \(table == "boards" ? "id" : "board") = ?").run([.text(id)])
             }

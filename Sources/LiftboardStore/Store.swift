@@ -31,6 +31,14 @@ public protocol Store: AnyObject {
     /// Checks that a write can succeed now (reconnecting when needed), without changing
     /// any board: the store thread calls it, with backoff, while the store is down.
     func probe() throws(StoreError)
+    /// Brings what the store derives from its history up to date, so that the next process to
+    /// open it replays nothing; a clean shutdown calls it (`CommitWriter.close`) after the last
+    /// write. Stores that derive nothing do nothing.
+    func bringUpToDate() throws(StoreError)
+}
+
+extension Store {
+    public func bringUpToDate() throws(StoreError) {}
 }
 
 /// A commit as the store made it durable: the version it got there (which another process
@@ -76,6 +84,8 @@ struct BoardCache {
     }
 
     func version(of id: String) -> Int? { boards[id]?.version }
+    /// Every cached board.
+    var all: Dictionary<String, Board>.Values { boards.values }
     mutating func set(_ b: Board) { boards[b.id] = b }
     /// Removes and returns the board at `version`, so that the caller holds its only reference
     /// and can change it in place (no copy of a big board per commit); `set` puts it back.

@@ -259,6 +259,53 @@ final class Locked<T>: @unchecked Sendable {
         #expect(throws: StoreError.self) { try SQLiteStore(path: path, edits: .wire).board(id: "demo") }
     }
 
+    @Test func aBoardWhoseHistoryDoesNotReplayRefusesItsDropsAloneAndCanBeDeleted() throws {
+        let path = tempPath()
+        let setup = try SQLiteStore(path: path, edits: .wire)
+        try setup.seed(Self.board)
+        var other = Self.board
+        other.id = "other"
+        try setup.seed(other)
+        try setup.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
+                                                     change: .insert(id: "a0", section: "s2", after: nil, index: 0)), at: 0)])
+        try SQLiteDatabase(path: path).execute("DELETE FROM items WHERE board = 'demo' AND id = 'a0'")
+        // A fresh store (nothing cached): one batch with a drop on each board.
+        let store = try SQLiteStore(path: path, edits: .wire)
+        let out = try store.apply([
+            CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
+                                        change: .insert(id: "a1", section: "s2", after: nil, index: 0)), at: 0, token: 1),
+            CommitRecord(commit: Commit(board: "other", version: 0, by: "s", moves: [], order: [],
+                                        change: .insert(id: "a1", section: "s2", after: nil, index: 0)), at: 0, token: 2),
+        ])
+        guard case .refused(let board, let token, let reason) = out[0] else { Issue.record("\(out[0])"); return }
+        #expect(board == "demo" && token == 1 && reason.contains("does not replay at v1"))
+        guard case .landed(let landed) = out[1] else { Issue.record("\(out[1])"); return }
+        #expect(landed.board == "other" && landed.version == 1)
+        // The broken board can still be deleted; the other keeps its drop.
+        #expect(try store.deleteBoard(id: "demo"))
+        #expect(try SQLiteStore(path: path, edits: .wire).boards().map(\.id) == ["other"])
+    }
+
+    @Test func aCleanCloseBringsTheRowsUpToDateSoTheNextOpenReplaysNothing() throws {
+        let path = tempPath()
+        let store = try SQLiteStore(path: path, edits: .wire)
+        try store.seed(Self.board)
+        var expected = Self.board
+        let drops: [Change] = [.insert(id: "a0", section: "s2", after: nil, index: 0), .swap("a1", "a3")]
+        for (k, d) in drops.enumerated() {
+            #expect(expected.apply(d) != nil)
+            try store.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [], change: d), at: 0, token: k)])
+        }
+        #expect(try Self.checkpoint(path) == 0)
+        // Through the writer, as the server closes it.
+        let writer = CommitWriter(store: store, onDurable: { _ in }, onFailure: { _, _ in }, onHealth: { _ in })
+        writer.close()
+        #expect(try Self.checkpoint(path) == 2)
+        let held = try Self.itemRows(path)
+        for s in expected.sections { #expect(held[s.id, default: []] == s.items.map(\.id), "\(s.id)") }
+        #expect(try SQLiteStore(path: path, edits: .wire).board(id: "demo") == expected)
+    }
+
     @Test func aBatchThatFailsLeavesNothingAndTheNextWritesFromTheFile() throws {
         let path = tempPath()
         let store = try SQLiteStore(path: path, edits: .wire)
