@@ -1,6 +1,6 @@
 /// Whether the server answers a move that only moves a pointer drag's snapshot
 /// (extension, `hello.config.follow`; docs/protocol.md, "Quiet follow").
-public enum FollowMode: String, Sendable, Hashable {
+public enum FollowMode: String, Sendable, Hashable, CaseIterable {
     /// Every input that changes anything is answered by a frame (contract §5, the default).
     case every
     /// A step whose only news is the `center` of pointer drags' snapshots sends no frame: the
@@ -46,7 +46,7 @@ extension LiveSession {
 
 /// How a commit made elsewhere reaches the client (extension, `hello.config.commits`;
 /// docs/protocol.md, "Commits inside frames").
-public enum CommitsMode: String, Sendable, Hashable {
+public enum CommitsMode: String, Sendable, Hashable, CaseIterable {
     /// A `commit` message after the frame that animates it (contract §5, the default).
     case separate
     /// Inside that frame, as its `commit` member: one message instead of two.

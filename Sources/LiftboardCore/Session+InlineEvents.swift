@@ -1,5 +1,5 @@
 /// How a session's `lift`, `moved` and `drop` reach the client (extension, `hello.config.events`).
-public enum EventsMode: String, Sendable, Hashable {
+public enum EventsMode: String, Sendable, Hashable, CaseIterable {
     /// Each is a message of its own, before the frame (contract §5, the default).
     case separate
     /// Each rides in the `events` of the frame that follows it, in the contract's order: one

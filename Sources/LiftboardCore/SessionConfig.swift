@@ -1,5 +1,5 @@
 /// How a drag rearranges the items between the lift place and the target.
-public enum ReorderMode: String, Sendable, Hashable {
+public enum ReorderMode: String, Sendable, Hashable, CaseIterable {
     /// The items between shift by one place (UICollectionView's interactive movement).
     case insert
     /// The dragged item and the target exchange places; the rest stay.
@@ -7,7 +7,7 @@ public enum ReorderMode: String, Sendable, Hashable {
 }
 
 /// What a `commit` message carries for this client.
-public enum CommitOrderMode: String, Sendable, Hashable {
+public enum CommitOrderMode: String, Sendable, Hashable, CaseIterable {
     /// The whole committed order, as contract §5 says (the default).
     case full
     /// Only the change and its moves: the client applies the change itself (big boards).

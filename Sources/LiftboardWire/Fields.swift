@@ -52,6 +52,16 @@ struct Fields {
         return s
     }
 
+    /// A member naming one of `T`'s cases by its raw value, if present; the error lists them
+    /// in declaration order (`expected "every" or "quiet"`).
+    func optionalChoice<T: RawRepresentable & CaseIterable>(_ key: String, _: T.Type) throws(WireError) -> T? where T.RawValue == String {
+        guard has(key) else { return nil }
+        guard let m = T(rawValue: try string(key, maxLength: 16)) else {
+            throw fail(key, "expected " + T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or "))
+        }
+        return m
+    }
+
     func bool(_ key: String) throws(WireError) -> Bool {
         guard let v = object[key] else { throw fail(key, "missing") }
         guard case .bool(let b) = v else { throw fail(key, "expected true or false, got \(v.typeName)") }

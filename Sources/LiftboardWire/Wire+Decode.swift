@@ -135,12 +135,7 @@ extension Wire {
             let c = try f.object("config")
             if let x = try c.optionalNumber("pressMs", in: 0...1e4) { config.pressMs = x }
             if let x = try c.optionalNumber("allowableMovement", in: 0...1e4) { config.allowableMovement = x }
-            if c.has("mode") {
-                guard let m = ReorderMode(rawValue: try c.string("mode", maxLength: 16)) else {
-                    throw c.fail("mode", "expected \"insert\" or \"swap\"")
-                }
-                config.mode = m
-            }
+            if let m = try c.optionalChoice("mode", ReorderMode.self) { config.mode = m }
             if let x = try c.optionalNumber("edgeScrollRange", in: 0...1e4) { config.edgeScrollRange = x }
             if let x = try c.optionalNumber("edgeScrollSpeed", in: 0...1e5) { config.edgeScrollSpeed = x }
             if c.has("liftScale") { config.liftScale = try c.number("liftScale", above: 0, upTo: 10) }
@@ -151,30 +146,10 @@ extension Wire {
             if let x = try c.optionalNumber("dropMs", in: 0...1e4) { config.dropMs = x }
             if let x = try c.optionalNumber("idleResetMs", in: 0...1e9) { config.idleResetMs = x }
             if c.has("reducedMotion") { config.reducedMotion = try c.bool("reducedMotion") }
-            if c.has("commitOrder") {
-                guard let m = CommitOrderMode(rawValue: try c.string("commitOrder", maxLength: 16)) else {
-                    throw c.fail("commitOrder", "expected \"full\" or \"none\"")
-                }
-                config.commitOrder = m
-            }
-            if c.has("events") {
-                guard let m = EventsMode(rawValue: try c.string("events", maxLength: 16)) else {
-                    throw c.fail("events", "expected \"separate\" or \"inline\"")
-                }
-                config.events = m
-            }
-            if c.has("follow") {
-                guard let m = FollowMode(rawValue: try c.string("follow", maxLength: 16)) else {
-                    throw c.fail("follow", "expected \"every\" or \"quiet\"")
-                }
-                config.follow = m
-            }
-            if c.has("commits") {
-                guard let m = CommitsMode(rawValue: try c.string("commits", maxLength: 16)) else {
-                    throw c.fail("commits", "expected \"separate\" or \"inline\"")
-                }
-                config.commits = m
-            }
+            if let m = try c.optionalChoice("commitOrder", CommitOrderMode.self) { config.commitOrder = m }
+            if let m = try c.optionalChoice("events", EventsMode.self) { config.events = m }
+            if let m = try c.optionalChoice("follow", FollowMode.self) { config.follow = m }
+            if let m = try c.optionalChoice("commits", CommitsMode.self) { config.commits = m }
         }
         return Hello(v: v, board: board, viewport: vp, config: config)
     }

@@ -18,6 +18,13 @@ struct MachineDriver {
     }
 
     /// "todo": a, b, c, d; "done": empty.
+    /// Another session's commit of `d` to the top of `todo`, v1 on `board()`.
+    static func commitFromElsewhere(by: String = "s2") -> Commit {
+        var board = board()
+        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
+        return Commit(board: "b", version: 1, by: by, moves: board.apply(change)!, order: board.order, change: change)
+    }
+
     static func board(items: Int = 4) -> Board {
         Board(id: "b", sections: [
             Section(id: "todo", items: (0..<items).map { Item(id: items <= 4 ? ["a", "b", "c", "d"][$0] : "i\($0)") }),
@@ -172,10 +179,7 @@ struct MachineDriver {
     @Test func aCommitFromElsewhereIsHeldUntilDurableAndWhatFollowsWaitsBehindIt() {
         var d = MachineDriver()
         d.start(durable: 0)
-        var board = MachineDriver.board()
-        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
-        let moves = board.apply(change)!
-        let c = Commit(board: "b", version: 1, by: "s2", moves: moves, order: board.order, change: change)
+        let c = MachineDriver.commitFromElsewhere()
         d.now = 50
         #expect(d.input { m, out in m.external(c, now: 50, into: &out) } == [], "held until durable: nothing to write yet")
         #expect(d.receive(#"{"t":"ping","id":3,"ms":60}"#) == [.writeNow])
@@ -188,9 +192,7 @@ struct MachineDriver {
     @Test func whatADurableVersionReleasesIsWrittenAtOnceUnlessTheClientIsMidMessageOrClosing() {
         var d = MachineDriver()
         d.start(durable: 0)
-        var board = MachineDriver.board()
-        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
-        let c = Commit(board: "b", version: 1, by: "s2", moves: board.apply(change)!, order: board.order, change: change)
+        let c = MachineDriver.commitFromElsewhere()
         #expect(d.input { m, out in m.external(c, now: 50, into: &out) } == [], "held until durable: nothing to write yet")
         // Nothing was ready before: nothing to write.
         #expect(d.input { m, out in m.durableAdvanced(to: 0, into: &out) } == [])
@@ -204,9 +206,7 @@ struct MachineDriver {
     @Test func whatAVersionReleasesWhileTheHubIsAboutToRebaseWaitsForTheWriteableCallback() {
         var d = MachineDriver()
         d.start(durable: 0)
-        var board = MachineDriver.board()
-        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
-        let c = Commit(board: "b", version: 1, by: "s2", moves: board.apply(change)!, order: board.order, change: change)
+        let c = MachineDriver.commitFromElsewhere()
         _ = d.input { m, out in m.external(c, now: 50, into: &out) }
         #expect(d.input { m, out in m.durableAdvanced(to: 1, direct: false, into: &out) } == [.requestWritable])
     }

@@ -23,11 +23,7 @@ import LiftboardWire
         return d
     }
 
-    static func commit() -> Commit {
-        var board = MachineDriver.board()
-        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
-        return Commit(board: "b", version: 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
-    }
+    static func commit() -> Commit { MachineDriver.commitFromElsewhere(by: "s9") }
 
     @Test func aThousandWatchersGetTheSameBytesAsOneAloneFromOneEncodingPerCommitOrder() {
         let c = Self.commit()
@@ -138,9 +134,7 @@ import LiftboardWire
     }
 
     @Test func aFramesOwnHeadAndTheSharedBodyAreTheBytesOfTheWholeFrame() {
-        var board = MachineDriver.board()
-        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
-        let c = Commit(board: "b", version: 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+        let c = Self.commit()
         var f = FrameMessage(seq: 1, ms: 0)
         f.cells = [CellUpdate(id: "d", frame: Rect(x: 0, y: 32, w: 400, h: 56), hidden: false, dur: 250, ease: .easeInOut)]
         let shared = SharedEncoding()

@@ -67,6 +67,11 @@ func message(_ s: String) -> String? { if case .failure(let e) = decode(s) { e.m
         #expect(message(#"{"t":"resize","w":0.5,"h":600,"dpr":1,"ms":1}"#) != nil)
         #expect(message(#"{"t":"hello","v":1,"board":"d","viewport":{"w":1,"h":1,"dpr":1},"config":{"pressMs":10001}}"#) == "hello.config.pressMs: out of range [0, 10000]")
         #expect(message(#"{"t":"hello","v":1,"board":"d","viewport":{"w":1,"h":1,"dpr":1},"config":{"reducedMotion":1}}"#) == "hello.config.reducedMotion: expected true or false, got a number")
+        // Each choice names its cases, in the order the contract lists them.
+        for (key, cases) in [("mode", #""insert" or "swap""#), ("commitOrder", #""full" or "none""#), ("events", #""separate" or "inline""#),
+                             ("follow", #""every" or "quiet""#), ("commits", #""separate" or "inline""#)] {
+            #expect(message(#"{"t":"hello","v":1,"board":"d","viewport":{"w":1,"h":1,"dpr":1},"config":{"\#(key)":"other"}}"#) == "hello.config.\(key): expected \(cases)")
+        }
         #expect(message(#"{"t":"key","key":"","ms":1}"#) == "key.key: must not be empty")
         #expect(message(#"{"t":"down","p":1,"x":1,"y":1,"ms":1,"kind":"finger"}"#) == "down.kind: expected mouse, touch or pen")
         #expect(message(#"{"t":"move","p":1,"x":1,"y":0,"ms":1,"seq":-3}"#) == "move.seq: out of range [0, 9007199254740992]")

@@ -88,12 +88,17 @@ test("the server's lift confirms the local one and its grab wins, eased over 100
   assert.equal(predict.apply(pred, scene, 700), false);
 });
 
-test("a frame whose center for the acked seq differs by more than a pixel is eased to, not jumped to", () => {
-  const { scene, pred } = setup();
+/** Pointer 1 down on "a" at y 70, lifted (grab 150, -10; axis y), and the first frame: its snapshot at 200, 60. */
+function liftAAt60(scene, pred) {
   downAt(pred, scene, 1, { x: 50, y: 70 }, 1);
   predict.onLift(pred, { t: "lift", p: 1, id: "a", from: { section: "s", index: 0 }, grab: { x: 150, y: -10 }, axis: "y" }, scene, 560);
   applyMessage(scene, { t: "frame", seq: 1, ms: 500, ack: 1, cells: [{ id: "a", frame: layout.cells[0].frame, alpha: 1, hidden: true, dur: 0, ease: "linear" }],
     snapshots: [{ p: 1, id: "a", center: { x: 200, y: 60 }, size: { w: 400, h: 56 }, moveDur: 0, scale: 1.05, rotation: 0.0873, alpha: 0.8, dur: 300, ease: "easeOut" }] }, 560);
+}
+
+test("a frame whose center for the acked seq differs by more than a pixel is eased to, not jumped to", () => {
+  const { scene, pred } = setup();
+  liftAAt60(scene, pred);
   predict.pointerMove(pred, 1, { x: 50, y: 100 });
   predict.sent(pred, { t: "move", p: 1, x: 50, y: 100, seq: 2 });
   predict.apply(pred, scene, 570);
@@ -120,10 +125,7 @@ test("a frame whose center for the acked seq differs by more than a pixel is eas
 
 test("quiet follow: unanswered moves are drawn from the prediction alone, and the next frame's center for its ack reconciles them", () => {
   const { scene, pred } = setup();
-  downAt(pred, scene, 1, { x: 50, y: 70 }, 1);
-  predict.onLift(pred, { t: "lift", p: 1, id: "a", from: { section: "s", index: 0 }, grab: { x: 150, y: -10 }, axis: "y" }, scene, 560);
-  applyMessage(scene, { t: "frame", seq: 1, ms: 500, ack: 1, cells: [{ id: "a", frame: layout.cells[0].frame, alpha: 1, hidden: true, dur: 0, ease: "linear" }],
-    snapshots: [{ p: 1, id: "a", center: { x: 200, y: 60 }, size: { w: 400, h: 56 }, moveDur: 0, scale: 1.05, rotation: 0.0873, alpha: 0.8, dur: 300, ease: "easeOut" }] }, 560);
+  liftAAt60(scene, pred);
   // Ten moves 4 px apart; the server (follow: "quiet") answers none of them.
   for (let k = 1; k <= 10; k++) {
     predict.pointerMove(pred, 1, { x: 50, y: 70 + 4 * k });
