@@ -240,45 +240,23 @@ extension Wire {
     // their member's name and closed verbatim. The bytes are those of the piece-by-piece form.
 
     static func frame(_ f: FrameMessage, commitOrder: CommitOrderMode = .full, _ w: inout JSONWriter) {
-        w.member(#""t":"frame","seq":"#, int: f.seq)
-        w.member(#""ms":"#, f.ms)
-        if let ack = f.ack { w.member(#""ack":"#, int: ack) }
+        w.pieces(bound: 100) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.put(#""t":"frame","seq":"#); o.int(f.seq)
+            o.put(#","ms":"#); o.number(f.ms)
+            if let ack = f.ack { o.put(#","ack":"#); o.int(ack) }
+        }
         if !f.events.isEmpty {
             // `hello.config.events: "inline"`: this input's lift, moved and drop, in order.
             w.member(#""events":"#); w.beginArray()
-            for e in f.events { message(e, line: nil, commitOrder: .full, &w) }
+            for e in f.events where !gestureEvent(e, &w) { message(e, line: nil, commitOrder: .full, &w) }
             w.endArray()
         }
         if let s = f.scroll { w.member(#""scroll":{"x":"#, s.x); w.member(#""y":"#, s.y); w.raw("}") }
         if let d = f.scrollDur { w.member(#""scrollDur":"#, d) }
         if let c = f.content { w.member(#""content":{"w":"#, c.w); w.member(#""h":"#, c.h); w.raw("}") }
         if let s = f.sections { w.key("sections"); sections(s, &w) }
-        if !f.cells.isEmpty {
-            w.member(#""cells":"#); w.beginArray()
-            for c in f.cells {
-                w.beginObject()
-                w.member(#""id":"#, c.id)
-                w.member(#""frame":{"x":"#, c.frame.x); w.member(#""y":"#, c.frame.y)
-                w.member(#""w":"#, c.frame.w); w.member(#""h":"#, c.frame.h); w.raw("}")
-                w.member(#""alpha":"#, c.alpha)
-                w.member(#""hidden":"#, bool: c.hidden)
-                w.member(#""dur":"#, c.dur)
-                w.member(#""ease":"#, literal: easeName(c.ease))
-                if c.appear { w.member(#""appear":"#, bool: true) }
-                if let s = c.selected { w.member(#""selected":"#, bool: s) }
-                if let i = c.info {
-                    w.member(#""label":"#, i.label)
-                    w.member(#""color":"#, i.color)
-                    w.member(#""section":"#, i.section)
-                    w.member(#""index":"#, int: i.index)
-                    w.member(#""movable":"#, bool: i.movable)
-                    if let h = i.handle { w.member(#""handle":"#, h.rawValue) }
-                    if !i.card.isEmpty { cardMembers(i.card, &w) }
-                }
-                w.endObject()
-            }
-            w.endArray()
-        }
+        if !f.cells.isEmpty { cells(f.cells, &w) }
         if !f.gone.isEmpty {
             w.key("gone"); w.beginArray()
             for g in f.gone { w.string(g) }
@@ -290,11 +268,7 @@ extension Wire {
             w.endArray()
             w.key("removeDur"); w.number(f.removeDur)
         }
-        if !f.snapshots.isEmpty {
-            w.member(#""snapshots":"#); w.beginArray()
-            for s in f.snapshots { snapshot(s, &w) }
-            w.endArray()
-        }
+        if !f.snapshots.isEmpty { snapshots(f.snapshots, &w) }
         if let focus = f.focus { w.key("focus"); w.string(focus) }
         // `hello.config.commits: "inline"`: the commit from elsewhere this frame animates, last
         // (read after the frame's changes, as the contract orders a frame and its commit).
@@ -302,21 +276,199 @@ extension Wire {
     }
 
     static func snapshot(_ s: SnapshotUpdate, _ w: inout JSONWriter) {
-        w.beginObject()
-        w.member(#""p":"#, int: s.p)
-        w.member(#""id":"#, s.id)
-        if let c = s.center { w.member(#""center":{"x":"#, c.x); w.member(#""y":"#, c.y); w.raw("}") }
-        if let z = s.size { w.member(#""size":{"w":"#, z.w); w.member(#""h":"#, z.h); w.raw("}") }
-        if let v = s.moveDur { w.member(#""moveDur":"#, v) }
-        if let v = s.scale { w.member(#""scale":"#, v) }
-        if let v = s.rotation { w.member(#""rotation":"#, v) }
-        if let v = s.alpha { w.member(#""alpha":"#, v) }
-        if let v = s.dur { w.member(#""dur":"#, v) }
-        if let v = s.ease { w.member(#""ease":"#, literal: easeName(v)) }
-        if let v = s.count { w.member(#""count":"#, int: v) }
-        if let v = s.forbidden { w.member(#""forbidden":"#, bool: v) }
-        w.member(#""done":"#, bool: s.done)
-        w.endObject()
+        withUnsafePointer(to: s) { s in
+            w.pieces(bound: snapshotBound(s)) { o, comma in
+                if comma { o.byte(UInt8(ascii: ",")) }
+                snapshot(s, &o)
+            }
+        }
+    }
+
+    // The fast encoders read each update in place, through a pointer: `for s in list`, or
+    // passing `list[k]` on, copied the whole update first (its strings retained and released).
+
+    /// `,"snapshots":[…]`, in one piece.
+    static func snapshots(_ list: [SnapshotUpdate], _ w: inout JSONWriter) {
+        list.withUnsafeBufferPointer { list in
+            var bound = 16
+            for k in list.indices { bound &+= snapshotBound(list.baseAddress! + k) &+ 1 }
+            w.pieces(bound: bound) { o, comma in
+                if comma { o.byte(UInt8(ascii: ",")) }
+                o.put(#""snapshots":["#)
+                for k in list.indices {
+                    if k > 0 { o.byte(UInt8(ascii: ",")) }
+                    snapshot(list.baseAddress! + k, &o)
+                }
+                o.byte(UInt8(ascii: "]"))
+            }
+        }
+    }
+
+    /// At most what `snapshot` writes: 200 bytes of names and fixed text, two integers of at
+    /// most 20 bytes, nine numbers of at most 25, and its id.
+    @inline(__always)
+    static func snapshotBound(_ s: UnsafePointer<SnapshotUpdate>) -> Int { 470 &+ ByteCursor.bound(s.pointee.id) }
+
+    @inline(__always)
+    static func snapshot(_ s: UnsafePointer<SnapshotUpdate>, _ o: inout ByteCursor) {
+        o.put(#"{"p":"#); o.int(s.pointee.p)
+        o.put(#","id":"#); o.string(s.pointee.id)
+        if let c = s.pointee.center { o.put(#","center":{"x":"#); o.number(c.x); o.put(#","y":"#); o.number(c.y); o.byte(UInt8(ascii: "}")) }
+        if let z = s.pointee.size { o.put(#","size":{"w":"#); o.number(z.w); o.put(#","h":"#); o.number(z.h); o.byte(UInt8(ascii: "}")) }
+        if let v = s.pointee.moveDur { o.put(#","moveDur":"#); o.number(v) }
+        if let v = s.pointee.scale { o.put(#","scale":"#); o.number(v) }
+        if let v = s.pointee.rotation { o.put(#","rotation":"#); o.number(v) }
+        if let v = s.pointee.alpha { o.put(#","alpha":"#); o.number(v) }
+        if let v = s.pointee.dur { o.put(#","dur":"#); o.number(v) }
+        if let v = s.pointee.ease { o.put(#","ease":"#); ease(v, &o) }
+        if let v = s.pointee.count { o.put(#","count":"#); o.int(v) }
+        if let v = s.pointee.forbidden { o.put(#","forbidden":"#); o.bool(v) }
+        if s.pointee.done { o.put(#","done":true}"#) } else { o.put(#","done":false}"#) }
+    }
+
+    /// `"linear"`, `"easeOut"` or `"easeInOut"`, quotes included.
+    @inline(__always)
+    static func ease(_ e: Ease, _ o: inout ByteCursor) {
+        switch e {
+        case .linear: o.put(#""linear""#)
+        case .easeOut: o.put(#""easeOut""#)
+        case .easeInOut: o.put(#""easeInOut""#)
+        }
+    }
+
+    /// `,"cells":[…]`: each cell in one piece, its attributes read once (for its room and its
+    /// text): a cell's `info` is copied whenever it is bound, so it is bound once.
+    static func cells(_ list: [CellUpdate], _ w: inout JSONWriter) {
+        w.member(#""cells":"#)
+        w.beginArray()
+        list.withUnsafeBufferPointer { cells in
+            for k in cells.indices {
+                let c = cells.baseAddress! + k
+                // 300 bytes at most for the names, the fixed text and seven numbers; with the
+                // attributes, 100 more and their texts.
+                let head = 300 &+ ByteCursor.bound(c.pointee.id)
+                switch c.pointee.info {
+                case .some(let i):
+                    let bound = head &+ 100 &+ ByteCursor.bound(i.label) &+ ByteCursor.bound(i.color) &+ ByteCursor.bound(i.section)
+                        &+ (i.card.isEmpty ? 0 : cardBound(i.card))
+                    w.pieces(bound: bound) { o, comma in
+                        if comma { o.byte(UInt8(ascii: ",")) }
+                        cell(c, &o)
+                        cellInfoMembers(i, &o)
+                        o.byte(UInt8(ascii: "}"))
+                    }
+                case nil:
+                    w.pieces(bound: head) { o, comma in
+                        if comma { o.byte(UInt8(ascii: ",")) }
+                        cell(c, &o)
+                        o.byte(UInt8(ascii: "}"))
+                    }
+                }
+            }
+        }
+        w.endArray()
+    }
+
+    static func cardBound(_ c: Card) -> Int {
+        var n = 64
+        if let v = c.detail { n &+= ByteCursor.bound(v) }
+        if let v = c.image { n &+= ByteCursor.bound(v) }
+        if let v = c.badge { n &+= ByteCursor.bound(v) }
+        if let v = c.accent { n &+= ByteCursor.bound(v) }
+        for t in c.tags { n &+= 32 &+ ByteCursor.bound(t.text) &+ ByteCursor.bound(t.color) }
+        return n
+    }
+
+    /// A cell's members up to its attributes (the object left open).
+    @inline(__always)
+    static func cell(_ c: UnsafePointer<CellUpdate>, _ o: inout ByteCursor) {
+        o.put(#"{"id":"#); o.string(c.pointee.id)
+        let r = c.pointee.frame
+        o.put(#","frame":{"x":"#); o.number(r.x)
+        o.put(#","y":"#); o.number(r.y)
+        o.put(#","w":"#); o.number(r.w)
+        o.put(#","h":"#); o.number(r.h)
+        o.put(#"},"alpha":"#); o.number(c.pointee.alpha)
+        if c.pointee.hidden { o.put(#","hidden":true,"dur":"#) } else { o.put(#","hidden":false,"dur":"#) }
+        o.number(c.pointee.dur)
+        o.put(#","ease":"#); ease(c.pointee.ease, &o)
+        if c.pointee.appear { o.put(#","appear":true"#) }
+        if let s = c.pointee.selected { o.put(#","selected":"#); o.bool(s) }
+    }
+
+    /// A frame cell's `label`, `color`, `section`, `index`, `movable`, `handle` and card.
+    @inline(__always)
+    static func cellInfoMembers(_ i: borrowing CellInfo, _ o: inout ByteCursor) {
+        o.put(#","label":"#); o.string(i.label)
+        o.put(#","color":"#); o.string(i.color)
+        o.put(#","section":"#); o.string(i.section)
+        o.put(#","index":"#); o.int(i.index)
+        if i.movable { o.put(#","movable":true"#) } else { o.put(#","movable":false"#) }
+        switch i.handle {
+        case .leading?: o.put(#","handle":"leading""#)
+        case .trailing?: o.put(#","handle":"trailing""#)
+        case nil: break
+        }
+        if !i.card.isEmpty { cardMembers(i.card, &o) }
+    }
+
+    /// `cardMembers`, through a cursor (`cardBound` bytes at most).
+    static func cardMembers(_ c: Card, _ o: inout ByteCursor) {
+        if let v = c.detail { o.put(#","detail":"#); o.string(v) }
+        if let v = c.image { o.put(#","image":"#); o.string(v) }
+        if let v = c.badge { o.put(#","badge":"#); o.string(v) }
+        if !c.tags.isEmpty {
+            o.put(#","tags":["#)
+            for k in c.tags.indices {
+                if k > 0 { o.byte(UInt8(ascii: ",")) }
+                o.put(#"{"text":"#); o.string(c.tags[k].text)
+                if !c.tags[k].color.isEmpty { o.put(#","color":"#); o.string(c.tags[k].color) }
+                o.byte(UInt8(ascii: "}"))
+            }
+            o.byte(UInt8(ascii: "]"))
+        }
+        if let v = c.accent { o.put(#","accent":"#); o.string(v) }
+    }
+
+    /// A frame's inline `lift`, `moved` or `drop`, in one piece; `false` (nothing written) for
+    /// any other message.
+    static func gestureEvent(_ e: ServerEvent, _ w: inout JSONWriter) -> Bool {
+        switch e {
+        case .lift(let p, let id, let from, let follow, let added):
+            w.pieces(bound: 200 &+ ByteCursor.bound(id) &+ ByteCursor.bound(from.section)) { o, comma in
+                if comma { o.byte(UInt8(ascii: ",")) }
+                o.put(#"{"t":"lift","p":"#); o.int(p)
+                o.put(#","id":"#); o.string(id)
+                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index)
+                o.byte(UInt8(ascii: "}"))
+                if let follow {
+                    o.put(#","grab":{"x":"#); o.number(follow.grab.x); o.put(#","y":"#); o.number(follow.grab.y)
+                    if follow.lockX { o.put(#"},"axis":"y""#) } else { o.put(#"},"axis":"xy""#) }
+                }
+                if added { o.put(#","added":true"#) }
+                o.byte(UInt8(ascii: "}"))
+            }
+        case .moved(let p, let id, let from, let to):
+            w.pieces(bound: 200 &+ ByteCursor.bound(id) &+ ByteCursor.bound(from.section) &+ ByteCursor.bound(to.section)) { o, comma in
+                if comma { o.byte(UInt8(ascii: ",")) }
+                o.put(#"{"t":"moved","p":"#); o.int(p)
+                o.put(#","id":"#); o.string(id)
+                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index)
+                o.put(#"},"to":{"section":"#); o.string(to.section); o.put(#","index":"#); o.int(to.index)
+                o.put("}}")
+            }
+        case .drop(let p, let id, let at, let cancelled):
+            w.pieces(bound: 200 &+ ByteCursor.bound(id) &+ ByteCursor.bound(at.section)) { o, comma in
+                if comma { o.byte(UInt8(ascii: ",")) }
+                o.put(#"{"t":"drop","p":"#); o.int(p)
+                o.put(#","id":"#); o.string(id)
+                o.put(#","at":{"section":"#); o.string(at.section); o.put(#","index":"#); o.int(at.index)
+                if cancelled { o.put(#"},"cancelled":true}"#) } else { o.put(#"},"cancelled":false}"#) }
+            }
+        default:
+            return false
+        }
+        return true
     }
 
     static func cellInfo(_ c: CellInfo, _ w: inout JSONWriter, open: Bool) {

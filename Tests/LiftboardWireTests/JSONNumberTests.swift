@@ -28,6 +28,29 @@ struct JSONNumberTests {
         }
     }
 
+    /// Integers (and integral doubles) are written two digits at a time: every length, both signs,
+    /// the extremes, each power of ten and its neighbours.
+    @Test func writtenIntegersAreTheirDecimalText() {
+        var values: [Int] = [0, 1, -1, 9, 10, 11, 99, 100, 101, Int.max, Int.min, Int.min + 1]
+        var p = 1
+        for _ in 0..<18 { p *= 10; values += [p - 1, p, p + 1, -(p - 1), -p, -(p + 1)] }
+        var state: UInt64 = 7
+        for _ in 0..<5_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            values.append(Int(bitPattern: UInt(state)) >> Int(state % 63))
+        }
+        for v in values {
+            var w = JSONWriter()
+            w.int(v)
+            #expect(String(decoding: w.bytes, as: UTF8.self) == String(v))
+            if abs(Double(v)) < 1e15 {
+                var d = JSONWriter()
+                d.number(Double(v))
+                #expect(String(decoding: d.bytes, as: UTF8.self) == String(v))
+            }
+        }
+    }
+
     @Test func parsedNumbersAreExactlyWhatStrtodReads() throws {
         var texts = Self.samples.map { "\($0)" }
         texts += ["123.456", "-0", "0.1", "599.99", "1e3", "12345678901234567", "123456789012345.6", "0.000000000000001",
