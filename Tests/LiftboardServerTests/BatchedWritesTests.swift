@@ -145,3 +145,59 @@ import LiftboardWire
         #expect(Self.frames(buffer[start...]).map(\.payload) == expected)
     }
 }
+
+/// Commits the store reports durable together are released once, after the last: each session
+/// gets all they release in one write, the sessions whose drops they are first.
+@Suite struct BatchedReleaseTests {
+    typealias H = HubStateTests
+
+    @Test func commitsDurableTogetherAreReleasedOnceTheirOriginatorsFirstInVersionOrder() {
+        var h = H.hub()
+        let c1 = H.commit(H.aToDone, on: H.board(), by: "s3")
+        _ = h.commit(c1, by: "s3", at: 5, now: 0)
+        let c2 = H.commit(H.dFirst, on: h.board, by: "s1")
+        _ = h.commit(c2, by: "s1", at: 5, now: 1)
+        let c3 = H.commit(H.cToDone, on: h.board, by: "s3")
+        _ = h.commit(c3, by: "s3", at: 5, now: 2)
+        let ds = [H.durable(H.aToDone, 1, by: "s3", origin: H.here, token: 1),
+                  H.durable(H.dFirst, 2, by: "s1", origin: H.here, token: 2),
+                  H.durable(H.cToDone, 3, by: "s3", origin: H.here, token: 3)]
+        #expect(h.durable(ds) == ds.map { .publish($0) } + [.release(durable: 3, first: ["s3", "s1"])])
+        #expect(h.settle() == [])
+        #expect(h.truth == h.board)
+        // Reported again (the listener read them back): nothing.
+        #expect(h.durable(ds) == [])
+    }
+
+    @Test func anotherProcessesCommitsDurableTogetherAreDeliveredThenReleasedOnce() {
+        var h = H.hub()
+        let theirs = [H.durable(H.aToDone, 1, by: "s9", origin: H.there, token: 7),
+                      H.durable(H.dFirst, 2, by: "s9", origin: H.there, token: 8)]
+        var b = H.board()
+        let c1 = Commit(board: "b", version: 1, by: "s9", moves: b.apply(H.aToDone)!, order: b.order, change: H.aToDone)
+        let c2 = Commit(board: "b", version: 2, by: "s9", moves: b.apply(H.dFirst)!, order: b.order, change: H.dFirst)
+        let sessions = ["s1", "s2", "s3"]
+        #expect(h.durable(theirs) == [.publish(theirs[0])] + sessions.map { .deliver(c1, to: $0) }
+                                   + [.publish(theirs[1])] + sessions.map { .deliver(c2, to: $0) }
+                                   + [.release(durable: 2)])
+    }
+
+    @Test func aWatcherGetsTheFramesOfCommitsReleasedTogetherInOneWrite() {
+        // A watcher's machine told three commits from elsewhere, held, then durable at once.
+        let board = MachineDriver.board()
+        var d = MachineDriver(boards: ["b": board])
+        d.start(durable: 0)
+        for c in BatchedWritesTests.commits(3, on: board) { _ = d.input { m, out in m.external(c, now: 50, into: &out) } }
+        #expect(d.input { m, out in m.durableAdvanced(to: 3, into: &out) } == [.writeNow])
+        var buffer = [UInt8](repeating: 0, count: 16)
+        guard case .frames(let start, let count) = d.machine.nextBatch(into: &buffer, headroom: 16) else {
+            Issue.record("one write")
+            return
+        }
+        #expect(count == 6, "each commit's frame and its commit")
+        let types = BatchedWritesTests.frames(buffer[start...]).map { f in
+            (try? JSONParser.parse(f.payload[...])).flatMap { if case .string(let t)? = $0["t"] { t } else { nil } } ?? "?"
+        }
+        #expect(types == ["frame", "commit", "frame", "commit", "frame", "commit"])
+    }
+}
