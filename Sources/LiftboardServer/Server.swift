@@ -336,9 +336,24 @@ public final class Server {
         drainBoardJobs()
         drainEventCatchUps()
         var touched: [String] = []
-        for r in storeReports.take() {
+        let reports = storeReports.take()
+        var k = 0
+        while k < reports.count {
+            let r = reports[k]
+            k += 1
             switch r {
-            case .landed(let d): hubs[d.board]?.durable(d)
+            case .landed(let d):
+                // With the ones after it on the same board (one store transaction, one read of
+                // the listener): a session gets what they release in one write.
+                var batch = [d]
+                while k < reports.count, case .landed(let next) = reports[k], next.board == d.board {
+                    batch.append(next)
+                    k += 1
+                }
+                hubs[d.board]?.durable(batch)
+                if !touched.contains(d.board) { touched.append(d.board) }
+                for landed in batch { answerWrite(.landed(landed)) }
+                continue
             case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
             case .refused(let board, let token, let reason): hubs[board]?.refused(token: token, reason: reason)
             case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)
