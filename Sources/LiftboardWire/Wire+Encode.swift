@@ -240,11 +240,14 @@ extension Wire {
     // their member's name and closed verbatim. The bytes are those of the piece-by-piece form.
 
     static func frame(_ f: FrameMessage, commitOrder: CommitOrderMode = .full, _ w: inout JSONWriter) {
+        // Read before the closure: a closure that captured `f` needed it in memory, a copy of
+        // the whole frame (its arrays retained and released).
+        let seq = f.seq, ms = f.ms, ack = f.ack
         w.pieces(bound: 100) { o, comma in
             if comma { o.byte(UInt8(ascii: ",")) }
-            o.put(#""t":"frame","seq":"#); o.int(f.seq)
-            o.put(#","ms":"#); o.number(f.ms)
-            if let ack = f.ack { o.put(#","ack":"#); o.int(ack) }
+            o.put(#""t":"frame","seq":"#); o.int(seq)
+            o.put(#","ms":"#); o.number(ms)
+            if let ack { o.put(#","ack":"#); o.int(ack) }
         }
         if !f.events.isEmpty {
             // `hello.config.events: "inline"`: this input's lift, moved and drop, in order.
@@ -336,8 +339,9 @@ extension Wire {
         }
     }
 
-    /// `,"cells":[…]`: each cell in one piece, its attributes read once (for its room and its
-    /// text): a cell's `info` is copied whenever it is bound, so it is bound once.
+    /// `,"cells":[…]`: each cell in one piece, read in place through the array's buffer (a
+    /// cell's attributes bound as a value, `if let info`, were copied whole: their strings and
+    /// card retained and released).
     static func cells(_ list: [CellUpdate], _ w: inout JSONWriter) {
         w.member(#""cells":"#)
         w.beginArray()
@@ -346,23 +350,18 @@ extension Wire {
                 let c = cells.baseAddress! + k
                 // 300 bytes at most for the names, the fixed text and seven numbers; with the
                 // attributes, 100 more and their texts.
-                let head = 300 &+ ByteCursor.bound(c.pointee.id)
-                switch c.pointee.info {
-                case .some(let i):
-                    let bound = head &+ 100 &+ ByteCursor.bound(i.label) &+ ByteCursor.bound(i.color) &+ ByteCursor.bound(i.section)
-                        &+ (i.card.isEmpty ? 0 : cardBound(i.card))
-                    w.pieces(bound: bound) { o, comma in
-                        if comma { o.byte(UInt8(ascii: ",")) }
-                        cell(c, &o)
-                        cellInfoMembers(i, &o)
-                        o.byte(UInt8(ascii: "}"))
-                    }
-                case nil:
-                    w.pieces(bound: head) { o, comma in
-                        if comma { o.byte(UInt8(ascii: ",")) }
-                        cell(c, &o)
-                        o.byte(UInt8(ascii: "}"))
-                    }
+                var bound = 300 &+ ByteCursor.bound(c.pointee.id)
+                let info = infoPointer(c)
+                if let i = info {
+                    bound &+= 100 &+ ByteCursor.bound(i.pointee.label) &+ ByteCursor.bound(i.pointee.color)
+                        &+ ByteCursor.bound(i.pointee.section)
+                    if !isEmpty(i.pointer(to: \.card)!) { bound &+= cardBound(i.pointee.card) }
+                }
+                w.pieces(bound: bound) { o, comma in
+                    if comma { o.byte(UInt8(ascii: ",")) }
+                    cell(c, &o)
+                    if let info { cellInfoMembers(info, &o) }
+                    o.byte(UInt8(ascii: "}"))
                 }
             }
         }
@@ -396,20 +395,36 @@ extension Wire {
         if let s = c.pointee.selected { o.put(#","selected":"#); o.bool(s) }
     }
 
+    /// The attributes of the update at `c`, where they lie; nil when it has none. An Optional
+    /// holds its payload at its start (the single-payload enum layout of the Swift ABI), so the
+    /// address of `info` is that of its CellInfo when it has one.
+    @inline(__always)
+    static func infoPointer(_ c: UnsafePointer<CellUpdate>) -> UnsafePointer<CellInfo>? {
+        // A case test, not `!= nil` (CellInfo is Equatable: that compared copies).
+        guard case .some = c.pointee.info, let info = c.pointer(to: \.info) else { return nil }
+        return UnsafeRawPointer(info).assumingMemoryBound(to: CellInfo.self)
+    }
+
+    /// `Card.isEmpty`, read field by field in place.
+    @inline(__always)
+    static func isEmpty(_ c: UnsafePointer<Card>) -> Bool {
+        c.pointee.detail == nil && c.pointee.image == nil && c.pointee.badge == nil && c.pointee.tags.isEmpty && c.pointee.accent == nil
+    }
+
     /// A frame cell's `label`, `color`, `section`, `index`, `movable`, `handle` and card.
     @inline(__always)
-    static func cellInfoMembers(_ i: borrowing CellInfo, _ o: inout ByteCursor) {
-        o.put(#","label":"#); o.string(i.label)
-        o.put(#","color":"#); o.string(i.color)
-        o.put(#","section":"#); o.string(i.section)
-        o.put(#","index":"#); o.int(i.index)
-        if i.movable { o.put(#","movable":true"#) } else { o.put(#","movable":false"#) }
-        switch i.handle {
+    static func cellInfoMembers(_ i: UnsafePointer<CellInfo>, _ o: inout ByteCursor) {
+        o.put(#","label":"#); o.string(i.pointee.label)
+        o.put(#","color":"#); o.string(i.pointee.color)
+        o.put(#","section":"#); o.string(i.pointee.section)
+        o.put(#","index":"#); o.int(i.pointee.index)
+        if i.pointee.movable { o.put(#","movable":true"#) } else { o.put(#","movable":false"#) }
+        switch i.pointee.handle {
         case .leading?: o.put(#","handle":"leading""#)
         case .trailing?: o.put(#","handle":"trailing""#)
         case nil: break
         }
-        if !i.card.isEmpty { cardMembers(i.card, &o) }
+        if !isEmpty(i.pointer(to: \.card)!) { cardMembers(i.pointee.card, &o) }
     }
 
     /// `cardMembers`, through a cursor (`cardBound` bytes at most).
