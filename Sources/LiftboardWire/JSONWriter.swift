@@ -35,7 +35,8 @@ public struct JSONWriter {
     }
 
     /// Zeros to make room with: one copy (a memcpy) per piece that does not fit, of what it
-    /// needs and at least 512 bytes (a frame's cells ask for their bound in one piece).
+    /// needs and at least 2 KiB: a frame's pieces ask for their bounds (a cell 400 bytes and
+    /// more), so one growth covers the usual frame (512 bytes at a time took three or four).
     private static let room = [UInt8](repeating: 0, count: 4096)
 
     /// Runs `body` on a pointer to room for at least `n` bytes; `body` returns how many it wrote.
@@ -49,7 +50,7 @@ public struct JSONWriter {
     @inline(never)
     private mutating func makeRoom(_ n: Int) {
         while count + n > storage.count {
-            let need = max(count + n - storage.count, 512)
+            let need = max(count + n - storage.count, 2048)
             storage.append(contentsOf: Self.room[..<min(need, Self.room.count)])
         }
     }
