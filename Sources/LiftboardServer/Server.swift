@@ -78,7 +78,7 @@ public final class Server {
     private var nextSessionNumber = 0
     private var allocations = CAllocations()
     /// What the service thread waits with (epoll through libuv, or lws's poll).
-    private var serviceLoop = ServiceLoop(kind: .poll)
+    private(set) var serviceLoop = ServiceLoop(kind: .poll)
     private var signalSources: [DispatchSourceSignal] = []
     private let stopFlag = StopFlag()
     /// The files under Public/ (every static path must stay under it).
@@ -288,7 +288,7 @@ public final class Server {
         if !connections.isEmpty {
             log(.info, "shutdown", session: nil, "\(connections.count) sessions did not take their close in \(Int(Self.drainMs)) ms: closed without it")
         }
-        for c in connections.values { for t in [c.timer, c.closeTimer] { if let t { lws_sul_cancel(&t.pointee.sul) } } }
+        for c in connections.values { c.stopTimers() }
         if let heartbeat { lws_sul_cancel(&heartbeat.pointee.sul) }
         if let heapTimer { lws_sul_cancel(&heapTimer.pointee.sul) }
         writer?.close()
