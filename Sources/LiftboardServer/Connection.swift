@@ -17,8 +17,8 @@ final class Connection {
     var machine: ConnectionMachine
     private(set) var hub: Hub?
     private var recorder: Recorder?
-    /// The session's timer (`SessionTimer`), made when first armed.
-    private(set) var timer: SessionTimer?
+    /// The session's timer, made when first armed.
+    private(set) var timer: LoopTimer?
     /// The timer that has lws close the connection (`closeSoon`).
     var closeTimer: UnsafeMutablePointer<clws_timer>?
     /// The actions buffer, reused (an input performed inside another's actions takes a new one).
@@ -180,7 +180,9 @@ final class Connection {
             case .requestWritable:
                 lws_callback_on_writable(wsi)
             case .armTimer(let afterMs):
-                if timer == nil { timer = SessionTimer(loop: server.serviceLoop.uvLoop, context: server.context, owner: self) }
+                if timer == nil {
+                    timer = LoopTimer(loop: server.serviceLoop.uvLoop, context: server.context) { [unowned self] in fireTimer() }
+                }
                 timer?.arm(afterMs: afterMs)
             case .cancelTimer:
                 timer?.cancel()

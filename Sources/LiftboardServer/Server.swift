@@ -57,10 +57,10 @@ public final class Server {
     /// Change feed clients (Server+Events), their store reads, and their heartbeat timer.
     var eventStreams: [OpaquePointer: EventFeedStream] = [:]
     let eventCatchUps = EventCatchUps()
-    var heartbeat: UnsafeMutablePointer<clws_timer>?
+    var heartbeat: LoopTimer?
     /// The timer that gives the heap's free pages back (Server+Heap.swift), and the heap's free
     /// bytes after the last time it did.
-    var heapTimer: UnsafeMutablePointer<clws_timer>?
+    var heapTimer: LoopTimer?
     var heapFreeAfterTrim = 0
     var writer: CommitWriter?
     var listener: CommitListener?
@@ -289,8 +289,8 @@ public final class Server {
             log(.info, "shutdown", session: nil, "\(connections.count) sessions did not take their close in \(Int(Self.drainMs)) ms: closed without it")
         }
         for c in connections.values { c.stopTimers() }
-        if let heartbeat { lws_sul_cancel(&heartbeat.pointee.sul) }
-        if let heapTimer { lws_sul_cancel(&heapTimer.pointee.sul) }
+        heartbeat?.release()
+        heapTimer?.release()
         writer?.close()
         listener?.close()
         lws_context_destroy(context)
