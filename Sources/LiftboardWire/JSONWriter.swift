@@ -285,10 +285,13 @@ public struct JSONWriter {
         }
     }
 
-    /// The text `description` gives a value `numberText` leaves to it (at most 24 bytes).
+    /// The text `description` gives a value `numberText` leaves to it (at most 24 bytes). Past
+    /// about 1.8e304 the rounding to four decimals overflows to infinity, which JSON cannot say:
+    /// such a value is written as it is (it has no decimals to round).
     @inline(never)
     static func rareNumber(_ x: Double, _ p: UnsafeMutablePointer<UInt8>) -> Int {
-        let text = ((x * 10_000).rounded() / 10_000).description
+        let rounded = (x * 10_000).rounded() / 10_000
+        let text = (rounded.isFinite ? rounded : x).description
         var i = 0
         for c in text.utf8 { p[i] = c; i += 1 }
         return i

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LiftboardCore
 @testable import LiftboardWire
 
 /// The hot path reads and writes numbers without String and strtod: the bytes and values must be
@@ -25,6 +26,20 @@ struct JSONNumberTests {
             let r = (x * 10_000).rounded() / 10_000
             let expected = r == r.rounded() && abs(r) < 1e15 ? String(Int(r)) : r.description
             #expect(String(decoding: w.bytes, as: UTF8.self) == expected, "\(x)")
+        }
+    }
+
+    /// The largest finite values (whose rounding to four decimals overflows) are written as
+    /// JSON numbers that read back as themselves, through the writer and the frame cursor alike.
+    @Test func theLargestFiniteValuesAreWrittenAsNumbersThatReadBack() throws {
+        for x in [1.7e304, 1e305, -1e306, Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude] {
+            var w = JSONWriter()
+            w.number(x)
+            let text = String(decoding: w.bytes, as: UTF8.self)
+            let back = try JSONSerialization.jsonObject(with: Data("[\(text)]".utf8)) as? [Double]
+            #expect(back == [x], "\(x) written as \(text)")
+            let frame = Wire.encode(.frame(FrameMessage(seq: 1, ms: x)))
+            #expect((try? JSONSerialization.jsonObject(with: Data(frame))) != nil, "\(String(decoding: frame, as: UTF8.self))")
         }
     }
 
