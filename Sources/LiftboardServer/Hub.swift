@@ -132,10 +132,10 @@ final class Hub {
         // for all the idle ones that see the same view (`Session.sharedViewKey`): the first of
         // each view steps its engine, the others take its state and answer.
         var shared: (version: Int, encoding: SharedEncoding)?
-        var views: [SharedViewKey: (leader: Session, answered: [ServerEvent])] = [:]
+        var views: [SharedViewKey: (leader: Session, answer: ConnectionMachine.SharedAnswer)] = [:]
         // Watchers of one board mostly share one view: the last one found is compared before
         // the key is hashed (a key hashes its config, viewport and offsets field by field).
-        var lastView: (key: SharedViewKey, leader: Session, answered: [ServerEvent])?
+        var lastView: (key: SharedViewKey, leader: Session, answer: ConnectionMachine.SharedAnswer)?
         var cursor = 0
         for a in actions {
             switch a {
@@ -148,20 +148,20 @@ final class Hub {
                     lastView = nil
                     cursor = 0
                 }
-                guard let conn = connection(to, cursor: &cursor) else { continue }
+                guard let conn = connection(to, cursor: &cursor), let encoding = shared?.encoding else { continue }
                 let key = conn.sharedViewKey()
                 if let key, let last = lastView, last.key == key {
-                    conn.external(c, shared: shared?.encoding, sameViewAs: last.leader, answered: last.answered)
+                    conn.external(c, shared: encoding, sameViewAs: last.leader, answer: last.answer)
                 } else if let key, let view = views[key] {
-                    lastView = (key, view.leader, view.answered)
-                    conn.external(c, shared: shared?.encoding, sameViewAs: view.leader, answered: view.answered)
+                    lastView = (key, view.leader, view.answer)
+                    conn.external(c, shared: encoding, sameViewAs: view.leader, answer: view.answer)
+                } else if let key {
+                    let answer = conn.external(c, sharing: encoding)
+                    let leader = conn.machine.session
+                    views[key] = (leader, answer)
+                    lastView = (key, leader, answer)
                 } else {
-                    let answered = conn.external(c, shared: shared?.encoding)
-                    if let key {
-                        let leader = conn.machine.session
-                        views[key] = (leader, answered)
-                        lastView = (key, leader, answered)
-                    }
+                    conn.external(c, shared: encoding)
                 }
             case .publish(let d):
                 server.publish(d)

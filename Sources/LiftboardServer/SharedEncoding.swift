@@ -10,6 +10,8 @@ final class SharedEncoding {
     private var entries: [(commit: Commit, mode: CommitOrderMode, bytes: [UInt8])] = []
     /// How many encodings were made (tests).
     private(set) var encodings = 0
+    /// How many times bytes were looked up by content (tests).
+    private(set) var lookups = 0
 
     private var frames: [(frame: FrameMessage, mode: CommitOrderMode, body: [UInt8])] = []
 
@@ -17,6 +19,7 @@ final class SharedEncoding {
     /// see `frameHead`): watchers of one view get frames that differ only in `seq`, `ack` and
     /// `ms`, so the rest is encoded once for all of them.
     func frameBody(_ f: FrameMessage, mode: CommitOrderMode) -> [UInt8] {
+        lookups += 1
         var bare = f
         bare.seq = 0; bare.ms = 0; bare.ack = nil
         for e in frames where e.mode == mode && e.frame == bare { return e.body }
@@ -37,6 +40,7 @@ final class SharedEncoding {
 
     /// The message for `c` as a client with `mode` gets it.
     func commitMessage(_ c: Commit, mode: CommitOrderMode) -> [UInt8] {
+        lookups += 1
         for e in entries where e.mode == mode && e.commit == c { return e.bytes }
         let bytes = Wire.encode(.commit(c), commitOrder: mode)
         encodings += 1

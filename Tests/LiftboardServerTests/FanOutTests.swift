@@ -88,6 +88,42 @@ import LiftboardWire
         }
     }
 
+    @Test func watchersOfTheLeadersViewTakeItsBytesWithoutLookingThemUpAndWriteWhatTheyWouldHaveWrittenAlone() {
+        var board = MachineDriver.board()
+        for hello in [MachineDriver.hello,
+                      #"{"t":"hello","v":1,"board":"b","viewport":{"w":400,"h":600,"dpr":1},"config":{"commits":"inline","commitOrder":"none"},"ms":0}"#] {
+            func watcher() -> MachineDriver {
+                var d = MachineDriver()
+                _ = d.receive(hello)
+                d.machine.joined(durable: board.version, recording: false)
+                _ = FanOutTests.bytes(&d)
+                return d
+            }
+            var leader = watcher(), alone = watcher()
+            var followers = (0..<20).map { _ in watcher() }
+            let change = Change.insert(id: board.version % 2 == 0 ? "d" : "a", section: "todo", after: nil, index: 0)
+            let c = Commit(board: "b", version: board.version + 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+            let shared = SharedEncoding()
+            var answer: ConnectionMachine.SharedAnswer?
+            _ = leader.input { m, out in answer = m.external(c, now: 10, sharing: shared, into: &out) }
+            let lookups = shared.lookups
+            #expect(lookups > 0 && answer?.bytes.count == leader.machine.queuedCount)
+            let leaderSession = leader.machine.session
+            for k in followers.indices {
+                _ = followers[k].input { m, out in m.external(c, now: 10, shared: shared, sameViewAs: leaderSession, answer: answer!, into: &out) }
+            }
+            #expect(shared.lookups == lookups, "the followers looked nothing up")
+            _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+            _ = alone.input { m, out in m.durableAdvanced(to: c.version, into: &out) }
+            let expected = Self.bytes(&alone)
+            #expect(!expected.isEmpty)
+            for k in followers.indices {
+                _ = followers[k].input { m, out in m.durableAdvanced(to: c.version, into: &out) }
+                #expect(Self.bytes(&followers[k]) == expected)
+            }
+        }
+    }
+
     @Test func aDrainedQueueGivesItsMemoryBack() {
         var board = MachineDriver.board()
         var w = Self.watcher()
