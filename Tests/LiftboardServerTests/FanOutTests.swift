@@ -174,13 +174,17 @@ import LiftboardWire
         var f = FrameMessage(seq: 1, ms: 0)
         f.cells = [CellUpdate(id: "d", frame: Rect(x: 0, y: 32, w: 400, h: 56), hidden: false, dur: 250, ease: .easeInOut)]
         let shared = SharedEncoding()
-        for (seq, ms, ack) in [(1, 0.0, nil), (7, 1234.5, 3), (12, 99.125, nil), (40_000, 1e7 + 0.25, 123_456)] as [(Int, Double, Int?)] {
+        for (seq, ms, ack) in [(1, 0.0, nil), (7, 1234.5, 3), (12, 99.125, nil), (40_000, 1e7 + 0.25, 123_456), (0, 0.1 + 0.2, 0),
+                               (Int.max, 1.5e15, Int.max), (3, 123_456_789.000_049, 1), (9, 1e-9, nil)] as [(Int, Double, Int?)] {
             for commit in [nil, c] as [Commit?] {
                 for mode in [CommitOrderMode.full, .none] {
                     var g = f
                     g.seq = seq; g.ms = ms; g.ack = ack; g.commit = commit
                     let spliced = SharedEncoding.frameHead(seq: seq, ms: ms, ack: ack) + shared.frameBody(g, mode: mode)
                     #expect(spliced == Wire.encode(.frame(g), commitOrder: mode))
+                    var buffer: [UInt8] = [1, 2, 3]
+                    SharedEncoding.appendFrameHead(seq: seq, ms: ms, ack: ack, to: &buffer)
+                    #expect(buffer == [1, 2, 3] + SharedEncoding.frameHead(seq: seq, ms: ms, ack: ack))
                 }
             }
         }
