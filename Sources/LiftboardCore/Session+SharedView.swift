@@ -55,8 +55,8 @@ extension Session {
     /// same messages, its frames numbered from its own count, acking its own last `seq`, at `now`.
     /// Nil (nothing taken) when the leader did not stay idle: the caller steps this one itself.
     public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double) -> [ServerEvent]? {
-        guard leader.isIdleForSharing, let mine = liveBox, let leaderBox = leader.liveBox else { return nil }
-        let framesBefore = mine.session.frameSeq, lastSeq = mine.session.lastSeq
+        guard leader.isIdleForSharing, let leaderBox = leader.liveBox, let me = ownIdentity() else { return nil }
+        let framesBefore = me.frameSeq, lastSeq = me.lastSeq
         var frames = 0
         var out = leaderOut
         for k in out.indices {
@@ -67,11 +67,17 @@ extension Session {
             f.ms = now
             out[k] = .frame(f)
         }
-        var theirs = leaderBox.session
-        theirs.adoptIdentity(sessionID: mine.session.sessionID, frameSeq: framesBefore + frames, lastSeq: lastSeq,
-                             lastInput: mine.session.lastInput)
-        replaceLive(with: theirs)
+        replaceLive(withCopyOf: leaderBox) {
+            $0.adoptIdentity(sessionID: me.sessionID, frameSeq: framesBefore + frames, lastSeq: lastSeq, lastInput: me.lastInput)
+        }
         return out
+    }
+
+    /// The live session's own facts (`adoptIdentity`), read without keeping a reference to its
+    /// box (which `replaceLive(withCopyOf:_:)` then writes in place).
+    private func ownIdentity() -> (sessionID: String, frameSeq: Int, lastSeq: Int?, lastInput: Double)? {
+        guard let b = liveBox else { return nil }
+        return (b.session.sessionID, b.session.frameSeq, b.session.lastSeq, b.session.lastInput)
     }
 }
 
