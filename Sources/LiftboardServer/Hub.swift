@@ -132,10 +132,11 @@ final class Hub {
         // for all the idle ones that see the same view (`Session.sharedViewKey`): the first of
         // each view steps its engine, the others take its state and answer.
         var shared: (version: Int, encoding: SharedEncoding)?
-        var views: [SharedViewKey: (leader: Session, answer: ConnectionMachine.SharedAnswer)] = [:]
+        var views: [SharedViewKey: ViewLeader] = [:]
         // Watchers of one board mostly share one view: the last one found is compared before
         // the key is hashed (a key hashes its config, viewport and offsets field by field).
-        var lastView: (key: SharedViewKey, leader: Session, answer: ConnectionMachine.SharedAnswer)?
+        // A reference: taking it is one retain, not a copy of the key, session and answer.
+        var lastView: ViewLeader?
         var cursor = 0
         for a in actions {
             switch a {
@@ -149,19 +150,20 @@ final class Hub {
                     cursor = 0
                 }
                 guard let conn = connection(to, cursor: &cursor), let encoding = shared?.encoding else { continue }
-                let key = conn.sharedViewKey()
-                if let key, let last = lastView, last.key == key {
-                    conn.external(c, shared: encoding, sameViewAs: last.leader, answer: last.answer)
-                } else if let key, let view = views[key] {
-                    lastView = (key, view.leader, view.answer)
-                    conn.external(c, shared: encoding, sameViewAs: view.leader, answer: view.answer)
-                } else if let key {
-                    let answer = conn.external(c, sharing: encoding)
-                    let leader = conn.machine.session
-                    views[key] = (leader, answer)
-                    lastView = (key, leader, answer)
-                } else {
+                guard let key = conn.sharedViewKey() else {
                     conn.external(c, shared: encoding)
+                    continue
+                }
+                if let last = lastView, last.key == key {
+                    conn.external(c, shared: encoding, sameViewAs: last.session, answer: last.answer)
+                } else if let view = views[key] {
+                    lastView = view
+                    conn.external(c, shared: encoding, sameViewAs: view.session, answer: view.answer)
+                } else {
+                    let answer = conn.external(c, sharing: encoding)
+                    let view = ViewLeader(key: key, session: conn.machine.session, answer: answer)
+                    views[key] = view
+                    lastView = view
                 }
             case .publish(let d):
                 server.publish(d)
@@ -179,6 +181,19 @@ final class Hub {
             case .resync(let to, let board, let since):
                 connection(to)?.resync(to: board, droppingHeldAbove: since)
             }
+        }
+    }
+
+    /// The first session of a view handed a commit: its key, its state after the commit, and
+    /// what it answered, for the others of the view (`perform`).
+    private final class ViewLeader {
+        let key: SharedViewKey
+        let session: Session
+        let answer: ConnectionMachine.SharedAnswer
+        init(key: SharedViewKey, session: Session, answer: ConnectionMachine.SharedAnswer) {
+            self.key = key
+            self.session = session
+            self.answer = answer
         }
     }
 
