@@ -37,6 +37,18 @@ extension Session {
                              lastInput: b.session.config.idleResetMs > 0 ? b.session.lastInput : nil)
     }
 
+    /// Whether this session's `sharedViewKey` is `key`, compared field by field in place: not
+    /// built (a copy of its config, strings and offsets, retained and released) for each
+    /// watcher of each commit that is compared with the last view's.
+    public func hasSharedView(_ key: SharedViewKey) -> Bool {
+        guard isIdleForSharing, let b = liveBox else { return false }
+        return b.session.version == key.version && b.session.scrollY == key.scrollY && b.session.scrollX == key.scrollX
+            && b.session.sentScroll == key.sentScroll && b.session.sentScrollX == key.sentScrollX
+            && b.session.viewport == key.viewport && b.session.sentContent == key.sentContent
+            && b.session.boardID == key.board && b.session.colScroll == key.colScroll && b.session.config == key.config
+            && (b.session.config.idleResetMs > 0 ? b.session.lastInput : nil) == key.lastInput
+    }
+
     /// Whether this session is idle as `SharedViewKey` means it (it has a key).
     var isIdleForSharing: Bool {
         // Read property by property through the box: a copy of the whole session would retain

@@ -147,6 +147,9 @@ final class Connection {
     /// The session's shared-view key (`Session.sharedViewKey`), read in place.
     func sharedViewKey() -> SharedViewKey? { machine.sharedViewKey() }
 
+    /// Whether the session's shared-view key is `key` (`Session.hasSharedView`).
+    func hasSharedView(_ key: SharedViewKey) -> Bool { machine.hasSharedView(key) }
+
     func resync(to board: Board, droppingHeldAbove version: Int) {
         var out = takeActions()
         machine.resync(to: board, droppingHeldAbove: version, now: server.now, into: &out)

@@ -666,6 +666,9 @@ struct ConnectionMachine {
     /// The session's `sharedViewKey`, read in place (a plain read of `session` copies it).
     mutating func sharedViewKey() -> SharedViewKey? { session.sharedViewKey }
 
+    /// Whether the session's `sharedViewKey` is `key` (`Session.hasSharedView`), read in place.
+    mutating func hasSharedView(_ key: SharedViewKey) -> Bool { session.hasSharedView(key) }
+
     /// `wantsWritable` for the performer. Mutating only so that a read through the class that
     /// holds the machine is made in place: a plain read of a computed property copies the whole
     /// machine first (a retain and a release of each of its dozen references, on every write).

@@ -150,13 +150,15 @@ final class Hub {
                     cursor = 0
                 }
                 guard let conn = connection(to, cursor: &cursor), let encoding = shared?.encoding else { continue }
+                if let last = lastView, conn.hasSharedView(last.key) {
+                    conn.external(c, shared: encoding, sameViewAs: last.session, answer: last.answer)
+                    continue
+                }
                 guard let key = conn.sharedViewKey() else {
                     conn.external(c, shared: encoding)
                     continue
                 }
-                if let last = lastView, last.key == key {
-                    conn.external(c, shared: encoding, sameViewAs: last.session, answer: last.answer)
-                } else if let view = views[key] {
+                if let view = views[key] {
                     lastView = view
                     conn.external(c, shared: encoding, sameViewAs: view.session, answer: view.answer)
                 } else {
