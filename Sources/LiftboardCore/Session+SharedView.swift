@@ -50,7 +50,7 @@ extension Session {
     }
 
     /// Whether this session is idle as `SharedViewKey` means it (it has a key).
-    var isIdleForSharing: Bool {
+    public var isIdleForSharing: Bool {
         // Read property by property through the box: a copy of the whole session would retain
         // and release each of its arrays, for every watcher of every commit.
         guard let b = liveBox, b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.deceleration == nil,
@@ -66,8 +66,11 @@ extension Session {
     /// `seq`; `leaderOut` is what the leader answered. Returns this session's own answer: the
     /// same messages, its frames numbered from its own count, acking its own last `seq`, at `now`.
     /// Nil (nothing taken) when the leader did not stay idle: the caller steps this one itself.
-    public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double) -> [ServerEvent]? {
-        guard leader.isIdleForSharing, let leaderBox = leader.liveBox, let me = ownIdentity() else { return nil }
+    /// `leaderIsIdle`: the leader's `isIdleForSharing`, when the caller read it once for all
+    /// the sessions of the view (nil: read here).
+    public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double,
+                                   leaderIsIdle: Bool? = nil) -> [ServerEvent]? {
+        guard leaderIsIdle ?? leader.isIdleForSharing, let leaderBox = leader.liveBox, let me = ownIdentity() else { return nil }
         let framesBefore = me.frameSeq, lastSeq = me.lastSeq
         var frames = 0
         var out = leaderOut

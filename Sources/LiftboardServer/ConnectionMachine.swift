@@ -378,6 +378,9 @@ struct ConnectionMachine {
         out.append(.armTimer(afterMs: max(retryMs, fireAt - now)))
     }
 
+    /// Whether the session is idle as a shared view means it, read in place.
+    private static func isIdle(_ session: inout Session) -> Bool { session.isIdleForSharing }
+
     /// The session's next deadline, read in place: a plain read of a property of `session`
     /// may copy the whole Session first (about 1,000 instructions on every input).
     private static func deadline(of session: inout Session) -> Double? { session.nextDeadline }
@@ -417,6 +420,8 @@ struct ConnectionMachine {
         var commitOrder: CommitOrderMode
         /// For each message queued (after inlining), in order: its shared bytes, if it had any.
         var bytes: [SharedBytes]
+        /// Whether the leader stayed idle (`Session.isIdleForSharing`) after answering; nil: not read.
+        var leaderIdle: Bool? = nil
     }
 
     /// A queued message's shared bytes: a whole `commit` message, or a frame's body after `ms`.
@@ -433,7 +438,7 @@ struct ConnectionMachine {
         let answered = session.handle(.external(c), at: ms)
         let bytes = deliver(answered, now: now, barrier: c.version, shared: shared, into: &out)
         finish(direct: false, into: &out)
-        return SharedAnswer(events: answered, commitOrder: commitOrder, bytes: bytes)
+        return SharedAnswer(events: answered, commitOrder: commitOrder, bytes: bytes, leaderIdle: Self.isIdle(&session))
     }
 
     /// `external`, for a session whose `sharedViewKey` equaled `leader`'s before the leader was
@@ -453,7 +458,7 @@ struct ConnectionMachine {
     mutating func external(_ c: Commit, now: Double, shared: SharedEncoding?, sameViewAs leader: Session,
                            answer: SharedAnswer, into out: inout [Action]) {
         let ms = clock.serverEvent(serverNow: now)
-        if !recording, let mine = session.adoptView(of: leader, answering: answer.events, at: ms) {
+        if !recording, let mine = session.adoptView(of: leader, answering: answer.events, at: ms, leaderIsIdle: answer.leaderIdle) {
             deliver(mine, now: now, barrier: c.version, shared: shared, reusing: answer.commitOrder == commitOrder ? answer.bytes : [],
                     into: &out)
         } else {
