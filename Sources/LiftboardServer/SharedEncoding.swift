@@ -37,7 +37,8 @@ final class SharedEncoding {
     /// every empty member asked, for each watcher of each commit: about 3,300 Ir against 700).
     static func frameHead(seq: Int, ms: Double, ack: Int?) -> [UInt8] {
         var head: [UInt8] = []
-        head.reserveCapacity(64)
+        // The writer makes room 512 bytes at a time: room it finds in place, not by growing.
+        head.reserveCapacity(600)
         appendFrameHead(seq: seq, ms: ms, ack: ack, to: &head)
         return head
     }
