@@ -177,8 +177,11 @@ final class Hub {
             case .release(let durable, let first, let direct):
                 // The dropping sessions first, then every other in the order they joined; each
                 // writes what is now ready at once (`ConnectionMachine.durableAdvanced`).
-                for id in first { connection(id)?.durableAdvanced(to: durable, direct: direct) }
-                for c in connections where !first.contains(c.id) { c.durableAdvanced(to: durable, direct: direct) }
+                // The dropping ones are told apart by identity: not a string comparison with each
+                // of `first` for each of ten thousand watchers.
+                let firsts = first.compactMap { connection($0) }
+                for c in firsts { c.durableAdvanced(to: durable, direct: direct) }
+                for c in connections where !firsts.contains(where: { $0 === c }) { c.durableAdvanced(to: durable, direct: direct) }
             case .refuse(let to, let code, let message):
                 connection(to)?.send(.error(code: code, message: message))
             case .rebase(let to, let base, let commits):
