@@ -130,7 +130,7 @@ final class Hub {
         return byID[id]
     }
 
-    private func perform(_ actions: [HubState.Action]) {
+    private func perform(_ actions: consuming [HubState.Action]) {
         // One commit handed to many sessions is encoded once for all of them, and stepped once
         // for all the idle ones that see the same view (`Session.sharedViewKey`): the first of
         // each view steps its engine, the others take its state and answer.
@@ -141,8 +141,12 @@ final class Hub {
         // A reference: taking it is one retain, not a copy of the key, session and answer.
         var lastView: ViewLeader?
         var cursor = 0
-        for a in actions {
-            switch a {
+        // Each action is moved out of the array, not copied (and its commit with it: a retain and
+        // a release of each of its strings and arrays, for each watcher of each commit).
+        var actions = actions
+        actions.reverse()
+        while let a = actions.popLast() {
+            switch consume a {
             case .persist(let record):
                 server.writer?.enqueue(record)
             case .deliver(let c, let to):
