@@ -424,11 +424,12 @@ struct ConnectionMachine {
         var leaderIdle: Bool? = nil
     }
 
-    /// A queued message's shared bytes: a whole `commit` message, or a frame's body after `ms`.
-    enum SharedBytes {
-        case none
-        case message([UInt8])
-        case frameBody([UInt8])
+    /// A queued message's shared bytes (a whole `commit` message, or a frame's body after
+    /// `ms`), and its estimated size (the same for every session of the view).
+    struct SharedBytes {
+        var message: [UInt8]?
+        var frameBody: [UInt8]?
+        var size: Int
     }
 
     /// `external`, keeping the bytes it queued for the sessions of the same view.
@@ -566,20 +567,25 @@ struct ConnectionMachine {
             // A commit from elsewhere: the bytes every session on the board gets alike, made
             // once (the event stays, for the size and for a rebase to recognize it).
             var raw: [UInt8]?, body: [UInt8]?
+            var size = 0
             if k < reuse.count {
-                // The same message as the leader's k-th (but a frame's head): its bytes.
-                switch (reuse[k], e) {
-                case (.message(let bytes), .commit): raw = bytes
-                case (.frameBody(let bytes), .frame): body = bytes
+                // The same message as the leader's k-th (but a frame's head): its bytes and size.
+                switch e {
+                case .commit: raw = reuse[k].message
+                case .frame: body = reuse[k].frameBody
                 default: break
                 }
+                if raw != nil || body != nil { size = reuse[k].size }
             }
             if raw == nil, body == nil, let shared {
                 if case .commit(let c) = e { raw = shared.commitMessage(c, mode: commitOrder) }
                 if case .frame(let f) = e { body = shared.frameBody(f, mode: commitOrder) }
             }
-            if keep { kept.append(raw.map(SharedBytes.message) ?? body.map(SharedBytes.frameBody) ?? .none) }
-            queue(Outgoing(event: e, raw: raw, frameBody: body, barrier: barrier, queuedAt: now, size: 0), now: now, into: &out)
+            if keep {
+                size = e.estimatedSize(commitOrder: commitOrder)
+                kept.append(SharedBytes(message: raw, frameBody: body, size: size))
+            }
+            queue(Outgoing(event: e, raw: raw, frameBody: body, barrier: barrier, queuedAt: now, size: size), now: now, into: &out)
             if let fatal {
                 out.append(.log(.warn, event: "refusal", detail: fatal.rawValue))
                 close(1008, fatal.rawValue)

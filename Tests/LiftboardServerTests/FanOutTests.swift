@@ -114,6 +114,8 @@ import LiftboardWire
             }
             #expect(shared.lookups == lookups, "the followers looked nothing up")
             _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+            // What each holds counts against the slow-reader bound as the watcher's alone would.
+            #expect(followers.allSatisfy { $0.machine.pendingBytes == alone.machine.pendingBytes && $0.machine.queuedCount == alone.machine.queuedCount })
             _ = alone.input { m, out in m.durableAdvanced(to: c.version, into: &out) }
             let expected = Self.bytes(&alone)
             #expect(!expected.isEmpty)
