@@ -115,6 +115,14 @@ static inline int clws_write_opcode(struct lws *wsi, unsigned char *payload, siz
     return lws_write(wsi, payload, len, binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT);
 }
 
+/// Bytes that are already whole WebSocket frames, written as they are: lws 4.1.6 passes
+/// LWS_WRITE_RAW (LWS_WRITE_HTTP) on a WebSocket connection straight to `lws_issue_raw`, which
+/// keeps what the socket does not take (`lws_partial_buffered`) like any frame's rest. Needs
+/// no room before `bytes`.
+static inline int clws_write_frames(struct lws *wsi, unsigned char *bytes, size_t len) {
+    return lws_write(wsi, bytes, len, LWS_WRITE_RAW);
+}
+
 /// Starts a Server-Sent Events response: 200, `text/event-stream`, no length (the stream ends
 /// when the connection does), the extra headers, and lws told not to time it out.
 /// Returns nonzero when the connection should close.

@@ -43,15 +43,13 @@ struct Arrangement: Sendable {
     let titles: [String]
     let subtitles: [String?]
     let sectionIndexOf: [String: Int]
-    /// How many pinned items each section holds (pinned items never change section).
-    let pinnedCount: [Int]
     /// Each section's placement rules, and whether any section states one.
     let rules: [SectionRules]
     let hasRules: Bool
 
     private(set) var members: [[Int]]
-    /// How many pinned items each section holds in this order (`pinnedCount` is the board
-    /// file's: a whole order from elsewhere can take a pinned item to another section).
+    /// How many pinned items each section holds in this order: a drag never takes one to
+    /// another section, but an order from elsewhere can (a board replaced through the API).
     private(set) var pinnedNow: [Int]
     private(set) var sectionOf: [Int]
     private(set) var indexOf: [Int]
@@ -125,7 +123,6 @@ struct Arrangement: Sendable {
         titles = board.sections.map(\.title)
         subtitles = board.sections.map(\.subtitle)
         self.sectionIndexOf = sectionIndexOf
-        pinnedCount = pinned
         pinnedNow = pinned
         self.members = members
         sectionOf = Array(repeating: 0, count: ids.count)
@@ -484,7 +481,7 @@ struct Arrangement: Sendable {
             members[s].remove(at: i)
             members[s].insert(h, at: j)
             reindex(section: s, from: min(i, j), through: max(i, j))
-            if pinnedCount[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
+            if pinnedNow[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
             return place(of: h)
         }
         members[s].remove(at: i)
@@ -492,8 +489,8 @@ struct Arrangement: Sendable {
         members[t].insert(h, at: j)
         reindex(section: s, from: i)
         reindex(section: t, from: j)
-        if pinnedCount[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
-        if pinnedCount[t] > 0 { fixPinned(section: t, pinnedHome: pinnedHome) }
+        if pinnedNow[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
+        if pinnedNow[t] > 0 { fixPinned(section: t, pinnedHome: pinnedHome) }
         restack(from: min(s, t))
         return place(of: h)
     }
@@ -576,7 +573,7 @@ struct Arrangement: Sendable {
         sectionOf[h] = -1
         indexOf[h] = -1
         reindex(section: s, from: i)
-        if pinnedCount[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
+        if pinnedNow[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
         restack(from: s)
     }
 

@@ -599,7 +599,7 @@ extension LiveSession {
         }
         // The same members leave out the same items: equal orders park the same items.
         if order != arr.members { arr.setOrder(order) }
-        for s in 0..<arr.sectionCount where arr.pinnedCount[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
+        for s in 0..<arr.sectionCount where arr.pinnedNow[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
         if drags.isEmpty { arr.clearVisited() }
         reportPlaces(since: before)
         // Whatever moved is in the arrangement's changes (a new order: all of it).
@@ -668,7 +668,7 @@ extension LiveSession {
             }
         }
         arr.replaceSections(touched) { order[$0]! }
-        for s in touched where arr.pinnedCount[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
+        for s in touched where arr.pinnedNow[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
         if drags.isEmpty { arr.clearVisited() }
         reportPlaces(since: before)
         // Whatever moved is in the arrangement's changes.

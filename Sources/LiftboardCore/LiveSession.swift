@@ -389,7 +389,7 @@ struct LiveSession: Sendable {
         for s in base { for h in s { if !seen.insert(h).inserted { v.append("base names \(arr.ids[h]) twice") } } }
         if seen.count != arr.itemCount { v.append("base names \(seen.count) of \(arr.itemCount) items") }
         // Pinned items sit at their homes, clamped, in the live order.
-        for s in 0..<arr.sectionCount where arr.pinnedCount[s] > 0 {
+        for s in 0..<arr.sectionCount where arr.pinnedNow[s] > 0 {
             let m = arr.members[s]
             let pinned = m.filter { !arr.movable[$0] }.sorted { pinnedHome[$0] < pinnedHome[$1] }
             for (j, p) in pinned.enumerated() {

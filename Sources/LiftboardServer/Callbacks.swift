@@ -140,8 +140,7 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         let server = c.server
         c.hub?.leave(c)
         if c.awaitingLookup { server.forgetWaitingHello(c) }
-        if let t = c.timer { lws_sul_cancel(&t.pointee.sul) }
-        if let t = c.closeTimer { lws_sul_cancel(&t.pointee.sul) }
+        c.stopTimers()
         server.connections[ObjectIdentifier(c)] = nil
         server.log(.info, "disconnect", session: c.id, c.machine.session.isDragging ? "mid-drag: nothing committed" : "")
         user?.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)

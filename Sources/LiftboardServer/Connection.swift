@@ -17,8 +17,9 @@ final class Connection {
     var machine: ConnectionMachine
     private(set) var hub: Hub?
     private var recorder: Recorder?
-    /// The session's timer, and the one that has lws close the connection (`closeSoon`).
-    private(set) var timer: UnsafeMutablePointer<clws_timer>?
+    /// The session's timer, made when first armed.
+    private(set) var timer: LoopTimer?
+    /// The timer that has lws close the connection (`closeSoon`).
     var closeTimer: UnsafeMutablePointer<clws_timer>?
     /// The actions buffer, reused (an input performed inside another's actions takes a new one).
     private var spare: [Action] = []
@@ -37,11 +38,17 @@ final class Connection {
     }
 
     deinit {
-        for t in [timer, closeTimer] {
-            guard let t else { continue }
+        if let t = closeTimer {
             lws_sul_cancel(&t.pointee.sul)
             free(t)
         }
+    }
+
+    /// LWS_CALLBACK_CLOSED: no timer fires for this connection any more.
+    func stopTimers() {
+        timer?.release()
+        timer = nil
+        if let t = closeTimer { lws_sul_cancel(&t.pointee.sul) }
     }
 
     // MARK: Inputs
@@ -192,10 +199,12 @@ final class Connection {
             case .requestWritable:
                 lws_callback_on_writable(wsi)
             case .armTimer(let afterMs):
-                if timer == nil { timer = clws_timer_new(Unmanaged.passUnretained(self).toOpaque()) }
-                lws_sul_schedule(server.context, 0, &timer!.pointee.sul, connectionTimerFired, lws_usec_t((afterMs * 1000).rounded(.up)))
+                if timer == nil {
+                    timer = LoopTimer(loop: server.serviceLoop.uvLoop, context: server.context) { [unowned self] in fireTimer() }
+                }
+                timer?.arm(afterMs: afterMs)
             case .cancelTimer:
-                if let timer { lws_sul_cancel(&timer.pointee.sul) }
+                timer?.cancel()
             case .commit(let c):
                 _ = hub?.commit(c, from: self)
             case .lookUpBoard(let board):
@@ -248,10 +257,4 @@ final class Connection {
         let fd = lws_get_socket_fd(wsi)
         return fd >= 0 && ioctl(fd, UInt(FIONREAD), &pending) == 0 && pending > 0
     }
-}
-
-/// The lws timer callback: finds the connection from the timer and fires its session.
-func connectionTimerFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul, let owner = clws_timer_owner(sul) else { return }
-    Unmanaged<Connection>.fromOpaque(owner).takeUnretainedValue().fireTimer()
 }

@@ -68,15 +68,19 @@ final class Hub {
 
     // MARK: What the store says
 
-    /// A commit is durable (see `HubState.durable`).
-    func durable(_ d: DurableCommit) {
-        let debug = LogLevel.debug <= server.config.logLevel && d.origin == server.origin
-        let queuedAt = debug ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil
-        let actions = state.durable(d)
-        if let queuedAt, !state.pending.contains(where: { $0.token == d.token }) {
-            server.log(.debug, "durable", session: d.by, "board \(d.board) v\(d.version) durable \(Int(server.now - queuedAt)) ms after the drop")
+    /// Commits reported durable together (see `HubState.durable(_:)`): what they release
+    /// goes out once, after the last.
+    func durable(_ batch: [DurableCommit]) {
+        let debug = LogLevel.debug <= server.config.logLevel
+        let queued = debug ? batch.map { d in d.origin == server.origin ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil } : []
+        let actions = state.durable(batch)
+        for (d, queuedAt) in zip(batch, queued) {
+            if let queuedAt, !state.pending.contains(where: { $0.token == d.token }) {
+                server.log(.debug, "durable", session: d.by, "board \(d.board) v\(d.version) durable \(Int(server.now - queuedAt)) ms after the drop")
+            }
         }
-        if d.origin != server.origin, actions.contains(where: { if case .deliver(let c, _) = $0 { c.version == d.version } else { false } }) {
+        for d in batch where d.origin != server.origin {
+            guard actions.contains(where: { if case .deliver(let c, _) = $0 { c.version == d.version } else { false } }) else { continue }
             let age = Self.wallClock() - d.at
             server.log(.info, "commit", session: nil, "board \(truth.id) v\(d.version) from another process (\(d.origin)), \(Int(age)) ms after its drop")
         }

@@ -135,9 +135,15 @@ struct HubState {
 
     /// A commit is durable (this process's, from the store thread, or any process's, from
     /// the listener; either may come twice or early): applied to the truth in version order.
-    mutating func durable(_ d: DurableCommit) -> [Action] {
-        guard d.version > truth.version else { return [] }
-        arrivals[d.version] = d
+    mutating func durable(_ d: DurableCommit) -> [Action] { durable([d]) }
+
+    /// Commits reported durable together (one store transaction, one read of the listener),
+    /// applied in version order like one each, with one `release` at the end: a session gets
+    /// what they released in one write, not one write a commit.
+    mutating func durable(_ batch: [DurableCommit]) -> [Action] {
+        let fresh = batch.filter { $0.version > truth.version }
+        guard !fresh.isEmpty else { return [] }
+        for d in fresh { arrivals[d.version] = d }
         var out: [Action] = []
         let before = truth.version
         var first: [String] = []

@@ -93,8 +93,8 @@ extension Server {
 
     private func startHeartbeat() {
         guard heartbeat == nil, let context else { return }
-        heartbeat = clws_timer_new(Unmanaged.passUnretained(self).toOpaque())
-        lws_sul_schedule(context, 0, &heartbeat!.pointee.sul, eventHeartbeatFired, lws_usec_t(Self.heartbeatSeconds * 1_000_000))
+        heartbeat = LoopTimer(loop: serviceLoop.uvLoop, context: context) { [unowned self] in heartbeatFired() }
+        heartbeat?.arm(afterMs: Self.heartbeatSeconds * 1000)
     }
 
     func heartbeatFired() {
@@ -102,15 +102,8 @@ extension Server {
             eventStreams[wsi]?.heartbeat()
             lws_callback_on_writable(wsi)
         }
-        if let heartbeat, let context {
-            lws_sul_schedule(context, 0, &heartbeat.pointee.sul, eventHeartbeatFired, lws_usec_t(Self.heartbeatSeconds * 1_000_000))
-        }
+        heartbeat?.arm(afterMs: Self.heartbeatSeconds * 1000)
     }
-}
-
-func eventHeartbeatFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul, let owner = clws_timer_owner(sul) else { return }
-    Unmanaged<Server>.fromOpaque(owner).takeUnretainedValue().heartbeatFired()
 }
 
 /// Store reads for resumed streams, handed from the store thread to the service thread.

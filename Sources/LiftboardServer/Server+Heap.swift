@@ -15,8 +15,8 @@ extension Server {
 
     func startHeapTrims() {
         guard heapTimer == nil, let context else { return }
-        heapTimer = clws_timer_new(Unmanaged.passUnretained(self).toOpaque())
-        lws_sul_schedule(context, 0, &heapTimer!.pointee.sul, heapTrimDue, lws_usec_t(Self.heapTrimSeconds * 1_000_000))
+        heapTimer = LoopTimer(loop: serviceLoop.uvLoop, context: context) { [unowned self] in heapTrimFired() }
+        heapTimer?.arm(afterMs: Self.heapTrimSeconds * 1000)
     }
 
     func heapTrimFired() {
@@ -28,13 +28,6 @@ extension Server {
             // The free memory was taken again: the next growth by a step trims.
             heapFreeAfterTrim = free
         }
-        if let heapTimer, let context {
-            lws_sul_schedule(context, 0, &heapTimer.pointee.sul, heapTrimDue, lws_usec_t(Self.heapTrimSeconds * 1_000_000))
-        }
+        heapTimer?.arm(afterMs: Self.heapTrimSeconds * 1000)
     }
-}
-
-func heapTrimDue(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul, let owner = clws_timer_owner(sul) else { return }
-    Unmanaged<Server>.fromOpaque(owner).takeUnretainedValue().heapTrimFired()
 }

@@ -57,10 +57,10 @@ public final class Server {
     /// Change feed clients (Server+Events), their store reads, and their heartbeat timer.
     var eventStreams: [OpaquePointer: EventFeedStream] = [:]
     let eventCatchUps = EventCatchUps()
-    var heartbeat: UnsafeMutablePointer<clws_timer>?
+    var heartbeat: LoopTimer?
     /// The timer that gives the heap's free pages back (Server+Heap.swift), and the heap's free
     /// bytes after the last time it did.
-    var heapTimer: UnsafeMutablePointer<clws_timer>?
+    var heapTimer: LoopTimer?
     var heapFreeAfterTrim = 0
     var writer: CommitWriter?
     var listener: CommitListener?
@@ -78,7 +78,7 @@ public final class Server {
     private var nextSessionNumber = 0
     private var allocations = CAllocations()
     /// What the service thread waits with (epoll through libuv, or lws's poll).
-    private var serviceLoop = ServiceLoop(kind: .poll)
+    private(set) var serviceLoop = ServiceLoop(kind: .poll)
     private var signalSources: [DispatchSourceSignal] = []
     private let stopFlag = StopFlag()
     /// The files under Public/ (every static path must stay under it).
@@ -288,9 +288,9 @@ public final class Server {
         if !connections.isEmpty {
             log(.info, "shutdown", session: nil, "\(connections.count) sessions did not take their close in \(Int(Self.drainMs)) ms: closed without it")
         }
-        for c in connections.values { for t in [c.timer, c.closeTimer] { if let t { lws_sul_cancel(&t.pointee.sul) } } }
-        if let heartbeat { lws_sul_cancel(&heartbeat.pointee.sul) }
-        if let heapTimer { lws_sul_cancel(&heapTimer.pointee.sul) }
+        for c in connections.values { c.stopTimers() }
+        heartbeat?.release()
+        heapTimer?.release()
         writer?.close()
         listener?.close()
         lws_context_destroy(context)
@@ -336,9 +336,24 @@ public final class Server {
         drainBoardJobs()
         drainEventCatchUps()
         var touched: [String] = []
-        for r in storeReports.take() {
+        let reports = storeReports.take()
+        var k = 0
+        while k < reports.count {
+            let r = reports[k]
+            k += 1
             switch r {
-            case .landed(let d): hubs[d.board]?.durable(d)
+            case .landed(let d):
+                // With the ones after it on the same board (one store transaction, one read of
+                // the listener): a session gets what they release in one write.
+                var batch = [d]
+                while k < reports.count, case .landed(let next) = reports[k], next.board == d.board {
+                    batch.append(next)
+                    k += 1
+                }
+                hubs[d.board]?.durable(batch)
+                if !touched.contains(d.board) { touched.append(d.board) }
+                for landed in batch { answerWrite(.landed(landed)) }
+                continue
             case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
             case .refused(let board, let token, let reason): hubs[board]?.refused(token: token, reason: reason)
             case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)

@@ -14,7 +14,7 @@ struct ServiceLoop {
 
     private(set) var kind: Kind
     /// The libuv loop lws runs on (kind == .epoll), owned by the server.
-    private var uvLoop: UnsafeMutableRawPointer?
+    private(set) var uvLoop: UnsafeMutableRawPointer?
     /// lws reads `foreign_loops[0]` while it creates the context.
     private var foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
 

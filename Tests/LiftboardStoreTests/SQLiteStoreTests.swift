@@ -306,6 +306,25 @@ final class Locked<T>: @unchecked Sendable {
         #expect(try SQLiteStore(path: path, edits: .wire).board(id: "demo") == expected)
     }
 
+    @Test func aStartReadsEachBoardOnceForTheSeedTheBoardsAndTheFirstDrop() throws {
+        let path = tempPath()
+        let first = try SQLiteStore(path: path, edits: .wire)
+        try first.seed(Self.board)
+        try first.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
+                                                     change: .insert(id: "a0", section: "s2", after: nil, index: 0)), at: 0)])
+        // As the server starts: the configured board seeded (it exists), every board read, a drop.
+        let store = try SQLiteStore(path: path, edits: .wire)
+        #expect(try store.seed(Self.board).version == 1)
+        #expect(try store.boards().map(\.version) == [1])
+        let out = try store.apply([CommitRecord(commit: Commit(board: "demo", version: 0, by: "s", moves: [], order: [],
+                                                               change: .insert(id: "a1", section: "s2", after: nil, index: 0)), at: 0)])
+        guard case .landed(let d)? = out.first else { Issue.record("\(out)"); return }
+        #expect(d.version == 2)
+        #expect(store.loads == 1, "read from the file once")
+        // What it kept is what the file holds.
+        #expect(try SQLiteStore(path: path, edits: .wire).board(id: "demo") == store.board(id: "demo"))
+    }
+
     @Test func aBatchThatFailsLeavesNothingAndTheNextWritesFromTheFile() throws {
         let path = tempPath()
         let store = try SQLiteStore(path: path, edits: .wire)
