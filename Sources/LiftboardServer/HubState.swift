@@ -183,16 +183,7 @@ struct HubState {
         let revert = d.change.flatMap { truth.revert(of: $0) }
         lastRevert = nil
         var moves: [Move] = []
-        if !surprise, let k, pending.count == 1, let change = d.change, pending[k].change == change, board.version == d.version {
-            // This process's one commit in flight, at the version the sessions were told: `board`
-            // is the truth with this very change applied already (the same change on the same
-            // order gives the same board), so the truth takes it instead of applying it again
-            // (a walk of the whole board per commit). Its moves are not needed: no divergence.
-            truth = board
-            lastRevert = revert.map { (truth.version, $0) }
-            out.append(.publish(d))
-            if change.isEdit { tellable = false }
-        } else if let change = d.change, let m = truth.apply(change) {
+        if let change = d.change, let m = truth.apply(change) {
             moves = m
             lastRevert = revert.map { (truth.version, $0) }
             out.append(.publish(d))
