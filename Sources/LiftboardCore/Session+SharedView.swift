@@ -37,8 +37,20 @@ extension Session {
                              lastInput: b.session.config.idleResetMs > 0 ? b.session.lastInput : nil)
     }
 
+    /// Whether this session's `sharedViewKey` is `key`, compared field by field in place: not
+    /// built (a copy of its config, strings and offsets, retained and released) for each
+    /// watcher of each commit that is compared with the last view's.
+    public func hasSharedView(_ key: SharedViewKey) -> Bool {
+        guard isIdleForSharing, let b = liveBox else { return false }
+        return b.session.version == key.version && b.session.scrollY == key.scrollY && b.session.scrollX == key.scrollX
+            && b.session.sentScroll == key.sentScroll && b.session.sentScrollX == key.sentScrollX
+            && b.session.viewport == key.viewport && b.session.sentContent == key.sentContent
+            && b.session.boardID == key.board && b.session.colScroll == key.colScroll && b.session.config == key.config
+            && (b.session.config.idleResetMs > 0 ? b.session.lastInput : nil) == key.lastInput
+    }
+
     /// Whether this session is idle as `SharedViewKey` means it (it has a key).
-    var isIdleForSharing: Bool {
+    public var isIdleForSharing: Bool {
         // Read property by property through the box: a copy of the whole session would retain
         // and release each of its arrays, for every watcher of every commit.
         guard let b = liveBox, b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.deceleration == nil,
@@ -54,9 +66,12 @@ extension Session {
     /// `seq`; `leaderOut` is what the leader answered. Returns this session's own answer: the
     /// same messages, its frames numbered from its own count, acking its own last `seq`, at `now`.
     /// Nil (nothing taken) when the leader did not stay idle: the caller steps this one itself.
-    public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double) -> [ServerEvent]? {
-        guard leader.isIdleForSharing, let mine = liveBox, let leaderBox = leader.liveBox else { return nil }
-        let framesBefore = mine.session.frameSeq, lastSeq = mine.session.lastSeq
+    /// `leaderIsIdle`: the leader's `isIdleForSharing`, when the caller read it once for all
+    /// the sessions of the view (nil: read here).
+    public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double,
+                                   leaderIsIdle: Bool? = nil) -> [ServerEvent]? {
+        guard leaderIsIdle ?? leader.isIdleForSharing, let leaderBox = leader.liveBox, let me = ownIdentity() else { return nil }
+        let framesBefore = me.frameSeq, lastSeq = me.lastSeq
         var frames = 0
         var out = leaderOut
         for k in out.indices {
@@ -67,11 +82,17 @@ extension Session {
             f.ms = now
             out[k] = .frame(f)
         }
-        var theirs = leaderBox.session
-        theirs.adoptIdentity(sessionID: mine.session.sessionID, frameSeq: framesBefore + frames, lastSeq: lastSeq,
-                             lastInput: mine.session.lastInput)
-        replaceLive(with: theirs)
+        replaceLive(withCopyOf: leaderBox) {
+            $0.adoptIdentity(sessionID: me.sessionID, frameSeq: framesBefore + frames, lastSeq: lastSeq, lastInput: me.lastInput)
+        }
         return out
+    }
+
+    /// The live session's own facts (`adoptIdentity`), read without keeping a reference to its
+    /// box (which `replaceLive(withCopyOf:_:)` then writes in place).
+    private func ownIdentity() -> (sessionID: String, frameSeq: Int, lastSeq: Int?, lastInput: Double)? {
+        guard let b = liveBox else { return nil }
+        return (b.session.sessionID, b.session.frameSeq, b.session.lastSeq, b.session.lastInput)
     }
 }
 

@@ -130,6 +130,22 @@ final class Connection {
         perform(out)
     }
 
+    /// `external(_:shared:)`, keeping the bytes queued for the sessions of the same view.
+    func external(_ c: Commit, sharing shared: SharedEncoding) -> ConnectionMachine.SharedAnswer {
+        var out = takeActions()
+        let answer = machine.external(c, now: server.now, sharing: shared, into: &out)
+        perform(out)
+        return answer
+    }
+
+    /// `external(_:shared:sameViewAs:answered:)` with the leader's bytes too
+    /// (`ConnectionMachine.external(_:now:shared:sameViewAs:answer:into:)`).
+    func external(_ c: Commit, shared: SharedEncoding?, sameViewAs leader: Session, answer: ConnectionMachine.SharedAnswer) {
+        var out = takeActions()
+        machine.external(c, now: server.now, shared: shared, sameViewAs: leader, answer: answer, into: &out)
+        perform(out)
+    }
+
     /// Takes `other`'s session state when their views are the same (`Session.shareView`).
     func shareView(with other: Connection) {
         machine.shareView(with: other.machine.session)
@@ -137,6 +153,9 @@ final class Connection {
 
     /// The session's shared-view key (`Session.sharedViewKey`), read in place.
     func sharedViewKey() -> SharedViewKey? { machine.sharedViewKey() }
+
+    /// Whether the session's shared-view key is `key` (`Session.hasSharedView`).
+    func hasSharedView(_ key: SharedViewKey) -> Bool { machine.hasSharedView(key) }
 
     func resync(to board: Board, droppingHeldAbove version: Int) {
         var out = takeActions()

@@ -378,6 +378,9 @@ struct ConnectionMachine {
         out.append(.armTimer(afterMs: max(retryMs, fireAt - now)))
     }
 
+    /// Whether the session is idle as a shared view means it, read in place.
+    private static func isIdle(_ session: inout Session) -> Bool { session.isIdleForSharing }
+
     /// The session's next deadline, read in place: a plain read of a property of `session`
     /// may copy the whole Session first (about 1,000 instructions on every input).
     private static func deadline(of session: inout Session) -> Double? { session.nextDeadline }
@@ -407,6 +410,38 @@ struct ConnectionMachine {
         return answered
     }
 
+    /// What a session answered a commit from elsewhere, with the shared bytes queued for each of
+    /// its messages: a session of the same view takes both (`external(_:now:shared:sameViewAs:answer:into:)`)
+    /// instead of stepping its engine and looking its bytes up by content (a frame's comparison
+    /// with the encodings made so far costs more than the rest of its delivery).
+    struct SharedAnswer {
+        var events: [ServerEvent]
+        /// The `commitOrder` the bytes were made for.
+        var commitOrder: CommitOrderMode
+        /// For each message queued (after inlining), in order: its shared bytes, if it had any.
+        var bytes: [SharedBytes]
+        /// Whether the leader stayed idle (`Session.isIdleForSharing`) after answering; nil: not read.
+        var leaderIdle: Bool? = nil
+    }
+
+    /// A queued message's shared bytes (a whole `commit` message, or a frame's body after
+    /// `ms`), and its estimated size (the same for every session of the view).
+    struct SharedBytes {
+        var message: [UInt8]?
+        var frameBody: [UInt8]?
+        var size: Int
+    }
+
+    /// `external`, keeping the bytes it queued for the sessions of the same view.
+    mutating func external(_ c: Commit, now: Double, sharing shared: SharedEncoding, into out: inout [Action]) -> SharedAnswer {
+        let ms = clock.serverEvent(serverNow: now)
+        if recording { out.append(.record(.external(c, ms: ms))) }
+        let answered = session.handle(.external(c), at: ms)
+        let bytes = deliver(answered, now: now, barrier: c.version, shared: shared, into: &out)
+        finish(direct: false, into: &out)
+        return SharedAnswer(events: answered, commitOrder: commitOrder, bytes: bytes, leaderIdle: Self.isIdle(&session))
+    }
+
     /// `external`, for a session whose `sharedViewKey` equaled `leader`'s before the leader was
     /// handed the same commit and answered `answered`: it takes the leader's state and answer
     /// (its own frame numbers, ack and time) instead of stepping the engine itself
@@ -414,9 +449,19 @@ struct ConnectionMachine {
     /// steps itself.
     mutating func external(_ c: Commit, now: Double, shared: SharedEncoding?, sameViewAs leader: Session,
                            answered: [ServerEvent], into out: inout [Action]) {
+        external(c, now: now, shared: shared, sameViewAs: leader, answer: SharedAnswer(events: answered, commitOrder: commitOrder, bytes: []),
+                 into: &out)
+    }
+
+    /// `external(_:now:shared:sameViewAs:answered:into:)`, taking also the bytes the leader queued
+    /// (`answer.bytes`): this session's messages are the leader's but for each frame's head, so
+    /// their shared bytes are the same.
+    mutating func external(_ c: Commit, now: Double, shared: SharedEncoding?, sameViewAs leader: Session,
+                           answer: SharedAnswer, into out: inout [Action]) {
         let ms = clock.serverEvent(serverNow: now)
-        if !recording, let mine = session.adoptView(of: leader, answering: answered, at: ms) {
-            deliver(mine, now: now, barrier: c.version, shared: shared, into: &out)
+        if !recording, let mine = session.adoptView(of: leader, answering: answer.events, at: ms, leaderIsIdle: answer.leaderIdle) {
+            deliver(mine, now: now, barrier: c.version, shared: shared, reusing: answer.commitOrder == commitOrder ? answer.bytes : [],
+                    into: &out)
         } else {
             apply(external: c, now: now, shared: shared, into: &out)
         }
@@ -489,13 +534,18 @@ struct ConnectionMachine {
 
     /// Hands the session's outputs on: its own commits to the hub (`.commit`), everything to
     /// the queue.
+    /// With `shared`: returns the shared bytes of each message queued (unless `reusing` gave them:
+    /// those of a session of the same view, in the same order).
+    @discardableResult
     private mutating func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0, shared: SharedEncoding? = nil,
-                                  into out: inout [Action]) {
+                                  reusing reuse: [SharedBytes] = [], into out: inout [Action]) -> [SharedBytes] {
         // Most inputs (a quiet move) answer nothing: only the timer may need arming.
-        if events.isEmpty { return schedule(now: now, into: &out) }
+        if events.isEmpty { schedule(now: now, into: &out); return [] }
         let events = inlineEvents ? events.inliningEvents() : events
         var barrier = initial
-        for e in events {
+        var kept: [SharedBytes] = []
+        let keep = shared != nil && reuse.isEmpty
+        for (k, e) in events.enumerated() {
             var e = e
             switch e {
             case .persist(let c):
@@ -517,17 +567,32 @@ struct ConnectionMachine {
             // A commit from elsewhere: the bytes every session on the board gets alike, made
             // once (the event stays, for the size and for a rebase to recognize it).
             var raw: [UInt8]?, body: [UInt8]?
-            if let shared {
+            var size = 0
+            if k < reuse.count {
+                // The same message as the leader's k-th (but a frame's head): its bytes and size.
+                switch e {
+                case .commit: raw = reuse[k].message
+                case .frame: body = reuse[k].frameBody
+                default: break
+                }
+                if raw != nil || body != nil { size = reuse[k].size }
+            }
+            if raw == nil, body == nil, let shared {
                 if case .commit(let c) = e { raw = shared.commitMessage(c, mode: commitOrder) }
                 if case .frame(let f) = e { body = shared.frameBody(f, mode: commitOrder) }
             }
-            queue(Outgoing(event: e, raw: raw, frameBody: body, barrier: barrier, queuedAt: now, size: 0), now: now, into: &out)
+            if keep {
+                size = e.estimatedSize(commitOrder: commitOrder)
+                kept.append(SharedBytes(message: raw, frameBody: body, size: size))
+            }
+            queue(Outgoing(event: e, raw: raw, frameBody: body, barrier: barrier, queuedAt: now, size: size), now: now, into: &out)
             if let fatal {
                 out.append(.log(.warn, event: "refusal", detail: fatal.rawValue))
                 close(1008, fatal.rawValue)
             }
         }
         schedule(now: now, into: &out)
+        return kept
     }
 
     private mutating func send(_ e: ServerEvent, now: Double, into out: inout [Action]) {
@@ -611,6 +676,9 @@ struct ConnectionMachine {
 
     /// The session's `sharedViewKey`, read in place (a plain read of `session` copies it).
     mutating func sharedViewKey() -> SharedViewKey? { session.sharedViewKey }
+
+    /// Whether the session's `sharedViewKey` is `key` (`Session.hasSharedView`), read in place.
+    mutating func hasSharedView(_ key: SharedViewKey) -> Bool { session.hasSharedView(key) }
 
     /// `wantsWritable` for the performer. Mutating only so that a read through the class that
     /// holds the machine is made in place: a plain read of a computed property copies the whole

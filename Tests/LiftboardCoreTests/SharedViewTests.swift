@@ -53,6 +53,10 @@ struct SharedViewTests {
                     _ = alone.handle(.wheel(dx: 0, dy: 120), seq: 20 + step, at: t + 3)
                 }
                 let sameView = leader.sharedViewKey != nil && leader.sharedViewKey == alone.sharedViewKey
+                // The key compared in place says what the keys built and compared say.
+                if let key = leader.sharedViewKey, alone.hasSharedView(key) != sameView {
+                    failures.append("seed \(seed) step \(step): hasSharedView says \(!sameView)")
+                }
                 var follower = alone
                 let leaderOut = leader.handle(.external(c), at: t)
                 let aloneOut = alone.handle(.external(c), at: t + 7)
@@ -97,6 +101,8 @@ struct SharedViewTests {
         var plain = Session(id: "c")
         _ = plain.handle(Self.hello(board, SessionConfig()), at: 5) { _ in board }
         #expect(other.sharedViewKey != plain.sharedViewKey)  // another config: another view
+        let key = plain.sharedViewKey!
+        #expect(plain.hasSharedView(key) && !other.hasSharedView(key) && !s.hasSharedView(key))
     }
 
     @Test func twoKiosksThatSaidTheSameHelloShareOneStateAndAnswerAsEachWouldAlone() {

@@ -88,6 +88,44 @@ import LiftboardWire
         }
     }
 
+    @Test func watchersOfTheLeadersViewTakeItsBytesWithoutLookingThemUpAndWriteWhatTheyWouldHaveWrittenAlone() {
+        var board = MachineDriver.board()
+        for hello in [MachineDriver.hello,
+                      #"{"t":"hello","v":1,"board":"b","viewport":{"w":400,"h":600,"dpr":1},"config":{"commits":"inline","commitOrder":"none"},"ms":0}"#] {
+            func watcher() -> MachineDriver {
+                var d = MachineDriver()
+                _ = d.receive(hello)
+                d.machine.joined(durable: board.version, recording: false)
+                _ = FanOutTests.bytes(&d)
+                return d
+            }
+            var leader = watcher(), alone = watcher()
+            var followers = (0..<20).map { _ in watcher() }
+            let change = Change.insert(id: board.version % 2 == 0 ? "d" : "a", section: "todo", after: nil, index: 0)
+            let c = Commit(board: "b", version: board.version + 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+            let shared = SharedEncoding()
+            var answer: ConnectionMachine.SharedAnswer?
+            _ = leader.input { m, out in answer = m.external(c, now: 10, sharing: shared, into: &out) }
+            let lookups = shared.lookups
+            #expect(lookups > 0 && answer?.bytes.count == leader.machine.queuedCount)
+            let leaderSession = leader.machine.session
+            for k in followers.indices {
+                _ = followers[k].input { m, out in m.external(c, now: 10, shared: shared, sameViewAs: leaderSession, answer: answer!, into: &out) }
+            }
+            #expect(shared.lookups == lookups, "the followers looked nothing up")
+            _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+            // What each holds counts against the slow-reader bound as the watcher's alone would.
+            #expect(followers.allSatisfy { $0.machine.pendingBytes == alone.machine.pendingBytes && $0.machine.queuedCount == alone.machine.queuedCount })
+            _ = alone.input { m, out in m.durableAdvanced(to: c.version, into: &out) }
+            let expected = Self.bytes(&alone)
+            #expect(!expected.isEmpty)
+            for k in followers.indices {
+                _ = followers[k].input { m, out in m.durableAdvanced(to: c.version, into: &out) }
+                #expect(Self.bytes(&followers[k]) == expected)
+            }
+        }
+    }
+
     @Test func aDrainedQueueGivesItsMemoryBack() {
         var board = MachineDriver.board()
         var w = Self.watcher()
@@ -138,13 +176,17 @@ import LiftboardWire
         var f = FrameMessage(seq: 1, ms: 0)
         f.cells = [CellUpdate(id: "d", frame: Rect(x: 0, y: 32, w: 400, h: 56), hidden: false, dur: 250, ease: .easeInOut)]
         let shared = SharedEncoding()
-        for (seq, ms, ack) in [(1, 0.0, nil), (7, 1234.5, 3), (12, 99.125, nil), (40_000, 1e7 + 0.25, 123_456)] as [(Int, Double, Int?)] {
+        for (seq, ms, ack) in [(1, 0.0, nil), (7, 1234.5, 3), (12, 99.125, nil), (40_000, 1e7 + 0.25, 123_456), (0, 0.1 + 0.2, 0),
+                               (Int.max, 1.5e15, Int.max), (3, 123_456_789.000_049, 1), (9, 1e-9, nil)] as [(Int, Double, Int?)] {
             for commit in [nil, c] as [Commit?] {
                 for mode in [CommitOrderMode.full, .none] {
                     var g = f
                     g.seq = seq; g.ms = ms; g.ack = ack; g.commit = commit
                     let spliced = SharedEncoding.frameHead(seq: seq, ms: ms, ack: ack) + shared.frameBody(g, mode: mode)
                     #expect(spliced == Wire.encode(.frame(g), commitOrder: mode))
+                    var buffer: [UInt8] = [1, 2, 3]
+                    SharedEncoding.appendFrameHead(seq: seq, ms: ms, ack: ack, to: &buffer)
+                    #expect(buffer == [1, 2, 3] + SharedEncoding.frameHead(seq: seq, ms: ms, ack: ack))
                 }
             }
         }

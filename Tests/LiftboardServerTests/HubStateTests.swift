@@ -81,6 +81,29 @@ import LiftboardStore
         #expect(h.lastRevert?.version == 1)
     }
 
+    @Test func theTruthTakesEachDurableCommitWhetherOthersAreInFlightOrNotWithItsRevert() {
+        var h = Self.hub()
+        var afterA = Self.board()
+        _ = afterA.apply(Self.aToDone)
+        var afterBoth = afterA
+        _ = afterBoth.apply(Self.dFirst)
+        _ = h.commit(Self.commit(Self.aToDone, on: Self.board(), by: "s1"), by: "s1", at: 5, now: 0)
+        _ = h.commit(Self.commit(Self.dFirst, on: h.board, by: "s2"), by: "s2", at: 5, now: 1)
+        // The first of two in flight: applied to the truth, which is not the board yet.
+        let d1 = Self.durable(Self.aToDone, 1, by: "s1", origin: Self.here, token: 1)
+        #expect(h.durable(d1) == [.publish(d1), .release(durable: 1, first: ["s1"])])
+        #expect(h.truth == afterA && h.board == afterBoth)
+        // The last one in flight: the truth is the board.
+        let d2 = Self.durable(Self.dFirst, 2, by: "s2", origin: Self.here, token: 2)
+        #expect(h.durable(d2) == [.publish(d2), .release(durable: 2, first: ["s2"])])
+        #expect(h.truth == afterBoth && h.board == afterBoth && h.pending.isEmpty && h.settle() == [])
+        // Its revert, for `undo`, is of the truth before it.
+        var undone = h.truth
+        #expect(h.lastRevert?.version == 2)
+        if let revert = h.lastRevert?.change { _ = undone.apply(revert) }
+        #expect(undone.order == afterA.order)
+    }
+
     @Test func theSessionWhoseDropBecameDurableIsReleasedFirstButOnlyWhileItIsOnTheBoard() {
         var h = Self.hub()
         // s3 drops; s1 and s2 watch. s3's commit goes to s3 first.
