@@ -42,11 +42,13 @@ extension ConnectionMachine {
     }
 
     /// Takes the ready messages, at most `maxMessages`, and no more once `maxBytes` are taken
-    /// (a message is never split): one alone is left for lws to frame; several are framed here,
+    /// (a message is never split; 16 KiB by default, so that a write the socket takes only in
+    /// part leaves lws little to hold beyond the connection's own queue, which its slow-reader
+    /// bound counts): one alone is left for lws to frame; several are framed here,
     /// back to back, so that they leave in one write (one system call for a watcher's held
     /// commits instead of one each). `headroom` (at least `WebSocketFrame.maxHeader`) is room
     /// before the first message, as lws wants it; a first frame's header goes inside it.
-    mutating func nextBatch(into buffer: inout [UInt8], headroom: Int, maxMessages: Int = 16, maxBytes: Int = 1 << 16) -> Batch {
+    mutating func nextBatch(into buffer: inout [UInt8], headroom: Int, maxMessages: Int = 16, maxBytes: Int = 1 << 14) -> Batch {
         precondition(headroom >= WebSocketFrame.maxHeader)
         guard let firstBinary = nextMessage(into: &buffer, headroom: headroom) else { return .none }
         let firstLength = buffer.count - headroom

@@ -699,7 +699,7 @@ struct ConnectionMachine {
             buffer.append(contentsOf: raw)
         } else if let body = outgoing[i].frameBody.take(), case .frame(let f)? = outgoing[i].event.take() {
             // Its own head (seq, ms, ack), then the body every session of its view shares.
-            buffer.append(contentsOf: SharedEncoding.frameHead(seq: f.seq, ms: f.ms, ack: f.ack))
+            SharedEncoding.appendFrameHead(seq: f.seq, ms: f.ms, ack: f.ack, to: &buffer)
             buffer.append(contentsOf: body)
         } else if let event = outgoing[i].event.take() {
             Wire.encode(event, commitOrder: commitOrder, into: &buffer)

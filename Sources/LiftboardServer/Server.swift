@@ -122,14 +122,34 @@ public final class Server {
     /// limited to 20 a second, so that no flood of connections can fill a disk with them.
     func log(_ level: LogLevel, _ event: String, session: String?, _ detail: String) {
         guard level <= config.logLevel else { return }
-        let (allowed, suppressed) = logLimiter.admit("\(level.name) \(event) \(detail.prefix { $0 != " " })", now: now)
+        // A kind is the level, the event and the detail's first word ("commit board").
+        var kind = level.name
+        kind.reserveCapacity(kind.utf8.count + event.utf8.count + 24)
+        kind += " "; kind += event; kind += " "; kind += detail.prefix { $0 != " " }
+        let (allowed, suppressed) = logLimiter.admit(kind, now: now)
         guard allowed else { return }
-        var line = "liftboard \(level.name) \(event)"
-        if let session { line += " session=\(session)" }
-        line += " \(detail)"
-        if suppressed > 0 { line += " (\(suppressed) similar lines left out)" }
-        line += "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        // One write(2) of the line's bytes: a commit logs one line at the default level, and
+        // FileHandle's write of a Data cost twice the line's own building.
+        var line: [UInt8] = []
+        line.reserveCapacity(48 + event.utf8.count + (session?.utf8.count ?? 0) + detail.utf8.count)
+        line += "liftboard ".utf8; line += level.name.utf8; line += " ".utf8; line += event.utf8
+        if let session { line += " session=".utf8; line += session.utf8 }
+        line += " ".utf8; line += detail.utf8
+        if suppressed > 0 { line += " (\(suppressed) similar lines left out)".utf8 }
+        line.append(0x0A)
+        Self.writeStandardError(line)
+    }
+
+    /// Writes all of `bytes` to stderr (through short writes and interrupts; a closed stderr
+    /// drops the line).
+    static func writeStandardError(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { b in
+            var done = 0
+            while done < b.count {
+                let n = write(2, b.baseAddress! + done, b.count - done)
+                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
+            }
+        }
     }
 
     // MARK: Start and stop
@@ -240,6 +260,9 @@ public final class Server {
             vh.options |= CLWS_VHOST_TLS_OPTIONS
             vh.ssl_cert_filepath = allocations.string(cert)
             vh.ssl_private_key_filepath = allocations.string(key)
+            // HTTP/1.1 only, and no WebSocket extension offered: `Connection.writeReady` writes several
+            // messages as whole frames of its own (LWS_WRITE_RAW), which WebSocket over h2 or
+            // permessage-deflate would not frame that way.
             vh.alpn = allocations.string("http/1.1")
         }
         guard let vhost = lws_create_vhost(ctx, &vh) else {
