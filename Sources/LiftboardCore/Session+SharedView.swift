@@ -34,7 +34,7 @@ extension Session {
                              viewport: b.session.viewport, scrollY: b.session.scrollY, scrollX: b.session.scrollX,
                              colScroll: b.session.colScroll, sentScroll: b.session.sentScroll, sentScrollX: b.session.sentScrollX,
                              sentContent: b.session.sentContent,
-                             lastInput: b.session.config.idleResetMs > 0 ? b.session.lastInput : nil)
+                             lastInput: b.session.config.idleResetMs > 0 ? ownIdentity()?.lastInput : nil)
     }
 
     /// Whether this session's `sharedViewKey` is `key`, compared field by field in place: not
@@ -46,7 +46,7 @@ extension Session {
             && b.session.sentScroll == key.sentScroll && b.session.sentScrollX == key.sentScrollX
             && b.session.viewport == key.viewport && b.session.sentContent == key.sentContent
             && b.session.boardID == key.board && b.session.colScroll == key.colScroll && b.session.config == key.config
-            && (b.session.config.idleResetMs > 0 ? b.session.lastInput : nil) == key.lastInput
+            && (b.session.config.idleResetMs > 0 ? ownIdentity()?.lastInput : nil) == key.lastInput
     }
 
     /// Whether this session is idle as `SharedViewKey` means it (it has a key).
@@ -82,17 +82,11 @@ extension Session {
             f.ms = now
             out[k] = .frame(f)
         }
-        replaceLive(withCopyOf: leaderBox) {
-            $0.adoptIdentity(sessionID: me.sessionID, frameSeq: framesBefore + frames, lastSeq: lastSeq, lastInput: me.lastInput)
-        }
+        // The leader's box itself, shared until either session changes (copy on write): a
+        // reference taken per watcher, not a copy of the session and its arrays' references.
+        shareLive(leaderBox, keeping: LiveSession.Identity(sessionID: me.sessionID, frameSeq: framesBefore + frames,
+                                                           lastSeq: lastSeq, lastInput: me.lastInput))
         return out
-    }
-
-    /// The live session's own facts (`adoptIdentity`), read without keeping a reference to its
-    /// box (which `replaceLive(withCopyOf:_:)` then writes in place).
-    private func ownIdentity() -> (sessionID: String, frameSeq: Int, lastSeq: Int?, lastInput: Double)? {
-        guard let b = liveBox else { return nil }
-        return (b.session.sessionID, b.session.frameSeq, b.session.lastSeq, b.session.lastInput)
     }
 }
 
@@ -109,10 +103,8 @@ extension Session {
             shareAttributes(with: other)
             return false
         }
-        var theirs = box.session
-        theirs.adoptIdentity(sessionID: mine.session.sessionID, frameSeq: mine.session.frameSeq, lastSeq: mine.session.lastSeq,
-                             lastInput: mine.session.lastInput)
-        replaceLive(with: theirs)
+        guard let own = ownIdentity() else { return false }
+        if mine !== box { shareLive(box, keeping: own) }
         return true
     }
 }
@@ -133,11 +125,21 @@ extension Session {
 }
 
 extension LiveSession {
+    /// What is a session's own in a state it shares with others of its view.
+    struct Identity: Sendable, Equatable {
+        var sessionID: String
+        var frameSeq: Int
+        var lastSeq: Int?
+        var lastInput: Double
+    }
+
+    var identity: Identity { Identity(sessionID: sessionID, frameSeq: frameSeq, lastSeq: lastSeq, lastInput: lastInput) }
+
     /// Keeps `own`'s per-session facts in a state taken from another session.
-    mutating func adoptIdentity(sessionID: String, frameSeq: Int, lastSeq: Int?, lastInput: Double) {
-        self.sessionID = sessionID
-        self.frameSeq = frameSeq
-        self.lastSeq = lastSeq
-        self.lastInput = lastInput
+    mutating func adoptIdentity(_ own: Identity) {
+        sessionID = own.sessionID
+        frameSeq = own.frameSeq
+        lastSeq = own.lastSeq
+        lastInput = own.lastInput
     }
 }

@@ -30,6 +30,11 @@ public struct Session: Sendable {
 
     public let id: String
     private var state: State = .awaitingHello
+    /// A watcher that took a leader's view (`adoptView`) shares the leader's box until it next
+    /// changes; meanwhile its own facts (its id, frame count, last `seq`, last input) are kept
+    /// here, and written into its own copy of the box when it changes (`withLive`) or is
+    /// replaced (`replaceLive`). Nil when the box holds them.
+    private var pendingIdentity: LiveSession.Identity?
 
     /// Tests only: every frame diffs every cell in the window, never just the ones the reorder
     /// engine moved (the two must give the same frames).
@@ -57,8 +62,26 @@ public struct Session: Sendable {
         guard case .live(var box) = state else { return nil }
         state = .closed  // drops the enum's reference, so `box` is unique unless shared
         if !isKnownUniquelyReferenced(&box) { box = LiveBox(box.session) }
+        if let own = pendingIdentity {
+            box.session.adoptIdentity(own)
+            pendingIdentity = nil
+        }
         defer { state = .live(box) }
         return body(&box.session)
+    }
+
+    /// This session's own facts, wherever they are kept (`pendingIdentity` or its box).
+    func ownIdentity() -> LiveSession.Identity? {
+        if let pendingIdentity { return pendingIdentity }
+        guard let b = live else { return nil }
+        return b.session.identity
+    }
+
+    /// Takes `box` (another session's, shared until either changes) as the live session, with
+    /// `own` as this session's own facts (`adoptView`): a reference taken, no copy made.
+    mutating func shareLive(_ box: LiveBox, keeping own: LiveSession.Identity) {
+        state = .live(box)
+        pendingIdentity = own
     }
 
     /// The live session's box, to read single properties from without copying the session
@@ -66,13 +89,19 @@ public struct Session: Sendable {
     var liveBox: LiveBox? { live }
 
     /// Makes `s` the live session (`adoptView`).
-    mutating func replaceLive(with s: LiveSession) { state = .live(LiveBox(s)) }
+    mutating func replaceLive(with s: LiveSession) {
+        var s = s
+        if let own = pendingIdentity { s.adoptIdentity(own) }
+        pendingIdentity = nil
+        state = .live(LiveBox(s))
+    }
 
     /// Makes a copy of `other`'s session, changed by `adjust`, the live session: written into
     /// this Session's own box when no other Session shares it (`adoptView`, for each watcher of
     /// each commit: one copy of the session and no allocation, instead of two copies, a new box
     /// and the old one freed), else into a new box.
     mutating func replaceLive(withCopyOf other: LiveBox, _ adjust: (inout LiveSession) -> Void) {
+        pendingIdentity = nil
         if case .live(var box) = state, box !== other {
             state = .closed  // drops the enum's reference, so `box` is unique unless shared
             if isKnownUniquelyReferenced(&box) {
@@ -191,6 +220,7 @@ public struct Session: Sendable {
     /// nothing is handled afterwards.
     public mutating func close() {
         state = .closed
+        pendingIdentity = nil
     }
 
     /// Everything that is wrong with the session's state, for tests: empty when sound.
