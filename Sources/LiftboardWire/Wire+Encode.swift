@@ -21,6 +21,8 @@ extension Wire {
 
     /// One server message as a JSON object (also each of a frame's inline `events`).
     static func message(_ event: ServerEvent, line: Int?, commitOrder: CommitOrderMode, _ w: inout JSONWriter) {
+        // `lift`, `moved` and `drop` are written whole, as inside a frame's `events`.
+        if gestureEvent(event, &w) { return }
         w.beginObject()
         switch event {
         case .welcome(let m):
@@ -46,25 +48,8 @@ extension Wire {
             }
         case .frame(let f):
             frame(f, commitOrder: commitOrder, &w)
-        case .lift(let p, let id, let from, let follow, let added):
-            w.member(#""t":"lift","p":"#, int: p)
-            w.member(#""id":"#, id)
-            w.member(#""from":{"section":"#, from.section); w.member(#""index":"#, int: from.index); w.raw("}")
-            if let follow {
-                w.member(#""grab":{"x":"#, follow.grab.x); w.member(#""y":"#, follow.grab.y); w.raw("}")
-                w.member(#""axis":"#, literal: follow.lockX ? "y" : "xy")
-            }
-            if added { w.member(#""added":"#, bool: true) }
-        case .moved(let p, let id, let from, let to):
-            w.member(#""t":"moved","p":"#, int: p)
-            w.member(#""id":"#, id)
-            w.member(#""from":{"section":"#, from.section); w.member(#""index":"#, int: from.index); w.raw("}")
-            w.member(#""to":{"section":"#, to.section); w.member(#""index":"#, int: to.index); w.raw("}")
-        case .drop(let p, let id, let at, let cancelled):
-            w.member(#""t":"drop","p":"#, int: p)
-            w.member(#""id":"#, id)
-            w.member(#""at":{"section":"#, at.section); w.member(#""index":"#, int: at.index); w.raw("}")
-            w.member(#""cancelled":"#, bool: cancelled)
+        case .lift, .moved, .drop:
+            break  // written by `gestureEvent` above
         case .commit(let c), .persist(let c):
             w.key("t"); w.literal("commit")
             commitBody(c, withOrder: commitOrder == .full, &w)
