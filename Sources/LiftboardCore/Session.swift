@@ -96,26 +96,6 @@ public struct Session: Sendable {
         state = .live(LiveBox(s))
     }
 
-    /// Makes a copy of `other`'s session, changed by `adjust`, the live session: written into
-    /// this Session's own box when no other Session shares it (`adoptView`, for each watcher of
-    /// each commit: one copy of the session and no allocation, instead of two copies, a new box
-    /// and the old one freed), else into a new box.
-    mutating func replaceLive(withCopyOf other: LiveBox, _ adjust: (inout LiveSession) -> Void) {
-        pendingIdentity = nil
-        if case .live(var box) = state, box !== other {
-            state = .closed  // drops the enum's reference, so `box` is unique unless shared
-            if isKnownUniquelyReferenced(&box) {
-                box.session = other.session
-                adjust(&box.session)
-                state = .live(box)
-                return
-            }
-        }
-        var s = other.session
-        adjust(&s)
-        state = .live(LiveBox(s))
-    }
-
     /// The board this session is on, after a successful `hello`.
     public var boardID: String? { live?.session.boardID }
 

@@ -608,6 +608,9 @@ struct ConnectionMachine {
            case .frame(let g)? = outgoing[outgoing.count - 1].event, g.commit == nil,
            outgoing[outgoing.count - 1].barrier == o.barrier {
             outgoing[outgoing.count - 1].event = .frame(g.merged(with: f))
+            // Its shared bytes were the first frame's alone: the merged one is encoded anew.
+            outgoing[outgoing.count - 1].frameBody = nil
+            outgoing[outgoing.count - 1].raw = nil
         } else {
             pendingBytes += size
             outgoing.append(o)

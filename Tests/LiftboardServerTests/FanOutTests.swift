@@ -192,4 +192,27 @@ import LiftboardWire
         }
         #expect(shared.encodings == 4)  // one body per commit and mode, whatever the head
     }
+
+    /// A session with a timer overdue when a commit from elsewhere arrives answers two frames
+    /// (the timer's, then the commit's), both behind the commit's barrier, and the queue merges
+    /// them: with the first one's shared bytes the second's changes were lost (found by review).
+    @Test func anOverdueTimersFrameMergedWithTheCommitsFrameIsWrittenAsWithoutSharedBytes() {
+        func pressedThenCommit(shared: SharedEncoding?) -> [[UInt8]] {
+            var d = MachineDriver()
+            d.start()
+            // A finger down on "b": its long press is due at 500 and not fired yet.
+            _ = d.receive(#"{"t":"down","p":1,"x":50,"y":60,"kind":"touch","ms":0}"#)
+            _ = d.written()
+            let c = MachineDriver.commitFromElsewhere()
+            _ = d.input { m, out in m.external(c, now: 900, shared: shared, into: &out) }
+            _ = d.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+            return Self.bytes(&d)
+        }
+        let plain = pressedThenCommit(shared: nil)
+        let shared = pressedThenCommit(shared: SharedEncoding())
+        #expect(plain.count == shared.count && !plain.isEmpty)
+        for (a, b) in zip(plain, shared) {
+            #expect(String(decoding: a, as: UTF8.self) == String(decoding: b, as: UTF8.self))
+        }
+    }
 }
