@@ -122,14 +122,6 @@ final class Connection {
         return answered
     }
 
-    /// The hub applied a commit made elsewhere, and `leader` (whose view this session shared)
-    /// answered it `answered`: see `ConnectionMachine.external(_:now:shared:sameViewAs:answered:into:)`.
-    func external(_ c: Commit, shared: SharedEncoding?, sameViewAs leader: Session, answered: [ServerEvent]) {
-        var out = takeActions()
-        machine.external(c, now: server.now, shared: shared, sameViewAs: leader, answered: answered, into: &out)
-        perform(out)
-    }
-
     /// `external(_:shared:)`, keeping the bytes queued for the sessions of the same view.
     func external(_ c: Commit, sharing shared: SharedEncoding) -> ConnectionMachine.SharedAnswer {
         var out = takeActions()
@@ -138,8 +130,8 @@ final class Connection {
         return answer
     }
 
-    /// `external(_:shared:sameViewAs:answered:)` with the leader's bytes too
-    /// (`ConnectionMachine.external(_:now:shared:sameViewAs:answer:into:)`).
+    /// The hub applied a commit made elsewhere, and `leader` (whose view this session shared)
+    /// answered it: see `ConnectionMachine.external(_:now:shared:sameViewAs:answer:into:)`.
     func external(_ c: Commit, shared: SharedEncoding?, sameViewAs leader: Session, answer: ConnectionMachine.SharedAnswer) {
         var out = takeActions()
         machine.external(c, now: server.now, shared: shared, sameViewAs: leader, answer: answer, into: &out)

@@ -443,19 +443,11 @@ struct ConnectionMachine {
     }
 
     /// `external`, for a session whose `sharedViewKey` equaled `leader`'s before the leader was
-    /// handed the same commit and answered `answered`: it takes the leader's state and answer
-    /// (its own frame numbers, ack and time) instead of stepping the engine itself
-    /// (`Session.adoptView`). A session that records, or a leader that did not stay idle: it
-    /// steps itself.
-    mutating func external(_ c: Commit, now: Double, shared: SharedEncoding?, sameViewAs leader: Session,
-                           answered: [ServerEvent], into out: inout [Action]) {
-        external(c, now: now, shared: shared, sameViewAs: leader, answer: SharedAnswer(events: answered, commitOrder: commitOrder, bytes: []),
-                 into: &out)
-    }
-
-    /// `external(_:now:shared:sameViewAs:answered:into:)`, taking also the bytes the leader queued
-    /// (`answer.bytes`): this session's messages are the leader's but for each frame's head, so
-    /// their shared bytes are the same.
+    /// handed the same commit and answered `answer.events`: it takes the leader's state and
+    /// answer (its own frame numbers, ack and time) instead of stepping the engine itself
+    /// (`Session.adoptView`), and the bytes the leader queued (`answer.bytes`): its messages are
+    /// the leader's but for each frame's head, so their shared bytes are the same. A session
+    /// that records, or a leader that did not stay idle: it steps itself.
     mutating func external(_ c: Commit, now: Double, shared: SharedEncoding?, sameViewAs leader: Session,
                            answer: SharedAnswer, into out: inout [Action]) {
         let ms = clock.serverEvent(serverNow: now)
@@ -702,7 +694,7 @@ struct ConnectionMachine {
             buffer.append(contentsOf: raw)
         } else if let body = outgoing[i].frameBody.take(), case .frame(let f)? = outgoing[i].event.take() {
             // Its own head (seq, ms, ack), then the body every session of its view shares.
-            SharedEncoding.appendFrameHead(seq: f.seq, ms: f.ms, ack: f.ack, to: &buffer)
+            Wire.appendFrameHead(seq: f.seq, ms: f.ms, ack: f.ack, to: &buffer)
             buffer.append(contentsOf: body)
         } else if let event = outgoing[i].event.take() {
             Wire.encode(event, commitOrder: commitOrder, into: &buffer)

@@ -31,29 +31,12 @@ final class SharedEncoding {
         return body
     }
 
-    /// `{"t":"frame","seq":N,"ms":M[,"ack":A]`, as `Wire.encode` writes a frame's first members.
-    /// Written piece by piece, as `Wire.encode` writes them: not by encoding a frame with no
-    /// changes and cutting its end off (a FrameMessage built and destroyed, and its encoding's
-    /// every empty member asked, for each watcher of each commit: about 3,300 Ir against 700).
+    /// `{"t":"frame","seq":N,"ms":M[,"ack":A]`, as `Wire.encode` writes a frame's first members
+    /// (`Wire.appendFrameHead`, the writer `Wire.frame` uses).
     static func frameHead(seq: Int, ms: Double, ack: Int?) -> [UInt8] {
         var head: [UInt8] = []
-        // The writer makes room 512 bytes at a time: room it finds in place, not by growing.
-        head.reserveCapacity(600)
-        appendFrameHead(seq: seq, ms: ms, ack: ack, to: &head)
+        Wire.appendFrameHead(seq: seq, ms: ms, ack: ack, to: &head)
         return head
-    }
-
-    /// `frameHead`, appended to `buffer` (a send buffer) in place.
-    static func appendFrameHead(seq: Int, ms: Double, ack: Int?, to buffer: inout [UInt8]) {
-        var taken: [UInt8] = []
-        swap(&taken, &buffer)
-        var w = JSONWriter(into: consume taken)
-        w.beginObject()
-        w.key("t"); w.literal("frame")
-        w.key("seq"); w.int(seq)
-        w.key("ms"); w.number(ms)
-        if let ack { w.key("ack"); w.int(ack) }
-        buffer = w.takeBytes()
     }
 
     /// The message for `c` as a client with `mode` gets it.

@@ -225,15 +225,9 @@ extension Wire {
     // their member's name and closed verbatim. The bytes are those of the piece-by-piece form.
 
     static func frame(_ f: FrameMessage, commitOrder: CommitOrderMode = .full, _ w: inout JSONWriter) {
-        // Read before the closure: a closure that captured `f` needed it in memory, a copy of
-        // the whole frame (its arrays retained and released).
-        let seq = f.seq, ms = f.ms, ack = f.ack
-        w.pieces(bound: 100) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.put(#""t":"frame","seq":"#); o.int(seq)
-            o.put(#","ms":"#); o.number(ms)
-            if let ack { o.put(#","ack":"#); o.int(ack) }
-        }
+        // Read here: a closure that captured `f` needed it in memory, a copy of the whole frame
+        // (its arrays retained and released).
+        frameHead(seq: f.seq, ms: f.ms, ack: f.ack, &w)
         if !f.events.isEmpty {
             // `hello.config.events: "inline"`: this input's lift, moved and drop, in order.
             w.member(#""events":"#); w.beginArray()
@@ -261,6 +255,27 @@ extension Wire {
         // `hello.config.commits: "inline"`: the commit from elsewhere this frame animates, last
         // (read after the frame's changes, as the contract orders a frame and its commit).
         if let c = f.commit { w.key("commit"); message(.commit(c), line: nil, commitOrder: commitOrder, &w) }
+    }
+
+    /// A frame's first members, `"t":"frame","seq":N,"ms":M[,"ack":A]`.
+    static func frameHead(seq: Int, ms: Double, ack: Int?, _ w: inout JSONWriter) {
+        w.pieces(bound: 100) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.put(#""t":"frame","seq":"#); o.int(seq)
+            o.put(#","ms":"#); o.number(ms)
+            if let ack { o.put(#","ack":"#); o.int(ack) }
+        }
+    }
+
+    /// `{"t":"frame","seq":N,"ms":M[,"ack":A]` appended to `buffer`: a frame's bytes up to its
+    /// `ms` (and `ack`), which a server's watchers of one view do not share (`frame`'s own head).
+    public static func appendFrameHead(seq: Int, ms: Double, ack: Int?, to buffer: inout [UInt8]) {
+        var taken: [UInt8] = []
+        swap(&taken, &buffer)
+        var w = JSONWriter(into: consume taken)
+        w.beginObject()
+        frameHead(seq: seq, ms: ms, ack: ack, &w)
+        buffer = w.takeBytes()
     }
 
     static func snapshot(_ s: SnapshotUpdate, _ w: inout JSONWriter) {

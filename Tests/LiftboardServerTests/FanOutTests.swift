@@ -76,7 +76,8 @@ import LiftboardWire
             var answered: [ServerEvent] = []
             _ = leader.input { m, out in answered = m.external(c, now: 10, shared: shared, into: &out) }
             let leaderSession = leader.machine.session
-            _ = follower.input { m, out in m.external(c, now: 10, shared: shared, sameViewAs: leaderSession, answered: answered, into: &out) }
+            _ = follower.input { m, out in m.external(c, now: 10, shared: shared, sameViewAs: leaderSession,
+                                                          answer: .init(events: answered, commitOrder: .full, bytes: []), into: &out) }
             _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
             _ = leader.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
             _ = follower.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
@@ -185,7 +186,7 @@ import LiftboardWire
                     let spliced = SharedEncoding.frameHead(seq: seq, ms: ms, ack: ack) + shared.frameBody(g, mode: mode)
                     #expect(spliced == Wire.encode(.frame(g), commitOrder: mode))
                     var buffer: [UInt8] = [1, 2, 3]
-                    SharedEncoding.appendFrameHead(seq: seq, ms: ms, ack: ack, to: &buffer)
+                    Wire.appendFrameHead(seq: seq, ms: ms, ack: ack, to: &buffer)
                     #expect(buffer == [1, 2, 3] + SharedEncoding.frameHead(seq: seq, ms: ms, ack: ack))
                 }
             }
