@@ -38,7 +38,7 @@ final class LWSLogSink: @unchecked Sendable {
         guard ok else { return }
         var text = line.hasSuffix("\n") ? String(line.dropLast()) : line
         if suppressed > 0 { text += " (\(suppressed) similar lines left out)" }
-        FileHandle.standardError.write(Data("liftboard lws \(text)\n".utf8))
+        Server.writeStandardError(Array("liftboard lws \(text)\n".utf8))
     }
 }
 

@@ -202,7 +202,7 @@ public final class Server {
             contextBox.wake()
         }, onHealth: { up in
             reports.setWriterUp(up)
-            FileHandle.standardError.write(Data("liftboard \(up ? "info" : "error") store: \(up ? "up again" : "down")\n".utf8))
+            Server.writeStandardError(Array("liftboard \(up ? "info" : "error") store: \(up ? "up again" : "down")\n".utf8))
             contextBox.wake()
         })
         if let url = config.storeURL {

@@ -274,9 +274,10 @@ public final class SQLiteStore: Store {
             // The cached board is the file's (this store is the file's only writer, and a
             // failed batch or a deletion empties the cache): no read when it is cached.
             if cache.version(of: c.board) == nil {
-                let found: (board: Board, rows: StoredRows)?
+                // Read and kept (`board(id:)`).
+                let found: Board?
                 do {
-                    found = try load(id: c.board)
+                    found = try board(id: c.board)
                 } catch .unreplayable(let board, let version) {
                     // A file written by something else: this board's drops are refused, the
                     // rest of the batch (other boards) is written.
@@ -284,13 +285,11 @@ public final class SQLiteStore: Store {
                                         reason: "the stored history of board \"\(board)\" does not replay at v\(version)"))
                     continue
                 }
-                guard let loaded = found else {
+                guard found != nil else {
                     // Deleted (through the API): the commit is moot, the rest of the batch is written.
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
                 }
-                cache.set(loaded.board)
-                rows[c.board] = loaded.rows
             }
             // Changed in place: the cache holds the only reference while it changes.
             guard let stored = cache.version(of: c.board), var current = cache.take(c.board, at: stored) else {
@@ -357,7 +356,7 @@ public final class SQLiteStore: Store {
     }
 
     /// The rows of every cached board whose rows lag its history are brought up to date
-    /// (every board this process wrote to, unless a failed batch emptied the cache since).
+    /// (every board this process read or wrote, unless a failed batch emptied the cache since).
     public func bringUpToDate() throws(StoreError) {
         let lagging = cache.all.filter { (rows[$0.id]?.version ?? $0.version) < $0.version }
         guard !lagging.isEmpty else { return }
