@@ -146,10 +146,13 @@ final class Hub {
         var lastView: ViewLeader?
         var cursor = 0
         // Each action is moved out of the array, not copied (and its commit with it: a retain and
-        // a release of each of its strings and arrays, for each watcher of each commit).
+        // a release of each of its strings and arrays, for each watcher of each commit): swapped
+        // with a payload-free placeholder in place. (Reversing the array to pop its elements cost
+        // about 1,070 Ir a watcher a commit: every action copied and destroyed once more.)
         var actions = actions
-        actions.reverse()
-        while let a = actions.popLast() {
+        for k in actions.indices {
+            var a = HubState.Action.catchUp(after: 0)
+            swap(&a, &actions[k])
             switch consume a {
             case .persist(let record):
                 server.writer?.enqueue(record)
