@@ -70,23 +70,33 @@ extension Session {
     /// the sessions of the view (nil: read here).
     public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double,
                                    leaderIsIdle: Bool? = nil) -> [ServerEvent]? {
-        guard leaderIsIdle ?? leader.isIdleForSharing, let leaderBox = leader.liveBox, let me = ownIdentity() else { return nil }
-        let framesBefore = me.frameSeq, lastSeq = me.lastSeq
-        var frames = 0
+        let frames = leaderOut.reduce(0) { n, e in if case .frame = e { n + 1 } else { n } }
+        guard let own = adoptView(of: leader, frames: frames, leaderIsIdle: leaderIsIdle) else { return nil }
+        var seq = own.firstSeq
         var out = leaderOut
         for k in out.indices {
             guard case .frame(var f) = out[k] else { continue }
-            frames += 1
-            f.seq = framesBefore + frames
-            f.ack = lastSeq
+            f.seq = seq
+            f.ack = own.ack
             f.ms = now
+            seq += 1
             out[k] = .frame(f)
         }
+        return out
+    }
+
+    /// `adoptView(of:answering:at:leaderIsIdle:)` for a driver that writes the leader's
+    /// messages itself, each frame with its own head: takes the leader's state, counting
+    /// `frames` frames as sent to this session, and returns what those frames' heads carry
+    /// (the first one's number, the next ones following it; the `ack`). Nothing about the
+    /// leader's answer is copied. Nil (nothing taken) when the leader did not stay idle.
+    public mutating func adoptView(of leader: Session, frames: Int, leaderIsIdle: Bool? = nil) -> (firstSeq: Int, ack: Int?)? {
+        guard leaderIsIdle ?? leader.isIdleForSharing, let leaderBox = leader.liveBox, let me = ownIdentity() else { return nil }
         // The leader's box itself, shared until either session changes (copy on write): a
         // reference taken per watcher, not a copy of the session and its arrays' references.
-        shareLive(leaderBox, keeping: LiveSession.Identity(sessionID: me.sessionID, frameSeq: framesBefore + frames,
-                                                           lastSeq: lastSeq, lastInput: me.lastInput))
-        return out
+        shareLive(leaderBox, keeping: LiveSession.Identity(sessionID: me.sessionID, frameSeq: me.frameSeq + frames,
+                                                           lastSeq: me.lastSeq, lastInput: me.lastInput))
+        return (me.frameSeq + 1, me.lastSeq)
     }
 }
 

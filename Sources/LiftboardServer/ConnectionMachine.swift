@@ -75,14 +75,67 @@ struct ConnectionMachine {
         var event: ServerEvent?
         /// Raw bytes (echo), sent as they came.
         var raw: [UInt8]?
-        /// A frame from elsewhere's commit: its bytes after `ms`, shared by every session of
-        /// the same view (`SharedEncoding.frameBody`).
-        var frameBody: [UInt8]? = nil
+        /// A message from elsewhere's commit, encoded once for every session that gets it alike
+        /// (`SharedEncoding`): a whole `commit`, or a frame's body, whose own head is `head`.
+        /// The entry keeps a reference to it, not the message (`event` is nil).
+        var shared: SharedMessage? = nil
+        var head = FrameHead()
         var binary = false
         /// The board version that must be durable before this goes out; 0 for none.
         var barrier: Int
         var queuedAt: Double
         var size: Int
+
+        /// A frame's own first members, before the body it shares with its view.
+        struct FrameHead {
+            var seq = 0
+            var ms = 0.0
+            var ack: Int? = nil
+        }
+
+        /// A frame from elsewhere's commit as this session gets it: the shared message with its
+        /// own head.
+        init(shared: SharedMessage, head: FrameHead, barrier: Int, queuedAt: Double) {
+            self.shared = shared
+            self.head = head
+            self.barrier = barrier
+            self.queuedAt = queuedAt
+            size = shared.size
+        }
+
+        init(event: ServerEvent?, raw: [UInt8]?, binary: Bool = false, barrier: Int, queuedAt: Double, size: Int) {
+            self.event = event
+            self.raw = raw
+            self.binary = binary
+            self.barrier = barrier
+            self.queuedAt = queuedAt
+            self.size = size
+        }
+
+        /// The frame this entry sends (its own head on a shared one), or nil.
+        var frame: FrameMessage? {
+            if let shared {
+                guard case .frame(var f) = shared.event, shared.isFrameBody else { return nil }
+                f.seq = head.seq; f.ms = head.ms; f.ack = head.ack
+                return f
+            }
+            if case .frame(let f)? = event { return f }
+            return nil
+        }
+
+        /// A frame without a commit: a frame queued right after it, behind the same barrier,
+        /// merges into it.
+        var isPlainFrame: Bool {
+            if let shared { return shared.isPlainFrame }
+            if case .frame(let f)? = event { return f.commit == nil }
+            return false
+        }
+
+        /// A `commit` message.
+        var isCommit: Bool {
+            if case .commit? = event ?? shared?.event { return true }
+            return false
+        }
     }
 
     private enum State {
@@ -410,53 +463,77 @@ struct ConnectionMachine {
         return answered
     }
 
-    /// What a session answered a commit from elsewhere, with the shared bytes queued for each of
-    /// its messages: a session of the same view takes both (`external(_:now:shared:sameViewAs:answer:into:)`)
+    /// What a session answered a commit from elsewhere, with the shared message queued for each
+    /// of its messages: a session of the same view takes both (`external(_:now:shared:sameViewAs:answer:into:)`)
     /// instead of stepping its engine and looking its bytes up by content (a frame's comparison
     /// with the encodings made so far costs more than the rest of its delivery).
     struct SharedAnswer {
         var events: [ServerEvent]
         /// The `commitOrder` the bytes were made for.
         var commitOrder: CommitOrderMode
-        /// For each message queued (after inlining), in order: its shared bytes, if it had any.
-        var bytes: [SharedBytes]
+        /// For each message queued (after inlining), in order: its shared message and barrier.
+        /// Complete (`shareable`) only when every message had one.
+        var bytes: [Planned]
         /// Whether the leader stayed idle (`Session.isIdleForSharing`) after answering; nil: not read.
         var leaderIdle: Bool? = nil
+        /// Every message queued is in `bytes`: a session of the view queues them as they are,
+        /// with its own frame heads, and builds no message of its own.
+        var shareable = false
+        /// How many of `bytes` are frames.
+        var frames = 0
     }
 
-    /// A queued message's shared bytes (a whole `commit` message, or a frame's body after
-    /// `ms`), and its estimated size (the same for every session of the view).
-    struct SharedBytes {
-        var message: [UInt8]?
-        var frameBody: [UInt8]?
-        var size: Int
+    /// A message queued from a commit from elsewhere: what every session of the view queues alike.
+    struct Planned {
+        var message: SharedMessage
+        /// The board version that must be durable before it goes out.
+        var barrier: Int
     }
 
-    /// `external`, keeping the bytes it queued for the sessions of the same view.
+    /// `external`, keeping the messages it queued for the sessions of the same view.
     mutating func external(_ c: Commit, now: Double, sharing shared: SharedEncoding, into out: inout [Action]) -> SharedAnswer {
         let ms = clock.serverEvent(serverNow: now)
         if recording { out.append(.record(.external(c, ms: ms))) }
         let answered = session.handle(.external(c), at: ms)
-        let bytes = deliver(answered, now: now, barrier: c.version, shared: shared, into: &out)
+        let planned = deliver(answered, now: now, barrier: c.version, shared: shared, into: &out)
         finish(direct: false, into: &out)
-        return SharedAnswer(events: answered, commitOrder: commitOrder, bytes: bytes, leaderIdle: Self.isIdle(&session))
+        return SharedAnswer(events: answered, commitOrder: commitOrder, bytes: planned ?? [], leaderIdle: Self.isIdle(&session),
+                            shareable: planned != nil, frames: planned?.reduce(0) { $0 + ($1.message.isFrameBody ? 1 : 0) } ?? 0)
     }
 
     /// `external`, for a session whose `sharedViewKey` equaled `leader`'s before the leader was
-    /// handed the same commit and answered `answer.events`: it takes the leader's state and
-    /// answer (its own frame numbers, ack and time) instead of stepping the engine itself
-    /// (`Session.adoptView`), and the bytes the leader queued (`answer.bytes`): its messages are
-    /// the leader's but for each frame's head, so their shared bytes are the same. A session
-    /// that records, or a leader that did not stay idle: it steps itself.
+    /// handed the same commit and answered `answer`: it takes the leader's state instead of
+    /// stepping the engine itself (`Session.adoptView`), and queues the messages the leader
+    /// queued (`answer.bytes`), each frame with its own head (its frame number, ack and time):
+    /// no message is built, copied or looked up for it. Without a complete plan it takes the
+    /// leader's answer (`answer.events`), renumbered, and looks the bytes up. A session that
+    /// records, or a leader that did not stay idle: it steps itself.
     mutating func external(_ c: Commit, now: Double, shared: SharedEncoding?, sameViewAs leader: Session,
                            answer: SharedAnswer, into out: inout [Action]) {
         let ms = clock.serverEvent(serverNow: now)
-        if !recording, let mine = session.adoptView(of: leader, answering: answer.events, at: ms, leaderIsIdle: answer.leaderIdle) {
-            deliver(mine, now: now, barrier: c.version, shared: shared, reusing: answer.commitOrder == commitOrder ? answer.bytes : [],
-                    into: &out)
-        } else {
-            apply(external: c, now: now, shared: shared, into: &out)
+        if !recording {
+            if answer.shareable, answer.commitOrder == commitOrder {
+                if let own = session.adoptView(of: leader, frames: answer.frames, leaderIsIdle: answer.leaderIdle) {
+                    var seq = own.firstSeq
+                    for p in answer.bytes {
+                        var head = Outgoing.FrameHead()
+                        if p.message.isFrameBody {
+                            head = Outgoing.FrameHead(seq: seq, ms: ms, ack: own.ack)
+                            seq += 1
+                        }
+                        queue(Outgoing(shared: p.message, head: head, barrier: p.barrier, queuedAt: now), now: now, into: &out)
+                    }
+                    schedule(now: now, into: &out)
+                    finish(direct: false, into: &out)
+                    return
+                }
+            } else if let mine = session.adoptView(of: leader, answering: answer.events, at: ms, leaderIsIdle: answer.leaderIdle) {
+                deliver(mine, now: now, barrier: c.version, shared: shared, into: &out)
+                finish(direct: false, into: &out)
+                return
+            }
         }
+        apply(external: c, now: now, shared: shared, into: &out)
         finish(direct: false, into: &out)
     }
 
@@ -488,17 +565,15 @@ struct ConnectionMachine {
     /// without a message, and `commits` follow as commits made elsewhere, in version order.
     /// `board` is the hub's, for a session that cannot take the rebase (a `layout` instead).
     mutating func rebase(to base: HubState.RebaseBase, commits: [Commit], board: Board, now: Double, into out: inout [Action]) {
-        dropHeld { o in
-            guard o.barrier > base.version, case .commit? = o.event else { return false }
-            return true
-        }
-        // A held frame carrying such a commit (`commits: "inline"`) stays, without it.
+        dropHeld { o in o.barrier > base.version && o.isCommit }
+        // A held frame carrying such a commit (`commits: "inline"`) stays, without it (its
+        // shared bytes carry it: it is encoded anew).
         for i in outgoingHead..<outgoing.count where outgoing[i].barrier > base.version {
-            if case .frame(var f)? = outgoing[i].event, f.commit != nil {
+            if var f = outgoing[i].frame, f.commit != nil {
                 f.commit = nil
                 outgoing[i].event = .frame(f)
                 outgoing[i].raw = nil
-                outgoing[i].frameBody = nil
+                outgoing[i].shared = nil
             }
         }
         let ms = clock.serverEvent(serverNow: now)
@@ -526,18 +601,18 @@ struct ConnectionMachine {
 
     /// Hands the session's outputs on: its own commits to the hub (`.commit`), everything to
     /// the queue.
-    /// With `shared`: returns the shared bytes of each message queued (unless `reusing` gave them:
-    /// those of a session of the same view, in the same order).
+    /// With `shared`: a commit or frame (from a commit from elsewhere) is queued as the message
+    /// every session that gets it alike shares (`SharedEncoding`); returns each message queued
+    /// with its barrier, or nil when one of them was not shared.
     @discardableResult
     private mutating func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0, shared: SharedEncoding? = nil,
-                                  reusing reuse: [SharedBytes] = [], into out: inout [Action]) -> [SharedBytes] {
+                                  into out: inout [Action]) -> [Planned]? {
         // Most inputs (a quiet move) answer nothing: only the timer may need arming.
-        if events.isEmpty { schedule(now: now, into: &out); return [] }
+        if events.isEmpty { schedule(now: now, into: &out); return shared == nil ? nil : [] }
         let events = inlineEvents ? events.inliningEvents() : events
         var barrier = initial
-        var kept: [SharedBytes] = []
-        let keep = shared != nil && reuse.isEmpty
-        for (k, e) in events.enumerated() {
+        var planned: [Planned]? = shared == nil ? nil : []
+        for e in events {
             var e = e
             switch e {
             case .persist(let c):
@@ -556,35 +631,29 @@ struct ConnectionMachine {
             // These end the session (contract §5): the error goes out, then the close.
             var fatal: ErrorCode?
             if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) { fatal = code }
-            // A commit from elsewhere: the bytes every session on the board gets alike, made
-            // once (the event stays, for the size and for a rebase to recognize it).
-            var raw: [UInt8]?, body: [UInt8]?
-            var size = 0
-            if k < reuse.count {
-                // The same message as the leader's k-th (but a frame's head): its bytes and size.
-                switch e {
-                case .commit: raw = reuse[k].message
-                case .frame: body = reuse[k].frameBody
-                default: break
+            // A commit from elsewhere: the bytes every session on the board gets alike, made once.
+            var message: SharedMessage?, head = Outgoing.FrameHead()
+            if let shared {
+                if case .commit(let c) = e { message = shared.commit(c, mode: commitOrder) }
+                if case .frame(let f) = e {
+                    message = shared.frame(f, mode: commitOrder)
+                    head = Outgoing.FrameHead(seq: f.seq, ms: f.ms, ack: f.ack)
                 }
-                if raw != nil || body != nil { size = reuse[k].size }
             }
-            if raw == nil, body == nil, let shared {
-                if case .commit(let c) = e { raw = shared.commitMessage(c, mode: commitOrder) }
-                if case .frame(let f) = e { body = shared.frameBody(f, mode: commitOrder) }
+            if let message {
+                planned?.append(Planned(message: message, barrier: barrier))
+                queue(Outgoing(shared: message, head: head, barrier: barrier, queuedAt: now), now: now, into: &out)
+            } else {
+                planned = nil
+                queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0), now: now, into: &out)
             }
-            if keep {
-                size = e.estimatedSize(commitOrder: commitOrder)
-                kept.append(SharedBytes(message: raw, frameBody: body, size: size))
-            }
-            queue(Outgoing(event: e, raw: raw, frameBody: body, barrier: barrier, queuedAt: now, size: size), now: now, into: &out)
             if let fatal {
                 out.append(.log(.warn, event: "refusal", detail: fatal.rawValue))
                 close(1008, fatal.rawValue)
             }
         }
         schedule(now: now, into: &out)
-        return kept
+        return planned
     }
 
     private mutating func send(_ e: ServerEvent, now: Double, into out: inout [Action]) {
@@ -596,12 +665,11 @@ struct ConnectionMachine {
         let size = o.size
         // Frames waiting behind each other merge: the client gets the latest state.
         // (Not a frame carrying a commit: the commit would end up before the later changes.)
-        if case .frame(let f)? = o.event, f.commit == nil, outgoing.count > outgoingHead,
-           case .frame(let g)? = outgoing[outgoing.count - 1].event, g.commit == nil,
-           outgoing[outgoing.count - 1].barrier == o.barrier {
+        if o.isPlainFrame, outgoing.count > outgoingHead, outgoing[outgoing.count - 1].isPlainFrame,
+           outgoing[outgoing.count - 1].barrier == o.barrier, let g = outgoing[outgoing.count - 1].frame, let f = o.frame {
             outgoing[outgoing.count - 1].event = .frame(g.merged(with: f))
             // Its shared bytes were the first frame's alone: the merged one is encoded anew.
-            outgoing[outgoing.count - 1].frameBody = nil
+            outgoing[outgoing.count - 1].shared = nil
             outgoing[outgoing.count - 1].raw = nil
         } else {
             pendingBytes += size
@@ -692,10 +760,13 @@ struct ConnectionMachine {
         // Moved out of the queue, not copied: the slot is only waiting to be removed.
         if let raw = outgoing[i].raw.take() {
             buffer.append(contentsOf: raw)
-        } else if let body = outgoing[i].frameBody.take(), case .frame(let f)? = outgoing[i].event.take() {
-            // Its own head (seq, ms, ack), then the body every session of its view shares.
-            Wire.appendFrameHead(seq: f.seq, ms: f.ms, ack: f.ack, to: &buffer)
-            buffer.append(contentsOf: body)
+        } else if let shared = outgoing[i].shared.take() {
+            if shared.isFrameBody {
+                // Its own head (seq, ms, ack), then the body every session of its view shares.
+                let head = outgoing[i].head
+                Wire.appendFrameHead(seq: head.seq, ms: head.ms, ack: head.ack, to: &buffer)
+            }
+            buffer.append(contentsOf: shared.bytes)
         } else if let event = outgoing[i].event.take() {
             Wire.encode(event, commitOrder: commitOrder, into: &buffer)
         }

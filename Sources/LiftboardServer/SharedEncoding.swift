@@ -7,28 +7,31 @@ import LiftboardWire
 /// memo: what a session is sent is decided by its machine, which asks for the bytes of the
 /// commit it decided to send; a commit it changed (another order filled in) is encoded anew.
 final class SharedEncoding {
-    private var entries: [(commit: Commit, mode: CommitOrderMode, bytes: [UInt8])] = []
+    private var entries: [SharedMessage] = []
     /// How many encodings were made (tests).
     private(set) var encodings = 0
     /// How many times bytes were looked up by content (tests).
     private(set) var lookups = 0
 
-    private var frames: [(frame: FrameMessage, mode: CommitOrderMode, body: [UInt8])] = []
+    private var frames: [SharedMessage] = []
 
     /// A frame's bytes after its `ms` member (`ack`, when it has one, is written with the head:
     /// see `frameHead`): watchers of one view get frames that differ only in `seq`, `ack` and
     /// `ms`, so the rest is encoded once for all of them.
-    func frameBody(_ f: FrameMessage, mode: CommitOrderMode) -> [UInt8] {
+    func frameBody(_ f: FrameMessage, mode: CommitOrderMode) -> [UInt8] { frame(f, mode: mode).bytes }
+
+    /// `frameBody`, with the frame (its head zeroed) it was made from.
+    func frame(_ f: FrameMessage, mode: CommitOrderMode) -> SharedMessage {
         lookups += 1
         var bare = f
         bare.seq = 0; bare.ms = 0; bare.ack = nil
-        for e in frames where e.mode == mode && e.frame == bare { return e.body }
+        for e in frames where e.mode == mode { if case .frame(let g) = e.event, g == bare { return e } }
         let whole = Wire.encode(.frame(bare), commitOrder: mode)
         let head = Self.frameHead(seq: 0, ms: 0, ack: nil)
-        let body = Array(whole[head.count...])
+        let made = SharedMessage(event: .frame(bare), mode: mode, bytes: Array(whole[head.count...]), isFrameBody: true)
         encodings += 1
-        frames.append((bare, mode, body))
-        return body
+        frames.append(made)
+        return made
     }
 
     /// `{"t":"frame","seq":N,"ms":M[,"ack":A]`, as `Wire.encode` writes a frame's first members
@@ -40,12 +43,41 @@ final class SharedEncoding {
     }
 
     /// The message for `c` as a client with `mode` gets it.
-    func commitMessage(_ c: Commit, mode: CommitOrderMode) -> [UInt8] {
+    func commitMessage(_ c: Commit, mode: CommitOrderMode) -> [UInt8] { commit(c, mode: mode).bytes }
+
+    /// `commitMessage`, with the commit it was made from.
+    func commit(_ c: Commit, mode: CommitOrderMode) -> SharedMessage {
         lookups += 1
-        for e in entries where e.mode == mode && e.commit == c { return e.bytes }
-        let bytes = Wire.encode(.commit(c), commitOrder: mode)
+        for e in entries where e.mode == mode { if case .commit(let d) = e.event, d == c { return e } }
+        let made = SharedMessage(event: .commit(c), mode: mode, bytes: Wire.encode(.commit(c), commitOrder: mode), isFrameBody: false)
         encodings += 1
-        entries.append((c, mode, bytes))
-        return bytes
+        entries.append(made)
+        return made
+    }
+}
+
+/// A message every session of a board (or of a view) gets alike, encoded once: a whole `commit`
+/// message, or a frame's body after its head (each session writes its own `seq`, `ms`, `ack`
+/// before it). A connection's queue keeps a reference to it, not the message: the event is
+/// here once for a rebase to recognize (and strip) a commit and for two held frames to merge.
+final class SharedMessage {
+    /// The message as encoded; a frame's head zeroed (`seq` 0, `ms` 0, no `ack`).
+    let event: ServerEvent
+    let mode: CommitOrderMode
+    let bytes: [UInt8]
+    /// `bytes` are a frame's body (after `ms`, or `ack`), not a whole message.
+    let isFrameBody: Bool
+    /// The message's estimated size (`ServerEvent.estimatedSize`), the same for every session.
+    let size: Int
+    /// A frame without a commit, which a frame queued after it may merge into.
+    let isPlainFrame: Bool
+
+    init(event: ServerEvent, mode: CommitOrderMode, bytes: [UInt8], isFrameBody: Bool) {
+        self.event = event
+        self.mode = mode
+        self.bytes = bytes
+        self.isFrameBody = isFrameBody
+        size = event.estimatedSize(commitOrder: mode)
+        if case .frame(let f) = event { isPlainFrame = f.commit == nil } else { isPlainFrame = false }
     }
 }
