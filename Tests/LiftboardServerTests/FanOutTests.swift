@@ -216,4 +216,110 @@ import LiftboardWire
             #expect(String(decoding: a, as: UTF8.self) == String(decoding: b, as: UTF8.self))
         }
     }
+
+    /// Watchers of the leader's view over several commits, some held together until durable,
+    /// with commits apart and inline: each queues the leader's shared messages with its own
+    /// frame heads (numbers following its own count, its own ack, its time) and writes, byte for
+    /// byte, what it would have written stepping its own engine.
+    @Test func watchersQueueingTheLeadersMessagesNumberTheirOwnFramesOverManyCommits() {
+        for config in [#"{}"#, #"{"commits":"inline","commitOrder":"none"}"#] {
+            let hello = #"{"t":"hello","v":1,"board":"b","viewport":{"w":400,"h":600,"dpr":1},"config":\#(config),"ms":0}"#
+            func watcher() -> MachineDriver {
+                var d = MachineDriver()
+                _ = d.receive(hello)
+                d.machine.joined(durable: 0, recording: false)
+                _ = FanOutTests.bytes(&d)
+                return d
+            }
+            var board = MachineDriver.board()
+            var leader = watcher(), alone = watcher()
+            var followers = (0..<5).map { _ in watcher() }
+            // A follower that has pinged (its own ack) before the commits.
+            _ = followers[2].receive(#"{"t":"ping","seq":7,"ms":5}"#)
+            _ = alone.receive(#"{"t":"ping","seq":7,"ms":5}"#)
+            _ = FanOutTests.bytes(&followers[2])
+            _ = FanOutTests.bytes(&alone)
+            var expected: [[UInt8]] = []
+            var got: [[UInt8]] = []
+            for (k, change) in [Change.insert(id: "d", section: "todo", after: nil, index: 0),
+                                Change.insert(id: "a", section: "done", after: nil, index: 0),
+                                Change.insert(id: "c", section: "done", after: nil, index: 0),
+                                Change.insert(id: "b", section: "todo", after: nil, index: 0)].enumerated() {
+                let c = Commit(board: "b", version: k + 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+                let shared = SharedEncoding()
+                let now = Double(10 + k)
+                var answer: ConnectionMachine.SharedAnswer?
+                _ = leader.input { m, out in answer = m.external(c, now: now, sharing: shared, into: &out) }
+                #expect(answer?.shareable == true)
+                let lookups = shared.lookups
+                let leaderSession = leader.machine.session
+                for f in followers.indices {
+                    _ = followers[f].input { m, out in m.external(c, now: now, shared: shared, sameViewAs: leaderSession, answer: answer!, into: &out) }
+                }
+                #expect(shared.lookups == lookups)
+                _ = alone.input { m, out in m.external(c, now: now, into: &out) }
+                // Commits 1 and 2 are held and made durable together; then 3, then 4.
+                guard k != 0 else { continue }
+                _ = leader.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
+                _ = FanOutTests.bytes(&leader)
+                _ = alone.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
+                expected = Self.bytes(&alone)
+                #expect(!expected.isEmpty)
+                for f in followers.indices {
+                    _ = followers[f].input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
+                    got = Self.bytes(&followers[f])
+                    if f == 2 {
+                        #expect(got == expected)
+                    } else {
+                        // The same but for the ack: those followers sent nothing.
+                        #expect(got.count == expected.count && !got.isEmpty)
+                        for (g, e) in zip(got, expected) {
+                            let text = String(decoding: g, as: UTF8.self)
+                            #expect(!text.contains(#""ack":"#))
+                            #expect(text == String(decoding: e, as: UTF8.self).replacingOccurrences(of: #","ack":7"#, with: ""))
+                        }
+                    }
+                }
+            }
+            #expect(followers.allSatisfy { $0.machine.session.committedOrder == board.order })
+        }
+    }
+
+    /// A frame carrying its commit, queued by a watcher from the leader's shared messages and
+    /// held: a rebase (another process's commit came first) strips the commit from it, and the
+    /// watcher writes what a watcher stepping its own engine writes.
+    @Test func aRebaseStripsTheCommitFromAFrameAWatcherQueuedFromTheLeadersMessages() {
+        let hello = #"{"t":"hello","v":1,"board":"b","viewport":{"w":400,"h":600,"dpr":1},"config":{"commits":"inline","commitOrder":"none"},"ms":0}"#
+        func watcher() -> MachineDriver {
+            var d = MachineDriver()
+            _ = d.receive(hello)
+            d.machine.joined(durable: 0, recording: false)
+            _ = FanOutTests.bytes(&d)
+            return d
+        }
+        let c = Self.commit()
+        var leader = watcher(), follower = watcher(), alone = watcher()
+        let shared = SharedEncoding()
+        var answer: ConnectionMachine.SharedAnswer?
+        _ = leader.input { m, out in answer = m.external(c, now: 10, sharing: shared, into: &out) }
+        #expect(answer?.shareable == true && answer?.frames == 1)
+        let leaderSession = leader.machine.session
+        _ = follower.input { m, out in m.external(c, now: 10, shared: shared, sameViewAs: leaderSession, answer: answer!, into: &out) }
+        _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+        #expect(follower.machine.queuedCount == 1)
+        var store = MachineDriver.board()
+        let dFirst = Change.insert(id: "b", section: "done", after: nil, index: 0)
+        let theirs = Commit(board: "b", version: 1, by: "s9-x", moves: store.apply(dFirst)!, order: [], change: dFirst)
+        let base = HubState.RebaseBase(version: 0, order: MachineDriver.board().order)
+        for k in [1, 2] {
+            var d = k == 1 ? follower : alone
+            _ = d.input { m, out in m.rebase(to: base, commits: [theirs], board: store, now: 20, into: &out) }
+            _ = d.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+            if k == 1 { follower = d } else { alone = d }
+        }
+        let f = follower.writtenMessages(), a = alone.writtenMessages()
+        #expect(f == a && f.count == 2)
+        // The held frame without its commit, then theirs (carried by its own frame).
+        #expect(f.first?["commit"] == nil && f.last?["commit"]?["by"] == .string("s9-x"))
+    }
 }
