@@ -49,6 +49,21 @@ extension Session {
             && (b.session.config.idleResetMs > 0 ? ownIdentity()?.lastInput : nil) == key.lastInput
     }
 
+    /// The live state this session is in (its box), to tell sessions that share it (a watcher
+    /// that took a leader's view and has not changed since) without comparing their views.
+    public var sharedState: AnyObject? { liveBox }
+
+    /// `hasSharedView(key)`, for a key made from a session whose live state was `state`
+    /// (`sharedState`): a session that shares that very state has the same key but for the
+    /// time of its last input (its own, counted only with an idle reset), so nothing else is
+    /// compared. Watchers of one view share their leader's state from one commit to the next.
+    public func hasSharedView(_ key: SharedViewKey, madeFrom state: AnyObject?) -> Bool {
+        if let state, let b = liveBox, b === state {
+            return b.session.config.idleResetMs <= 0 || ownIdentity()?.lastInput == key.lastInput
+        }
+        return hasSharedView(key)
+    }
+
     /// Whether this session is idle as `SharedViewKey` means it (it has a key).
     public var isIdleForSharing: Bool {
         // Read property by property through the box: a copy of the whole session would retain

@@ -743,6 +743,15 @@ struct ConnectionMachine {
     /// Whether the session's `sharedViewKey` is `key` (`Session.hasSharedView`), read in place.
     mutating func hasSharedView(_ key: SharedViewKey) -> Bool { session.hasSharedView(key) }
 
+    /// `hasSharedView`, for a key made from a session in the live state `state`
+    /// (`Session.hasSharedView(_:madeFrom:)`), read in place.
+    mutating func hasSharedView(_ key: SharedViewKey, madeFrom state: AnyObject?) -> Bool {
+        session.hasSharedView(key, madeFrom: state)
+    }
+
+    /// The session's live state (`Session.sharedState`), read in place.
+    mutating func sharedState() -> AnyObject? { session.sharedState }
+
     /// `wantsWritable` for the performer. Mutating only so that a read through the class that
     /// holds the machine is made in place: a plain read of a computed property copies the whole
     /// machine first (a retain and a release of each of its dozen references, on every write).

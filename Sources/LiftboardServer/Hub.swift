@@ -164,7 +164,7 @@ final class Hub {
                     cursor = 0
                 }
                 guard let conn = connection(to, cursor: &cursor), let encoding = shared?.encoding else { continue }
-                if let last = lastView, conn.hasSharedView(last.key) {
+                if let last = lastView, conn.hasSharedView(last.key, madeFrom: last.before) {
                     conn.external(c, shared: encoding, sameViewAs: last.session, answer: last.answer)
                     continue
                 }
@@ -176,8 +176,10 @@ final class Hub {
                     lastView = view
                     conn.external(c, shared: encoding, sameViewAs: view.session, answer: view.answer)
                 } else {
+                    // Its state before the commit, which the watchers that took its view last time share.
+                    let before = conn.sharedState()
                     let answer = conn.external(c, sharing: encoding)
-                    let view = ViewLeader(key: key, session: conn.machine.session, answer: answer)
+                    let view = ViewLeader(key: key, before: before, session: conn.machine.session, answer: answer)
                     views[key] = view
                     lastView = view
                 }
@@ -207,10 +209,14 @@ final class Hub {
     /// what it answered, for the others of the view (`perform`).
     private final class ViewLeader {
         let key: SharedViewKey
+        /// The leader's live state before the commit (`Session.sharedState`): a session that
+        /// shares it has the view `key` (`Session.hasSharedView(_:madeFrom:)`).
+        let before: AnyObject?
         let session: Session
         let answer: ConnectionMachine.SharedAnswer
-        init(key: SharedViewKey, session: Session, answer: ConnectionMachine.SharedAnswer) {
+        init(key: SharedViewKey, before: AnyObject?, session: Session, answer: ConnectionMachine.SharedAnswer) {
             self.key = key
+            self.before = before
             self.session = session
             self.answer = answer
         }
