@@ -122,33 +122,44 @@ final class Hub {
 
     private func connection(_ id: String) -> Connection? { byID[id] }
 
-    /// `connection(id)`, trying `connections[cursor]` (and the one after it: the originator
-    /// gets no delivery) first: a commit's deliveries come in the order the sessions joined,
-    /// which is `connections`' order, so the id needs no hashing. `cursor` moves past the one
-    /// found there.
-    private func connection(_ id: String, cursor: inout Int) -> Connection? {
-        for k in cursor..<min(cursor + 2, connections.count) where connections[k].id == id {
-            cursor = k + 1
-            return connections[k]
-        }
-        return byID[id]
-    }
-
-    private func perform(_ actions: consuming [HubState.Action]) {
-        // One commit handed to many sessions is encoded once for all of them, and stepped once
-        // for all the idle ones that see the same view (`Session.sharedViewKey`): the first of
-        // each view steps its engine, the others take its state and answer.
-        var shared: (version: Int, encoding: SharedEncoding)?
+    /// A commit made elsewhere, handed to every session on the board but `origin`'s, in the
+    /// order they joined. It is encoded once for all of them, and stepped once for all the idle
+    /// ones that see the same view (`Session.sharedViewKey`): the first of each view steps its
+    /// engine, the others take its state and the messages it queued.
+    private func deliver(_ c: Commit, toAllBut origin: Connection?) {
+        let encoding = SharedEncoding()
         var views: [SharedViewKey: ViewLeader] = [:]
         // Watchers of one board mostly share one view: the last one found is compared before
         // the key is hashed (a key hashes its config, viewport and offsets field by field).
         // A reference: taking it is one retain, not a copy of the key, session and answer.
         var lastView: ViewLeader?
-        var cursor = 0
+        for conn in connections where conn !== origin {
+            if let last = lastView, conn.hasSharedView(last.key, madeFrom: last.before) {
+                conn.external(c, shared: encoding, sameViewAs: last.session, answer: last.answer)
+                continue
+            }
+            guard let key = conn.sharedViewKey() else {
+                conn.external(c, shared: encoding)
+                continue
+            }
+            if let view = views[key] {
+                lastView = view
+                conn.external(c, shared: encoding, sameViewAs: view.session, answer: view.answer)
+            } else {
+                // Its state before the commit, which the watchers that took its view last time share.
+                let before = conn.sharedState()
+                let answer = conn.external(c, sharing: encoding)
+                let view = ViewLeader(key: key, before: before, session: conn.machine.session, answer: answer)
+                views[key] = view
+                lastView = view
+            }
+        }
+    }
+
+    private func perform(_ actions: consuming [HubState.Action]) {
         // Each action is moved out of the array, not copied (and its commit with it: a retain and
-        // a release of each of its strings and arrays, for each watcher of each commit): swapped
-        // with a payload-free placeholder in place. (Reversing the array to pop its elements cost
-        // about 1,070 Ir a watcher a commit: every action copied and destroyed once more.)
+        // a release of each of its strings and arrays): swapped with a payload-free placeholder
+        // in place.
         var actions = actions
         for k in actions.indices {
             var a = HubState.Action.catchUp(after: 0)
@@ -156,33 +167,8 @@ final class Hub {
             switch consume a {
             case .persist(let record):
                 server.writer?.enqueue(record)
-            case .deliver(let c, let to):
-                if shared?.version != c.version {
-                    shared = (c.version, SharedEncoding())
-                    views.removeAll(keepingCapacity: true)
-                    lastView = nil
-                    cursor = 0
-                }
-                guard let conn = connection(to, cursor: &cursor), let encoding = shared?.encoding else { continue }
-                if let last = lastView, conn.hasSharedView(last.key, madeFrom: last.before) {
-                    conn.external(c, shared: encoding, sameViewAs: last.session, answer: last.answer)
-                    continue
-                }
-                guard let key = conn.sharedViewKey() else {
-                    conn.external(c, shared: encoding)
-                    continue
-                }
-                if let view = views[key] {
-                    lastView = view
-                    conn.external(c, shared: encoding, sameViewAs: view.session, answer: view.answer)
-                } else {
-                    // Its state before the commit, which the watchers that took its view last time share.
-                    let before = conn.sharedState()
-                    let answer = conn.external(c, sharing: encoding)
-                    let view = ViewLeader(key: key, before: before, session: conn.machine.session, answer: answer)
-                    views[key] = view
-                    lastView = view
-                }
+            case .deliver(let c, let except):
+                deliver(c, toAllBut: except.flatMap { connection($0) })
             case .publish(let d):
                 server.publish(d)
             case .catchUp(let after):

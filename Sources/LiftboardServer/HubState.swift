@@ -44,9 +44,11 @@ struct HubState {
     enum Action: Equatable {
         /// Write this commit through the store.
         case persist(CommitRecord)
-        /// Session `to` gets a commit made elsewhere (another session, an edit, another
-        /// process), sent to its client once durable.
-        case deliver(Commit, to: String)
+        /// Every session on the board but `except` (the one whose commit it is), in the order
+        /// they joined, gets a commit made elsewhere (another session, an edit, another
+        /// process), sent to its client once durable. One action for all of them: not one per
+        /// session, each with a copy of the commit (a board watched by thousands).
+        case deliver(Commit, except: String?)
         /// A commit is durable: the change feed gets it.
         case publish(DurableCommit)
         /// The listener reads the board's commits after `after` again (one is missing).
@@ -117,7 +119,7 @@ struct HubState {
         nextToken += 1
         pending.append(Pending(token: nextToken, change: c.change, by: session, expected: c.version, queuedAt: now))
         var out: [Action] = [.persist(CommitRecord(commit: c, at: at, origin: origin, token: nextToken))]
-        for other in sessions where other != session { out.append(.deliver(c, to: other)) }
+        if sessions.contains(where: { $0 != session }) { out.append(.deliver(c, except: session)) }
         return out
     }
 
@@ -131,7 +133,7 @@ struct HubState {
         let c = Commit(board: board.id, version: board.version, by: author, moves: moves, order: [], change: change)
         pending.append(Pending(token: nextToken, change: change, by: author, expected: c.version, queuedAt: now))
         var out: [Action] = [.persist(CommitRecord(commit: c, at: at, origin: origin, token: nextToken, ifVersion: ifVersion))]
-        for s in sessions { out.append(.deliver(c, to: s)) }
+        if !sessions.isEmpty { out.append(.deliver(c, except: nil)) }
         return (c, nextToken, out)
     }
 
@@ -208,7 +210,7 @@ struct HubState {
             // sessions' commits take, so drags in flight keep their live places.
             board = truth
             let c = Commit(board: truth.id, version: truth.version, by: d.by, moves: moves, order: truth.order, change: d.change)
-            for s in sessions { out.append(.deliver(c, to: s)) }
+            if !sessions.isEmpty { out.append(.deliver(c, except: nil)) }
         }
     }
 

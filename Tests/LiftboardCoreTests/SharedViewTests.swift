@@ -128,4 +128,44 @@ struct SharedViewTests {
         let tallShared = tall.shareView(with: alone)
         #expect(!tallShared)
     }
+
+    /// Watchers that took the leader's view share its state until they change: a key made from
+    /// the leader in that state is theirs without comparing the view's fields, but for each
+    /// one's own last input when an idle reset counts from it (`hasSharedView(_:madeFrom:)`
+    /// says what the keys built and compared say).
+    @Test func aWatcherInTheLeadersStateHasItsViewButForItsOwnLastInput() {
+        var board = Fixtures.longList(40)
+        for idleReset in [0.0, 5_000] {
+            var config = SessionConfig()
+            config.idleResetMs = idleReset
+            let start = board
+            var leader = Session(id: "lead")
+            _ = leader.handle(Self.hello(start, config), at: 0) { _ in start }
+            var watchers = (0..<4).map { Session(id: "w\($0)") }
+            for k in watchers.indices { _ = watchers[k].handle(Self.hello(start, config), at: 0) { _ in start } }
+            var rng = SplitMix64(seed: 11)
+            var viaState = 0
+            for step in 0..<16 {
+                guard let c = Self.randomCommit(&board, &rng) else { continue }
+                let t = 100 + 20 * Double(step)
+                // Now and then one watcher scrolls, or pings (its own last input).
+                if step % 4 == 1 { _ = watchers[1].handle(.wheel(dx: 0, dy: 90), at: t - 5) }
+                if step % 3 == 2 { _ = watchers[2].handle(.ping(id: .int(step)), seq: step, at: t - 3) }
+                guard let key = leader.sharedViewKey else { Issue.record("the leader is idle"); break }
+                let before = leader.sharedState
+                for w in watchers {
+                    let same = w.sharedViewKey == key
+                    #expect(w.hasSharedView(key, madeFrom: before) == same, "step \(step) \(w.id)")
+                    if w.sharedState === before { viaState += 1 }
+                }
+                let out = leader.handle(.external(c), at: t)
+                let frames = out.filter { if case .frame = $0 { true } else { false } }.count
+                for k in watchers.indices {
+                    if watchers[k].hasSharedView(key, madeFrom: before), watchers[k].adoptView(of: leader, frames: frames) != nil { continue }
+                    _ = watchers[k].handle(.external(c), at: t)
+                }
+            }
+            #expect(viaState > 20)
+        }
+    }
 }
