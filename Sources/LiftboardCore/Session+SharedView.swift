@@ -22,7 +22,7 @@ public struct SharedViewKey: Hashable, Sendable {
     let sentScrollX: Double
     let sentContent: Size
     /// Only when an idle reset is configured: it counts from the last input.
-    let lastInput: Double?
+    public let lastInput: Double?
 }
 
 extension Session {
@@ -58,17 +58,26 @@ extension Session {
     /// time of its last input (its own, counted only with an idle reset), so nothing else is
     /// compared. Watchers of one view share their leader's state from one commit to the next.
     public func hasSharedView(_ key: SharedViewKey, madeFrom state: AnyObject?) -> Bool {
-        if let state, let b = liveBox, b === state {
-            return b.session.config.idleResetMs <= 0 || ownIdentity()?.lastInput == key.lastInput
-        }
-        return hasSharedView(key)
+        sharesState(state, lastInput: key.lastInput) || hasSharedView(key)
+    }
+
+    /// Whether this session is in the live state `state` (`sharedState`) of a session whose
+    /// `sharedViewKey` has `lastInput`: then its key is that session's.
+    public func sharesState(_ state: AnyObject?, lastInput: Double?) -> Bool {
+        guard let state, let b = liveBox, b === state else { return false }
+        return b.session.config.idleResetMs <= 0 || ownIdentity()?.lastInput == lastInput
     }
 
     /// Whether this session is idle as `SharedViewKey` means it (it has a key).
     public var isIdleForSharing: Bool {
+        guard let b = liveBox else { return false }
+        return Self.isIdleForSharing(b)
+    }
+
+    private static func isIdleForSharing(_ b: LiveBox) -> Bool {
         // Read property by property through the box: a copy of the whole session would retain
         // and release each of its arrays, for every watcher of every commit.
-        guard let b = liveBox, b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.deceleration == nil,
+        guard b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.deceleration == nil,
               b.session.autoScrollAt == nil, b.session.focus == nil, b.session.sentFocus == nil, !b.session.keyboardStarted,
               b.session.selectionCount == 0, b.session.undoStack.isEmpty, b.session.flings.isEmpty,
               b.session.nextDeadline == nil, !b.session.wholeDiffs, !b.session.wholeRebuilds else { return false }
@@ -106,7 +115,15 @@ extension Session {
     /// (the first one's number, the next ones following it; the `ack`). Nothing about the
     /// leader's answer is copied. Nil (nothing taken) when the leader did not stay idle.
     public mutating func adoptView(of leader: Session, frames: Int, leaderIsIdle: Bool? = nil) -> (firstSeq: Int, ack: Int?)? {
-        guard leaderIsIdle ?? leader.isIdleForSharing, let leaderBox = leader.liveBox, let me = ownIdentity() else { return nil }
+        guard let state = leader.liveBox else { return nil }
+        return adoptView(ofState: state, frames: frames, leaderIsIdle: leaderIsIdle)
+    }
+
+    /// `adoptView(of:frames:leaderIsIdle:)` given the leader's live state after its answer
+    /// (its `sharedState`), not the leader: a reference passed to each watcher, not a copy of
+    /// a session.
+    public mutating func adoptView(ofState state: AnyObject, frames: Int, leaderIsIdle: Bool? = nil) -> (firstSeq: Int, ack: Int?)? {
+        guard let leaderBox = state as? LiveBox, leaderIsIdle ?? Self.isIdleForSharing(leaderBox), let me = ownIdentity() else { return nil }
         // The leader's box itself, shared until either session changes (copy on write): a
         // reference taken per watcher, not a copy of the session and its arrays' references.
         shareLive(leaderBox, keeping: LiveSession.Identity(sessionID: me.sessionID, frameSeq: me.frameSeq + frames,

@@ -102,13 +102,20 @@ final class Connection {
     // MARK: From the hub
 
     func durableAdvanced(to version: Int, direct: Bool = true) {
-        var out = takeActions()
-        machine.durableAdvanced(to: version, direct: direct, into: &out)
-        // Written from outside this connection's callbacks: a failed write cannot return -1,
-        // so lws is told to drop the connection (as a reader too slow for its close).
-        if perform(out) < 0 {
-            lws_rx_flow_control(wsi, 0)
-            clws_kill_async(wsi)
+        // Its one action performed here: no actions buffer taken, filled and walked for each
+        // session on the board at each release.
+        switch machine.durableAdvanced(to: version, direct: direct) {
+        case .writeNow?:
+            // Written from outside this connection's callbacks: a failed write cannot return -1,
+            // so lws is told to drop the connection (as a reader too slow for its close).
+            if writeNow() < 0 {
+                lws_rx_flow_control(wsi, 0)
+                clws_kill_async(wsi)
+            }
+        case .requestWritable?:
+            lws_callback_on_writable(wsi)
+        default:
+            break
         }
     }
 
@@ -137,6 +144,19 @@ final class Connection {
         machine.external(c, now: server.now, shared: shared, sameViewAs: leader, answer: answer, into: &out)
         perform(out)
     }
+
+    /// The hub applied a commit made elsewhere, and the leader of this session's view answered
+    /// it with a complete `answer`: see `ConnectionMachine.external(_:now:shared:following:into:)`.
+    func external(_ c: Commit, shared: SharedEncoding?, following answer: ConnectionMachine.SharedAnswer) {
+        var out = takeActions()
+        machine.external(c, now: server.now, shared: shared, following: answer, into: &out)
+        // Mostly nothing to perform: its messages wait for the commit to be durable.
+        if !out.isEmpty { perform(out) } else { spare = out }
+    }
+
+    /// Whether the session is in the live state `state` of a session whose view key has
+    /// `lastInput` (`Session.sharesState`), read in place.
+    func sharesState(_ state: AnyObject?, lastInput: Double?) -> Bool { machine.sharesState(state, lastInput: lastInput) }
 
     /// Takes `other`'s session state when their views are the same (`Session.shareView`).
     func shareView(with other: Connection) {

@@ -448,9 +448,16 @@ struct ConnectionMachine {
     /// `direct` false: the hub is about to rebase (see `HubState.Action.release`); the
     /// writeable callback writes, after it.
     mutating func durableAdvanced(to version: Int, direct: Bool = true, into out: inout [Action]) {
+        if let write = durableAdvanced(to: version, direct: direct) { out.append(write) }
+    }
+
+    /// `durableAdvanced(to:direct:into:)` for the hub's release of every session on a board:
+    /// returns its one action (`.writeNow` or `.requestWritable`), if any, instead of appending
+    /// it to an actions buffer to be performed.
+    mutating func durableAdvanced(to version: Int, direct: Bool = true) -> Action? {
         durable = version
-        guard hasReadyOutgoing else { return }
-        out.append(!direct || midMessage || peerClosed || isClosing ? .requestWritable : .writeNow)
+        guard hasReadyOutgoing else { return nil }
+        return !direct || midMessage || peerClosed || isClosing ? .requestWritable : .writeNow
     }
 
     /// The hub applied a commit made elsewhere (another session, an edit, another process).
@@ -467,20 +474,35 @@ struct ConnectionMachine {
     /// of its messages: a session of the same view takes both (`external(_:now:shared:sameViewAs:answer:into:)`)
     /// instead of stepping its engine and looking its bytes up by content (a frame's comparison
     /// with the encodings made so far costs more than the rest of its delivery).
-    struct SharedAnswer {
-        var events: [ServerEvent]
+    /// A reference, handed to every session of the view: not a copy of its arrays each.
+    final class SharedAnswer {
+        let events: [ServerEvent]
         /// The `commitOrder` the bytes were made for.
-        var commitOrder: CommitOrderMode
+        let commitOrder: CommitOrderMode
         /// For each message queued (after inlining), in order: its shared message and barrier.
         /// Complete (`shareable`) only when every message had one.
-        var bytes: [Planned]
+        let bytes: [Planned]
         /// Whether the leader stayed idle (`Session.isIdleForSharing`) after answering; nil: not read.
-        var leaderIdle: Bool? = nil
+        let leaderIdle: Bool?
         /// Every message queued is in `bytes`: a session of the view queues them as they are,
         /// with its own frame heads, and builds no message of its own.
-        var shareable = false
+        let shareable: Bool
         /// How many of `bytes` are frames.
-        var frames = 0
+        let frames: Int
+        /// The leader's live state after answering (`Session.sharedState`), which the sessions
+        /// of its view take.
+        let leaderState: AnyObject?
+
+        init(events: [ServerEvent], commitOrder: CommitOrderMode, bytes: [Planned], leaderIdle: Bool? = nil,
+             shareable: Bool = false, frames: Int = 0, leaderState: AnyObject? = nil) {
+            self.events = events
+            self.commitOrder = commitOrder
+            self.bytes = bytes
+            self.leaderIdle = leaderIdle
+            self.shareable = shareable
+            self.frames = frames
+            self.leaderState = leaderState
+        }
     }
 
     /// A message queued from a commit from elsewhere: what every session of the view queues alike.
@@ -498,7 +520,42 @@ struct ConnectionMachine {
         let planned = deliver(answered, now: now, barrier: c.version, shared: shared, into: &out)
         finish(direct: false, into: &out)
         return SharedAnswer(events: answered, commitOrder: commitOrder, bytes: planned ?? [], leaderIdle: Self.isIdle(&session),
-                            shareable: planned != nil, frames: planned?.reduce(0) { $0 + ($1.message.isFrameBody ? 1 : 0) } ?? 0)
+                            shareable: planned != nil, frames: planned?.reduce(0) { $0 + ($1.message.isFrameBody ? 1 : 0) } ?? 0,
+                            leaderState: session.sharedState)
+    }
+
+    /// `external`, for a session whose `sharedViewKey` equaled the leader's before the leader
+    /// was handed the same commit and answered `answer`, a complete one (`answer.shareable`):
+    /// see `external(_:now:shared:sameViewAs:answer:into:)`.
+    mutating func external(_ c: Commit, now: Double, shared: SharedEncoding?, following answer: SharedAnswer, into out: inout [Action]) {
+        let ms = clock.serverEvent(serverNow: now)
+        if !follow(answer, now: now, ms: ms, into: &out) { apply(external: c, now: now, shared: shared, into: &out) }
+        finish(direct: false, into: &out)
+    }
+
+    /// Takes the leader's state and queues the messages it queued (`answer.bytes`), each frame
+    /// with this session's own head. False (nothing done) when it cannot: a session that
+    /// records, an answer not complete or made for another `commitOrder`, a leader that did not
+    /// stay idle.
+    private mutating func follow(_ answer: SharedAnswer, now: Double, ms: Double, into out: inout [Action]) -> Bool {
+        guard !recording, answer.shareable, answer.commitOrder == commitOrder, let state = answer.leaderState,
+              let own = session.adoptView(ofState: state, frames: answer.frames, leaderIsIdle: answer.leaderIdle) else { return false }
+        var seq = own.firstSeq
+        for p in answer.bytes {
+            var head = Outgoing.FrameHead()
+            if p.message.isFrameBody {
+                head = Outgoing.FrameHead(seq: seq, ms: ms, ack: own.ack)
+                seq += 1
+            }
+            queue(Outgoing(shared: p.message, head: head, barrier: p.barrier, queuedAt: now), now: now, into: &out)
+        }
+        // The leader's state, taken, was idle (`Session.isIdleForSharing`): no timer is due in
+        // it, so an armed one is cancelled, as `schedule` would.
+        if armedDeadline != nil {
+            out.append(.cancelTimer)
+            armedDeadline = nil
+        }
+        return true
     }
 
     /// `external`, for a session whose `sharedViewKey` equaled `leader`'s before the leader was
@@ -511,27 +568,15 @@ struct ConnectionMachine {
     mutating func external(_ c: Commit, now: Double, shared: SharedEncoding?, sameViewAs leader: Session,
                            answer: SharedAnswer, into out: inout [Action]) {
         let ms = clock.serverEvent(serverNow: now)
-        if !recording {
-            if answer.shareable, answer.commitOrder == commitOrder {
-                if let own = session.adoptView(of: leader, frames: answer.frames, leaderIsIdle: answer.leaderIdle) {
-                    var seq = own.firstSeq
-                    for p in answer.bytes {
-                        var head = Outgoing.FrameHead()
-                        if p.message.isFrameBody {
-                            head = Outgoing.FrameHead(seq: seq, ms: ms, ack: own.ack)
-                            seq += 1
-                        }
-                        queue(Outgoing(shared: p.message, head: head, barrier: p.barrier, queuedAt: now), now: now, into: &out)
-                    }
-                    schedule(now: now, into: &out)
-                    finish(direct: false, into: &out)
-                    return
-                }
-            } else if let mine = session.adoptView(of: leader, answering: answer.events, at: ms, leaderIsIdle: answer.leaderIdle) {
-                deliver(mine, now: now, barrier: c.version, shared: shared, into: &out)
-                finish(direct: false, into: &out)
-                return
-            }
+        if follow(answer, now: now, ms: ms, into: &out) {
+            finish(direct: false, into: &out)
+            return
+        }
+        if !recording, !answer.shareable || answer.commitOrder != commitOrder,
+           let mine = session.adoptView(of: leader, answering: answer.events, at: ms, leaderIsIdle: answer.leaderIdle) {
+            deliver(mine, now: now, barrier: c.version, shared: shared, into: &out)
+            finish(direct: false, into: &out)
+            return
         }
         apply(external: c, now: now, shared: shared, into: &out)
         finish(direct: false, into: &out)
@@ -673,7 +718,7 @@ struct ConnectionMachine {
             outgoing[outgoing.count - 1].raw = nil
         } else {
             pendingBytes += size
-            outgoing.append(o)
+            outgoing.append(consume o)
         }
         queued = true
         // One big message (a whole order on a huge board) is not a slow reader: the bound
@@ -748,6 +793,9 @@ struct ConnectionMachine {
     mutating func hasSharedView(_ key: SharedViewKey, madeFrom state: AnyObject?) -> Bool {
         session.hasSharedView(key, madeFrom: state)
     }
+
+    /// `Session.sharesState`, read in place.
+    mutating func sharesState(_ state: AnyObject?, lastInput: Double?) -> Bool { session.sharesState(state, lastInput: lastInput) }
 
     /// The session's live state (`Session.sharedState`), read in place.
     mutating func sharedState() -> AnyObject? { session.sharedState }

@@ -122,6 +122,15 @@ final class Hub {
 
     private func connection(_ id: String) -> Connection? { byID[id] }
 
+    /// `conn`, of `view`, takes its leader's state and answer (see `ConnectionMachine.external`).
+    private func follow(_ view: ViewLeader, by conn: Connection, _ c: Commit, shared: SharedEncoding) {
+        if view.answer.shareable {
+            conn.external(c, shared: shared, following: view.answer)
+        } else {
+            conn.external(c, shared: shared, sameViewAs: view.session, answer: view.answer)
+        }
+    }
+
     /// A commit made elsewhere, handed to every session on the board but `origin`'s, in the
     /// order they joined. It is encoded once for all of them, and stepped once for all the idle
     /// ones that see the same view (`Session.sharedViewKey`): the first of each view steps its
@@ -134,8 +143,10 @@ final class Hub {
         // A reference: taking it is one retain, not a copy of the key, session and answer.
         var lastView: ViewLeader?
         for conn in connections where conn !== origin {
-            if let last = lastView, conn.hasSharedView(last.key, madeFrom: last.before) {
-                conn.external(c, shared: encoding, sameViewAs: last.session, answer: last.answer)
+            // A watcher still in the state the last view's leader was in before the commit (it took
+            // that view last time) has the view: nothing else is compared, nothing copied.
+            if let last = lastView, conn.sharesState(last.before, lastInput: last.lastInput) || conn.hasSharedView(last.key) {
+                follow(last, by: conn, c, shared: encoding)
                 continue
             }
             guard let key = conn.sharedViewKey() else {
@@ -144,7 +155,7 @@ final class Hub {
             }
             if let view = views[key] {
                 lastView = view
-                conn.external(c, shared: encoding, sameViewAs: view.session, answer: view.answer)
+                follow(view, by: conn, c, shared: encoding)
             } else {
                 // Its state before the commit, which the watchers that took its view last time share.
                 let before = conn.sharedState()
@@ -196,13 +207,15 @@ final class Hub {
     private final class ViewLeader {
         let key: SharedViewKey
         /// The leader's live state before the commit (`Session.sharedState`): a session that
-        /// shares it has the view `key` (`Session.hasSharedView(_:madeFrom:)`).
+        /// shares it has the view `key` (`Session.sharesState`), but for `key.lastInput`.
         let before: AnyObject?
+        let lastInput: Double?
         let session: Session
         let answer: ConnectionMachine.SharedAnswer
         init(key: SharedViewKey, before: AnyObject?, session: Session, answer: ConnectionMachine.SharedAnswer) {
             self.key = key
             self.before = before
+            lastInput = key.lastInput
             self.session = session
             self.answer = answer
         }

@@ -254,7 +254,12 @@ import LiftboardWire
                 let lookups = shared.lookups
                 let leaderSession = leader.machine.session
                 for f in followers.indices {
-                    _ = followers[f].input { m, out in m.external(c, now: now, shared: shared, sameViewAs: leaderSession, answer: answer!, into: &out) }
+                    // As the hub hands it (the leader's answer alone), or with the leader's session.
+                    if f % 2 == 0 {
+                        _ = followers[f].input { m, out in m.external(c, now: now, shared: shared, following: answer!, into: &out) }
+                    } else {
+                        _ = followers[f].input { m, out in m.external(c, now: now, shared: shared, sameViewAs: leaderSession, answer: answer!, into: &out) }
+                    }
                 }
                 #expect(shared.lookups == lookups)
                 _ = alone.input { m, out in m.external(c, now: now, into: &out) }
