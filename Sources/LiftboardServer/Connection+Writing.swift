@@ -83,6 +83,9 @@ extension Connection {
                 written += count
             }
             if rc < n { return -1 }
+            // Nothing more ready (a watcher's one message of a commit): no second look at lws's
+            // buffer and the queue.
+            if !machine.hasReadyMessages() { return 0 }
         }
         return 0
     }

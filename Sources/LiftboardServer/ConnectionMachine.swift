@@ -805,6 +805,9 @@ struct ConnectionMachine {
     /// machine first (a retain and a release of each of its dozen references, on every write).
     mutating func needsWritable() -> Bool { wantsWritable }
 
+    /// `hasReadyOutgoing` for the performer, read in place (see `needsWritable`).
+    mutating func hasReadyMessages() -> Bool { hasReadyOutgoing }
+
     /// Takes the next ready message and writes it into `buffer` after `headroom` bytes (the
     /// buffer's length is then the message's end). Returns whether it is binary, or nil when
     /// nothing is ready.
@@ -834,7 +837,13 @@ struct ConnectionMachine {
     /// queue's memory back (a burst of commits doubled it; an idle watcher keeps none of it).
     mutating func compactQueue() {
         if outgoingHead > 0, outgoingHead == outgoing.count {
-            outgoing.removeAll(keepingCapacity: outgoing.capacity <= 4)
+            // A watcher's usual: its one message of the commit written. Removed as the last
+            // element (its slot kept), not through `removeAll`'s general replacement.
+            if outgoing.count == 1, outgoing.capacity <= 4 {
+                outgoing.removeLast()
+            } else {
+                outgoing.removeAll(keepingCapacity: outgoing.capacity <= 4)
+            }
             outgoingHead = 0
         } else if outgoingHead > 64, outgoingHead * 2 > outgoing.count {
             outgoing.removeFirst(outgoingHead)
