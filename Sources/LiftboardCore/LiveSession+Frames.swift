@@ -4,7 +4,7 @@ extension LiveSession {
     /// The content band whose cells the client is kept up to date on.
     var window: (Double, Double) { (scrollY - viewport.h, scrollY + 2 * viewport.h) }
 
-    // `cellInfo`, `sentCell` and `cellUpdate` are always inlined: the diffs call them from
+    // `cellInfo`, `sentCell` and `appendUpdate` are always inlined: the diffs call them from
     // mutating code for every cell they compare, and a call of a non-mutating method that is
     // not inlined is passed a copy of the whole session (1.2 KB, memcpy'd) as its `self`.
     @inline(__always) func cellInfo(_ h: Int) -> CellInfo {
@@ -197,7 +197,7 @@ extension LiveSession {
                 let was = sentCells[slot]
                 let refreshed = !step.refreshed.isEmpty && step.refreshed.contains(h)
                 guard was != now || refreshed else { continue }
-                f.cells.append(cellUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: refreshed))
+                appendUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: refreshed, to: &f.cells)
             } else {
                 var u = CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: 0,
                                    ease: .easeInOut, info: cellInfo(h))
@@ -219,15 +219,19 @@ extension LiveSession {
         arr.clearChanges()
     }
 
-    /// A cell the client has whose state changed: its new frame and visibility, and its
-    /// attributes again when its place (section, index) changed.
-    @inline(__always) func cellUpdate(_ h: Int, was: SentCell, now: SentCell, shiftDur: Double, refreshed: Bool) -> CellUpdate {
+    /// Appends the update of a cell the client has whose state changed: its new frame and
+    /// visibility, and its attributes again when its place (section, index) changed. Built in
+    /// place in `cells`: an update made apart (its attributes an `Optional` chosen by a
+    /// condition) was copied into the array and destroyed, its `CellInfo` and `Card` with it.
+    @inline(__always) func appendUpdate(_ h: Int, was: SentCell, now: SentCell, shiftDur: Double, refreshed: Bool,
+                                        to cells: inout [CellUpdate]) {
         let moved = was.frame != now.frame
         let renamed = was.section != now.section || was.index != now.index || refreshed
-        var u = CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
-                           ease: .easeInOut, info: renamed ? cellInfo(h) : nil)
-        if was.selected != now.selected { u.selected = now.selected }
-        return u
+        cells.append(CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
+                                ease: .easeInOut))
+        let last = cells.count - 1
+        if renamed { cells[last].info = cellInfo(h) }
+        if was.selected != now.selected { cells[last].selected = now.selected }
     }
 
     /// `diffCells` for a step in which only cell `h`'s visibility changed (a lift, a drop) and
@@ -239,7 +243,7 @@ extension LiveSession {
         guard slot >= 0 else { return true }
         let was = sentCells[slot], now = sentCell(h)
         if was != now {
-            f.cells.append(cellUpdate(h, was: was, now: now, shiftDur: step.shiftDur, refreshed: false))
+            appendUpdate(h, was: was, now: now, shiftDur: step.shiftDur, refreshed: false, to: &f.cells)
             sentCells[slot] = now
         }
         return true
@@ -279,7 +283,7 @@ extension LiveSession {
             let slot = Int(sentSlot[h])
             guard slot >= 0 else { continue }
             let was = sentCells[slot], now = sentCell(h)
-            if was != now { f.cells.append(cellUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: false)) }
+            if was != now { appendUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: false, to: &f.cells) }
         }
         var slot = first
         for k in c.lo...hi where sentSlot[m[k]] >= 0 {

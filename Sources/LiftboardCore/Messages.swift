@@ -270,11 +270,12 @@ public struct CellInfo: Hashable, Sendable {
     /// Hidden while its item is lifted (the snapshot stands for it).
     public var hidden: Bool
     /// Extension: in this session's selection (sent only when true).
-    public var selected: Bool = false
+    public var selected: Bool
     /// Extension: the edge of the cell whose press lifts at once (sent only when set).
-    public var handle: HandleEdge? = nil
+    public var handle: HandleEdge?
     /// Extension (issue 25): detail, image, badge, tags and accent, each sent only when set.
-    public var card: Card = Card()
+    /// (No default values here: the init's assignments would destroy them, and copy.)
+    public var card: Card
     public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
                 hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card()) {
         self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
@@ -313,11 +314,12 @@ public struct CellUpdate: Hashable, Sendable {
     /// index, movable as in `layout`.
     public var info: CellInfo?
     /// Extension: the item is new on the board (an edit): the renderer fades it in over `dur`.
-    public var appear: Bool = false
+    public var appear: Bool
     /// Extension: the cell entered (`true`) or left (`false`) the selection; `nil`: unchanged.
-    public var selected: Bool? = nil
+    public var selected: Bool?
     public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
         self.id = id; self.frame = frame; self.alpha = alpha; self.hidden = hidden; self.dur = dur; self.ease = ease; self.info = info
+        self.appear = false; self.selected = nil
     }
 }
 
