@@ -69,6 +69,8 @@ extension LiveSession {
             return
         }
         var f = FrameMessage(seq: frameSeq + 1, ms: now, ack: lastSeq)
+        swap(&f.cells, &lastFrameCells)
+        Self.recycle(&f.cells)
         var changed = false
         var cellsDirty = step.cellsDirty
         if isColumns && scrollX != sentScrollX {
@@ -111,9 +113,12 @@ extension LiveSession {
         if config.follow == .quiet, !changed, quietStepOnlyFollows { step.snapshots.removeAll(keepingCapacity: true) }
         if !step.snapshots.isEmpty {
             if step.snapshots.count == 1 {
-                // The usual step: one snapshot moved. Its buffer becomes the frame's.
-                f.snapshots = step.snapshots
-                step.snapshots = []
+                // The usual step: one snapshot moved. Its buffer becomes the frame's; the last
+                // frame's becomes the step's.
+                swap(&f.snapshots, &step.snapshots)
+                swap(&step.snapshots, &lastFrameSnapshots)
+                Self.recycle(&step.snapshots)
+                lastFrameSnapshots = f.snapshots
             } else {
                 f.snapshots = mergeSnapshots(step.snapshots)
                 step.snapshots.removeAll(keepingCapacity: true)
@@ -129,8 +134,12 @@ extension LiveSession {
         // `events: "inline"`: the step's lift, moved and drop ride in its frame, as
         // `inliningEvents()` would put them (drivers still call it; it then finds none here).
         if frame, config.events == .inline, !step.gestures.isEmpty, step.gestures.allSatisfy(\.isGestureEvent) {
-            f.events = step.gestures
-            step.gestures.removeAll(keepingCapacity: true)
+            // Handed over, not shared (`removeAll(keepingCapacity:)` of a buffer the frame also
+            // held allocated a new one); the last frame's becomes the step's.
+            swap(&f.events, &step.gestures)
+            swap(&step.gestures, &lastFrameEvents)
+            Self.recycle(&step.gestures)
+            lastFrameEvents = f.events
         }
         out.reserveCapacity(out.count + step.errors.count + step.gestures.count + (frame ? 1 : 0)
                             + step.commits.count + step.announces.count)
@@ -140,7 +149,10 @@ extension LiveSession {
             if config.follow == .quiet { addUnsentCenters(to: &f) }
             if config.commits == .inline { inlineCommit(into: &f) }
             frameSeq += 1
+            lastFrameCells = f.cells
             out.append(.frame(f))
+        } else {
+            swap(&lastFrameCells, &f.cells)  // empty: its room kept for the next frame
         }
         if !step.commits.isEmpty { out += step.commits; step.commits.removeAll(keepingCapacity: true) }
         if !step.announces.isEmpty { out += step.announces; step.announces.removeAll(keepingCapacity: true) }
@@ -151,6 +163,17 @@ extension LiveSession {
         step.shiftDur = 0
         step.scrollDur = nil
         step.forceFrame = false
+    }
+
+    /// Empties a buffer that a frame sent earlier shared: in place when that frame is gone (the
+    /// buffer is unique), else into a new buffer of the same room. A few elements are removed
+    /// one by one (`removeAll(keepingCapacity:)`'s `replaceSubrange` costs more than they do).
+    @inline(__always) static func recycle<T>(_ a: inout [T]) {
+        if a.count <= 4 {
+            while !a.isEmpty { a.removeLast() }
+        } else {
+            a.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Whether `flushStep` would send nothing at all (after its settling): no cell, scroll,
