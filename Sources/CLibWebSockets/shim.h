@@ -103,6 +103,10 @@ static inline void clws_kill_async(struct lws *wsi) { lws_set_timeout(wsi, PENDI
 /// the close frame and waits for the client's (the connection lives on until then).
 static inline void clws_kill_sync(struct lws *wsi) { lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC); }
 
+/// Cancels the connection's `lws_set_timer_usecs` timer (the macro is a cast Swift does not
+/// import).
+static inline void clws_cancel_timer(struct lws *wsi) { lws_set_timer_usecs(wsi, LWS_SET_TIMER_USEC_CANCEL); }
+
 /// The accepted socket of a LWS_CALLBACK_FILTER_NETWORK_CONNECTION.
 static inline int clws_filter_accept_fd(void *in) { return (int)(intptr_t)in; }
 

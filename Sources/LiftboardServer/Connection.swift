@@ -230,6 +230,9 @@ final class Connection {
                                 maxBytes: server.config.recordMaxBytes, rate: server.recordingRate, log: server.log)
         }
         machine.joined(durable: hub.durableVersion, recording: recorder != nil)
+        // The hello came: its deadline is moot. Left armed, it fires anyway, and lws's libuv
+        // plugin spins the loop for the last half millisecond before it (LIBWEBSOCKETS.md).
+        clws_cancel_timer(wsi)
         server.log(.info, "hello", session: id, "board \(hub.board.id) v\(hub.board.version)")
     }
 

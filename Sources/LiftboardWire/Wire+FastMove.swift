@@ -15,18 +15,23 @@ extension Wire {
         // bytes rather than scanned first.
         guard let s = b.baseAddress else { return nil }
         let n = b.count
+        @inline(__always) func isSpace(_ c: UInt8) -> Bool { c <= 0x20 && (c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) }
+        // The object must end the message (but for spaces): that `}` stops every scan below
+        // (spaces, digits), which therefore need no check of the end on each byte.
+        var last = n - 1
+        while last >= 0, isSpace(s[last]) { last -= 1 }
+        guard last > 0, s[last] == UInt8(ascii: "}") else { return nil }
         var i = 0
         enum Type { case none, move, up, down }
         var type = Type.none
         var kind: PointerKind?
         var p: Double?, x: Double?, y: Double?, ms: Double?, seq: Double?
-        @inline(__always) func isSpace(_ c: UInt8) -> Bool { c <= 0x20 && (c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) }
-        while i < n, isSpace(s[i]) { i += 1 }
-        guard i < n, s[i] == UInt8(ascii: "{") else { return nil }
+        while isSpace(s[i]) { i += 1 }
+        guard s[i] == UInt8(ascii: "{") else { return nil }
         i += 1
         while true {
-            while i < n, isSpace(s[i]) { i += 1 }
-            guard i < n, s[i] == 0x22 else { return nil }
+            while isSpace(s[i]) { i += 1 }
+            guard s[i] == 0x22 else { return nil }
             i += 1
             // The key: one of the six, closed by its quote; anything else goes the general way.
             enum Key { case t, p, x, y, ms, seq, kind }
@@ -54,10 +59,10 @@ extension Wire {
             } else {
                 return nil
             }
-            while i < n, isSpace(s[i]) { i += 1 }
-            guard i < n, s[i] == UInt8(ascii: ":") else { return nil }
+            while isSpace(s[i]) { i += 1 }
+            guard s[i] == UInt8(ascii: ":") else { return nil }
             i += 1
-            while i < n, isSpace(s[i]) { i += 1 }
+            while isSpace(s[i]) { i += 1 }
             if key == .t {
                 // Exactly "move", "up" or "down": any other type, or an escape, goes the general
                 // way. A repeated member is read as the JSON tree reads it: the last one counts.
@@ -87,7 +92,7 @@ extension Wire {
                     return nil
                 }
             } else {
-                guard let v = number(s, n, &i) else { return nil }
+                guard let v = number(s, &i) else { return nil }
                 switch key {
                 case .p: p = v
                 case .x: x = v
@@ -97,8 +102,7 @@ extension Wire {
                 case .t, .kind: break
                 }
             }
-            while i < n, isSpace(s[i]) { i += 1 }
-            guard i < n else { return nil }
+            while isSpace(s[i]) { i += 1 }
             if s[i] == UInt8(ascii: ",") { i += 1; continue }
             guard s[i] == UInt8(ascii: "}") else { return nil }
             i += 1
@@ -133,40 +137,41 @@ extension Wire {
         return true
     }
 
-    /// A JSON number of at most 15 digits without exponent at `i` in the `n` bytes at `s`, as
-    /// JSONParser's fast path reads it; `i` ends after it.
+    /// A JSON number of at most 15 digits without exponent at `index` in the bytes at `s`, as
+    /// JSONParser's fast path reads it; `index` ends after it. A `}` follows somewhere (the
+    /// caller checked): the digit runs stop at it, if not before.
     @inline(__always)
-    private static func number(_ s: UnsafePointer<UInt8>, _ n: Int, _ index: inout Int) -> Double? {
+    private static func number(_ s: UnsafePointer<UInt8>, _ index: inout Int) -> Double? {
         var i = index
         defer { index = i }
-        let negative = i < n && s[i] == UInt8(ascii: "-")
+        let negative = s[i] == UInt8(ascii: "-")
         if negative { i += 1 }
-        guard i < n, s[i] &- 0x30 < 10 else { return nil }
+        let start = i
+        var d = s[i] &- 0x30
+        guard d < 10 else { return nil }
         var mantissa: UInt64 = 0
-        var digits = 0
-        var fraction = 0
-        let leadingZero = s[i] == 0x30
-        while i < n {
-            let d = s[i] &- 0x30
-            guard d < 10 else { break }
+        repeat {
             mantissa = mantissa &* 10 &+ UInt64(d)
-            digits += 1
             i += 1
-        }
-        if leadingZero && digits > 1 { return nil }
-        if i < n, s[i] == UInt8(ascii: ".") {
+            d = s[i] &- 0x30
+        } while d < 10
+        var digits = i - start
+        if digits > 1 && s[start] == 0x30 { return nil }
+        var fraction = 0
+        if s[i] == UInt8(ascii: ".") {
             i += 1
-            guard i < n, s[i] &- 0x30 < 10 else { return nil }
-            while i < n {
-                let d = s[i] &- 0x30
-                guard d < 10 else { break }
+            let fractionStart = i
+            d = s[i] &- 0x30
+            guard d < 10 else { return nil }
+            repeat {
                 mantissa = mantissa &* 10 &+ UInt64(d)
-                digits += 1
-                fraction += 1
                 i += 1
-            }
+                d = s[i] &- 0x30
+            } while d < 10
+            fraction = i - fractionStart
+            digits += fraction
         }
-        guard digits <= 15, i < n, s[i] != UInt8(ascii: "e") && s[i] != UInt8(ascii: "E") else { return nil }
+        guard digits <= 15, s[i] != UInt8(ascii: "e") && s[i] != UInt8(ascii: "E") else { return nil }
         let value = Double(mantissa) / powerOfTen(fraction)
         return negative ? -value : value
     }

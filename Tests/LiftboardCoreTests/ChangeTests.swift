@@ -81,4 +81,55 @@ import Testing
         let stale = b.apply(Commit(board: "b", version: 9, by: "x", moves: [], order: [], change: .swap("a", "b")))
         #expect(!stale && b.version == 2)
     }
+
+    /// `Board.apply` moves items as their places and permutes sections in place; the rule
+    /// applied to the ids themselves is the reference. Random boards with pinned items, random
+    /// inserts, swaps, groups and batches, within and across sections.
+    @Test func applyingMatchesTheRuleOnIdsForRandomChanges() {
+        var random = SplitMix64(seed: 2811)
+        func int(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
+        for _ in 0..<400 {
+            let sectionCount = 1 + int(3)
+            var next = 0
+            let start: [[String]] = (0..<sectionCount).map { _ in
+                (0..<int(7)).map { _ in next += 1; return "i\(next)" }
+            }
+            let all = start.flatMap { $0 }
+            guard !all.isEmpty else { continue }
+            let pinned = Set(all.filter { _ in int(6) == 0 })
+            func pick() -> String { all[int(all.count)] }
+            func anchor() -> String? { int(4) == 0 ? nil : pick() }
+            func one() -> Change {
+                switch int(3) {
+                case 0: .insert(id: pick(), section: "s\(int(sectionCount))", after: anchor(), index: int(8))
+                case 1: .swap(pick(), pick())
+                default: .group(ids: (0..<(1 + int(3))).map { _ in pick() }, section: "s\(int(sectionCount))", after: anchor(), index: int(8))
+                }
+            }
+            let change: Change = int(5) == 0 ? .batch((0..<(2 + int(2))).map { _ in one() }) : one()
+            var board = Board(id: "b", sections: start.enumerated().map { s, ids in
+                Section(id: "s\(s)", items: ids.map { Item(id: $0, label: "L\($0)", movable: !pinned.contains($0)) })
+            })
+            var ids = start
+            let expected: [ChangeRule.Displacement<String>]
+            if let resolved = board.resolveReorder(change, item: { id in all.contains(id) ? id : nil }) {
+                expected = ChangeRule.apply(resolved, to: &ids, movable: { !pinned.contains($0) })
+            } else {
+                expected = []
+            }
+            let moves = board.apply(change)
+            if expected.isEmpty {
+                #expect(moves == nil, "\(change) on \(start)")
+                #expect(Self.ids(board) == start)
+                continue
+            }
+            #expect(Self.ids(board) == ids, "\(change) on \(start)")
+            #expect(moves?.map(\.id) == expected.map(\.item), "\(change) on \(start)")
+            #expect(moves?.map(\.to.index) == expected.map(\.to.index))
+            #expect(moves?.map(\.from.section) == expected.map { "s\($0.from.section)" })
+            // Every item kept its own attributes.
+            #expect(board.sections.allSatisfy { $0.items.allSatisfy { $0.label == "L\($0.id)" && $0.movable == !pinned.contains($0.id) } })
+            #expect(board.version == 1)
+        }
+    }
 }
