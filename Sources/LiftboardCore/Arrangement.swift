@@ -135,8 +135,8 @@ struct Arrangement: Sendable {
         relayout(width: width)
     }
 
-    var itemCount: Int { ids.count }
-    var sectionCount: Int { members.count }
+    @inline(__always) var itemCount: Int { ids.count }
+    @inline(__always) var sectionCount: Int { members.count }
     var headerHeight: Double {
         switch kind {
         case .list: list.headerHeight
