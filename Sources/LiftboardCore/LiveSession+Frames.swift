@@ -231,10 +231,12 @@ extension LiveSession {
         // Mark the new window, then list what left it (still marked from before, not now).
         for h in sentOrder { sentSlot[h] = -2 }
         for (k, h) in handles.enumerated() { sentSlot[h] = Int32(k) }
+        var gone: [String] = []
         for h in sentOrder where sentSlot[h] == -2 {
-            f.gone.append(arr.ids[h])
+            gone.append(arr.ids[h])
             sentSlot[h] = -1
         }
+        if !gone.isEmpty { f.gone += gone }  // one new box for the frame's rare members, not one a cell
         swap(&sentCells, &next)
         swap(&sentOrder, &handles)
         spareCells = next
