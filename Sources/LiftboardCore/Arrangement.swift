@@ -135,8 +135,8 @@ struct Arrangement: Sendable {
         relayout(width: width)
     }
 
-    var itemCount: Int { ids.count }
-    var sectionCount: Int { members.count }
+    @inline(__always) var itemCount: Int { ids.count }
+    @inline(__always) var sectionCount: Int { members.count }
     var headerHeight: Double {
         switch kind {
         case .list: list.headerHeight
@@ -319,7 +319,9 @@ struct Arrangement: Sendable {
     }
 
     /// The frame of the cell at index `i` of section `s` (for grids, also past the end).
-    func frame(section s: Int, index i: Int) -> Rect {
+    /// Always inlined: the session calls it from mutating code, where a call not inlined is
+    /// passed a copy of the whole arrangement (336 bytes, memcpy'd) as its `self`.
+    @inline(__always) func frame(section s: Int, index i: Int) -> Rect {
         let y0 = sectionTop[s] + headerHeight
         switch kind {
         case .list:
@@ -336,7 +338,7 @@ struct Arrangement: Sendable {
         }
     }
 
-    func frame(of h: Int) -> Rect { frame(section: sectionOf[h], index: indexOf[h]) }
+    @inline(__always) func frame(of h: Int) -> Rect { frame(section: sectionOf[h], index: indexOf[h]) }
 
     func sections() -> [SectionInfo] {
         (0..<sectionCount).map {

@@ -9,26 +9,65 @@ public struct Tag: Hashable, Sendable {
 /// What a card shows besides its title (`Item.label`) and color: a second line, a thumbnail,
 /// a count, chips and a stripe (issue 25). None of it changes a cell's size or how it moves:
 /// the board's `height`/`rowHeight` decide, and the page fits the content into the cell.
+///
+/// Its fields live in one immutable box, none for an empty card (most cards): a card rides in
+/// every `CellInfo` a frame sends, and copying or destroying one is then one retain or release
+/// (none when empty) instead of five fields'. Setting a field makes a new box.
 public struct Card: Hashable, Sendable {
+    private final class Fields: Sendable {
+        let detail: String?, image: String?, badge: String?, tags: [Tag], accent: String?
+        init(detail: String?, image: String?, badge: String?, tags: [Tag], accent: String?) {
+            self.detail = detail; self.image = image; self.badge = badge; self.tags = tags; self.accent = accent
+        }
+    }
+
+    /// `nil`: the empty card.
+    private var fields: Fields?
+
+    public init(detail: String? = nil, image: String? = nil, badge: String? = nil, tags: [Tag] = [], accent: String? = nil) {
+        let empty = detail == nil && image == nil && badge == nil && tags.isEmpty && accent == nil
+        fields = empty ? nil : Fields(detail: detail, image: image, badge: badge, tags: tags, accent: accent)
+    }
+
     /// A second line of text, wrapped to at most two lines.
-    public var detail: String?
+    public var detail: String? {
+        get { fields?.detail }
+        set { self = Card(detail: newValue, image: image, badge: badge, tags: tags, accent: accent) }
+    }
     /// A path on this server (`/media/...` or a file under `--public`), drawn as a thumbnail.
-    public var image: String?
+    public var image: String? {
+        get { fields?.image }
+        set { self = Card(detail: detail, image: newValue, badge: badge, tags: tags, accent: accent) }
+    }
     /// A short text or number, drawn as a pill.
-    public var badge: String?
+    public var badge: String? {
+        get { fields?.badge }
+        set { self = Card(detail: detail, image: image, badge: newValue, tags: tags, accent: accent) }
+    }
     /// Up to `Card.maxTags` chips.
-    public var tags: [Tag]
+    public var tags: [Tag] {
+        get { fields?.tags ?? [] }
+        set { self = Card(detail: detail, image: image, badge: badge, tags: newValue, accent: accent) }
+    }
     /// The color of a stripe along the card's leading edge.
-    public var accent: String?
+    public var accent: String? {
+        get { fields?.accent }
+        set { self = Card(detail: detail, image: image, badge: badge, tags: tags, accent: newValue) }
+    }
+
+    public static func == (a: Card, b: Card) -> Bool {
+        if a.fields === b.fields { return true }
+        return a.detail == b.detail && a.image == b.image && a.badge == b.badge && a.tags == b.tags && a.accent == b.accent
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(detail); h.combine(image); h.combine(badge); h.combine(tags); h.combine(accent)
+    }
 
     /// The most tags a card holds.
     public static let maxTags = 5
 
-    public init(detail: String? = nil, image: String? = nil, badge: String? = nil, tags: [Tag] = [], accent: String? = nil) {
-        self.detail = detail; self.image = image; self.badge = badge; self.tags = tags; self.accent = accent
-    }
-
-    public var isEmpty: Bool { detail == nil && image == nil && badge == nil && tags.isEmpty && accent == nil }
+    public var isEmpty: Bool { fields == nil }
 
     /// The card as one text, for a store's one column: each field a letter, its length in
     /// UTF-8 bytes, `:` and its bytes (`d9:Due today` `t3:bugc4:#e53`), so that any text

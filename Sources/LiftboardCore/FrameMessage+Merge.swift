@@ -31,7 +31,9 @@ extension FrameMessage {
         let cameBack = Set(next.cells.filter { $0.info != nil }.map(\.id))
         m.gone = m.gone.filter { !cameBack.contains($0) }
         m.cells.removeAll { nextGone.contains($0.id) }
-        for g in next.gone where !m.gone.contains(g) { m.gone.append(g) }
+        var gone = m.gone
+        for g in next.gone where !gone.contains(g) { gone.append(g) }
+        m.gone = gone
         if !next.removed.isEmpty {
             let removed = Set(next.removed)
             m.cells.removeAll { removed.contains($0.id) }

@@ -4,7 +4,7 @@ extension LiveSession {
     /// The content band whose cells the client is kept up to date on.
     var window: (Double, Double) { (scrollY - viewport.h, scrollY + 2 * viewport.h) }
 
-    // `cellInfo`, `sentCell` and `cellUpdate` are always inlined: the diffs call them from
+    // `cellInfo`, `sentCell` and `appendUpdate` are always inlined: the diffs call them from
     // mutating code for every cell they compare, and a call of a non-mutating method that is
     // not inlined is passed a copy of the whole session (1.2 KB, memcpy'd) as its `self`.
     @inline(__always) func cellInfo(_ h: Int) -> CellInfo {
@@ -69,6 +69,8 @@ extension LiveSession {
             return
         }
         var f = FrameMessage(seq: frameSeq + 1, ms: now, ack: lastSeq)
+        swap(&f.cells, &lastFrameCells)
+        Self.recycle(&f.cells)
         var changed = false
         var cellsDirty = step.cellsDirty
         if isColumns && scrollX != sentScrollX {
@@ -111,9 +113,12 @@ extension LiveSession {
         if config.follow == .quiet, !changed, quietStepOnlyFollows { step.snapshots.removeAll(keepingCapacity: true) }
         if !step.snapshots.isEmpty {
             if step.snapshots.count == 1 {
-                // The usual step: one snapshot moved. Its buffer becomes the frame's.
-                f.snapshots = step.snapshots
-                step.snapshots = []
+                // The usual step: one snapshot moved. Its buffer becomes the frame's; the last
+                // frame's becomes the step's.
+                swap(&f.snapshots, &step.snapshots)
+                swap(&step.snapshots, &lastFrameSnapshots)
+                Self.recycle(&step.snapshots)
+                lastFrameSnapshots = f.snapshots
             } else {
                 f.snapshots = mergeSnapshots(step.snapshots)
                 step.snapshots.removeAll(keepingCapacity: true)
@@ -129,8 +134,12 @@ extension LiveSession {
         // `events: "inline"`: the step's lift, moved and drop ride in its frame, as
         // `inliningEvents()` would put them (drivers still call it; it then finds none here).
         if frame, config.events == .inline, !step.gestures.isEmpty, step.gestures.allSatisfy(\.isGestureEvent) {
-            f.events = step.gestures
-            step.gestures.removeAll(keepingCapacity: true)
+            // Handed over, not shared (`removeAll(keepingCapacity:)` of a buffer the frame also
+            // held allocated a new one); the last frame's becomes the step's.
+            swap(&f.events, &step.gestures)
+            swap(&step.gestures, &lastFrameEvents)
+            Self.recycle(&step.gestures)
+            lastFrameEvents = f.events
         }
         out.reserveCapacity(out.count + step.errors.count + step.gestures.count + (frame ? 1 : 0)
                             + step.commits.count + step.announces.count)
@@ -140,7 +149,10 @@ extension LiveSession {
             if config.follow == .quiet { addUnsentCenters(to: &f) }
             if config.commits == .inline { inlineCommit(into: &f) }
             frameSeq += 1
+            lastFrameCells = f.cells
             out.append(.frame(f))
+        } else {
+            swap(&lastFrameCells, &f.cells)  // empty: its room kept for the next frame
         }
         if !step.commits.isEmpty { out += step.commits; step.commits.removeAll(keepingCapacity: true) }
         if !step.announces.isEmpty { out += step.announces; step.announces.removeAll(keepingCapacity: true) }
@@ -151,6 +163,17 @@ extension LiveSession {
         step.shiftDur = 0
         step.scrollDur = nil
         step.forceFrame = false
+    }
+
+    /// Empties a buffer that a frame sent earlier shared: in place when that frame is gone (the
+    /// buffer is unique), else into a new buffer of the same room. A few elements are removed
+    /// one by one (`removeAll(keepingCapacity:)`'s `replaceSubrange` costs more than they do).
+    @inline(__always) static func recycle<T>(_ a: inout [T]) {
+        if a.count <= 4 {
+            while !a.isEmpty { a.removeLast() }
+        } else {
+            a.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Whether `flushStep` would send nothing at all (after its settling): no cell, scroll,
@@ -197,7 +220,7 @@ extension LiveSession {
                 let was = sentCells[slot]
                 let refreshed = !step.refreshed.isEmpty && step.refreshed.contains(h)
                 guard was != now || refreshed else { continue }
-                f.cells.append(cellUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: refreshed))
+                appendUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: refreshed, to: &f.cells)
             } else {
                 var u = CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: 0,
                                    ease: .easeInOut, info: cellInfo(h))
@@ -208,10 +231,12 @@ extension LiveSession {
         // Mark the new window, then list what left it (still marked from before, not now).
         for h in sentOrder { sentSlot[h] = -2 }
         for (k, h) in handles.enumerated() { sentSlot[h] = Int32(k) }
+        var gone: [String] = []
         for h in sentOrder where sentSlot[h] == -2 {
-            f.gone.append(arr.ids[h])
+            gone.append(arr.ids[h])
             sentSlot[h] = -1
         }
+        if !gone.isEmpty { f.gone += gone }  // one new box for the frame's rare members, not one a cell
         swap(&sentCells, &next)
         swap(&sentOrder, &handles)
         spareCells = next
@@ -219,15 +244,19 @@ extension LiveSession {
         arr.clearChanges()
     }
 
-    /// A cell the client has whose state changed: its new frame and visibility, and its
-    /// attributes again when its place (section, index) changed.
-    @inline(__always) func cellUpdate(_ h: Int, was: SentCell, now: SentCell, shiftDur: Double, refreshed: Bool) -> CellUpdate {
+    /// Appends the update of a cell the client has whose state changed: its new frame and
+    /// visibility, and its attributes again when its place (section, index) changed. Built in
+    /// place in `cells`: an update made apart (its attributes an `Optional` chosen by a
+    /// condition) was copied into the array and destroyed, its `CellInfo` and `Card` with it.
+    @inline(__always) func appendUpdate(_ h: Int, was: SentCell, now: SentCell, shiftDur: Double, refreshed: Bool,
+                                        to cells: inout [CellUpdate]) {
         let moved = was.frame != now.frame
         let renamed = was.section != now.section || was.index != now.index || refreshed
-        var u = CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
-                           ease: .easeInOut, info: renamed ? cellInfo(h) : nil)
-        if was.selected != now.selected { u.selected = now.selected }
-        return u
+        cells.append(CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
+                                ease: .easeInOut))
+        let last = cells.count - 1
+        if renamed { cells[last].info = cellInfo(h) }
+        if was.selected != now.selected { cells[last].selected = now.selected }
     }
 
     /// `diffCells` for a step in which only cell `h`'s visibility changed (a lift, a drop) and
@@ -239,7 +268,7 @@ extension LiveSession {
         guard slot >= 0 else { return true }
         let was = sentCells[slot], now = sentCell(h)
         if was != now {
-            f.cells.append(cellUpdate(h, was: was, now: now, shiftDur: step.shiftDur, refreshed: false))
+            appendUpdate(h, was: was, now: now, shiftDur: step.shiftDur, refreshed: false, to: &f.cells)
             sentCells[slot] = now
         }
         return true
@@ -279,7 +308,7 @@ extension LiveSession {
             let slot = Int(sentSlot[h])
             guard slot >= 0 else { continue }
             let was = sentCells[slot], now = sentCell(h)
-            if was != now { f.cells.append(cellUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: false)) }
+            if was != now { appendUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: false, to: &f.cells) }
         }
         var slot = first
         for k in c.lo...hi where sentSlot[m[k]] >= 0 {

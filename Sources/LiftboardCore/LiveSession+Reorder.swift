@@ -164,7 +164,9 @@ extension LiveSession {
 
     /// Whether item `n`, held by another pointer drag that follows the list's insert rules,
     /// would move in direction `dir` under that drag's still snapshot.
-    func passesBack(_ n: Int, dir: Int) -> Bool {
+    /// Mutating (it changes nothing): `retargetList` calls it on every pass, and a non-mutating
+    /// method not inlined is passed a copy of the whole session (1.2 KB, memcpy'd).
+    mutating func passesBack(_ n: Int, dir: Int) -> Bool {
         guard let p = liftedBy[n], p >= 0, let k = dragIndex(p), drags[k].item == n,
               !(swaps(drags[k]) && arr.sectionOf[n] == drags[k].liftSection) else { return false }
         return listStep(n, centerY: drags[k].center.y + scrollY) == dir

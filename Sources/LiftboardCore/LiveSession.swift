@@ -154,6 +154,12 @@ struct LiveSession: Sendable {
     /// these and swaps, so a frame allocates neither.
     var spareOrder: [Int] = []
     var spareCells: [SentCell] = []
+    /// The arrays of the last frame sent, still shared with it: once the driver has written
+    /// that frame and let it go, the next frame takes them back, unique, and empties them in
+    /// place (`recycle`) instead of allocating new ones and freeing the old.
+    var lastFrameCells: [CellUpdate] = []
+    var lastFrameSnapshots: [SnapshotUpdate] = []
+    var lastFrameEvents: [ServerEvent] = []
     /// Tests only: never take `diffReordered`'s shortcut.
     var wholeDiffs = false
     /// Tests only: apply every commit from elsewhere by the whole rebuild, never just where

@@ -270,11 +270,12 @@ public struct CellInfo: Hashable, Sendable {
     /// Hidden while its item is lifted (the snapshot stands for it).
     public var hidden: Bool
     /// Extension: in this session's selection (sent only when true).
-    public var selected: Bool = false
+    public var selected: Bool
     /// Extension: the edge of the cell whose press lifts at once (sent only when set).
-    public var handle: HandleEdge? = nil
+    public var handle: HandleEdge?
     /// Extension (issue 25): detail, image, badge, tags and accent, each sent only when set.
-    public var card: Card = Card()
+    /// (No default values here: the init's assignments would destroy them, and copy.)
+    public var card: Card
     public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
                 hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card()) {
         self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
@@ -313,11 +314,12 @@ public struct CellUpdate: Hashable, Sendable {
     /// index, movable as in `layout`.
     public var info: CellInfo?
     /// Extension: the item is new on the board (an edit): the renderer fades it in over `dur`.
-    public var appear: Bool = false
+    public var appear: Bool
     /// Extension: the cell entered (`true`) or left (`false`) the selection; `nil`: unchanged.
-    public var selected: Bool? = nil
+    public var selected: Bool?
     public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
         self.id = id; self.frame = frame; self.alpha = alpha; self.hidden = hidden; self.dur = dur; self.ease = ease; self.info = info
+        self.appear = false; self.selected = nil
     }
 }
 
@@ -359,26 +361,77 @@ public struct FrameMessage: Hashable, Sendable {
     /// keyboard focus); absent, it jumps (following a finger, a wheel, deceleration ticks).
     public var scrollDur: Double?
     public var content: Size?
-    public var sections: [SectionInfo]?
     public var cells: [CellUpdate]
-    public var gone: [String]
-    /// Extension: items an edit took off the board: the renderer fades them out, then drops them.
-    public var removed: [String] = []
     /// Extension: how long the fade of `removed` (and of appearing cells) lasts.
-    public var removeDur: Double = 0
+    public var removeDur: Double
     public var snapshots: [SnapshotUpdate]
-    /// Extension: the item the keyboard focus is on, when it changed (the renderer draws a ring).
-    public var focus: String?
     /// Extension: the `lift`, `moved` and `drop` of this input when the client asked for them inline.
-    public var events: [ServerEvent] = []
+    public var events: [ServerEvent]
+
+    /// The members most frames leave empty (sections, gone, removed, focus, commit), in one
+    /// immutable box, none when all are: a frame is copied several times on its way out (into
+    /// its event, out of it to be encoded, into the queue), and each copy retained and released
+    /// every one of them. Setting one makes a new box.
+    final class Rare: Hashable, Sendable {
+        let sections: [SectionInfo]?
+        let gone: [String]
+        let removed: [String]
+        let focus: String?
+        let commit: Commit?
+        init(sections: [SectionInfo]?, gone: [String], removed: [String], focus: String?, commit: Commit?) {
+            self.sections = sections; self.gone = gone; self.removed = removed; self.focus = focus; self.commit = commit
+        }
+        static func == (a: Rare, b: Rare) -> Bool {
+            a === b || (a.sections == b.sections && a.gone == b.gone && a.removed == b.removed && a.focus == b.focus
+                        && a.commit == b.commit)
+        }
+        func hash(into h: inout Hasher) {
+            h.combine(sections); h.combine(gone); h.combine(removed); h.combine(focus); h.combine(commit)
+        }
+    }
+    private var rare: Rare?
+
+    private mutating func setRare(sections: [SectionInfo]?, gone: [String], removed: [String], focus: String?, commit: Commit?) {
+        // Case tests, not `== nil` (on an Equatable payload that compares copies).
+        var none = gone.isEmpty && removed.isEmpty
+        if none, case .some = sections { none = false }
+        if none, case .some = focus { none = false }
+        if none, case .some = commit { none = false }
+        rare = none ? nil : Rare(sections: sections, gone: gone, removed: removed, focus: focus, commit: commit)
+    }
+
+    public var sections: [SectionInfo]? {
+        get { rare?.sections }
+        set { setRare(sections: newValue, gone: gone, removed: removed, focus: focus, commit: commit) }
+    }
+    public var gone: [String] {
+        get { rare?.gone ?? [] }
+        set { setRare(sections: sections, gone: newValue, removed: removed, focus: focus, commit: commit) }
+    }
+    /// Extension: items an edit took off the board: the renderer fades them out, then drops them.
+    public var removed: [String] {
+        get { rare?.removed ?? [] }
+        set { setRare(sections: sections, gone: gone, removed: newValue, focus: focus, commit: commit) }
+    }
+    /// Extension: the item the keyboard focus is on, when it changed (the renderer draws a ring).
+    public var focus: String? {
+        get { rare?.focus }
+        set { setRare(sections: sections, gone: gone, removed: removed, focus: newValue, commit: commit) }
+    }
     /// Extension: the commit from elsewhere this frame animates, when the client asked for
     /// commits inline (`hello.config.commits`).
-    public var commit: Commit? = nil
+    public var commit: Commit? {
+        get { rare?.commit }
+        set { setRare(sections: sections, gone: gone, removed: removed, focus: focus, commit: newValue) }
+    }
+
     public init(seq: Int, ms: Double, ack: Int? = nil, scroll: Point? = nil, scrollDur: Double? = nil, content: Size? = nil,
                 sections: [SectionInfo]? = nil, cells: [CellUpdate] = [], gone: [String] = [], snapshots: [SnapshotUpdate] = [],
                 focus: String? = nil) {
         self.seq = seq; self.ms = ms; self.ack = ack; self.scroll = scroll; self.scrollDur = scrollDur; self.content = content
-        self.sections = sections; self.cells = cells; self.gone = gone; self.snapshots = snapshots; self.focus = focus
+        self.cells = cells; self.removeDur = 0; self.snapshots = snapshots; self.events = []
+        self.rare = nil
+        setRare(sections: sections, gone: gone, removed: [], focus: focus, commit: nil)
     }
 }
 

@@ -405,11 +405,9 @@ extension Wire {
         return UnsafeRawPointer(info).assumingMemoryBound(to: CellInfo.self)
     }
 
-    /// `Card.isEmpty`, read field by field in place.
+    /// `Card.isEmpty`, read in place.
     @inline(__always)
-    static func isEmpty(_ c: UnsafePointer<Card>) -> Bool {
-        c.pointee.detail == nil && c.pointee.image == nil && c.pointee.badge == nil && c.pointee.tags.isEmpty && c.pointee.accent == nil
-    }
+    static func isEmpty(_ c: UnsafePointer<Card>) -> Bool { c.pointee.isEmpty }
 
     /// A frame cell's `label`, `color`, `section`, `index`, `movable`, `handle` and card.
     @inline(__always)
