@@ -149,7 +149,10 @@ extension LiveSession {
             if config.follow == .quiet { addUnsentCenters(to: &f) }
             if config.commits == .inline { inlineCommit(into: &f) }
             frameSeq += 1
-            lastFrameCells = f.cells
+            // A drag's frames name a few cells; a bigger frame's (a scroll, a layout's worth)
+            // are not kept: an idle session would hold them, their labels and cards, until its
+            // next frame.
+            if f.cells.count <= Self.recycledCellsMax { lastFrameCells = f.cells }
             out.append(.frame(f))
         } else {
             swap(&lastFrameCells, &f.cells)  // empty: its room kept for the next frame

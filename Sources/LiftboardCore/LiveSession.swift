@@ -156,8 +156,11 @@ struct LiveSession: Sendable {
     var spareCells: [SentCell] = []
     /// The arrays of the last frame sent, still shared with it: once the driver has written
     /// that frame and let it go, the next frame takes them back, unique, and empties them in
-    /// place (`recycle`) instead of allocating new ones and freeing the old.
+    /// place (`recycle`) instead of allocating new ones and freeing the old. (Only while the
+    /// connection holds no other reference: a frame a hub shares with watchers, or one still
+    /// queued, makes the next frame allocate, as before. Cells at most `recycledCellsMax`.)
     var lastFrameCells: [CellUpdate] = []
+    static let recycledCellsMax = 8
     var lastFrameSnapshots: [SnapshotUpdate] = []
     var lastFrameEvents: [ServerEvent] = []
     /// Tests only: never take `diffReordered`'s shortcut.

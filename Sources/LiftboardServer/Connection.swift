@@ -169,10 +169,6 @@ final class Connection {
     /// Whether the session's shared-view key is `key` (`Session.hasSharedView`).
     func hasSharedView(_ key: SharedViewKey) -> Bool { machine.hasSharedView(key) }
 
-    /// `hasSharedView`, for a key made from a session in the live state `state`
-    /// (`Session.hasSharedView(_:madeFrom:)`).
-    func hasSharedView(_ key: SharedViewKey, madeFrom state: AnyObject?) -> Bool { machine.hasSharedView(key, madeFrom: state) }
-
     /// The session's live state (`Session.sharedState`).
     func sharedState() -> AnyObject? { machine.sharedState() }
 

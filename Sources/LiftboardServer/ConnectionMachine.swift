@@ -788,12 +788,6 @@ struct ConnectionMachine {
     /// Whether the session's `sharedViewKey` is `key` (`Session.hasSharedView`), read in place.
     mutating func hasSharedView(_ key: SharedViewKey) -> Bool { session.hasSharedView(key) }
 
-    /// `hasSharedView`, for a key made from a session in the live state `state`
-    /// (`Session.hasSharedView(_:madeFrom:)`), read in place.
-    mutating func hasSharedView(_ key: SharedViewKey, madeFrom state: AnyObject?) -> Bool {
-        session.hasSharedView(key, madeFrom: state)
-    }
-
     /// `Session.sharesState`, read in place.
     mutating func sharesState(_ state: AnyObject?, lastInput: Double?) -> Bool { session.sharesState(state, lastInput: lastInput) }
 

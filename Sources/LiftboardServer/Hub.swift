@@ -157,8 +157,12 @@ final class Hub {
                 lastView = view
                 follow(view, by: conn, c, shared: encoding)
             } else {
-                // Its state before the commit, which the watchers that took its view last time share.
-                let before = conn.sharedState()
+                // Its state before the commit, which the watchers that took its view last time
+                // share. Weak: a strong reference held across `external` would make the leader's
+                // state never uniquely held, so the leader would copy all of it (every array the
+                // commit changes) instead of applying the commit in place, on every commit, for
+                // every watcher whose view is its own.
+                weak let before = conn.sharedState()
                 let answer = conn.external(c, sharing: encoding)
                 let view = ViewLeader(key: key, before: before, session: conn.machine.session, answer: answer)
                 views[key] = view
@@ -207,8 +211,9 @@ final class Hub {
     private final class ViewLeader {
         let key: SharedViewKey
         /// The leader's live state before the commit (`Session.sharedState`): a session that
-        /// shares it has the view `key` (`Session.sharesState`), but for `key.lastInput`.
-        let before: AnyObject?
+        /// shares it has the view `key` (`Session.sharesState`), but for `key.lastInput`. Weak
+        /// (see `deliver`); gone when no session holds it any more, and then nobody shares it.
+        weak let before: AnyObject?
         let lastInput: Double?
         let session: Session
         let answer: ConnectionMachine.SharedAnswer

@@ -42,10 +42,7 @@ final class SharedEncoding {
         return head
     }
 
-    /// The message for `c` as a client with `mode` gets it.
-    func commitMessage(_ c: Commit, mode: CommitOrderMode) -> [UInt8] { commit(c, mode: mode).bytes }
-
-    /// `commitMessage`, with the commit it was made from.
+    /// The message for `c` as a client with `mode` gets it, made once.
     func commit(_ c: Commit, mode: CommitOrderMode) -> SharedMessage {
         lookups += 1
         for e in entries where e.mode == mode { if case .commit(let d) = e.event, d == c { return e } }

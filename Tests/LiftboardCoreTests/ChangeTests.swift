@@ -117,7 +117,9 @@ import Testing
             } else {
                 expected = []
             }
+            let copy = board  // shares the sections' storage: applying must not reach it
             let moves = board.apply(change)
+            #expect(Self.ids(copy) == start && copy.version == 0)
             if expected.isEmpty {
                 #expect(moves == nil, "\(change) on \(start)")
                 #expect(Self.ids(board) == start)

@@ -127,6 +127,28 @@ import LiftboardWire
         }
     }
 
+    /// The hub keeps a leader's state from before a commit (to know the watchers still in it)
+    /// only weakly: a leader whose state nobody else holds (a watcher whose view is its own)
+    /// then applies the commit in place. Held strongly, the state is copied whole (every array
+    /// the commit changes) on every commit.
+    @Test func aLeaderWhoseStateNobodyElseHoldsAppliesTheCommitInPlace() {
+        let c = Self.commit()
+        var lone = Self.watcher()
+        weak let before = lone.machine.sharedState()
+        _ = lone.input { m, out in _ = m.external(c, now: 10, sharing: SharedEncoding(), into: &out) }
+        #expect(before != nil)
+        #expect(lone.machine.sharedState() === before, "changed in place")
+
+        var held = Self.watcher()
+        let strong = held.machine.sharedState()
+        _ = held.input { m, out in _ = m.external(c, now: 10, sharing: SharedEncoding(), into: &out) }
+        #expect(held.machine.sharedState() !== strong, "copied, because it was not uniquely held")
+        // Either way the same bytes.
+        _ = lone.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+        _ = held.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+        #expect(Self.bytes(&lone) == Self.bytes(&held))
+    }
+
     @Test func aDrainedQueueGivesItsMemoryBack() {
         var board = MachineDriver.board()
         var w = Self.watcher()
