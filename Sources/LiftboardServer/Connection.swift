@@ -154,10 +154,6 @@ final class Connection {
         if !out.isEmpty { perform(out) } else { spare = out }
     }
 
-    /// Whether the session is in the live state `state` of a session whose view key has
-    /// `lastInput` (`Session.sharesState`), read in place.
-    func sharesState(_ state: AnyObject?, lastInput: Double?) -> Bool { machine.sharesState(state, lastInput: lastInput) }
-
     /// Takes `other`'s session state when their views are the same (`Session.shareView`).
     func shareView(with other: Connection) {
         machine.shareView(with: other.machine.session)
@@ -166,8 +162,10 @@ final class Connection {
     /// The session's shared-view key (`Session.sharedViewKey`), read in place.
     func sharedViewKey() -> SharedViewKey? { machine.sharedViewKey() }
 
-    /// Whether the session's shared-view key is `key` (`Session.hasSharedView`).
-    func hasSharedView(_ key: SharedViewKey) -> Bool { machine.hasSharedView(key) }
+    /// Whether the session's shared-view key is `key`, made from a session in the live state
+    /// `state` (`Session.hasSharedView(_:madeFrom:)`: sharing that state says it without
+    /// comparing).
+    func hasSharedView(_ key: SharedViewKey, madeFrom state: AnyObject?) -> Bool { machine.hasSharedView(key, madeFrom: state) }
 
     /// The session's live state (`Session.sharedState`).
     func sharedState() -> AnyObject? { machine.sharedState() }

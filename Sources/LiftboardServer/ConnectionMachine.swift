@@ -785,11 +785,11 @@ struct ConnectionMachine {
     /// The session's `sharedViewKey`, read in place (a plain read of `session` copies it).
     mutating func sharedViewKey() -> SharedViewKey? { session.sharedViewKey }
 
-    /// Whether the session's `sharedViewKey` is `key` (`Session.hasSharedView`), read in place.
-    mutating func hasSharedView(_ key: SharedViewKey) -> Bool { session.hasSharedView(key) }
-
-    /// `Session.sharesState`, read in place.
-    mutating func sharesState(_ state: AnyObject?, lastInput: Double?) -> Bool { session.sharesState(state, lastInput: lastInput) }
+    /// Whether the session's `sharedViewKey` is `key`, made from a session in the live state
+    /// `state` (`Session.hasSharedView(_:madeFrom:)`), read in place.
+    mutating func hasSharedView(_ key: SharedViewKey, madeFrom state: AnyObject?) -> Bool {
+        session.hasSharedView(key, madeFrom: state)
+    }
 
     /// The session's live state (`Session.sharedState`), read in place.
     mutating func sharedState() -> AnyObject? { session.sharedState }

@@ -145,7 +145,7 @@ final class Hub {
         for conn in connections where conn !== origin {
             // A watcher still in the state the last view's leader was in before the commit (it took
             // that view last time) has the view: nothing else is compared, nothing copied.
-            if let last = lastView, conn.sharesState(last.before, lastInput: last.lastInput) || conn.hasSharedView(last.key) {
+            if let last = lastView, conn.hasSharedView(last.key, madeFrom: last.before) {
                 follow(last, by: conn, c, shared: encoding)
                 continue
             }
@@ -214,13 +214,11 @@ final class Hub {
         /// shares it has the view `key` (`Session.sharesState`), but for `key.lastInput`. Weak
         /// (see `deliver`); gone when no session holds it any more, and then nobody shares it.
         weak let before: AnyObject?
-        let lastInput: Double?
         let session: Session
         let answer: ConnectionMachine.SharedAnswer
         init(key: SharedViewKey, before: AnyObject?, session: Session, answer: ConnectionMachine.SharedAnswer) {
             self.key = key
             self.before = before
-            lastInput = key.lastInput
             self.session = session
             self.answer = answer
         }
