@@ -10,9 +10,8 @@ struct LogLimiter {
     /// Whether a line of `kind` may be written at `now` (ms), and how many lines of that kind
     /// were left out since the last one written.
     mutating func admit(_ kind: String, now: Double) -> (Bool, suppressed: Int) {
-        var limiter = kinds[kind] ?? RateLimiter(limit: perSecond)
-        let decision = limiter.admit(now: now)
-        kinds[kind] = limiter
+        // Changed in place: one lookup of the kind, not a read and a write.
+        let decision = kinds[kind, default: RateLimiter(limit: perSecond)].admit(now: now)
         guard decision.admitted else { return (false, 0) }
         if kinds.count > 256 { kinds = kinds.filter { !$0.value.windowEnded(now: now) } }
         return (true, decision.refusedBefore)

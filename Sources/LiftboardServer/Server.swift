@@ -95,6 +95,8 @@ public final class Server {
     /// Connections lws holds (HTTP, upgrading, sessions): its WSI_CREATE minus WSI_DESTROY.
     var openConnections = 0
     private var logLimiter = LogLimiter()
+    /// The bytes of the last line written by `log(_:_:session:kind:_:)`, reused.
+    private var logLine: [UInt8] = []
     /// Set once a shutdown began: `/healthz` answers 503 `draining`, new sessions are refused.
     private(set) var draining = false
     /// Called on the service thread when a shutdown begins (`serve --workers`: the other
@@ -138,6 +140,29 @@ public final class Server {
         if suppressed > 0 { line += " (\(suppressed) similar lines left out)".utf8 }
         line.append(0x0A)
         Self.writeStandardError(line)
+    }
+
+    /// A line whose detail `detail` writes as bytes, of a kind named in advance: the commit's
+    /// line, built for every commit at the default level, so neither through Strings nor
+    /// through a kind taken from its text. `kind` is what `log` would take from the line
+    /// ("info commit board"), so both limit the same lines together.
+    func log(_ level: LogLevel, _ event: StaticString, session: String?, kind: String, _ detail: (inout [UInt8]) -> Void) {
+        guard level <= config.logLevel else { return }
+        let (allowed, suppressed) = logLimiter.admit(kind, now: now)
+        guard allowed else { return }
+        var line = logLine
+        logLine = []
+        line.removeAll(keepingCapacity: true)
+        line += "liftboard ".utf8; line += level.name.utf8; line.append(0x20)
+        event.withUTF8Buffer { line += $0 }
+        if let session { line += " session=".utf8; line += session.utf8 }
+        line.append(0x20)
+        detail(&line)
+        if suppressed > 0 { line += " (\(suppressed) similar lines left out)".utf8 }
+        line.append(0x0A)
+        Self.writeStandardError(line)
+        // Kept for the next line unless a flood of moves made it large.
+        if line.capacity <= 4_096 { logLine = line }
     }
 
     /// Writes all of `bytes` to stderr (through short writes and interrupts; a closed stderr

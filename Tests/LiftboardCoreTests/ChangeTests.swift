@@ -134,4 +134,50 @@ import Testing
             #expect(board.version == 1)
         }
     }
+
+    /// The usual drop (an insert within its own section, nothing pinned there) is applied
+    /// without the rule's places: it must agree with the rule on ids, item for item, move for
+    /// move, anchors elsewhere, absent or the item itself, indexes out of range included.
+    @Test func anInsertWithinAnUnpinnedSectionAgreesWithTheRuleOnIds() {
+        var random = SplitMix64(seed: 2812)
+        func int(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
+        var checked = 0
+        for _ in 0..<600 {
+            let sectionCount = 1 + int(3)
+            var next = 0
+            let start: [[String]] = (0..<sectionCount).map { _ in (0..<(1 + int(12))).map { _ in next += 1; return "i\(next)" } }
+            let all = start.flatMap { $0 }
+            // Pinned items in the other sections only, at times: they must not matter.
+            let pinned = Set(all.filter { id in int(5) == 0 && !start[0].contains(id) })
+            let x = start[0][int(start[0].count)]
+            let anchor: String? = switch int(6) {
+            case 0: nil
+            case 1: "absent"
+            case 2: x
+            case 3: all[int(all.count)]
+            default: start[0][int(start[0].count)]
+            }
+            let change = Change.insert(id: x, section: "s0", after: anchor, index: int(20) - 4)
+            var board = Self.board(start, pinned: pinned)
+            var ids = start
+            let resolved = board.resolveReorder(change, item: { id in all.contains(id) ? id : nil })
+            let expected = resolved.map { ChangeRule.apply($0, to: &ids, movable: { !pinned.contains($0) }) } ?? []
+            let copy = board
+            let moves = board.apply(change)
+            #expect(Self.ids(copy) == start && copy.version == 0)
+            if expected.isEmpty {
+                #expect(moves == nil, "\(change) on \(start)")
+                #expect(Self.ids(board) == start && board.version == 0)
+                continue
+            }
+            checked += 1
+            #expect(Self.ids(board) == ids, "\(change) on \(start)")
+            #expect(moves?.map(\.id) == expected.map(\.item))
+            #expect(moves?.map(\.from.index) == expected.map(\.from.index))
+            #expect(moves?.map(\.to.index) == expected.map(\.to.index))
+            #expect(moves?.map(\.to.section) == expected.map { "s\($0.to.section)" })
+            #expect(board.version == 1)
+        }
+        #expect(checked > 300)
+    }
 }

@@ -16,4 +16,12 @@ import LiftboardCore
         let one = Commit(board: "b", version: 7, by: "s1", moves: [moves[0]], order: [])
         #expect(Hub.logDetail(of: one) == "board b v7: a todo[0]->done[3]")
     }
+
+    @Test func decimalsAreWrittenAsStringWritesThem() {
+        for n in [0, 1, 9, 10, 99, 100, 1_234, -1, -10, -9_876, Int.max, Int.min, Int.max - 1, Int.min + 1] {
+            var bytes: [UInt8] = Array("x".utf8)
+            Hub.appendDecimal(n, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "x" + String(n))
+        }
+    }
 }
