@@ -273,7 +273,10 @@ public final class SQLiteStore: Store {
             guard var change = c.change else { throw .missingChange(board: c.board, version: c.version) }
             // The cached board is the file's (this store is the file's only writer, and a
             // failed batch or a deletion empties the cache): no read when it is cached.
-            if cache.version(of: c.board) == nil {
+            // Taken out of the cache (one lookup; `set` puts it back): changed in place, the
+            // cache holding no other reference while it changes.
+            var taken = cache.take(c.board)
+            if taken == nil {
                 // Read and kept (`board(id:)`).
                 let found: Board?
                 do {
@@ -290,11 +293,10 @@ public final class SQLiteStore: Store {
                     out.append(.unchanged(board: c.board, token: r.token))
                     continue
                 }
+                taken = cache.take(c.board)
             }
-            // Changed in place: the cache holds the only reference while it changes.
-            guard let stored = cache.version(of: c.board), var current = cache.take(c.board, at: stored) else {
-                throw .unknownBoard(c.board)
-            }
+            guard var current = taken else { throw .unknownBoard(c.board) }
+            let stored = current.version
             if let expected = r.ifVersion, expected != stored {
                 out.append(.unchanged(board: c.board, token: r.token))
                 cache.set(current)

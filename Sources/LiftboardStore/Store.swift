@@ -93,6 +93,8 @@ struct BoardCache {
         guard let b = boards[id], b.version == version else { return nil }
         return boards.removeValue(forKey: id)
     }
+    /// Removes and returns the board, whatever its version (`take(_:at:)`).
+    mutating func take(_ id: String) -> Board? { boards.removeValue(forKey: id) }
     mutating func forget() { boards.removeAll() }
     mutating func forget(_ id: String) { boards[id] = nil }
 }
