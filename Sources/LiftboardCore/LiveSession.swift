@@ -242,6 +242,12 @@ struct LiveSession: Sendable {
 
     mutating func handle(_ event: ClientEvent, seq: Int?, at now: Double) -> [ServerEvent] {
         var out: [ServerEvent] = []
+        handle(event, seq: seq, at: now, into: &out)
+        return out
+    }
+
+    /// `handle(_:seq:at:)`, appending to `out` (a driver's buffer, reused from input to input).
+    mutating func handle(_ event: ClientEvent, seq: Int?, at now: Double, into out: inout [ServerEvent]) {
         fire(at: now, into: &out)
         if let seq { lastSeq = max(lastSeq ?? seq, seq) }
         switch event {
@@ -269,7 +275,7 @@ struct LiveSession: Sendable {
             for k in drags.indices { drags[k].lastRegion = nil }
             flushStep(at: now, into: &out)
             out.append(makeLayout())
-            return out
+            return
         case .key(let key, let mods):
             lastInput = now
             handleKey(key, mods: mods, now: now)
@@ -288,7 +294,6 @@ struct LiveSession: Sendable {
             break  // `Session` handles them before they get here
         }
         flushStep(at: now, into: &out)
-        return out
     }
 
     /// Fires every timer due at or before `now`, earliest first, each as its own step.

@@ -161,6 +161,18 @@ public struct Session: Sendable {
         handle(event, seq: seq, at: now, boards: { _ in nil })
     }
 
+    /// `handle(_:seq:at:)`, appending what it answers to `out`: a driver handling input after
+    /// input (the server, for each move) reuses one buffer instead of a new array each time.
+    public mutating func handle(_ event: ClientEvent, seq: Int? = nil, at now: Double, into out: inout [ServerEvent]) {
+        switch event {
+        case .hello, .resync, .rebase:
+            out += handle(event, seq: seq, at: now)
+        default:
+            guard case .live = state else { return out += handle(event, seq: seq, at: now) }
+            withLive { $0.handle(event, seq: seq, at: now, into: &out) }
+        }
+    }
+
     /// Fires the timers due at or before `now`, earliest first.
     public mutating func fire(at now: Double) -> [ServerEvent] {
         withLive { $0.fire(at: now) } ?? []

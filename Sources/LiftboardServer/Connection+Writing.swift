@@ -73,8 +73,8 @@ extension Connection {
             switch machine.nextBatch(into: &buffer, headroom: CLWS_PRE, maxMessages: 16 - written) {
             case .none:
                 return 0
-            case .single(let binary):
-                n = buffer.count - CLWS_PRE
+            case .single(let binary, let end):
+                n = end - CLWS_PRE
                 rc = buffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, binary ? 1 : 0) }
                 written += 1
             case .frames(let start, let count):

@@ -34,8 +34,9 @@ extension ConnectionMachine {
     enum Batch: Equatable {
         /// Nothing was ready.
         case none
-        /// One message, its bytes after the headroom and unframed: lws frames it.
-        case single(binary: Bool)
+        /// One message, its bytes after the headroom up to `end` and unframed: lws frames it.
+        /// The buffer's bytes past `end` are room kept for the next message.
+        case single(binary: Bool, end: Int)
         /// `count` messages as whole WebSocket frames from `start` to the buffer's end, to be
         /// written as they are in one write.
         case frames(start: Int, count: Int)
@@ -50,9 +51,11 @@ extension ConnectionMachine {
     /// before the first message, as lws wants it; a first frame's header goes inside it.
     mutating func nextBatch(into buffer: inout [UInt8], headroom: Int, maxMessages: Int = 16, maxBytes: Int = 1 << 14) -> Batch {
         precondition(headroom >= WebSocketFrame.maxHeader)
-        guard let firstBinary = nextMessage(into: &buffer, headroom: headroom) else { return .none }
-        let firstLength = buffer.count - headroom
-        guard maxMessages > 1, firstLength < maxBytes, hasReadyOutgoing else { return .single(binary: firstBinary) }
+        guard let (firstBinary, firstEnd) = nextMessage(over: &buffer, headroom: headroom) else { return .none }
+        let firstLength = firstEnd - headroom
+        guard maxMessages > 1, firstLength < maxBytes, hasReadyOutgoing else { return .single(binary: firstBinary, end: firstEnd) }
+        // Frames follow: from here the buffer's end is the batch's.
+        buffer.removeSubrange(firstEnd...)
         let start = headroom - WebSocketFrame.headerSize(payload: firstLength)
         WebSocketFrame.writeHeader(&buffer, at: start, payload: firstLength, binary: firstBinary)
         var count = 1

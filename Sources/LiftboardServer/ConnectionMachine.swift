@@ -103,13 +103,21 @@ struct ConnectionMachine {
             size = shared.size
         }
 
-        init(event: ServerEvent?, raw: [UInt8]?, binary: Bool = false, barrier: Int, queuedAt: Double, size: Int) {
+        /// `plainFrame`, when the caller knows it (it has the frame at hand), saves reading it
+        /// out of the event.
+        init(event: ServerEvent?, raw: [UInt8]?, binary: Bool = false, barrier: Int, queuedAt: Double, size: Int,
+             plainFrame: Bool? = nil) {
             self.event = event
             self.raw = raw
             self.binary = binary
             self.barrier = barrier
             self.queuedAt = queuedAt
             self.size = size
+            if let plainFrame {
+                self.plainFrame = plainFrame
+            } else if case .frame(let f)? = event {
+                self.plainFrame = f.commit == nil
+            }
         }
 
         /// The frame this entry sends (its own head on a shared one), or nil.
@@ -127,8 +135,17 @@ struct ConnectionMachine {
         /// merges into it.
         var isPlainFrame: Bool {
             if let shared { return shared.isPlainFrame }
-            if case .frame(let f)? = event { return f.commit == nil }
-            return false
+            return plainFrame
+        }
+
+        /// `isPlainFrame` of `event`, kept beside it: read out of the event, it copied the whole
+        /// frame, three times a message in `queue`.
+        private var plainFrame = false
+
+        /// Sets `event` to `f`.
+        mutating func setFrame(_ f: FrameMessage) {
+            plainFrame = f.commit == nil
+            event = .frame(f)
         }
 
         /// A `commit` message.
@@ -190,6 +207,9 @@ struct ConnectionMachine {
     private(set) var pendingBytes = 0
     /// Something was queued (or a close decided) during the current input.
     private var queued = false
+    /// What the session answers a move, kept empty between moves for the next one's answer (a
+    /// new array each cost an allocation and its release); none is kept past a few elements.
+    private var moveEvents: [ServerEvent] = []
 
     /// The server time the session's timer is armed for (nil: not armed; NaN: a retry).
     private var armedDeadline: Double?
@@ -275,7 +295,13 @@ struct ConnectionMachine {
                 // and its destruction twice, cost about 190 Ir a message).
                 let ms = clock.message(ms: m.ms, serverNow: now)
                 if recording { out.append(.record(.message(Array(message), ms: ms))) }
-                deliver(session.handle(.move(pointer: pointer, at: at), seq: m.seq, at: ms), now: now, into: &out)
+                // Into the machine's own buffer, taken for the while: unique, so emptied in place.
+                var events: [ServerEvent] = []
+                swap(&events, &moveEvents)
+                session.handle(.move(pointer: pointer, at: at), seq: m.seq, at: ms, into: &events)
+                deliver(events, now: now, into: &out)
+                events.removeAll(keepingCapacity: events.capacity <= 4)
+                swap(&events, &moveEvents)
                 return
             }
             switch m.event {
@@ -616,7 +642,7 @@ struct ConnectionMachine {
         for i in outgoingHead..<outgoing.count where outgoing[i].barrier > base.version {
             if var f = outgoing[i].frame, f.commit != nil {
                 f.commit = nil
-                outgoing[i].event = .frame(f)
+                outgoing[i].setFrame(f)
                 outgoing[i].raw = nil
                 outgoing[i].shared = nil
             }
@@ -659,6 +685,7 @@ struct ConnectionMachine {
         var planned: [Planned]? = shared == nil ? nil : []
         for e in events {
             var e = e
+            var plainFrame = false
             switch e {
             case .persist(let c):
                 // This session's own commit: persisted by the hub, sent once durable.
@@ -669,7 +696,7 @@ struct ConnectionMachine {
                 barrier = max(barrier, c.version)
             case .frame(let f):
                 // A frame carrying its commit (`commits: "inline"`) waits for it like the commit.
-                if let c = f.commit { barrier = max(barrier, c.version) }
+                if let c = f.commit { barrier = max(barrier, c.version) } else { plainFrame = true }
             default:
                 break
             }
@@ -690,7 +717,7 @@ struct ConnectionMachine {
                 queue(Outgoing(shared: message, head: head, barrier: barrier, queuedAt: now), now: now, into: &out)
             } else {
                 planned = nil
-                queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0), now: now, into: &out)
+                queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0, plainFrame: plainFrame), now: now, into: &out)
             }
             if let fatal {
                 out.append(.log(.warn, event: "refusal", detail: fatal.rawValue))
@@ -712,7 +739,7 @@ struct ConnectionMachine {
         // (Not a frame carrying a commit: the commit would end up before the later changes.)
         if o.isPlainFrame, outgoing.count > outgoingHead, outgoing[outgoing.count - 1].isPlainFrame,
            outgoing[outgoing.count - 1].barrier == o.barrier, let g = outgoing[outgoing.count - 1].frame, let f = o.frame {
-            outgoing[outgoing.count - 1].event = .frame(g.merged(with: f))
+            outgoing[outgoing.count - 1].setFrame(g.merged(with: f))
             // Its shared bytes were the first frame's alone: the merged one is encoded anew.
             outgoing[outgoing.count - 1].shared = nil
             outgoing[outgoing.count - 1].raw = nil
@@ -806,12 +833,23 @@ struct ConnectionMachine {
     /// buffer's length is then the message's end). Returns whether it is binary, or nil when
     /// nothing is ready.
     mutating func nextMessage(into buffer: inout [UInt8], headroom: Int) -> Bool? {
+        guard let (binary, end) = nextMessage(over: &buffer, headroom: headroom) else { return nil }
+        buffer.removeSubrange(end...)
+        return binary
+    }
+
+    /// `nextMessage(into:headroom:)`, leaving the buffer's bytes past the message's `end` as
+    /// they are: an encoded message reuses them as room rather than zeroing room anew.
+    mutating func nextMessage(over buffer: inout [UInt8], headroom: Int) -> (binary: Bool, end: Int)? {
         guard hasReadyOutgoing else { return nil }
         let i = outgoingHead
         outgoingHead += 1
         pendingBytes -= outgoing[i].size
-        buffer.removeSubrange(headroom...)
         // Moved out of the queue, not copied: the slot is only waiting to be removed.
+        if let event = outgoing[i].event.take() {
+            return (outgoing[i].binary, Wire.encode(event, commitOrder: commitOrder, over: &buffer, from: headroom))
+        }
+        buffer.removeSubrange(headroom...)
         if let raw = outgoing[i].raw.take() {
             buffer.append(contentsOf: raw)
         } else if let shared = outgoing[i].shared.take() {
@@ -821,10 +859,8 @@ struct ConnectionMachine {
                 Wire.appendFrameHead(seq: head.seq, ms: head.ms, ack: head.ack, to: &buffer)
             }
             buffer.append(contentsOf: shared.bytes)
-        } else if let event = outgoing[i].event.take() {
-            Wire.encode(event, commitOrder: commitOrder, into: &buffer)
         }
-        return outgoing[i].binary
+        return (outgoing[i].binary, buffer.count)
     }
 
     /// Drops the written messages' slots once they are most of the queue, and gives a drained

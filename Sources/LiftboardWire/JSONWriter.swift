@@ -5,7 +5,7 @@
 /// pointer into room made ahead in the buffer, not byte by byte through `Array.append` (a
 /// uniqueness and capacity check per byte): the server's frame encoding is mostly this.
 public struct JSONWriter {
-    /// The output is `storage[0..<count]`; what lies beyond is room already made (zeros).
+    /// The output is `storage[0..<count]`; what lies beyond is room already made.
     private var storage: [UInt8]
     private var count: Int
     /// Per open container, one bit: set while nothing has been written in it yet. A bit set
@@ -20,6 +20,24 @@ public struct JSONWriter {
     public init(into bytes: [UInt8] = []) {
         storage = bytes
         count = bytes.count
+    }
+
+    /// Writes over `bytes` from `start`: what lies past it is room already made (any bytes),
+    /// kept by `takeStorage()` for the next writer. The server's send buffer is reused this
+    /// way: cut back to each message's end, its room was zeroed again for every message.
+    init(over bytes: [UInt8], from start: Int) {
+        storage = bytes
+        count = start
+    }
+
+    /// The buffer with its room past the output, and where the output ends; the writer is
+    /// left empty.
+    mutating func takeStorage() -> (bytes: [UInt8], end: Int) {
+        var out: [UInt8] = []
+        swap(&out, &storage)
+        let end = count
+        count = 0
+        return (out, end)
     }
 
     /// What has been written (after whatever the buffer held at `init`).

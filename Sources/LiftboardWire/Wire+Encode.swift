@@ -19,6 +19,20 @@ extension Wire {
         out = w.takeBytes()
     }
 
+    /// Writes one server message into `buffer` from `start`, over whatever lies there, and
+    /// returns where it ends; the bytes past the end are left as they are (room for the next
+    /// message, not made again).
+    public static func encode(_ event: ServerEvent, commitOrder: CommitOrderMode = .full, over buffer: inout [UInt8],
+                              from start: Int) -> Int {
+        precondition(start <= buffer.count, "the message starts within the buffer")
+        var w = JSONWriter(over: buffer, from: start)
+        buffer = []
+        message(event, line: nil, commitOrder: commitOrder, &w)
+        let taken = w.takeStorage()
+        buffer = taken.bytes
+        return taken.end
+    }
+
     /// One server message as a JSON object (also each of a frame's inline `events`).
     static func message(_ event: ServerEvent, line: Int?, commitOrder: CommitOrderMode, _ w: inout JSONWriter) {
         // `lift`, `moved` and `drop` are written whole, as inside a frame's `events`.
