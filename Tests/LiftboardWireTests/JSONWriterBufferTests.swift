@@ -1,5 +1,6 @@
 import Testing
 @testable import LiftboardWire
+import LiftboardCore
 
 /// The writer writes through a pointer into room it makes ahead: what it hands over must be
 /// exactly the bytes written, whatever the sizes.
@@ -27,6 +28,20 @@ struct JSONWriterBufferTests {
         out.removeSubrange(16...)
         Wire.encode(.pong(id: .int(3), ms: 1.5), into: &out)
         #expect(String(decoding: out.dropFirst(16), as: UTF8.self) == #"{"t":"pong","id":3,"ms":1.5}"#)
+    }
+
+    @Test func encodingOverABufferWritesTheSameBytesWhateverItsRoomHeld() {
+        // The server's send buffer: messages one after another from the same start, each over
+        // what the ones before left past its end (longer and shorter ones, and stray bytes).
+        var g = FastFrameEncodingTests.Gen(rng: SplitMix64(seed: 28))
+        var buffer: [UInt8] = Array(repeating: 0xFF, count: 16 + 3000)
+        for k in 0..<200 {
+            let e: ServerEvent = k % 3 == 0 ? .announce(String(repeating: "x", count: k * 7)) : .frame(g.frame())
+            let end = Wire.encode(e, over: &buffer, from: 16)
+            #expect(Array(buffer[16..<end]) == Wire.encode(e), "message \(k)")
+            #expect(Array(buffer.prefix(16)) == Array(repeating: 0xFF, count: 16), "the headroom is left alone")
+            #expect(end <= buffer.count)
+        }
     }
 
     @Test func containersNestedDeeperThanSixtyFourStillSeparateTheirValues() throws {
