@@ -1,4 +1,7 @@
 import LiftboardCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Wire {
     /// A `move` (or an `up`, whose members are the same, or a `down` with at most a `kind`
@@ -6,7 +9,7 @@ extension Wire {
     /// dictionary: most of what a dragging client sends, so most of what the server decodes.
     /// It accepts only a flat object of `t: "move"` (`"up"`, `"down"`), `p`, `x`, `y`, `ms`,
     /// `seq` and (a `down`'s) `kind` whose
-    /// values are all valid (plain numbers of at most 15 digits, no exponent or escapes);
+    /// values are all valid (plain numbers without exponent, no escapes);
     /// anything else returns `nil`, and the general decoder reads it and words the error, so
     /// both paths always agree (tested on generated messages).
     static func fastMove(_ b: UnsafeBufferPointer<UInt8>) -> ClientMessage? {
@@ -137,9 +140,9 @@ extension Wire {
         return true
     }
 
-    /// A JSON number of at most 15 digits without exponent at `index` in the bytes at `s`, as
-    /// JSONParser's fast path reads it; `index` ends after it. A `}` follows somewhere (the
-    /// caller checked): the digit runs stop at it, if not before.
+    /// A JSON number without exponent at `index` in the bytes at `s`, as JSONParser reads it
+    /// (at most 15 digits by its fast path, more by `Double` of the text); `index` ends after
+    /// it. A `}` follows somewhere (the caller checked): the digit runs stop at it, if not before.
     @inline(__always)
     private static func number(_ s: UnsafePointer<UInt8>, _ index: inout Int) -> Double? {
         var i = index
@@ -171,9 +174,34 @@ extension Wire {
             fraction = i - fractionStart
             digits += fraction
         }
-        guard digits <= 15, s[i] != UInt8(ascii: "e") && s[i] != UInt8(ascii: "E") else { return nil }
+        guard s[i] != UInt8(ascii: "e") && s[i] != UInt8(ascii: "E") else { return nil }
+        // More digits than an exact division rounds correctly: read as the general decoder
+        // reads them. A browser's `performance.now()` has 17 significant digits (116.60000000009313),
+        // and a touch's coordinates often do: every move of the page, not a rare one.
+        guard digits <= 15 else { return longNumber(s, from: index, to: i) }
         let value = Double(mantissa) / powerOfTen(fraction)
         return negative ? -value : value
+    }
+
+    /// A number of more than 15 digits (checked as JSON, without exponent) from `start` to
+    /// `end`, as `JSONParser` reads it. `Double(String)` is the C library's correctly rounded
+    /// `strtod` in the "C" locale (the Swift runtime's `_swift_stdlib_strtod_clocale`): called
+    /// here on the bytes as they lie, without the String (an allocation past 15 bytes). The
+    /// number ends at a `,`, `}` or space, where strtod stops too; a process whose locale
+    /// reads numbers otherwise (a decimal comma) stops elsewhere, and the general decoder reads it.
+    @inline(never)
+    private static func longNumber(_ s: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Double? {
+        #if canImport(Glibc)
+        let first = s + start
+        return first.withMemoryRebound(to: CChar.self, capacity: end - start) { text -> Double? in
+            var stop: UnsafeMutablePointer<CChar>?
+            let value = strtod(text, &stop)
+            guard let stop, text.distance(to: UnsafePointer(stop)) == end - start else { return nil }
+            return value
+        }
+        #else
+        return Double(String(decoding: UnsafeBufferPointer(start: s + start, count: end - start), as: UTF8.self))
+        #endif
     }
 
     /// 10^k for k in 0...15 (exact doubles), without an array's bounds check and lazy global.

@@ -29,6 +29,21 @@ struct FastMoveTests {
         }
     }
 
+    /// What a browser sends: `performance.now()` and a touch's coordinates with their float
+    /// tails (17 significant digits), read by the fast path as the general decoder reads them.
+    @Test func theBrowsersLongNumbersTakeTheFastPathWithTheSameResult() {
+        let lines = [#"{"t":"move","p":1,"x":50,"y":60,"seq":1,"ms":116.60000000009313}"#,
+                     #"{"t":"move","p":1,"x":123.45678901234567,"y":0.30000000000000004,"seq":2,"ms":9081.100000023842}"#,
+                     #"{"t":"up","p":1,"x":-0.30000000000000004,"y":1999.9999999999998,"seq":3,"ms":9097.700000047684}"#,
+                     #"{"t":"down","p":7,"x":12.000000000000002,"y":3,"kind":"touch","seq":4,"ms":12345678.90123456789}"#]
+        for l in lines {
+            let m = fast(l)
+            #expect(m != nil, "\(l)")
+            #expect(m == general(l), "\(l)")
+        }
+        #expect(fast(lines[0])?.ms == 116.60000000009313)
+    }
+
     @Test func anythingUnusualGoesTheGeneralWay() {
         let lines = [#"{"t":"wheel","dx":0,"dy":1,"ms":0}"#, #"{"t":"move","p":1,"x":1,"y":2}"#, #"{"t":"up","p":1,"x":1,"y":2}"#,
                      #"{"t":"upp","p":1,"x":1,"y":2,"ms":0}"#, #"{"t":"u","p":1,"x":1,"y":2,"ms":0}"#,
@@ -72,7 +87,8 @@ struct FastMoveTests {
             return Int(state >> 33) % n
         }
         let numbers = ["0", "-0", "1", "12", "-7", "3.25", "0.0001", "1e2", "2E-1", "01", "1.", "-", "123456789012345",
-                       "1234567890123456", "10000000", "10000001", "-10000000.5", "9007199254740993", "2147483648", "0.5", "\"4\"", "true"]
+                       "1234567890123456", "10000000", "10000001", "-10000000.5", "9007199254740993", "2147483648", "0.5", "\"4\"", "true",
+                       "116.60000000009313", "-0.30000000000000004", "9999999.999999999999", "12345678901234567890123", "0.000000000000000001"]
         var fastCount = 0
         for _ in 0..<20_000 {
             var members: [String] = []
