@@ -24,9 +24,9 @@ extension Wire {
         var last = n - 1
         while last >= 0, isSpace(s[last]) { last -= 1 }
         guard last > 0, s[last] == UInt8(ascii: "}") else { return nil }
+        if last == n - 1, let m = canonicalMove(s, n) { return m }
         var i = 0
-        enum Type { case none, move, up, down }
-        var type = Type.none
+        var type = PointerMessageType.none
         var kind: PointerKind?
         var p: Double?, x: Double?, y: Double?, ms: Double?, seq: Double?
         while isSpace(s[i]) { i += 1 }
@@ -114,6 +114,56 @@ extension Wire {
         while i < n, isSpace(s[i]) { i += 1 }
         // A kind is a down's member: on anything else the general decoder decides.
         guard i == n, type != .none, kind == nil || type == .down, let p, let x, let y, let ms else { return nil }
+        return pointerMessage(type, kind: kind, p: p, x: x, y: y, ms: ms, seq: seq)
+    }
+
+    private enum PointerMessageType { case none, move, up, down }
+
+    /// The form the page and the load generator send, `{"t":"move","p":P,"x":X,"y":Y,"seq":N,
+    /// "ms":M}` (`seq` optional) with no spaces and nothing after it, read as a template: its
+    /// fixed text compared where it must stand, not scanned key by key. Anything else is nil,
+    /// and `fastMove` reads it the general way. The caller checked that the last byte is `}`,
+    /// which stops the digit scans.
+    @inline(__always)
+    static func canonicalMove(_ s: UnsafePointer<UInt8>, _ n: Int) -> ClientMessage? {
+        var i = 16
+        guard n > 36, has(#"{"t":"move","p":"#, at: 0, in: s, n), let p = number(s, &i),
+              has(#","x":"#, at: i, in: s, n) else { return nil }
+        i += 5
+        guard let x = number(s, &i), has(#","y":"#, at: i, in: s, n) else { return nil }
+        i += 5
+        guard let y = number(s, &i) else { return nil }
+        var seq: Double?
+        if has(#","seq":"#, at: i, in: s, n) {
+            i += 7
+            guard let v = number(s, &i) else { return nil }
+            seq = v
+        }
+        guard has(#","ms":"#, at: i, in: s, n) else { return nil }
+        i += 6
+        guard let ms = number(s, &i), i == n - 1 else { return nil }
+        return pointerMessage(.move, kind: nil, p: p, x: x, y: y, ms: ms, seq: seq)
+    }
+
+    /// Whether `text` stands in the `n` bytes at `s` from `i`.
+    @inline(__always)
+    private static func has(_ text: StaticString, at i: Int, in s: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let k = text.utf8CodeUnitCount
+        guard i + k <= n else { return false }
+        let w = text.utf8Start
+        var j = 0
+        while j < k {
+            if s[i + j] != w[j] { return false }
+            j += 1
+        }
+        return true
+    }
+
+    /// A pointer message from its members, once their values are checked as the general
+    /// decoder checks them; nil when one is out of its range.
+    @inline(__always)
+    private static func pointerMessage(_ type: PointerMessageType, kind: PointerKind?, p: Double, x: Double, y: Double,
+                                       ms: Double, seq: Double?) -> ClientMessage? {
         // In range first, then whole (a conversion in range, not libm's round).
         guard p >= Double(pointerRange.lowerBound), p <= Double(pointerRange.upperBound), Double(Int(p)) == p,
               coordinateRange.contains(x), coordinateRange.contains(y), msRange.contains(ms) else { return nil }

@@ -109,6 +109,47 @@ struct FastMoveTests {
         #expect(fastCount > 1000)
     }
 
+    /// The page's own form (`t`, `p`, `x`, `y`, `seq`, `ms`, no spaces) is read as a template:
+    /// on generated ones, and on each of them with one byte changed, removed or doubled, the
+    /// fast path answers as the general decoder does, or steps aside.
+    @Test func thePagesFormAndEveryOneByteEditOfItAgreeWithTheGeneralDecoder() {
+        var state: UInt64 = 28
+        func next(_ n: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % n
+        }
+        // Valid values first: most generated lines are messages; the rest are not.
+        let numbers = ["0", "1", "-7", "3.25", "0.0001", "123456789012345", "116.60000000009313", "-0", "1e2", "01", "1.", "-",
+                       "10000001", "2147483648", "9007199254740993"]
+        func number() -> String { numbers[next(4) == 0 ? next(numbers.count) : next(8)] }
+        var fastCount = 0, templateCount = 0
+        for _ in 0..<400 {
+            let seq = next(3) == 0 ? "" : ",\"seq\":\(number())"
+            let line = "{\"t\":\"move\",\"p\":\(numbers[next(3)]),\"x\":\(number()),\"y\":\(number())\(seq),\"ms\":\(number())}"
+            let bytes = Array(line.utf8)
+            var variants = [bytes]
+            for k in bytes.indices {
+                var changed = bytes; changed[k] = Array("{}\",:0.9-e ".utf8)[next(11)]; variants.append(changed)
+                var removed = bytes; removed.remove(at: k); variants.append(removed)
+                var doubled = bytes; doubled.insert(bytes[k], at: k); variants.append(doubled)
+            }
+            for v in variants {
+                let text = String(decoding: v, as: UTF8.self)
+                let m = v.withUnsafeBufferPointer { Wire.fastMove($0) }
+                if let m {
+                    fastCount += 1
+                    #expect(m == general(text), "\(text)")
+                }
+                // The template answers only what the whole fast path answers.
+                let t = v.withUnsafeBufferPointer { $0.last == UInt8(ascii: "}") ? Wire.canonicalMove($0.baseAddress!, $0.count) : nil }
+                if t != nil { templateCount += 1 }
+                #expect(t == nil || t == m, "\(text)")
+            }
+        }
+        #expect(fastCount > 2_000)
+        #expect(templateCount > 2_000)
+    }
+
     /// The server decodes its receive buffer (an array) without the generic collection's
     /// dispatch: both overloads give the same answer, fast path or not, errors included.
     @Test func decodingAnArrayAnswersAsDecodingAnyCollection() {
