@@ -4,14 +4,14 @@ import Glibc
 #endif
 
 extension Wire {
-    /// A `move` (or an `up`, whose members are the same, or a `down` with at most a `kind`
-    /// besides them) read straight from its bytes, with no JSON tree, no Strings and no
-    /// dictionary: most of what a dragging client sends, so most of what the server decodes.
-    /// It accepts only a flat object of `t: "move"` (`"up"`, `"down"`), `p`, `x`, `y`, `ms`,
-    /// `seq` and (a `down`'s) `kind` whose
-    /// values are all valid (plain numbers without exponent, no escapes);
-    /// anything else returns `nil`, and the general decoder reads it and words the error, so
-    /// both paths always agree (tested on generated messages).
+    /// A `move` (or an `up`, whose members are the same, a `down` with at most a `kind`
+    /// besides them, or a `wheel`) read straight from its bytes, with no JSON tree, no Strings
+    /// and no dictionary: most of what a dragging or scrolling client sends, so most of what the
+    /// server decodes. It accepts only a flat object of `t: "move"` (`"up"`, `"down"`), `p`,
+    /// `x`, `y`, `ms`, `seq` and (a `down`'s) `kind`, or of `t: "wheel"`, `dx`, `dy`, `x`, `y`
+    /// (both or neither), `ms` and `seq`, whose values are all valid (plain numbers without
+    /// exponent, no escapes); anything else returns `nil`, and the general decoder reads it and
+    /// words the error, so both paths always agree (tested on generated messages).
     static func fastMove(_ b: UnsafeBufferPointer<UInt8>) -> ClientMessage? {
         // One pass over the bytes with the index in a local (a cursor struct's field, or a
         // captured `var`, is reloaded and stored around every byte), keys recognized by their
@@ -28,7 +28,7 @@ extension Wire {
         var i = 0
         var type = PointerMessageType.none
         var kind: PointerKind?
-        var p: Double?, x: Double?, y: Double?, ms: Double?, seq: Double?
+        var p: Double?, x: Double?, y: Double?, ms: Double?, seq: Double?, dx: Double?, dy: Double?
         while isSpace(s[i]) { i += 1 }
         guard s[i] == UInt8(ascii: "{") else { return nil }
         i += 1
@@ -36,8 +36,8 @@ extension Wire {
             while isSpace(s[i]) { i += 1 }
             guard s[i] == 0x22 else { return nil }
             i += 1
-            // The key: one of the six, closed by its quote; anything else goes the general way.
-            enum Key { case t, p, x, y, ms, seq, kind }
+            // The key: one of these, closed by its quote; anything else goes the general way.
+            enum Key { case t, p, x, y, ms, seq, kind, dx, dy }
             let key: Key
             guard i + 1 < n else { return nil }
             let k0 = s[i]
@@ -52,6 +52,10 @@ extension Wire {
                 i += 2
             } else if k0 == UInt8(ascii: "m"), i + 2 < n, s[i + 1] == UInt8(ascii: "s"), s[i + 2] == 0x22 {
                 key = .ms
+                i += 3
+            } else if k0 == UInt8(ascii: "d"), i + 2 < n, s[i + 1] == UInt8(ascii: "x") || s[i + 1] == UInt8(ascii: "y"),
+                      s[i + 2] == 0x22 {
+                key = s[i + 1] == UInt8(ascii: "x") ? .dx : .dy
                 i += 3
             } else if k0 == UInt8(ascii: "s"), i + 3 < n, s[i + 1] == UInt8(ascii: "e"), s[i + 2] == UInt8(ascii: "q"), s[i + 3] == 0x22 {
                 key = .seq
@@ -78,6 +82,9 @@ extension Wire {
                 } else if quoted("down", at: i, in: s, n) {
                     i += 6
                     type = .down
+                } else if quoted("wheel", at: i, in: s, n) {
+                    i += 7
+                    type = .wheel
                 } else {
                     return nil
                 }
@@ -102,6 +109,8 @@ extension Wire {
                 case .y: y = v
                 case .ms: ms = v
                 case .seq: seq = v
+                case .dx: dx = v
+                case .dy: dy = v
                 case .t, .kind: break
                 }
             }
@@ -112,12 +121,34 @@ extension Wire {
             break
         }
         while i < n, isSpace(s[i]) { i += 1 }
+        guard i == n, let ms else { return nil }
+        if type == .wheel {
+            // A wheel's members only (its place both or neither): anything else, the general way.
+            guard p == nil, kind == nil, let dx, let dy, (x == nil) == (y == nil) else { return nil }
+            return wheelMessage(dx: dx, dy: dy, x: x, y: y, ms: ms, seq: seq)
+        }
         // A kind is a down's member: on anything else the general decoder decides.
-        guard i == n, type != .none, kind == nil || type == .down, let p, let x, let y, let ms else { return nil }
+        guard type != .none, kind == nil || type == .down, dx == nil, dy == nil, let p, let x, let y else { return nil }
         return pointerMessage(type, kind: kind, p: p, x: x, y: y, ms: ms, seq: seq)
     }
 
-    private enum PointerMessageType { case none, move, up, down }
+    /// `t`'s value. A trackpad's scroll sends `wheel` as often as a finger sends `move`.
+    private enum PointerMessageType { case none, move, up, down, wheel }
+
+    /// A wheel from its members, once checked as the general decoder checks them; nil when one
+    /// is out of its range.
+    private static func wheelMessage(dx: Double, dy: Double, x: Double?, y: Double?, ms: Double, seq: Double?) -> ClientMessage? {
+        guard coordinateRange.contains(dx), coordinateRange.contains(dy), msRange.contains(ms) else { return nil }
+        var at: Point?
+        if let x, let y {
+            guard coordinateRange.contains(x), coordinateRange.contains(y) else { return nil }
+            at = Point(x: x, y: y)
+        }
+        if let seq {
+            guard seq >= Double(seqRange.lowerBound), seq <= Double(seqRange.upperBound), Double(Int(seq)) == seq else { return nil }
+        }
+        return ClientMessage(event: .wheel(dx: dx, dy: dy, at: at), seq: seq.map { Int($0) }, ms: ms)
+    }
 
     /// The form the page and the load generator send, `{"t":"move","p":P,"x":X,"y":Y,"seq":N,
     /// "ms":M}` (`seq` optional) with no spaces and nothing after it, read as a template: its

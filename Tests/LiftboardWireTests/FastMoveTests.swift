@@ -44,8 +44,24 @@ struct FastMoveTests {
         #expect(fast(lines[0])?.ms == 116.60000000009313)
     }
 
+    /// A trackpad's scroll: the page's `wheel` (`dx`, `dy`, the pointer's `x` and `y`, `seq`,
+    /// `ms`), and one without its place.
+    @Test func wheelsTakeTheFastPathWithTheSameResult() {
+        let lines = [#"{"t":"wheel","dx":0,"dy":-12.5,"x":120.25,"y":330,"seq":9,"ms":1234.567}"#,
+                     #"{"t":"wheel","dx":3,"dy":4,"ms":0}"#, #" { "ms" : 5 , "dy" : 1 , "dx" : -1 , "t" : "wheel" } "#]
+        for l in lines {
+            let m = fast(l)
+            #expect(m != nil, "\(l)")
+            #expect(m == general(l), "\(l)")
+        }
+        let odd = [#"{"t":"wheel","dx":0,"dy":1,"x":3,"ms":0}"#, #"{"t":"wheel","dx":0,"dy":1,"p":1,"ms":0}"#,
+                   #"{"t":"wheel","dy":1,"ms":0}"#, #"{"t":"wheel","dx":0,"dy":1,"ms":0,"kind":"mouse"}"#,
+                   #"{"t":"move","p":1,"x":1,"y":2,"dx":0,"ms":0}"#, #"{"t":"wheel","dx":0,"dy":20000000,"ms":0}"#]
+        for l in odd { #expect(fast(l) == nil, "\(l)") }
+    }
+
     @Test func anythingUnusualGoesTheGeneralWay() {
-        let lines = [#"{"t":"wheel","dx":0,"dy":1,"ms":0}"#, #"{"t":"move","p":1,"x":1,"y":2}"#, #"{"t":"up","p":1,"x":1,"y":2}"#,
+        let lines = [#"{"t":"wheel","dx":0,"dy":1}"#, #"{"t":"move","p":1,"x":1,"y":2}"#, #"{"t":"up","p":1,"x":1,"y":2}"#,
                      #"{"t":"upp","p":1,"x":1,"y":2,"ms":0}"#, #"{"t":"u","p":1,"x":1,"y":2,"ms":0}"#,
                      #"{"t":"down","p":1,"x":1,"y":2,"ms":0,"mods":["shift"]}"#, #"{"t":"down","p":1,"x":1,"y":2,"ms":0,"button":2}"#,
                      #"{"t":"down","p":1,"x":1,"y":2,"ms":0,"kind":"finger"}"#, #"{"t":"move","p":1,"x":1,"y":2,"ms":0,"kind":"touch"}"#,
@@ -92,14 +108,15 @@ struct FastMoveTests {
         var fastCount = 0
         for _ in 0..<20_000 {
             var members: [String] = []
-            let keys = ["t", "p", "x", "y", "ms", "seq", "q", "kind"]
+            let keys = ["t", "p", "x", "y", "ms", "seq", "q", "kind", "dx", "dy"]
             for _ in 0..<(4 + next(5)) {
                 let k = keys[next(keys.count)]
-                let v = k == "t" ? ["\"move\"", "\"move\"", "\"up\"", "\"mov\"", "\"down\""][next(5)]
+                let v = k == "t" ? ["\"move\"", "\"move\"", "\"up\"", "\"mov\"", "\"down\"", "\"wheel\""][next(6)]
                     : k == "kind" ? ["\"touch\"", "\"mouse\"", "\"pen\"", "\"finger\"", "1"][next(5)] : numbers[next(numbers.count)]
                 members.append("\"\(k)\"\([":", " : "][next(2)])\(v)")
             }
             if next(2) == 0 { members = ["\"t\":\"move\"", "\"p\":1", "\"x\":2", "\"y\":3", "\"ms\":4"] + members.filter { _ in next(3) == 0 } }
+            if next(4) == 0 { members = ["\"t\":\"wheel\"", "\"dx\":0", "\"dy\":-3.5", "\"ms\":4"] + members.filter { _ in next(3) == 0 } }
             let line = "{" + members.joined(separator: [",", " , "][next(2)]) + "}"
             if let m = fast(line) {
                 fastCount += 1
