@@ -268,77 +268,88 @@ public final class SQLiteStore: Store {
     private func write(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
         let history = try db.cached("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
         var out: [StoreOutcome] = []
+        out.reserveCapacity(records.count)
         for r in records {
-            var c = r.commit
-            guard var change = c.change else { throw .missingChange(board: c.board, version: c.version) }
+            let id = r.commit.board
+            guard let proposed = r.commit.change else { throw .missingChange(board: id, version: r.commit.version) }
             // The cached board is the file's (this store is the file's only writer, and a
             // failed batch or a deletion empties the cache): no read when it is cached.
-            // Taken out of the cache (one lookup; `set` puts it back): changed in place, the
-            // cache holding no other reference while it changes.
-            var taken = cache.take(c.board)
-            if taken == nil {
-                // Read and kept (`board(id:)`).
-                let found: Board?
+            if cache.version(of: id) == nil {
                 do {
-                    found = try board(id: c.board)
+                    // Read and kept (`board(id:)`).
+                    guard try board(id: id) != nil else {
+                        // Deleted (through the API): the commit is moot, the rest of the batch is written.
+                        out.append(.unchanged(board: id, token: r.token))
+                        continue
+                    }
                 } catch .unreplayable(let board, let version) {
                     // A file written by something else: this board's drops are refused, the
                     // rest of the batch (other boards) is written.
-                    out.append(.refused(board: c.board, token: r.token,
+                    out.append(.refused(board: id, token: r.token,
                                         reason: "the stored history of board \"\(board)\" does not replay at v\(version)"))
                     continue
                 }
-                guard found != nil else {
-                    // Deleted (through the API): the commit is moot, the rest of the batch is written.
-                    out.append(.unchanged(board: c.board, token: r.token))
-                    continue
-                }
-                taken = cache.take(c.board)
             }
-            guard var current = taken else { throw .unknownBoard(c.board) }
-            let stored = current.version
-            if let expected = r.ifVersion, expected != stored {
-                out.append(.unchanged(board: c.board, token: r.token))
-                cache.set(current)
-                continue
+            // Changed where the cache keeps it (one lookup, and no copy of its items: the cache
+            // holds its only reference). A batch that fails empties the cache (`apply`).
+            let landed = try cache.modify(id) { (current) throws(StoreError) -> Landing in try land(r, proposed, on: &current) }
+            guard let landed else { throw .unknownBoard(id) }
+            switch landed {
+            case .landed(let version, let renamed):
+                // The change is the commit (contract §4): its moves follow from it and are not kept.
+                let change = renamed ?? proposed
+                let columns = ChangeColumns(change, edits: edits)
+                try history.run([.text(id), .int(version), .text(r.commit.by), .double(r.at), .text(r.origin), .int(r.token),
+                                 columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
+                                 columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
+                                 columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
+                out.append(.landed(DurableCommit(board: id, version: version, by: r.commit.by, at: r.at, change: change,
+                                                 origin: r.origin, token: r.token)))
+            case .unchanged:
+                out.append(.unchanged(board: id, token: r.token))
+            case .refused(let reason):
+                out.append(.refused(board: id, token: r.token, reason: reason))
             }
-            // A copy's new id the board has already gets another (issue 23); the commit carries it.
-            change = current.storing(change)
-            c.change = change
-            let before = change.isEdit ? current : nil
-            // Placement rules hold on the store's order, under its lock (issue 23).
-            let ruled = current.hasRules ? current : nil
-            guard current.apply(change) != nil else {
-                out.append(.unchanged(board: c.board, token: r.token))
-                cache.set(current)
-                continue
-            }
-            if let ruled, let why = current.ruleViolation(since: ruled) {
-                out.append(.refused(board: c.board, token: r.token, reason: why.description))
-                cache.set(ruled)
-                continue
-            }
-            let landed = current.version
-            if let before {
-                // An edit adds, removes or rewrites rows: it starts from rows that hold the
-                // board before it, and leaves them holding the board after it.
-                try bringRows(of: before)
-                try writeEdit(EditRow.rows(for: change, before: before, after: current), board: c.board)
-                try setCheckpoint(current)
-            } else if landed - (rows[c.board]?.version ?? 0) >= checkpointEvery {
-                try bringRows(of: current)
-            }
-            cache.set(current)
-            // The change is the commit (contract §4): its moves follow from it and are not kept.
-            let columns = ChangeColumns(c.change, edits: edits)
-            try history.run([.text(c.board), .int(landed), .text(c.by), .double(r.at), .text(r.origin), .int(r.token),
-                             columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
-                             columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
-                             columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
-            out.append(.landed(DurableCommit(board: c.board, version: landed, by: c.by, at: r.at, change: c.change,
-                                             origin: r.origin, token: r.token)))
         }
         return out
+    }
+
+    /// What became of a record on the store's board (`land`).
+    private enum Landing {
+        /// At `version`; `renamed` is the change as stored when it differs from the record's
+        /// (a copy's new id the board has already).
+        case landed(version: Int, renamed: Change?)
+        case unchanged
+        case refused(reason: String)
+    }
+
+    /// Applies `r`'s change `proposed` to `current`, the store's board, and writes the item and
+    /// section rows it needs (an edit's; a checkpoint's); `current` is left as the store's
+    /// board after it, landed or not.
+    private func land(_ r: CommitRecord, _ proposed: Change, on current: inout Board) throws(StoreError) -> Landing {
+        if let expected = r.ifVersion, expected != current.version { return .unchanged }
+        // A copy's new id the board has already gets another (issue 23); the commit carries it.
+        var renamed: Change?
+        if case .copyItem = proposed { renamed = current.storing(proposed) }
+        let change = renamed ?? proposed
+        let before = change.isEdit ? current : nil
+        // Placement rules hold on the store's order, under its lock (issue 23).
+        let ruled = current.hasRules ? current : nil
+        guard current.apply(change) != nil else { return .unchanged }
+        if let ruled, let why = current.ruleViolation(since: ruled) {
+            current = ruled
+            return .refused(reason: why.description)
+        }
+        if let before {
+            // An edit adds, removes or rewrites rows: it starts from rows that hold the
+            // board before it, and leaves them holding the board after it.
+            try bringRows(of: before)
+            try writeEdit(EditRow.rows(for: change, before: before, after: current), board: current.id)
+            try setCheckpoint(current)
+        } else if current.version - (rows[current.id]?.version ?? 0) >= checkpointEvery {
+            try bringRows(of: current)
+        }
+        return .landed(version: current.version, renamed: renamed)
     }
 
     /// Rewrites the `items` rows of `board` whose place differs from the rows' (only those),
