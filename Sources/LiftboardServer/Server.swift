@@ -214,13 +214,7 @@ public final class Server {
         let reports = storeReports
         let contextBox = ContextBox()
         writer = CommitWriter(store: store, onDurable: { outcomes in
-            reports.add(outcomes.map { o in
-                switch o {
-                case .landed(let d): .landed(d)
-                case .unchanged(let board, let token): .unchanged(board: board, token: token)
-                case .refused(let board, let token, let reason): .refused(board: board, token: token, reason: reason)
-                }
-            })
+            reports.add(outcomes)
             contextBox.wake()
         }, onFailure: { records, error in
             reports.add(records.map { .failed(board: $0.commit.board, token: $0.token, reason: "\(error)") })
@@ -232,7 +226,7 @@ public final class Server {
         })
         if let url = config.storeURL {
             listener = CommitListener(url: url, origin: origin, versions: hubs.mapValues(\.board.version), edits: .wire, onCommits: { commits in
-                reports.add(commits.map { .landed($0) })
+                reports.add(commits.map { StoreReports.Report.landed($0) })
                 contextBox.wake()
             }, onHealth: { up in
                 reports.setListenerUp(up)
@@ -423,43 +417,6 @@ public final class Server {
 
 /// The shutdown's deadline timer: firing is all it does (the service loop's turn returns).
 func shutdownDeadlinePassed(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
-
-/// What the store thread and the listener report, handed to the service thread in order.
-final class StoreReports: @unchecked Sendable {
-    // @unchecked: every member is guarded by `lock`.
-    enum Report {
-        case landed(DurableCommit)
-        case unchanged(board: String, token: Int)
-        case refused(board: String, token: Int, reason: String)
-        case failed(board: String, token: Int, reason: String)
-        /// Boards another process created or deleted, or a lookup's answer (the listener).
-        case boards(BoardNews)
-
-        var board: String {
-            switch self {
-            case .landed(let d): d.board
-            case .unchanged(let b, _), .refused(let b, _, _), .failed(let b, _, _): b
-            case .boards: ""
-            }
-        }
-    }
-    private let lock = NSLock()
-    private var pending: [Report] = []
-    private var writerUp = true
-    private var listenerUp = true
-
-    func add(_ reports: [Report]) { lock.lock(); pending += reports; lock.unlock() }
-    func take() -> [Report] {
-        lock.lock(); defer { lock.unlock() }
-        let out = pending
-        pending.removeAll()
-        return out
-    }
-    func setWriterUp(_ up: Bool) { lock.lock(); writerUp = up; lock.unlock() }
-    func setListenerUp(_ up: Bool) { lock.lock(); listenerUp = up; lock.unlock() }
-    /// Whether the last write (or probe) worked and, with PostgreSQL, the listener is connected.
-    var storeUp: Bool { lock.lock(); defer { lock.unlock() }; return writerUp && listenerUp }
-}
 
 /// A flag set from a signal handler's queue and read by the service loop.
 final class StopFlag: @unchecked Sendable {

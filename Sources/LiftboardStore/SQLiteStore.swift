@@ -273,8 +273,14 @@ public final class SQLiteStore: Store {
             let id = r.commit.board
             guard let proposed = r.commit.change else { throw .missingChange(board: id, version: r.commit.version) }
             // The cached board is the file's (this store is the file's only writer, and a
-            // failed batch or a deletion empties the cache): no read when it is cached.
-            if cache.version(of: id) == nil {
+            // failed batch or a deletion empties the cache): no read when it is cached. Changed
+            // where the cache keeps it (one lookup, and no copy of its items: the cache holds its
+            // only reference). A batch that fails empties the cache (`apply`).
+            func landOnCached() throws(StoreError) -> Landing? {
+                try cache.modify(id) { (current) throws(StoreError) -> Landing in try land(r, proposed, on: &current) }
+            }
+            var landing = try landOnCached()
+            if landing == nil {
                 do {
                     // Read and kept (`board(id:)`).
                     guard try board(id: id) != nil else {
@@ -289,13 +295,12 @@ public final class SQLiteStore: Store {
                                         reason: "the stored history of board \"\(board)\" does not replay at v\(version)"))
                     continue
                 }
+                landing = try landOnCached()
             }
-            // Changed where the cache keeps it (one lookup, and no copy of its items: the cache
-            // holds its only reference). A batch that fails empties the cache (`apply`).
-            let landed = try cache.modify(id) { (current) throws(StoreError) -> Landing in try land(r, proposed, on: &current) }
-            guard let landed else { throw .unknownBoard(id) }
-            switch landed {
-            case .landed(let version, let renamed):
+            switch landing {
+            case nil:
+                throw .unknownBoard(id)
+            case .landed(let version, let renamed)?:
                 // The change is the commit (contract §4): its moves follow from it and are not kept.
                 let change = renamed ?? proposed
                 let columns = ChangeColumns(change, edits: edits)
@@ -305,9 +310,9 @@ public final class SQLiteStore: Store {
                                  columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
                 out.append(.landed(DurableCommit(board: id, version: version, by: r.commit.by, at: r.at, change: change,
                                                  origin: r.origin, token: r.token)))
-            case .unchanged:
+            case .unchanged?:
                 out.append(.unchanged(board: id, token: r.token))
-            case .refused(let reason):
+            case .refused(let reason)?:
                 out.append(.refused(board: id, token: r.token, reason: reason))
             }
         }
