@@ -95,8 +95,10 @@ public final class Server {
     /// Connections lws holds (HTTP, upgrading, sessions): its WSI_CREATE minus WSI_DESTROY.
     var openConnections = 0
     private var logLimiter = LogLimiter()
-    /// The bytes of the last line written by `log(_:_:session:kind:_:)`, reused.
-    private var logLine: [UInt8] = []
+    /// The bytes of the line being written, kept from one line to the next.
+    private let logLine = LogLine()
+    /// Where log lines go (stderr; a test's sink).
+    var writeLog: (UnsafeRawBufferPointer) -> Void = Server.writeStandardError
     /// Set once a shutdown began: `/healthz` answers 503 `draining`, new sessions are refused.
     private(set) var draining = false
     /// Called on the service thread when a shutdown begins (`serve --workers`: the other
@@ -130,51 +132,58 @@ public final class Server {
         kind += " "; kind += event; kind += " "; kind += detail.prefix { $0 != " " }
         let (allowed, suppressed) = logLimiter.admit(kind, now: now)
         guard allowed else { return }
-        // One write(2) of the line's bytes: a commit logs one line at the default level, and
-        // FileHandle's write of a Data cost twice the line's own building.
-        var line: [UInt8] = []
-        line.reserveCapacity(48 + event.utf8.count + (session?.utf8.count ?? 0) + detail.utf8.count)
-        line += "liftboard ".utf8; line += level.name.utf8; line += " ".utf8; line += event.utf8
-        if let session { line += " session=".utf8; line += session.utf8 }
-        line += " ".utf8; line += detail.utf8
-        if suppressed > 0 { line += " (\(suppressed) similar lines left out)".utf8 }
-        line.append(0x0A)
-        Self.writeStandardError(line)
+        Self.compose(logLine, level, session: session, suppressed: suppressed, event: { $0.append(event) }, detail: { $0.append(detail) })
+        writeLog(logLine.bytes)
     }
 
-    /// A line whose detail `detail` writes as bytes, of a kind named in advance: the commit's
-    /// line, built for every commit at the default level, so neither through Strings nor
-    /// through a kind taken from its text. `kind` is what `log` would take from the line
+    /// A line whose detail `detail` writes, of a kind named in advance: the commit's line,
+    /// written for every commit at the default level, so neither through Strings nor through a
+    /// kind taken from its text. `kind` is what `log` would take from the line
     /// ("info commit board"), so both limit the same lines together.
-    func log(_ level: LogLevel, _ event: StaticString, session: String?, kind: String, _ detail: (inout [UInt8]) -> Void) {
+    func log(_ level: LogLevel, _ event: StaticString, session: String?, kind: String, _ detail: (LogLine) -> Void) {
         guard level <= config.logLevel else { return }
         let (allowed, suppressed) = logLimiter.admit(kind, now: now)
         guard allowed else { return }
-        var line = logLine
-        logLine = []
-        line.removeAll(keepingCapacity: true)
-        line += "liftboard ".utf8; line += level.name.utf8; line.append(0x20)
-        event.withUTF8Buffer { line += $0 }
-        if let session { line += " session=".utf8; line += session.utf8 }
-        line.append(0x20)
-        detail(&line)
-        if suppressed > 0 { line += " (\(suppressed) similar lines left out)".utf8 }
-        line.append(0x0A)
-        Self.writeStandardError(line)
-        // Kept for the next line unless a flood of moves made it large.
-        if line.capacity <= 4_096 { logLine = line }
+        Self.compose(logLine, level, session: session, suppressed: suppressed, event: { $0.append(event) }, detail: detail)
+        writeLog(logLine.bytes)
+    }
+
+    /// `liftboard LEVEL EVENT [session=S] DETAIL [(N similar lines left out)]` and a newline,
+    /// as `line`'s only bytes.
+    static func compose(_ line: LogLine, _ level: LogLevel, session: String?, suppressed: Int,
+                        event: (LogLine) -> Void, detail: (LogLine) -> Void) {
+        line.removeAll()
+        line.append("liftboard ")
+        line.append(level.staticName)
+        line.append(byte: 0x20)
+        event(line)
+        if let session {
+            line.append(" session=")
+            line.append(session)
+        }
+        line.append(byte: 0x20)
+        detail(line)
+        if suppressed > 0 {
+            line.append(" (")
+            line.appendDecimal(suppressed)
+            line.append(" similar lines left out)")
+        }
+        line.append(byte: 0x0A)
     }
 
     /// Writes all of `bytes` to stderr (through short writes and interrupts; a closed stderr
     /// drops the line).
-    static func writeStandardError(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { b in
-            var done = 0
-            while done < b.count {
-                let n = write(2, b.baseAddress! + done, b.count - done)
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
-            }
+    static func writeStandardError(_ bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let n = write(2, start + done, bytes.count - done)
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
         }
+    }
+
+    static func writeStandardError(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { writeStandardError($0) }
     }
 
     // MARK: Start and stop
