@@ -403,7 +403,7 @@ public final class Server {
                 }
                 hubs[d.board]?.durable(batch)
                 if !touched.contains(d.board) { touched.append(d.board) }
-                for landed in batch { answerWrite(.landed(landed)) }
+                if pendingAnswers.awaitsCommits { for landed in batch { answerWrite(.landed(landed)) } }
                 continue
             case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
             case .refused(let board, let token, let reason): hubs[board]?.refused(token: token, reason: reason)
