@@ -386,11 +386,20 @@ public final class Server {
     func drainDurableReports() {
         drainBoardJobs()
         drainEventCatchUps()
-        var touched: [String] = []
-        let reports = storeReports.take()
+        // Each board once, in the order first reported, with its hub as found then: looked up
+        // again at the end only when boards were created or deleted meanwhile.
+        var touched: [(board: String, hub: Hub?)] = []
+        var boardsChanged = false
+        func touch(_ board: String, _ hub: Hub?) {
+            if !touched.contains(where: { $0.board == board }) { touched.append((board, hub)) }
+        }
+        var reports = storeReports.take()
         var k = 0
         while k < reports.count {
-            let r = reports[k]
+            // Moved out, not copied (a retain and a release of each of its strings): swapped
+            // with a payload-free placeholder.
+            var r = StoreReports.Report.unchanged(board: "", token: 0)
+            swap(&r, &reports[k])
             k += 1
             switch r {
             case .landed(let d):
@@ -401,8 +410,9 @@ public final class Server {
                     batch.append(next)
                     k += 1
                 }
-                hubs[d.board]?.durable(batch)
-                if !touched.contains(d.board) { touched.append(d.board) }
+                let hub = hubs[d.board]
+                hub?.durable(batch)
+                touch(d.board, hub)
                 if pendingAnswers.awaitsCommits { for landed in batch { answerWrite(.landed(landed)) } }
                 continue
             case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
@@ -410,12 +420,13 @@ public final class Server {
             case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)
             case .boards(let news):
                 apply(news)
+                boardsChanged = true
                 continue
             }
-            if !touched.contains(r.board) { touched.append(r.board) }
+            touch(r.board, hubs[r.board])
             answerWrite(r)
         }
-        for b in touched { hubs[b]?.settle() }
+        for (board, hub) in touched { (boardsChanged ? hubs[board] : hub)?.settle() }
     }
 
     func tokenAccepted(wsi: OpaquePointer, expected: String) -> Bool {
