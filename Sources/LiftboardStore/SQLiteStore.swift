@@ -42,6 +42,8 @@ public final class SQLiteStore: Store {
     private var rows: [String: StoredRows] = [:]
     private let edits: EditCodec
     private let checkpointEvery: Int
+    /// A drop's statement (`write`), held (`SQLiteDatabase.held`).
+    private var historyInsert: Statement?
 
     /// `edits`: how edits are kept as text (`EditCodec`). `checkpointEvery`: how many commits
     /// of a board are written as history rows alone before its item rows are brought up to date.
@@ -266,7 +268,7 @@ public final class SQLiteStore: Store {
 
     /// `apply`'s body, inside its transaction.
     private func write(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
-        let history = try db.cached("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
+        let history = try db.held(&historyInsert, "INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
         var out: [StoreOutcome] = []
         out.reserveCapacity(records.count)
         for r in records {
