@@ -195,12 +195,12 @@ struct HubState {
             surprise = !pending.isEmpty || divergedFrom != nil || board.version != before
         }
         if surprise { markDiverged() }
-        let revert = d.change.flatMap { truth.revert(of: $0) }
         lastRevert = nil
         var moves: [Move] = []
-        if let change = d.change, let m = truth.apply(change) {
-            moves = m
-            lastRevert = revert.map { (truth.version, $0) }
+        // With its revert, as the truth had it before (for undo), from the same search.
+        if let change = d.change, let applied = truth.applyReverting(change) {
+            moves = applied.moves
+            lastRevert = applied.revert.map { (truth.version, $0) }
             out.append(.publish(d))
             if change.isEdit { tellable = false }
         } else {
