@@ -148,6 +148,9 @@ struct HubState {
     /// what they released in one write, not one write a commit.
     mutating func durable(_ batch: [DurableCommit]) -> [Action] {
         var out: [Action] = []
+        // Room for what a report usually makes (each commit's publish, the release): the
+        // array is allocated once, not grown from empty.
+        out.reserveCapacity(batch.count + 1)
         let before = truth.version
         var first: [String] = []
         if arrivals.isEmpty && batch.indices.allSatisfy({ batch[$0].version == before + 1 + $0 }) {
