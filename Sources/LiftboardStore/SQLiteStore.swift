@@ -250,8 +250,8 @@ public final class SQLiteStore: Store {
 
     /// What became of a record on the store's board (`land`).
     private enum Landing {
-        /// At `version`; `renamed` is the change as stored when it differs from the record's
-        /// (a copy's new id the board has already).
+        /// At `version`; `renamed` is a copy's change as stored (its new id made another when
+        /// the board has it already), nil for every other change (stored as the record's).
         case landed(version: Int, renamed: Change?)
         case unchanged
         case refused(reason: String)
