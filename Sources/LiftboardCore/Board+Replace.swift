@@ -53,7 +53,35 @@ extension Board {
     }
 }
 
+/// Where an insert within its item's own unpinned section takes the item
+/// (`Board.placeInsertWithinSection`).
+struct InsertPlace: Equatable {
+    var section: Int
+    var from: Int
+    var to: Int
+}
+
 extension Board {
+    /// `apply(change)` with `revert(of: change)` as this board had it before (nil when none);
+    /// nil, changing nothing, where `apply` gives nil. The usual drop takes its revert from the
+    /// search that places it: the item's old index, and the item before it there, which is
+    /// movable (its section pins nothing), as `revert` finds them with a second search of the
+    /// board (a server's durable truth takes both for every commit, for undo).
+    /// - Complexity: O(n).
+    public mutating func applyReverting(_ change: Change) -> (moves: [Move], revert: Change?)? {
+        if case .insert(let id, let section, let after, let index) = change,
+           let place = placeInsertWithinSection(id: id, section: section, after: after, index: index) {
+            guard place.from != place.to else { return nil }
+            // Read in place: an array of the items held across the shift would make it copy them.
+            let before = place.from > 0 ? sections[place.section].items[place.from - 1].id : nil
+            let revert = Change.insert(id: id, section: sections[place.section].id, after: before, index: place.from)
+            return (shiftWithinSection(id: id, place), revert)
+        }
+        let revert = revert(of: change)
+        guard let moves = apply(change) else { return nil }
+        return (moves, revert)
+    }
+
     /// The change that takes this board back from `change`, computed on the board before
     /// `change` applies; `nil` when there is none (a change that does not apply here, an update
     /// that set a height the item did not have).

@@ -204,8 +204,8 @@ extension Board {
             return []
         }
         if case .insert(let id, let section, let after, let index) = change,
-           let moves = applyInsertWithinSection(id: id, section: section, after: after, index: index) {
-            return moves.isEmpty ? nil : moves
+           let place = placeInsertWithinSection(id: id, section: section, after: after, index: index) {
+            return place.from == place.to ? nil : shiftWithinSection(id: id, place)
         }
         // The rule moves each item as its place before the change (two integers), not as the
         // item: comparing and copying items (their strings, their card) cost about 600
@@ -250,14 +250,15 @@ extension Board {
         }
     }
 
-    /// The usual drop, an insert within the item's own section when that section pins nothing,
-    /// applied as `ChangeRule` applies it (the item's one shift past the items between its two
-    /// places; its move is the commit's only one) without building the places of every item:
-    /// a commit applies it three times in a server (the store's board, the hub's board and its
-    /// durable truth). `nil` when the change is not that case (the rule decides); an empty
-    /// array when it changes nothing.
-    /// - Complexity: O(items of the board) comparisons of ids, O(distance) items moved.
-    mutating func applyInsertWithinSection(id: String, section: String, after: String?, index: Int) -> [Move]? {
+    /// Where the usual drop, an insert within the item's own section when that section pins
+    /// nothing, takes its item (`section`'s index, and the item's index before and after), found
+    /// as `ChangeRule` finds it (the item's one shift past the items between its two places; its
+    /// move is the commit's only one) without building the places of every item: a commit
+    /// applies it three times in a server (the store's board, the hub's board and its durable
+    /// truth). `nil` when the change is not that case (the rule decides); `from == to` when it
+    /// changes nothing.
+    /// - Complexity: O(items of the board) comparisons of ids.
+    func placeInsertWithinSection(id: String, section: String, after: String?, index: Int) -> InsertPlace? {
         guard let t = sections.firstIndex(where: { $0.id == section }) else { return nil }
         // The item and the anchor are found as `resolveReorder` finds them: the first section
         // that holds them, whichever section that is.
@@ -294,16 +295,22 @@ extension Board {
         } else if k != nil || anchorElsewhere {
             j = min(max(0, index), count - 1)
         }
-        guard j != i else { return [] }
-        sections[t].items.withUnsafeMutableBufferPointer { buffer in
+        return InsertPlace(section: t, from: i, to: j)
+    }
+
+    /// Moves item `id`, at `place.from` of section `place.section`, to `place.to` (they differ),
+    /// shifting the items between: O(distance) items moved, none copied.
+    mutating func shiftWithinSection(id: String, _ place: InsertPlace) -> [Move] {
+        let (i, j) = (place.from, place.to)
+        sections[place.section].items.withUnsafeMutableBufferPointer { buffer in
             guard let p = buffer.baseAddress else { return }
             let held = (p + i).move()
             if j > i { (p + i).moveInitialize(from: p + i + 1, count: j - i) } else { (p + j + 1).moveInitialize(from: p + j, count: i - j) }
             (p + j).initialize(to: held)
         }
         version += 1
-        let place = sections[t].id
-        return [Move(id: id, from: Place(section: place, index: i), to: Place(section: place, index: j))]
+        let name = sections[place.section].id
+        return [Move(id: id, from: Place(section: name, index: i), to: Place(section: name, index: j))]
     }
 
     /// Whether `places` are section `s`'s `count` items as they were, in order.

@@ -143,14 +143,16 @@ public enum Change: Hashable, Sendable {
     case batch([Change])
     /// Edits (the board's content, not only its order): a new item right after `after` in
     /// `section` (first when nil; last when `after` is no longer there).
-    case addItem(Item, section: String, after: String?)
+    /// Indirect, as `updateItem`: an item inline made every change (and every commit, record
+    /// and report that holds one) as large as the item, and each copy of a drop's change copied it.
+    indirect case addItem(Item, section: String, after: String?)
     /// The item leaves the board.
     case removeItem(String)
     /// A copy of item `id` (its attributes, id `as`) right after `after` in `section`: first
     /// when nil, at `index` (clamped) when `after` is no longer there (a drag out of a palette).
     case copyItem(id: String, as: String, section: String, after: String?, index: Int)
     /// The item's attributes that are set change; its place stays.
-    case updateItem(ItemUpdate)
+    indirect case updateItem(ItemUpdate)
     /// A new, empty section right after section `after` (first when nil).
     case addSection(id: String, title: String, after: String?)
     case renameSection(id: String, title: String)

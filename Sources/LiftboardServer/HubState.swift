@@ -147,19 +147,22 @@ struct HubState {
     /// applied in version order like one each, with one `release` at the end: a session gets
     /// what they released in one write, not one write a commit.
     mutating func durable(_ batch: [DurableCommit]) -> [Action] {
-        let fresh = batch.filter { $0.version > truth.version }
-        guard !fresh.isEmpty else { return [] }
-        for d in fresh { arrivals[d.version] = d }
         var out: [Action] = []
+        // Room for what a report usually makes (each commit's publish, the release): the
+        // array is allocated once, not grown from empty.
+        out.reserveCapacity(batch.count + 1)
         let before = truth.version
         var first: [String] = []
-        while let next = arrivals.removeValue(forKey: truth.version + 1) {
-            // The session whose drop this is, when it is this process's and still a session here.
-            if next.origin == origin, let p = pending.first(where: { $0.token == next.token }), sessions.contains(p.by),
-               !first.contains(p.by) {
-                first.append(p.by)
-            }
-            advance(next, into: &out)
+        if arrivals.isEmpty && batch.indices.allSatisfy({ batch[$0].version == before + 1 + $0 }) {
+            // The usual report: the commits right after the truth, in order. Applied as they
+            // come, as the loop below would take them back out of `arrivals` (each one leaves
+            // the truth at its version), without putting them in first.
+            for d in batch { advance(d, firstOf: &first, into: &out) }
+        } else {
+            let fresh = batch.filter { $0.version > truth.version }
+            guard !fresh.isEmpty else { return [] }
+            for d in fresh { arrivals[d.version] = d }
+            while let next = arrivals.removeValue(forKey: truth.version + 1) { advance(next, firstOf: &first, into: &out) }
         }
         // A gap: the listener has it on its way, or (rarely) it is a commit of ours reported
         // failed that landed after all, which the listener does not read back unasked.
@@ -168,6 +171,15 @@ struct HubState {
             out.append(.release(durable: truth.version, first: divergedFrom == nil ? first : [], direct: divergedFrom == nil))
         }
         return out
+    }
+
+    /// `advance`, after adding to `first` the session whose drop `d` is, when it is this
+    /// process's and still a session here.
+    private mutating func advance(_ d: DurableCommit, firstOf first: inout [String], into out: inout [Action]) {
+        if d.origin == origin, let p = pending.first(where: { $0.token == d.token }), sessions.contains(p.by), !first.contains(p.by) {
+            first.append(p.by)
+        }
+        advance(d, into: &out)
     }
 
     private mutating func advance(_ d: DurableCommit, into out: inout [Action]) {
@@ -186,12 +198,12 @@ struct HubState {
             surprise = !pending.isEmpty || divergedFrom != nil || board.version != before
         }
         if surprise { markDiverged() }
-        let revert = d.change.flatMap { truth.revert(of: $0) }
         lastRevert = nil
         var moves: [Move] = []
-        if let change = d.change, let m = truth.apply(change) {
-            moves = m
-            lastRevert = revert.map { (truth.version, $0) }
+        // With its revert, as the truth had it before (for undo), from the same search.
+        if let change = d.change, let applied = truth.applyReverting(change) {
+            moves = applied.moves
+            lastRevert = applied.revert.map { (truth.version, $0) }
             out.append(.publish(d))
             if change.isEdit { tellable = false }
         } else {

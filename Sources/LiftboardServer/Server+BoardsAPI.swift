@@ -283,13 +283,17 @@ struct PendingAnswers {
         commits[CommitKey(board: board, token: token)] = (wsi, status)
     }
 
+    /// Whether an API write waits for a commit: most commits are drops, which nothing waits
+    /// for, and a lookup hashes the board's id.
+    var awaitsCommits: Bool { !commits.isEmpty }
+
     mutating func awaitJob(_ wsi: OpaquePointer, job: Int, status: UInt32) {
         jobs[job] = (wsi, status)
     }
 
     /// Makes the answer of the write waiting for (board, token), if any; returns its connection.
     mutating func resolveCommit(board: String, token: Int, _ answer: (UInt32) -> APIResponse) -> (OpaquePointer, APIResponse)? {
-        guard let w = commits.removeValue(forKey: CommitKey(board: board, token: token)) else { return nil }
+        guard awaitsCommits, let w = commits.removeValue(forKey: CommitKey(board: board, token: token)) else { return nil }
         return settle(w, answer)
     }
 

@@ -95,8 +95,10 @@ public final class Server {
     /// Connections lws holds (HTTP, upgrading, sessions): its WSI_CREATE minus WSI_DESTROY.
     var openConnections = 0
     private var logLimiter = LogLimiter()
-    /// The bytes of the last line written by `log(_:_:session:kind:_:)`, reused.
-    private var logLine: [UInt8] = []
+    /// The bytes of the line being written, kept from one line to the next.
+    private let logLine = LogLine()
+    /// Where log lines go (stderr; a test's sink).
+    var writeLog: (UnsafeRawBufferPointer) -> Void = Server.writeStandardError
     /// Set once a shutdown began: `/healthz` answers 503 `draining`, new sessions are refused.
     private(set) var draining = false
     /// Called on the service thread when a shutdown begins (`serve --workers`: the other
@@ -130,51 +132,58 @@ public final class Server {
         kind += " "; kind += event; kind += " "; kind += detail.prefix { $0 != " " }
         let (allowed, suppressed) = logLimiter.admit(kind, now: now)
         guard allowed else { return }
-        // One write(2) of the line's bytes: a commit logs one line at the default level, and
-        // FileHandle's write of a Data cost twice the line's own building.
-        var line: [UInt8] = []
-        line.reserveCapacity(48 + event.utf8.count + (session?.utf8.count ?? 0) + detail.utf8.count)
-        line += "liftboard ".utf8; line += level.name.utf8; line += " ".utf8; line += event.utf8
-        if let session { line += " session=".utf8; line += session.utf8 }
-        line += " ".utf8; line += detail.utf8
-        if suppressed > 0 { line += " (\(suppressed) similar lines left out)".utf8 }
-        line.append(0x0A)
-        Self.writeStandardError(line)
+        Self.compose(logLine, level, session: session, suppressed: suppressed, event: { $0.append(event) }, detail: { $0.append(detail) })
+        writeLog(logLine.bytes)
     }
 
-    /// A line whose detail `detail` writes as bytes, of a kind named in advance: the commit's
-    /// line, built for every commit at the default level, so neither through Strings nor
-    /// through a kind taken from its text. `kind` is what `log` would take from the line
+    /// A line whose detail `detail` writes, of a kind named in advance: the commit's line,
+    /// written for every commit at the default level, so neither through Strings nor through a
+    /// kind taken from its text. `kind` is what `log` would take from the line
     /// ("info commit board"), so both limit the same lines together.
-    func log(_ level: LogLevel, _ event: StaticString, session: String?, kind: String, _ detail: (inout [UInt8]) -> Void) {
+    func log(_ level: LogLevel, _ event: StaticString, session: String?, kind: String, _ detail: (LogLine) -> Void) {
         guard level <= config.logLevel else { return }
         let (allowed, suppressed) = logLimiter.admit(kind, now: now)
         guard allowed else { return }
-        var line = logLine
-        logLine = []
-        line.removeAll(keepingCapacity: true)
-        line += "liftboard ".utf8; line += level.name.utf8; line.append(0x20)
-        event.withUTF8Buffer { line += $0 }
-        if let session { line += " session=".utf8; line += session.utf8 }
-        line.append(0x20)
-        detail(&line)
-        if suppressed > 0 { line += " (\(suppressed) similar lines left out)".utf8 }
-        line.append(0x0A)
-        Self.writeStandardError(line)
-        // Kept for the next line unless a flood of moves made it large.
-        if line.capacity <= 4_096 { logLine = line }
+        Self.compose(logLine, level, session: session, suppressed: suppressed, event: { $0.append(event) }, detail: detail)
+        writeLog(logLine.bytes)
+    }
+
+    /// `liftboard LEVEL EVENT [session=S] DETAIL [(N similar lines left out)]` and a newline,
+    /// as `line`'s only bytes.
+    static func compose(_ line: LogLine, _ level: LogLevel, session: String?, suppressed: Int,
+                        event: (LogLine) -> Void, detail: (LogLine) -> Void) {
+        line.removeAll()
+        line.append("liftboard ")
+        line.append(level.staticName)
+        line.append(byte: 0x20)
+        event(line)
+        if let session {
+            line.append(" session=")
+            line.append(session)
+        }
+        line.append(byte: 0x20)
+        detail(line)
+        if suppressed > 0 {
+            line.append(" (")
+            line.appendDecimal(suppressed)
+            line.append(" similar lines left out)")
+        }
+        line.append(byte: 0x0A)
     }
 
     /// Writes all of `bytes` to stderr (through short writes and interrupts; a closed stderr
     /// drops the line).
-    static func writeStandardError(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { b in
-            var done = 0
-            while done < b.count {
-                let n = write(2, b.baseAddress! + done, b.count - done)
-                if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
-            }
+    static func writeStandardError(_ bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let n = write(2, start + done, bytes.count - done)
+            if n > 0 { done += n } else if n < 0 && errno == EINTR { continue } else { return }
         }
+    }
+
+    static func writeStandardError(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { writeStandardError($0) }
     }
 
     // MARK: Start and stop
@@ -214,13 +223,7 @@ public final class Server {
         let reports = storeReports
         let contextBox = ContextBox()
         writer = CommitWriter(store: store, onDurable: { outcomes in
-            reports.add(outcomes.map { o in
-                switch o {
-                case .landed(let d): .landed(d)
-                case .unchanged(let board, let token): .unchanged(board: board, token: token)
-                case .refused(let board, let token, let reason): .refused(board: board, token: token, reason: reason)
-                }
-            })
+            reports.add(outcomes)
             contextBox.wake()
         }, onFailure: { records, error in
             reports.add(records.map { .failed(board: $0.commit.board, token: $0.token, reason: "\(error)") })
@@ -232,7 +235,7 @@ public final class Server {
         })
         if let url = config.storeURL {
             listener = CommitListener(url: url, origin: origin, versions: hubs.mapValues(\.board.version), edits: .wire, onCommits: { commits in
-                reports.add(commits.map { .landed($0) })
+                reports.add(commits.map { StoreReports.Report.landed($0) })
                 contextBox.wake()
             }, onHealth: { up in
                 reports.setListenerUp(up)
@@ -383,11 +386,20 @@ public final class Server {
     func drainDurableReports() {
         drainBoardJobs()
         drainEventCatchUps()
-        var touched: [String] = []
-        let reports = storeReports.take()
+        // Each board once, in the order first reported, with its hub as found then: looked up
+        // again at the end only when boards were created or deleted meanwhile.
+        var touched: [(board: String, hub: Hub?)] = []
+        var boardsChanged = false
+        func touch(_ board: String, _ hub: Hub?) {
+            if !touched.contains(where: { $0.board == board }) { touched.append((board, hub)) }
+        }
+        var reports = storeReports.take()
         var k = 0
         while k < reports.count {
-            let r = reports[k]
+            // Moved out, not copied (a retain and a release of each of its strings): swapped
+            // with a payload-free placeholder.
+            var r = StoreReports.Report.unchanged(board: "", token: 0)
+            swap(&r, &reports[k])
             k += 1
             switch r {
             case .landed(let d):
@@ -398,21 +410,23 @@ public final class Server {
                     batch.append(next)
                     k += 1
                 }
-                hubs[d.board]?.durable(batch)
-                if !touched.contains(d.board) { touched.append(d.board) }
-                for landed in batch { answerWrite(.landed(landed)) }
+                let hub = hubs[d.board]
+                hub?.durable(batch)
+                touch(d.board, hub)
+                if pendingAnswers.awaitsCommits { for landed in batch { answerWrite(.landed(landed)) } }
                 continue
             case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
             case .refused(let board, let token, let reason): hubs[board]?.refused(token: token, reason: reason)
             case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)
             case .boards(let news):
                 apply(news)
+                boardsChanged = true
                 continue
             }
-            if !touched.contains(r.board) { touched.append(r.board) }
+            touch(r.board, hubs[r.board])
             answerWrite(r)
         }
-        for b in touched { hubs[b]?.settle() }
+        for (board, hub) in touched { (boardsChanged ? hubs[board] : hub)?.settle() }
     }
 
     func tokenAccepted(wsi: OpaquePointer, expected: String) -> Bool {
@@ -423,43 +437,6 @@ public final class Server {
 
 /// The shutdown's deadline timer: firing is all it does (the service loop's turn returns).
 func shutdownDeadlinePassed(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
-
-/// What the store thread and the listener report, handed to the service thread in order.
-final class StoreReports: @unchecked Sendable {
-    // @unchecked: every member is guarded by `lock`.
-    enum Report {
-        case landed(DurableCommit)
-        case unchanged(board: String, token: Int)
-        case refused(board: String, token: Int, reason: String)
-        case failed(board: String, token: Int, reason: String)
-        /// Boards another process created or deleted, or a lookup's answer (the listener).
-        case boards(BoardNews)
-
-        var board: String {
-            switch self {
-            case .landed(let d): d.board
-            case .unchanged(let b, _), .refused(let b, _, _), .failed(let b, _, _): b
-            case .boards: ""
-            }
-        }
-    }
-    private let lock = NSLock()
-    private var pending: [Report] = []
-    private var writerUp = true
-    private var listenerUp = true
-
-    func add(_ reports: [Report]) { lock.lock(); pending += reports; lock.unlock() }
-    func take() -> [Report] {
-        lock.lock(); defer { lock.unlock() }
-        let out = pending
-        pending.removeAll()
-        return out
-    }
-    func setWriterUp(_ up: Bool) { lock.lock(); writerUp = up; lock.unlock() }
-    func setListenerUp(_ up: Bool) { lock.lock(); listenerUp = up; lock.unlock() }
-    /// Whether the last write (or probe) worked and, with PostgreSQL, the listener is connected.
-    var storeUp: Bool { lock.lock(); defer { lock.unlock() }; return writerUp && listenerUp }
-}
 
 /// A flag set from a signal handler's queue and read by the service loop.
 final class StopFlag: @unchecked Sendable {

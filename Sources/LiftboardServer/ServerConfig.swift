@@ -54,7 +54,16 @@ public struct ServerConfig: Sendable {
 public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
     case error = 0, warn, info, debug
     public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
-    public var name: String { ["error", "warn", "info", "debug"][rawValue] }
+    public var name: String { staticName.description }
+    /// The name as the log line writes it (no array of the four names made at every line).
+    var staticName: StaticString {
+        switch self {
+        case .error: "error"
+        case .warn: "warn"
+        case .info: "info"
+        case .debug: "debug"
+        }
+    }
 }
 
 /// The limits of the `liftboard.v1` protocol on a live connection.

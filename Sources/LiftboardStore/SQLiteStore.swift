@@ -42,6 +42,8 @@ public final class SQLiteStore: Store {
     private var rows: [String: StoredRows] = [:]
     private let edits: EditCodec
     private let checkpointEvery: Int
+    /// A drop's statement (`write`), held (`SQLiteDatabase.held`).
+    private var historyInsert: Statement?
 
     /// `edits`: how edits are kept as text (`EditCodec`). `checkpointEvery`: how many commits
     /// of a board are written as history rows alone before its item rows are brought up to date.
@@ -54,79 +56,6 @@ public final class SQLiteStore: Store {
         try db.execute("PRAGMA foreign_keys=ON")
         try migrate()
     }
-
-    /// Each step takes the schema from version `index` to `index + 1`.
-    static let migrations: [String] = [
-        """
-        CREATE TABLE boards (id TEXT PRIMARY KEY, layout TEXT NOT NULL, version INTEGER NOT NULL,
-          row_height REAL NOT NULL, list_header REAL NOT NULL, list_spacing REAL NOT NULL,
-          item_width REAL NOT NULL, item_height REAL NOT NULL, grid_spacing REAL NOT NULL, grid_header REAL NOT NULL);
-        CREATE TABLE sections (board TEXT NOT NULL REFERENCES boards(id), id TEXT NOT NULL, position INTEGER NOT NULL,
-          title TEXT NOT NULL, PRIMARY KEY (board, id));
-        CREATE TABLE items (board TEXT NOT NULL REFERENCES boards(id), id TEXT NOT NULL, section TEXT NOT NULL,
-          position INTEGER NOT NULL, label TEXT NOT NULL, color TEXT NOT NULL, height REAL, movable INTEGER NOT NULL,
-          PRIMARY KEY (board, id));
-        CREATE TABLE commits (board TEXT NOT NULL REFERENCES boards(id), version INTEGER NOT NULL, by TEXT NOT NULL,
-          at REAL NOT NULL, PRIMARY KEY (board, version));
-        """,
-        // v2: the moves of each commit, for undo later.
-        """
-        CREATE TABLE moves (board TEXT NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL, item TEXT NOT NULL,
-          from_section TEXT NOT NULL, from_index INTEGER NOT NULL, to_section TEXT NOT NULL, to_index INTEGER NOT NULL,
-          PRIMARY KEY (board, version, seq), FOREIGN KEY (board, version) REFERENCES commits(board, version));
-        """,
-        // v3: each commit's change (contract §4) and the process that made it; a row the
-        // store thread writes to check that the disk takes writes again after a failure.
-        """
-        ALTER TABLE commits ADD COLUMN origin TEXT NOT NULL DEFAULT '';
-        ALTER TABLE commits ADD COLUMN token INTEGER NOT NULL DEFAULT 0;
-        ALTER TABLE commits ADD COLUMN change_kind TEXT;
-        ALTER TABLE commits ADD COLUMN change_item TEXT;
-        ALTER TABLE commits ADD COLUMN change_other TEXT;
-        ALTER TABLE commits ADD COLUMN change_section TEXT;
-        ALTER TABLE commits ADD COLUMN change_index INTEGER;
-        CREATE TABLE probe (id INTEGER PRIMARY KEY, at REAL NOT NULL);
-        """,
-        // v4: edits (issue 12): an edit's change is kept as its JSON (`change_kind` "edit").
-        """
-        ALTER TABLE commits ADD COLUMN change_json TEXT;
-        """,
-        // v5: a commit's moves in its own row, as text (`Wire.encodeMoves`): one statement per
-        // drop instead of one per moved item (issue 13: the rows and their foreign-key checks
-        // were 40 % of a drop's commit). Since issue 22 nothing writes or reads moves (the
-        // change is the commit): the column and the `moves` table stay for older files.
-        """
-        ALTER TABLE commits ADD COLUMN moves_json TEXT;
-        """,
-        // v6: placement rules (issue 23): items' kind and drag handle, sections' rules as the
-        // board file's keys in one text (`Section.rulesText`).
-        """
-        ALTER TABLE items ADD COLUMN kind TEXT;
-        ALTER TABLE items ADD COLUMN handle TEXT;
-        ALTER TABLE sections ADD COLUMN rules TEXT;
-        """,
-        // v7: rich cells (issue 25): items' card (detail, image, badge, tags, accent) in one
-        // text (`Card.text`), sections' subtitle.
-        """
-        ALTER TABLE items ADD COLUMN card TEXT;
-        ALTER TABLE sections ADD COLUMN subtitle TEXT;
-        """,
-        // 8: kanban columns (issue 24): a board's column metrics (the defaults for older rows).
-        """
-        ALTER TABLE boards ADD COLUMN col_width REAL NOT NULL DEFAULT 280;
-        ALTER TABLE boards ADD COLUMN col_gap REAL NOT NULL DEFAULT 12;
-        ALTER TABLE boards ADD COLUMN col_header REAL NOT NULL DEFAULT 40;
-        ALTER TABLE boards ADD COLUMN col_row_height REAL NOT NULL DEFAULT 56;
-        ALTER TABLE boards ADD COLUMN col_spacing REAL NOT NULL DEFAULT 8;
-        """,
-        // 9: a drop is its history row alone (issue 28): `boards.version` and the item and
-        // section rows are a checkpoint, and the commits after it replay onto them. No table
-        // changes; the number changes so that an older build, which would read the checkpoint
-        // as the board, refuses the file.
-        """
-        SELECT 1;
-        """,
-    ]
 
     /// The database's schema version (`PRAGMA user_version`).
     public func userVersion() throws(StoreError) -> Int {
@@ -266,79 +195,95 @@ public final class SQLiteStore: Store {
 
     /// `apply`'s body, inside its transaction.
     private func write(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
-        let history = try db.cached("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
+        let history = try db.held(&historyInsert, "INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
         var out: [StoreOutcome] = []
+        out.reserveCapacity(records.count)
         for r in records {
-            var c = r.commit
-            guard var change = c.change else { throw .missingChange(board: c.board, version: c.version) }
+            let id = r.commit.board
+            guard let proposed = r.commit.change else { throw .missingChange(board: id, version: r.commit.version) }
             // The cached board is the file's (this store is the file's only writer, and a
-            // failed batch or a deletion empties the cache): no read when it is cached.
-            // Taken out of the cache (one lookup; `set` puts it back): changed in place, the
-            // cache holding no other reference while it changes.
-            var taken = cache.take(c.board)
-            if taken == nil {
-                // Read and kept (`board(id:)`).
-                let found: Board?
+            // failed batch or a deletion empties the cache): no read when it is cached. Changed
+            // where the cache keeps it (one lookup, and no copy of its items: the cache holds its
+            // only reference). A batch that fails empties the cache (`apply`).
+            func landOnCached() throws(StoreError) -> Landing? {
+                try cache.modify(id) { (current) throws(StoreError) -> Landing in try land(r, proposed, on: &current) }
+            }
+            var landing = try landOnCached()
+            if landing == nil {
                 do {
-                    found = try board(id: c.board)
+                    // Read and kept (`board(id:)`).
+                    guard try board(id: id) != nil else {
+                        // Deleted (through the API): the commit is moot, the rest of the batch is written.
+                        out.append(.unchanged(board: id, token: r.token))
+                        continue
+                    }
                 } catch .unreplayable(let board, let version) {
                     // A file written by something else: this board's drops are refused, the
                     // rest of the batch (other boards) is written.
-                    out.append(.refused(board: c.board, token: r.token,
+                    out.append(.refused(board: id, token: r.token,
                                         reason: "the stored history of board \"\(board)\" does not replay at v\(version)"))
                     continue
                 }
-                guard found != nil else {
-                    // Deleted (through the API): the commit is moot, the rest of the batch is written.
-                    out.append(.unchanged(board: c.board, token: r.token))
-                    continue
-                }
-                taken = cache.take(c.board)
+                landing = try landOnCached()
             }
-            guard var current = taken else { throw .unknownBoard(c.board) }
-            let stored = current.version
-            if let expected = r.ifVersion, expected != stored {
-                out.append(.unchanged(board: c.board, token: r.token))
-                cache.set(current)
-                continue
+            switch landing {
+            case nil:
+                throw .unknownBoard(id)
+            case .landed(let version, let renamed)?:
+                // The change is the commit (contract §4): its moves follow from it and are not kept.
+                let change = renamed ?? proposed
+                let columns = ChangeColumns(change, edits: edits)
+                try history.run([.text(id), .int(version), .text(r.commit.by), .double(r.at), .text(r.origin), .int(r.token),
+                                 columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
+                                 columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
+                                 columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
+                out.append(.landed(DurableCommit(board: id, version: version, by: r.commit.by, at: r.at, change: change,
+                                                 origin: r.origin, token: r.token)))
+            case .unchanged?:
+                out.append(.unchanged(board: id, token: r.token))
+            case .refused(let reason)?:
+                out.append(.refused(board: id, token: r.token, reason: reason))
             }
-            // A copy's new id the board has already gets another (issue 23); the commit carries it.
-            change = current.storing(change)
-            c.change = change
-            let before = change.isEdit ? current : nil
-            // Placement rules hold on the store's order, under its lock (issue 23).
-            let ruled = current.hasRules ? current : nil
-            guard current.apply(change) != nil else {
-                out.append(.unchanged(board: c.board, token: r.token))
-                cache.set(current)
-                continue
-            }
-            if let ruled, let why = current.ruleViolation(since: ruled) {
-                out.append(.refused(board: c.board, token: r.token, reason: why.description))
-                cache.set(ruled)
-                continue
-            }
-            let landed = current.version
-            if let before {
-                // An edit adds, removes or rewrites rows: it starts from rows that hold the
-                // board before it, and leaves them holding the board after it.
-                try bringRows(of: before)
-                try writeEdit(EditRow.rows(for: change, before: before, after: current), board: c.board)
-                try setCheckpoint(current)
-            } else if landed - (rows[c.board]?.version ?? 0) >= checkpointEvery {
-                try bringRows(of: current)
-            }
-            cache.set(current)
-            // The change is the commit (contract §4): its moves follow from it and are not kept.
-            let columns = ChangeColumns(c.change, edits: edits)
-            try history.run([.text(c.board), .int(landed), .text(c.by), .double(r.at), .text(r.origin), .int(r.token),
-                             columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
-                             columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
-                             columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
-            out.append(.landed(DurableCommit(board: c.board, version: landed, by: c.by, at: r.at, change: c.change,
-                                             origin: r.origin, token: r.token)))
         }
         return out
+    }
+
+    /// What became of a record on the store's board (`land`).
+    private enum Landing {
+        /// At `version`; `renamed` is a copy's change as stored (its new id made another when
+        /// the board has it already), nil for every other change (stored as the record's).
+        case landed(version: Int, renamed: Change?)
+        case unchanged
+        case refused(reason: String)
+    }
+
+    /// Applies `r`'s change `proposed` to `current`, the store's board, and writes the item and
+    /// section rows it needs (an edit's; a checkpoint's); `current` is left as the store's
+    /// board after it, landed or not.
+    private func land(_ r: CommitRecord, _ proposed: Change, on current: inout Board) throws(StoreError) -> Landing {
+        if let expected = r.ifVersion, expected != current.version { return .unchanged }
+        // A copy's new id the board has already gets another (issue 23); the commit carries it.
+        var renamed: Change?
+        if case .copyItem = proposed { renamed = current.storing(proposed) }
+        let change = renamed ?? proposed
+        let before = change.isEdit ? current : nil
+        // Placement rules hold on the store's order, under its lock (issue 23).
+        let ruled = current.hasRules ? current : nil
+        guard current.apply(change) != nil else { return .unchanged }
+        if let ruled, let why = current.ruleViolation(since: ruled) {
+            current = ruled
+            return .refused(reason: why.description)
+        }
+        if let before {
+            // An edit adds, removes or rewrites rows: it starts from rows that hold the
+            // board before it, and leaves them holding the board after it.
+            try bringRows(of: before)
+            try writeEdit(EditRow.rows(for: change, before: before, after: current), board: current.id)
+            try setCheckpoint(current)
+        } else if current.version - (rows[current.id]?.version ?? 0) >= checkpointEvery {
+            try bringRows(of: current)
+        }
+        return .landed(version: current.version, renamed: renamed)
     }
 
     /// Rewrites the `items` rows of `board` whose place differs from the rows' (only those),

@@ -87,14 +87,13 @@ struct BoardCache {
     /// Every cached board.
     var all: Dictionary<String, Board>.Values { boards.values }
     mutating func set(_ b: Board) { boards[b.id] = b }
-    /// Removes and returns the board at `version`, so that the caller holds its only reference
-    /// and can change it in place (no copy of a big board per commit); `set` puts it back.
-    mutating func take(_ id: String, at version: Int) -> Board? {
-        guard let b = boards[id], b.version == version else { return nil }
-        return boards.removeValue(forKey: id)
+    /// Runs `body` on the cached board `id` where the cache keeps it: one lookup, and the
+    /// board changed in place (the cache holds its only reference, so no array of it is
+    /// copied). Nil, without running `body`, when the board is not cached.
+    mutating func modify<Result, Failure: Error>(_ id: String, _ body: (inout Board) throws(Failure) -> Result) throws(Failure) -> Result? {
+        guard let k = boards.index(forKey: id) else { return nil }
+        return try body(&boards.values[k])
     }
-    /// Removes and returns the board, whatever its version (`take(_:at:)`).
-    mutating func take(_ id: String) -> Board? { boards.removeValue(forKey: id) }
     mutating func forget() { boards.removeAll() }
     mutating func forget(_ id: String) { boards[id] = nil }
 }

@@ -19,9 +19,10 @@ import LiftboardCore
 
     @Test func decimalsAreWrittenAsStringWritesThem() {
         for n in [0, 1, 9, 10, 99, 100, 1_234, -1, -10, -9_876, Int.max, Int.min, Int.max - 1, Int.min + 1] {
-            var bytes: [UInt8] = Array("x".utf8)
-            Hub.appendDecimal(n, to: &bytes)
-            #expect(String(decoding: bytes, as: UTF8.self) == "x" + String(n))
+            let line = LogLine()
+            line.append("x")
+            line.appendDecimal(n)
+            #expect(line.text == "x" + String(n))
         }
     }
 }

@@ -146,6 +146,32 @@ import LiftboardStore
         #expect(h.truth == h.board)
     }
 
+    /// A batch right after the truth, in order, is applied as it comes; the same batch in any
+    /// other order (or with a duplicate) waits in `arrivals` and is taken back out in version
+    /// order: both give the same actions and leave the same state.
+    @Test func aBatchInOrderActsAsTheSameBatchTakenInVersionOrderFromAnyOrder() {
+        var h = Self.hub()
+        var ds: [DurableCommit] = []
+        for (k, (change, by)) in [(Self.aToDone, "s1"), (Self.dFirst, "s2"), (Self.cToDone, "s1")].enumerated() {
+            _ = h.commit(Self.commit(change, on: h.board, by: by), by: by, at: 5, now: Double(k))
+            ds.append(Self.durable(change, k + 1, by: by, origin: Self.here, token: k + 1))
+        }
+        // Another process's commit after ours, in the same read.
+        ds.append(Self.durable(.insert(id: "b", section: "done", after: nil, index: 0), 4, by: "s9", origin: Self.there, token: 1))
+        var inOrder = h
+        let expected = inOrder.durable(ds)
+        #expect(expected.count == 6 && expected.last == .release(durable: 4, first: ["s1", "s2"]))
+        var settled = inOrder
+        let settling = settled.settle()
+        for other in [[ds[2], ds[0], ds[3], ds[1]], ds.reversed(), [ds[0], ds[1], ds[0], ds[2], ds[3]]] {
+            var taken = h
+            #expect(taken.durable(other) == expected)
+            #expect(taken.truth == inOrder.truth && taken.board == inOrder.board && taken.pending == inOrder.pending)
+            #expect(taken.lastRevert?.version == inOrder.lastRevert?.version && taken.lastRevert?.change == inOrder.lastRevert?.change)
+            #expect(taken.settle() == settling)
+        }
+    }
+
     @Test func aFailedWriteIsRefusedToItsSessionAndEverySessionIsResyncedToTheTruth() {
         var h = Self.hub()
         _ = h.commit(Self.commit(Self.aToDone, on: Self.board(), by: "s2"), by: "s2", at: 5, now: 0)

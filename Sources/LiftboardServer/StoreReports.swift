@@ -1,0 +1,54 @@
+import Foundation
+import LiftboardStore
+
+/// What the store thread and the listener report, handed to the service thread in order.
+final class StoreReports: @unchecked Sendable {
+    // @unchecked: every member is guarded by `lock`.
+    enum Report {
+        case landed(DurableCommit)
+        case unchanged(board: String, token: Int)
+        case refused(board: String, token: Int, reason: String)
+        case failed(board: String, token: Int, reason: String)
+        /// Boards another process created or deleted, or a lookup's answer (the listener).
+        case boards(BoardNews)
+
+        init(_ outcome: StoreOutcome) {
+            switch outcome {
+            case .landed(let d): self = .landed(d)
+            case .unchanged(let board, let token): self = .unchanged(board: board, token: token)
+            case .refused(let board, let token, let reason): self = .refused(board: board, token: token, reason: reason)
+            }
+        }
+
+        var board: String {
+            switch self {
+            case .landed(let d): d.board
+            case .unchanged(let b, _), .refused(let b, _, _), .failed(let b, _, _): b
+            case .boards: ""
+            }
+        }
+    }
+    private let lock = NSLock()
+    private var pending: [Report] = []
+    private var writerUp = true
+    private var listenerUp = true
+
+    func add(_ reports: [Report]) { lock.lock(); pending += reports; lock.unlock() }
+    /// A store transaction's outcomes, each appended as its report: no array of reports made
+    /// first and appended whole (together about 1,000 instructions a commit).
+    func add(_ outcomes: [StoreOutcome]) {
+        lock.lock()
+        for o in outcomes { pending.append(Report(o)) }
+        lock.unlock()
+    }
+    func take() -> [Report] {
+        lock.lock(); defer { lock.unlock() }
+        let out = pending
+        pending.removeAll()
+        return out
+    }
+    func setWriterUp(_ up: Bool) { lock.lock(); writerUp = up; lock.unlock() }
+    func setListenerUp(_ up: Bool) { lock.lock(); listenerUp = up; lock.unlock() }
+    /// Whether the last write (or probe) worked and, with PostgreSQL, the listener is connected.
+    var storeUp: Bool { lock.lock(); defer { lock.unlock() }; return writerUp && listenerUp }
+}

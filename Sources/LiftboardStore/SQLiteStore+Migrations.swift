@@ -1,0 +1,74 @@
+extension SQLiteStore {
+    /// Each step takes the schema from version `index` to `index + 1`.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE boards (id TEXT PRIMARY KEY, layout TEXT NOT NULL, version INTEGER NOT NULL,
+          row_height REAL NOT NULL, list_header REAL NOT NULL, list_spacing REAL NOT NULL,
+          item_width REAL NOT NULL, item_height REAL NOT NULL, grid_spacing REAL NOT NULL, grid_header REAL NOT NULL);
+        CREATE TABLE sections (board TEXT NOT NULL REFERENCES boards(id), id TEXT NOT NULL, position INTEGER NOT NULL,
+          title TEXT NOT NULL, PRIMARY KEY (board, id));
+        CREATE TABLE items (board TEXT NOT NULL REFERENCES boards(id), id TEXT NOT NULL, section TEXT NOT NULL,
+          position INTEGER NOT NULL, label TEXT NOT NULL, color TEXT NOT NULL, height REAL, movable INTEGER NOT NULL,
+          PRIMARY KEY (board, id));
+        CREATE TABLE commits (board TEXT NOT NULL REFERENCES boards(id), version INTEGER NOT NULL, by TEXT NOT NULL,
+          at REAL NOT NULL, PRIMARY KEY (board, version));
+        """,
+        // v2: the moves of each commit, for undo later.
+        """
+        CREATE TABLE moves (board TEXT NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL, item TEXT NOT NULL,
+          from_section TEXT NOT NULL, from_index INTEGER NOT NULL, to_section TEXT NOT NULL, to_index INTEGER NOT NULL,
+          PRIMARY KEY (board, version, seq), FOREIGN KEY (board, version) REFERENCES commits(board, version));
+        """,
+        // v3: each commit's change (contract §4) and the process that made it; a row the
+        // store thread writes to check that the disk takes writes again after a failure.
+        """
+        ALTER TABLE commits ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+        ALTER TABLE commits ADD COLUMN token INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE commits ADD COLUMN change_kind TEXT;
+        ALTER TABLE commits ADD COLUMN change_item TEXT;
+        ALTER TABLE commits ADD COLUMN change_other TEXT;
+        ALTER TABLE commits ADD COLUMN change_section TEXT;
+        ALTER TABLE commits ADD COLUMN change_index INTEGER;
+        CREATE TABLE probe (id INTEGER PRIMARY KEY, at REAL NOT NULL);
+        """,
+        // v4: edits (issue 12): an edit's change is kept as its JSON (`change_kind` "edit").
+        """
+        ALTER TABLE commits ADD COLUMN change_json TEXT;
+        """,
+        // v5: a commit's moves in its own row, as text (`Wire.encodeMoves`): one statement per
+        // drop instead of one per moved item (issue 13: the rows and their foreign-key checks
+        // were 40 % of a drop's commit). Since issue 22 nothing writes or reads moves (the
+        // change is the commit): the column and the `moves` table stay for older files.
+        """
+        ALTER TABLE commits ADD COLUMN moves_json TEXT;
+        """,
+        // v6: placement rules (issue 23): items' kind and drag handle, sections' rules as the
+        // board file's keys in one text (`Section.rulesText`).
+        """
+        ALTER TABLE items ADD COLUMN kind TEXT;
+        ALTER TABLE items ADD COLUMN handle TEXT;
+        ALTER TABLE sections ADD COLUMN rules TEXT;
+        """,
+        // v7: rich cells (issue 25): items' card (detail, image, badge, tags, accent) in one
+        // text (`Card.text`), sections' subtitle.
+        """
+        ALTER TABLE items ADD COLUMN card TEXT;
+        ALTER TABLE sections ADD COLUMN subtitle TEXT;
+        """,
+        // 8: kanban columns (issue 24): a board's column metrics (the defaults for older rows).
+        """
+        ALTER TABLE boards ADD COLUMN col_width REAL NOT NULL DEFAULT 280;
+        ALTER TABLE boards ADD COLUMN col_gap REAL NOT NULL DEFAULT 12;
+        ALTER TABLE boards ADD COLUMN col_header REAL NOT NULL DEFAULT 40;
+        ALTER TABLE boards ADD COLUMN col_row_height REAL NOT NULL DEFAULT 56;
+        ALTER TABLE boards ADD COLUMN col_spacing REAL NOT NULL DEFAULT 8;
+        """,
+        // 9: a drop is its history row alone (issue 28): `boards.version` and the item and
+        // section rows are a checkpoint, and the commits after it replay onto them. No table
+        // changes; the number changes so that an older build, which would read the checkpoint
+        // as the board, refuses the file.
+        """
+        SELECT 1;
+        """,
+    ]
+}

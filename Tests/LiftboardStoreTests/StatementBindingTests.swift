@@ -1,0 +1,74 @@
+import Testing
+import LiftboardCore
+@testable import LiftboardStore
+
+/// A statement's texts are bound where SQLite reads them (SQLITE_STATIC, one buffer of the
+/// statement's), and the store changes its cached board in place: what either could break
+/// without an error.
+@Suite struct StatementBindingTests {
+    /// Texts of every length, the buffer grown between two binds and within one, and a read
+    /// whose rows are stepped after its texts were bound.
+    @Test func textsReadBackAsBoundThroughEveryBindAndRegrowth() throws {
+        let db = try SQLiteDatabase(path: tempPath())
+        try db.execute("CREATE TABLE t (k INTEGER, a TEXT, b TEXT, c TEXT)")
+        let insert = try db.prepare("INSERT INTO t VALUES (?,?,?,?)")
+        let rows: [(String, String, String)] = [
+            ("", "x", ""),
+            ("ünïcødé ✓", String(repeating: "a", count: 255), "b"),
+            (String(repeating: "é", count: 300), "", String(repeating: "z", count: 5_000)),
+            ("short", "after a long one", "c"),
+        ]
+        for (k, r) in rows.enumerated() { try insert.run([.int(k), .text(r.0), .text(r.1), .text(r.2)]) }
+        let read = try db.prepare("SELECT a, b, c FROM t WHERE k >= ? AND a <> ? ORDER BY k")
+        read.bind([.int(0), .text(String(repeating: "q", count: 700))])
+        var back: [(String, String, String)] = []
+        while try read.step() { back.append((read.text(0), read.text(1), read.text(2))) }
+        #expect(back.count == rows.count)
+        for (got, want) in zip(back, rows) { #expect(got == want) }
+        // Bound again with a shorter text: the rows it matches are what it says now.
+        read.bind([.int(1), .text("short")])
+        var rest: [String] = []
+        while try read.step() { rest.append(read.text(0)) }
+        #expect(rest == [rows[1].0, rows[2].0])
+    }
+
+    /// Every text of a commit comes back from the history as it was written, whatever its
+    /// length, in a batch that grows the history statement's buffer as it goes.
+    @Test func aBatchsTextsComeBackFromTheHistoryAsWritten() throws {
+        let store = try SQLiteStore(path: tempPath(), edits: .wire)
+        try store.seed(demo)
+        let records = [
+            CommitRecord(commit: Commit(board: "demo", version: 1, by: "", moves: [], order: [],
+                                        change: .insert(id: "a", section: "done", after: nil, index: 0)),
+                         at: 1, origin: "", token: 1),
+            CommitRecord(commit: Commit(board: "demo", version: 2, by: String(repeating: "s", count: 400), moves: [], order: [],
+                                        change: .insert(id: "b", section: "done", after: "a", index: 0)),
+                         at: 2, origin: "hôst/" + String(repeating: "9", count: 600), token: 2),
+            CommitRecord(commit: Commit(board: "demo", version: 3, by: "s3", moves: [], order: [], change: .swap("a", "b")),
+                         at: 3, origin: "p", token: 3),
+        ]
+        let outcomes = try store.apply(records)
+        let history = try store.commits(board: "demo", after: 0)
+        #expect(history.count == 3)
+        for (k, (d, r)) in zip(history, records).enumerated() {
+            #expect(d.version == k + 1 && d.by == r.commit.by && d.origin == r.origin && d.token == r.token && d.change == r.commit.change)
+            #expect(outcomes[k] == .landed(d))
+        }
+    }
+
+    /// The store changes its own board in place; a board it handed out earlier is a value and
+    /// stays as it was, and the store's is the one its history replays to.
+    @Test func aBoardHandedOutStaysAsItWasWhenTheStoreChangesItsOwnInPlace() throws {
+        let path = tempPath()
+        let store = try SQLiteStore(path: path, edits: .wire)
+        let handedOut = try store.seed(demo)
+        let changes: [Change] = [.insert(id: "a", section: "todo", after: "b", index: 0), .insert(id: "b", section: "done", after: nil, index: 0)]
+        try store.apply([drop(1, changes[0]), drop(2, changes[1])])
+        #expect(handedOut == demo)
+        var expected = demo
+        for c in changes { #expect(expected.apply(c) != nil) }
+        #expect(expected.version == 2)
+        #expect(try store.board(id: "demo") == expected)
+        #expect(try SQLiteStore(path: path, edits: .wire).board(id: "demo") == expected)
+    }
+}
