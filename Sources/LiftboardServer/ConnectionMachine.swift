@@ -285,26 +285,20 @@ struct ConnectionMachine {
     /// One whole message, admitted.
     private mutating func process(_ message: UnsafeRawBufferPointer, now: Double, boards: (String) -> Board?,
                                   into out: inout [Action]) {
+        // Most of what a client sends: a move in the page's own form, read without a
+        // `ClientMessage` (built, copied out of its `Result` and destroyed, about 250 Ir).
+        if case .live = state, let m = Wire.pageMove(message) {
+            return move(m.pointer, to: m.at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out)
+        }
         switch Wire.decodeClient(message) {
         case .failure(let e):
             send(.error(code: e.code, message: e.message), now: now, into: &out)
         case .success(let m):
             if case .move(let pointer, let at) = m.event {
-                // Most of what a client sends, and none of the checks below concerns it: the
-                // engine gets a new move, not a copy of the decoded message's event (the copy,
-                // and its destruction twice, cost about 190 Ir a message).
-                let ms = clock.message(ms: m.ms, serverNow: now)
-                if recording { out.append(.record(.message(Array(message), ms: ms))) }
-                // Into the machine's own buffer, taken for the while: unique, so emptied in place.
-                var events: [ServerEvent] = []
-                swap(&events, &moveEvents)
-                session.handle(.move(pointer: pointer, at: at), seq: m.seq, at: ms, into: &events)
-                deliver(events, now: now, into: &out)
-                // One by one: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, which
-                // costs more than the one or two events a move answers.
-                if events.capacity <= 4 { while !events.isEmpty { events.removeLast() } } else { events = [] }
-                swap(&events, &moveEvents)
-                return
+                // None of the checks below concerns a move: the engine gets a new move, not a
+                // copy of the decoded message's event (the copy, and its destruction twice, cost
+                // about 190 Ir a message).
+                return move(pointer, to: at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out)
             }
             switch m.event {
             case .advance, .external, .resync, .rebase:
@@ -338,6 +332,22 @@ struct ConnectionMachine {
             if recording { out.append(.record(.message(Array(message), ms: ms))) }
             deliver(session.handle(m.event, seq: m.seq, at: ms), now: now, into: &out)
         }
+    }
+
+    /// A move, on the client's clock `ms`.
+    private mutating func move(_ pointer: Int, to at: Point, seq: Int?, ms clientMs: Double?, message: UnsafeRawBufferPointer,
+                               now: Double, into out: inout [Action]) {
+        let ms = clock.message(ms: clientMs, serverNow: now)
+        if recording { out.append(.record(.message(Array(message), ms: ms))) }
+        // Into the machine's own buffer, taken for the while: unique, so emptied in place.
+        var events: [ServerEvent] = []
+        swap(&events, &moveEvents)
+        session.handle(.move(pointer: pointer, at: at), seq: seq, at: ms, into: &events)
+        deliver(events, now: now, into: &out)
+        // One by one: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, which costs
+        // more than the one or two events a move answers.
+        if events.capacity <= 4 { while !events.isEmpty { events.removeLast() } } else { events = [] }
+        swap(&events, &moveEvents)
     }
 
     /// A message that came while the hello waits for its board: kept, up to a bound.

@@ -24,7 +24,7 @@ extension Wire {
         var last = n - 1
         while last >= 0, isSpace(s[last]) { last -= 1 }
         guard last > 0, s[last] == UInt8(ascii: "}") else { return nil }
-        if last == n - 1, let m = canonicalMove(s, n) { return m }
+        if last == n - 1, let m = canonicalMove(s, n) { return ClientMessage(event: .move(pointer: m.pointer, at: m.at), seq: m.seq, ms: m.ms) }
         var i = 0
         var type = PointerMessageType.none
         var kind: PointerKind?
@@ -150,13 +150,31 @@ extension Wire {
         return ClientMessage(event: .wheel(dx: dx, dy: dy, at: at), seq: seq.map { Int($0) }, ms: ms)
     }
 
+    /// A `move` as the server hands it to the engine: no `ClientMessage` around it.
+    public struct PointerMove: Equatable, Sendable {
+        public var pointer: Int
+        public var at: Point
+        public var seq: Int?
+        public var ms: Double
+    }
+
+    /// A message in the page's own form of a move (`canonicalMove`), read where it lies; nil
+    /// for anything else, which `decodeClient` then reads (the same move in another form
+    /// included). The server's most frequent input, taken without building, returning and
+    /// destroying a `ClientMessage` in a `Result`.
+    public static func pageMove(_ bytes: UnsafeRawBufferPointer) -> PointerMove? {
+        guard bytes.count <= maxMessageBytes, let s = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              bytes.count > 0, s[bytes.count - 1] == UInt8(ascii: "}") else { return nil }
+        return canonicalMove(s, bytes.count)
+    }
+
     /// The form the page and the load generator send, `{"t":"move","p":P,"x":X,"y":Y,"seq":N,
     /// "ms":M}` (`seq` optional) with no spaces and nothing after it, read as a template: its
     /// fixed text compared where it must stand, not scanned key by key. Anything else is nil,
     /// and `fastMove` reads it the general way. The caller checked that the last byte is `}`,
     /// which stops the digit scans.
     @inline(__always)
-    static func canonicalMove(_ s: UnsafePointer<UInt8>, _ n: Int) -> ClientMessage? {
+    static func canonicalMove(_ s: UnsafePointer<UInt8>, _ n: Int) -> PointerMove? {
         var i = 16
         guard n > 36, has(#"{"t":"move","p":"#, at: 0, in: s, n), let p = number(s, &i),
               has(#","x":"#, at: i, in: s, n) else { return nil }
@@ -173,7 +191,7 @@ extension Wire {
         guard has(#","ms":"#, at: i, in: s, n) else { return nil }
         i += 6
         guard let ms = number(s, &i), i == n - 1 else { return nil }
-        return pointerMessage(.move, kind: nil, p: p, x: x, y: y, ms: ms, seq: seq)
+        return checkedPointer(p: p, x: x, y: y, ms: ms, seq: seq)
     }
 
     /// Whether `text` stands in the `n` bytes at `s` from `i`.
@@ -195,20 +213,26 @@ extension Wire {
     @inline(__always)
     private static func pointerMessage(_ type: PointerMessageType, kind: PointerKind?, p: Double, x: Double, y: Double,
                                        ms: Double, seq: Double?) -> ClientMessage? {
-        // In range first, then whole (a conversion in range, not libm's round).
+        guard let m = checkedPointer(p: p, x: x, y: y, ms: ms, seq: seq) else { return nil }
+        let event: ClientEvent
+        switch type {
+        case .up: event = .up(pointer: m.pointer, at: m.at)
+        case .down: event = .down(pointer: m.pointer, at: m.at, kind: kind, mods: [], button: 0)
+        default: event = .move(pointer: m.pointer, at: m.at)
+        }
+        return ClientMessage(event: event, seq: m.seq, ms: m.ms)
+    }
+
+    /// A pointer message's members checked as the general decoder checks them: in range first,
+    /// then whole (a conversion in range, not libm's round); nil when one is not.
+    @inline(__always)
+    private static func checkedPointer(p: Double, x: Double, y: Double, ms: Double, seq: Double?) -> PointerMove? {
         guard p >= Double(pointerRange.lowerBound), p <= Double(pointerRange.upperBound), Double(Int(p)) == p,
               coordinateRange.contains(x), coordinateRange.contains(y), msRange.contains(ms) else { return nil }
         if let seq {
             guard seq >= Double(seqRange.lowerBound), seq <= Double(seqRange.upperBound), Double(Int(seq)) == seq else { return nil }
         }
-        let at = Point(x: x, y: y)
-        let event: ClientEvent
-        switch type {
-        case .up: event = .up(pointer: Int(p), at: at)
-        case .down: event = .down(pointer: Int(p), at: at, kind: kind, mods: [], button: 0)
-        default: event = .move(pointer: Int(p), at: at)
-        }
-        return ClientMessage(event: event, seq: seq.map { Int($0) }, ms: ms)
+        return PointerMove(pointer: Int(p), at: Point(x: x, y: y), seq: seq.map { Int($0) }, ms: ms)
     }
 
     /// Whether the `n` bytes at `s` hold `word` in double quotes at `i` (the opening quote).
