@@ -221,15 +221,23 @@ extension Wire {
         return w.bytes
     }
 
+    /// Each section in one piece (one check for room, no separator bookkeeping per item): a
+    /// commit carries the whole order, every item's id.
     static func order(_ order: [SectionOrder], _ w: inout JSONWriter) {
         w.beginArray()
         for s in order {
-            w.beginObject()
-            w.key("section"); w.string(s.section)
-            w.key("items"); w.beginArray()
-            for i in s.items { w.string(i) }
-            w.endArray()
-            w.endObject()
+            var bound = 30 &+ ByteCursor.bound(s.section)
+            for i in s.items { bound &+= 1 &+ ByteCursor.bound(i) }
+            w.pieces(bound: bound) { o, comma in
+                if comma { o.byte(UInt8(ascii: ",")) }
+                o.put(#"{"section":"#); o.string(s.section)
+                o.put(#","items":["#)
+                for k in s.items.indices {
+                    if k > 0 { o.byte(UInt8(ascii: ",")) }
+                    o.string(s.items[k])
+                }
+                o.put("]}")
+            }
         }
         w.endArray()
     }

@@ -44,6 +44,29 @@ struct JSONWriterBufferTests {
         }
     }
 
+    /// A commit's order, written a section in one piece, is the bytes the writer's member by
+    /// member calls make, for texts that need escaping too, and sections with no items.
+    @Test func anOrderWrittenInPiecesIsTheOrderWrittenMemberByMember() {
+        var g = FastFrameEncodingTests.Gen(rng: SplitMix64(seed: 29))
+        for _ in 0..<300 {
+            let order = (0..<g.int(4)).map { _ in SectionOrder(section: g.text(), items: (0..<g.int(6)).map { _ in g.text() }) }
+            var fast = JSONWriter()
+            fast.beginObject(); fast.key("order"); Wire.order(order, &fast); fast.endObject()
+            var plain = JSONWriter()
+            plain.beginObject(); plain.key("order"); plain.beginArray()
+            for s in order {
+                plain.beginObject()
+                plain.key("section"); plain.string(s.section)
+                plain.key("items"); plain.beginArray()
+                for i in s.items { plain.string(i) }
+                plain.endArray()
+                plain.endObject()
+            }
+            plain.endArray(); plain.endObject()
+            #expect(fast.bytes == plain.bytes)
+        }
+    }
+
     @Test func containersNestedDeeperThanSixtyFourStillSeparateTheirValues() throws {
         var w = JSONWriter()
         for _ in 0..<70 { w.beginArray() }
