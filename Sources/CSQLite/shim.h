@@ -1,3 +1,1 @@
 #include <sqlite3.h>
-// SQLITE_TRANSIENT is a macro Swift cannot import: re-export it as a function.
-static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
