@@ -427,6 +427,13 @@ public struct FrameMessage: Hashable, Sendable {
         set { setRare(sections: sections, gone: gone, removed: removed, focus: focus, commit: newValue) }
     }
 
+    /// About how many bytes the frame takes on the wire, for a driver's bound on what it holds
+    /// for a slow reader. One property a driver reads off the event: reading the counts itself
+    /// out of the event copied the whole frame first.
+    public var estimatedWireSize: Int {
+        80 + cells.count * 170 + snapshots.count * 100 + gone.count * 12 + events.count * 120
+    }
+
     public init(seq: Int, ms: Double, ack: Int? = nil, scroll: Point? = nil, scrollDur: Double? = nil, content: Size? = nil,
                 sections: [SectionInfo]? = nil, cells: [CellUpdate] = [], gone: [String] = [], snapshots: [SnapshotUpdate] = [],
                 focus: String? = nil) {

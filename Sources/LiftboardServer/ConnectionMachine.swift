@@ -697,7 +697,7 @@ struct ConnectionMachine {
         var planned: [Planned]? = shared == nil ? nil : []
         for e in events {
             var e = e
-            var plainFrame = false
+            var plainFrame = false, size = 0
             switch e {
             case .persist(let c):
                 // This session's own commit: persisted by the hub, sent once durable.
@@ -709,6 +709,8 @@ struct ConnectionMachine {
             case .frame(let f):
                 // A frame carrying its commit (`commits: "inline"`) waits for it like the commit.
                 if let c = f.commit { barrier = max(barrier, c.version) } else { plainFrame = true }
+                // Read here, off the loop's own event (see `FrameMessage.estimatedWireSize`).
+                size = f.estimatedWireSize
             default:
                 break
             }
@@ -729,7 +731,7 @@ struct ConnectionMachine {
                 queue(Outgoing(shared: message, head: head, barrier: barrier, queuedAt: now), now: now, into: &out)
             } else {
                 planned = nil
-                queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: 0, plainFrame: plainFrame), now: now, into: &out)
+                queue(Outgoing(event: e, raw: nil, barrier: barrier, queuedAt: now, size: size, plainFrame: plainFrame), now: now, into: &out)
             }
             if let fatal {
                 out.append(.log(.warn, event: "refusal", detail: fatal.rawValue))
@@ -930,7 +932,7 @@ extension ServerEvent {
         switch self {
         case .commit(let c) where commitOrder == .none, .persist(let c) where commitOrder == .none: 160 + c.moves.count * 90
         case .layout(let l): 200 + l.cells.count * 170
-        case .frame(let f): 80 + f.cells.count * 170 + f.snapshots.count * 100 + f.gone.count * 12 + f.events.count * 120
+        case .frame(let f): f.estimatedWireSize
         case .commit(let c), .persist(let c): 100 + c.order.reduce(0) { $0 + 30 + $1.items.count * 10 }
         default: 120
         }
