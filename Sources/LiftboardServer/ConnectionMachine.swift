@@ -863,18 +863,37 @@ struct ConnectionMachine {
         if let event = outgoing[i].event.take() {
             return (outgoing[i].binary, Wire.encode(event, commitOrder: commitOrder, over: &buffer, from: headroom))
         }
-        buffer.removeSubrange(headroom...)
-        if let raw = outgoing[i].raw.take() {
-            buffer.append(contentsOf: raw)
-        } else if let shared = outgoing[i].shared.take() {
+        if let shared = outgoing[i].shared.take() {
+            // Its own head (seq, ms, ack), then the body every session of its view shares: a
+            // watcher's message, written over the room as an encoded one is.
+            var end = headroom
             if shared.isFrameBody {
-                // Its own head (seq, ms, ack), then the body every session of its view shares.
                 let head = outgoing[i].head
-                Wire.appendFrameHead(seq: head.seq, ms: head.ms, ack: head.ack, to: &buffer)
+                end = Wire.frameHead(seq: head.seq, ms: head.ms, ack: head.ack, over: &buffer, from: headroom)
             }
-            buffer.append(contentsOf: shared.bytes)
+            return (outgoing[i].binary, Self.write(shared.bytes, over: &buffer, at: end))
         }
+        buffer.removeSubrange(headroom...)
+        if let raw = outgoing[i].raw.take() { buffer.append(contentsOf: raw) }
         return (outgoing[i].binary, buffer.count)
+    }
+
+    /// Writes `bytes` into `buffer` at `at`, over what lies there (the buffer grows when it is
+    /// shorter); returns where they end.
+    private static func write(_ bytes: [UInt8], over buffer: inout [UInt8], at: Int) -> Int {
+        let end = at + bytes.count
+        guard buffer.count >= end else {
+            buffer.removeSubrange(at...)
+            buffer.append(contentsOf: bytes)
+            return end
+        }
+        buffer.withUnsafeMutableBufferPointer { b in
+            bytes.withUnsafeBufferPointer { src in
+                guard let from = src.baseAddress else { return }
+                (b.baseAddress! + at).update(from: from, count: src.count)
+            }
+        }
+        return end
     }
 
     /// Drops the written messages' slots once they are most of the queue, and gives a drained

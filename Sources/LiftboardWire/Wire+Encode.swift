@@ -292,12 +292,21 @@ extension Wire {
     /// `{"t":"frame","seq":N,"ms":M[,"ack":A]` appended to `buffer`: a frame's bytes up to its
     /// `ms` (and `ack`), which a server's watchers of one view do not share (`frame`'s own head).
     public static func appendFrameHead(seq: Int, ms: Double, ack: Int?, to buffer: inout [UInt8]) {
-        var taken: [UInt8] = []
-        swap(&taken, &buffer)
-        var w = JSONWriter(into: consume taken)
+        let end = frameHead(seq: seq, ms: ms, ack: ack, over: &buffer, from: buffer.count)
+        buffer.removeSubrange(end...)
+    }
+
+    /// `appendFrameHead` written into `buffer` from `start`, over whatever lies there (as
+    /// `encode(_:commitOrder:over:from:)` writes): returns where it ends.
+    public static func frameHead(seq: Int, ms: Double, ack: Int?, over buffer: inout [UInt8], from start: Int) -> Int {
+        precondition(start <= buffer.count, "the head starts within the buffer")
+        var w = JSONWriter(over: buffer, from: start)
+        buffer = []
         w.beginObject()
         frameHead(seq: seq, ms: ms, ack: ack, &w)
-        buffer = w.takeBytes()
+        let taken = w.takeStorage()
+        buffer = taken.bytes
+        return taken.end
     }
 
     static func snapshot(_ s: SnapshotUpdate, _ w: inout JSONWriter) {

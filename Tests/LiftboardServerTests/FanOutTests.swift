@@ -48,6 +48,31 @@ import LiftboardWire
         #expect(shared.encodings == 4)
     }
 
+    /// A watcher's shared messages written over the send buffer's room (what a connection does:
+    /// the buffer keeps whatever the last, longer message left past their end) are the bytes
+    /// written into a buffer cut to its headroom.
+    @Test func sharedMessagesWrittenOverTheRoomAreTheSameBytes() {
+        let c = Self.commit()
+        var plain = Self.watcher(), over = Self.watcher()
+        let shared = SharedEncoding()
+        for k in 0..<2 {
+            var d = k == 0 ? plain : over
+            _ = d.input { m, out in m.external(c, now: 10, shared: shared, into: &out) }
+            _ = d.input { m, out in m.durableAdvanced(to: 1, into: &out) }
+            if k == 0 { plain = d } else { over = d }
+        }
+        #expect(shared.encodings == 2, "both written from the one encoding")
+        let expected = Self.bytes(&plain)
+        #expect(expected.count == 2)
+        var buffer = [UInt8](repeating: 0xFF, count: 16 + 4096)
+        var got: [[UInt8]] = []
+        while let (_, end) = over.machine.nextMessage(over: &buffer, headroom: 16) {
+            got.append(Array(buffer[16..<end]))
+            #expect(buffer.count == 16 + 4096, "the room is kept")
+        }
+        #expect(got == expected)
+    }
+
     @Test func aSharedCommitHeldForARebaseIsStillRecognizedAndDropped() {
         let c = Self.commit()
         var w = Self.watcher()
