@@ -144,9 +144,7 @@ extension Wire {
             guard coordinateRange.contains(x), coordinateRange.contains(y) else { return nil }
             at = Point(x: x, y: y)
         }
-        if let seq {
-            guard seq >= Double(seqRange.lowerBound), seq <= Double(seqRange.upperBound), Double(Int(seq)) == seq else { return nil }
-        }
+        guard isValidSeq(seq) else { return nil }
         return ClientMessage(event: .wheel(dx: dx, dy: dy, at: at), seq: seq.map { Int($0) }, ms: ms)
     }
 
@@ -194,6 +192,13 @@ extension Wire {
         return checkedPointer(p: p, x: x, y: y, ms: ms, seq: seq)
     }
 
+    /// Whether `seq`, if there is one, is in range and whole, as the general decoder checks it.
+    @inline(__always)
+    private static func isValidSeq(_ seq: Double?) -> Bool {
+        guard let seq else { return true }
+        return seq >= Double(seqRange.lowerBound) && seq <= Double(seqRange.upperBound) && Double(Int(seq)) == seq
+    }
+
     /// Whether `text` stands in the `n` bytes at `s` from `i`.
     @inline(__always)
     private static func has(_ text: StaticString, at i: Int, in s: UnsafePointer<UInt8>, _ n: Int) -> Bool {
@@ -229,9 +234,7 @@ extension Wire {
     private static func checkedPointer(p: Double, x: Double, y: Double, ms: Double, seq: Double?) -> PointerMove? {
         guard p >= Double(pointerRange.lowerBound), p <= Double(pointerRange.upperBound), Double(Int(p)) == p,
               coordinateRange.contains(x), coordinateRange.contains(y), msRange.contains(ms) else { return nil }
-        if let seq {
-            guard seq >= Double(seqRange.lowerBound), seq <= Double(seqRange.upperBound), Double(Int(seq)) == seq else { return nil }
-        }
+        guard isValidSeq(seq) else { return nil }
         return PointerMove(pointer: Int(p), at: Point(x: x, y: y), seq: seq.map { Int($0) }, ms: ms)
     }
 
