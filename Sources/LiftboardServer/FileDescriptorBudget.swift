@@ -62,17 +62,32 @@ public struct FileDescriptorBudget: Sendable, Equatable {
         open - sessions < maxOtherConnections
     }
 
-    /// Raises the soft RLIMIT_NOFILE to the hard limit (at most 2^20: libwebsockets allocates
-    /// tables of pointers sized by the limit) and returns the soft limit in force.
-    public static func raiseLimit() -> Int {
+    /// The file descriptors the server holds for `requestedSessions` (nil: the default,
+    /// `defaultMaxSessions`): its sessions, room for as many other connections (two
+    /// descriptors each), and the reserve.
+    ///
+    /// Not the hard limit: libwebsockets sizes its descriptor table by the soft limit, and as
+    /// Debian builds it (with `_DEBUG`) every close walks that whole table to check no trace of
+    /// the connection is left (`sanity_assert_no_wsi_traces`, `sanity_assert_no_sockfd_traces`):
+    /// about 6 instructions a slot, 123,000 a close at 20,000 descriptors (callgrind), and some
+    /// 6 million, two milliseconds of the service thread, at the 2^20 that containers commonly
+    /// allow. Sized to need, a close costs what the budget does.
+    public static func wantedLimit(requestedSessions: Int?, recording: Bool) -> Int {
+        let sessions = max(1, requestedSessions ?? defaultMaxSessions)
+        return reserve + sessions * (recording ? 2 : 1) + 2 * max(minimumHTTPConnections, sessions)
+    }
+
+    /// Sets the soft RLIMIT_NOFILE to `wanted`, within the hard limit and 2^20 (raised or
+    /// lowered), and returns the soft limit in force.
+    public static func setLimit(_ wanted: Int) -> Int {
         var r = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &r) == 0 else { return 1024 }
         let ceiling = rlim_t(1 << 20)
-        let wanted = min(r.rlim_max, ceiling)
-        if r.rlim_cur < wanted {
-            var raised = r
-            raised.rlim_cur = wanted
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { r = raised }
+        let target = min(rlim_t(max(wanted, reserve + 2 * minimumHTTPConnections + 1)), r.rlim_max, ceiling)
+        if r.rlim_cur != target {
+            var changed = r
+            changed.rlim_cur = target
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &changed) == 0 { r = changed }
         }
         return Int(min(r.rlim_cur, ceiling))
     }

@@ -192,7 +192,8 @@ public final class Server {
     public func start() throws(ServerError) -> Int {
         let address: ListenAddress
         do { address = try ListenAddress.resolve(config.host) } catch { throw .host(error) }
-        let fdLimit = FileDescriptorBudget.raiseLimit()
+        let fdLimit = FileDescriptorBudget.setLimit(FileDescriptorBudget.wantedLimit(requestedSessions: config.maxSessions,
+                                                                                    recording: config.recordDir != nil))
         do {
             budget = try FileDescriptorBudget(limit: fdLimit, requestedSessions: config.maxSessions, recording: config.recordDir != nil)
         } catch { throw .budget(error) }

@@ -27,7 +27,9 @@ class TimedServer(RunningServer):
     def __init__(self, *args, data_dir, nofile=None):
         super().__init__(*args, data_dir=data_dir)
         if nofile:
-            self.args = ["prlimit", f"--nofile={nofile}:{nofile}"] + self.args
+            # A number is soft and hard limit both; "SOFT:HARD" sets them apart.
+            spec = nofile if isinstance(nofile, str) else f"{nofile}:{nofile}"
+            self.args = ["prlimit", f"--nofile={spec}"] + self.args
         self.times = []
 
     def _read(self):
@@ -128,6 +130,23 @@ def test_past_the_descriptor_limit_new_connections_get_503_at_once_without_spinn
     assert not any("errno 24" in line for line in s.lines)
     assert len(s.lines) < 100, f"{len(s.lines)} log lines for 300 connections"
     assert any("similar lines left out" in line for line in s.lines)
+
+
+def test_the_server_holds_the_descriptors_its_budget_needs_not_the_hard_limit(serve):
+    """libwebsockets (Debian's _DEBUG build) walks a table the size of the soft limit on every
+    close: the server raises a low soft limit, and lowers a high one, to what its sessions, as
+    many other connections and the reserve need (100 + 200 + 64), within the hard limit."""
+    for soft in (512, 4096):
+        s = serve("--max-sessions", "100", nofile=f"{soft}:4096")
+        assert any("limits fds=364 max-sessions=100 " in line for line in s.lines), s.lines
+        row = next(line for line in open(f"/proc/{s.proc.pid}/limits") if line.startswith("Max open files"))
+        assert row.split()[3:5] == ["364", "4096"], row
+        assert get(s.port, "/healthz")[0] == 200
+        _, answer = raw_request(s.port, upgrade_request(s.port), timeout=0.5)
+        assert status_of(answer) == 101, answer
+    # Past the hard limit it does not go: asked for more than fits, the budget says so.
+    s = serve(nofile="256:300")
+    assert any("limits fds=300 " in line for line in s.lines), s.lines
 
 
 def test_max_sessions_that_do_not_fit_the_descriptor_limit_exit_2(tmp_path):
