@@ -83,13 +83,19 @@ public struct FileDescriptorBudget: Sendable, Equatable {
         var r = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &r) == 0 else { return 1024 }
         let ceiling = rlim_t(1 << 20)
-        let target = min(rlim_t(max(wanted, reserve + 2 * minimumHTTPConnections + 1)), r.rlim_max, ceiling)
+        let target = softLimit(for: wanted, hard: r.rlim_max)
         if r.rlim_cur != target {
             var changed = r
             changed.rlim_cur = target
             if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &changed) == 0 { r = changed }
         }
         return Int(min(r.rlim_cur, ceiling))
+    }
+
+    /// The soft limit `setLimit(wanted)` asks for under the hard limit `hard`: never past it nor
+    /// 2^20, never below what the reserve and the fewest HTTP connections need.
+    static func softLimit(for wanted: Int, hard: rlim_t) -> rlim_t {
+        min(rlim_t(max(wanted, reserve + 2 * minimumHTTPConnections + 1)), hard, rlim_t(1 << 20))
     }
 }
 

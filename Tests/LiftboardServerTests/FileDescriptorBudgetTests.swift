@@ -37,7 +37,13 @@ import Glibc
         // Raised again, never past the hard limit.
         #expect(FileDescriptorBudget.setLimit(low + 1000) == min(hard, low + 1000))
         #expect(FileDescriptorBudget.setLimit(Int.max / 4) == hard)
-        // Never below what the reserve and the fewest HTTP connections need.
-        #expect(FileDescriptorBudget.setLimit(1) == FileDescriptorBudget.reserve + 2 * FileDescriptorBudget.minimumHTTPConnections + 1)
+    }
+
+    @Test func theSoftLimitAskedForStaysWithinTheHardLimitAndAboveTheReserve() {
+        #expect(FileDescriptorBudget.softLimit(for: 12_352, hard: 20_000) == 12_352)
+        #expect(FileDescriptorBudget.softLimit(for: 30_394, hard: 20_000) == 20_000)
+        #expect(FileDescriptorBudget.softLimit(for: 12_352, hard: rlim_t.max) == 12_352)
+        #expect(FileDescriptorBudget.softLimit(for: 5_000_000, hard: rlim_t.max) == 1 << 20)
+        #expect(FileDescriptorBudget.softLimit(for: 1, hard: 20_000) == rlim_t(FileDescriptorBudget.reserve + 2 * FileDescriptorBudget.minimumHTTPConnections + 1))
     }
 }
