@@ -232,11 +232,12 @@ public final class SQLiteStore: Store {
             case .landed(let version, let renamed)?:
                 // The change is the commit (contract §4): its moves follow from it and are not kept.
                 let change = renamed ?? proposed
-                let columns = ChangeColumns(change, edits: edits)
-                try history.run([.text(id), .int(version), .text(r.commit.by), .double(r.at), .text(r.origin), .int(r.token),
-                                 columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
-                                 columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
-                                 columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
+                // Bound value by value: no array of values, no `ChangeColumns` made.
+                history.start()
+                history.bind(1, id); history.bind(2, version); history.bind(3, r.commit.by); history.bind(4, r.at)
+                history.bind(5, r.origin); history.bind(6, r.token)
+                bindColumns(of: change, to: history)
+                try history.runBound()
                 out.append(.landed(DurableCommit(board: id, version: version, by: r.commit.by, at: r.at, change: change,
                                                  origin: r.origin, token: r.token)))
             case .unchanged?:
@@ -246,6 +247,22 @@ public final class SQLiteStore: Store {
             }
         }
         return out
+    }
+
+    /// Binds `change` as `ChangeColumns(change, edits:)` has it into parameters 7 to 12 of the
+    /// history row (`change_kind` to `change_json`): a drop's columns straight from its
+    /// change, without the columns made and copied (an edit's, a group's and a batch's through
+    /// `ChangeColumns`, as their JSON).
+    private func bindColumns(of change: Change, to s: Statement) {
+        switch change {
+        case .insert(let id, let section, let after, let index):
+            s.bind(7, "insert"); s.bind(8, id); s.bind(9, after); s.bind(10, section); s.bind(11, index); s.bindNull(12)
+        case .swap(let a, let b):
+            s.bind(7, "swap"); s.bind(8, a); s.bind(9, b); s.bindNull(10); s.bindNull(11); s.bindNull(12)
+        default:
+            let c = ChangeColumns(change, edits: edits)
+            s.bind(7, c.kind); s.bind(8, c.item); s.bind(9, c.other); s.bind(10, c.section); s.bind(11, c.index); s.bind(12, c.json)
+        }
     }
 
     /// What became of a record on the store's board (`land`).
