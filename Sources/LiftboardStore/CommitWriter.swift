@@ -77,6 +77,10 @@ public final class CommitWriter: @unchecked Sendable {
     }
 
     private func loop() {
+        // The queue's two buffers: the records taken are swapped with this one, emptied after
+        // their write with its room kept, so that neither side allocates a buffer a batch (a
+        // copy of the queue and a new one for it cost an allocation and a free a commit).
+        var batch: [CommitRecord] = []
         while true {
             condition.lock()
             var probeDue = false
@@ -100,8 +104,7 @@ public final class CommitWriter: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let batch = queue
-            queue.removeAll(keepingCapacity: true)
+            swap(&batch, &queue)
             let work = jobs
             jobs.removeAll()
             condition.unlock()
@@ -120,6 +123,7 @@ public final class CommitWriter: @unchecked Sendable {
                 setHealth(false)
                 onFailure(batch, error)
             }
+            batch.removeAll(keepingCapacity: true)
         }
     }
 }
