@@ -133,4 +133,28 @@ import LiftboardCore
         #expect(k == changes.count)
         #expect(try store.commits(board: "demo", after: 0).map(\.change) == changes)
     }
+
+    /// A statement is reset before a bind only when it is not already (a run resets it as it
+    /// ends): one stepped part way, or stepped with no bind before, is still reset, or SQLite
+    /// would refuse the new values and it would read with the old ones.
+    @Test func aStatementSteppedPartWayIsResetBeforeItsNextBind() throws {
+        let db = try SQLiteDatabase(path: tempPath())
+        try db.execute("CREATE TABLE t (k INTEGER)")
+        let insert = try db.prepare("INSERT INTO t VALUES (?)")
+        for k in 0..<5 {
+            insert.start(); insert.bind(1, k); try insert.runBound()
+        }
+        let read = try db.prepare("SELECT k FROM t WHERE k > ? ORDER BY k")
+        read.bind([.int(0)])
+        #expect(try read.step() && read.int(0) == 1)
+        read.start(); read.bind(1, 2)
+        var rest: [Int] = []
+        while try read.step() { rest.append(read.int(0)) }
+        #expect(rest == [3, 4])
+        let count = try db.prepare("SELECT count(*) FROM t")
+        #expect(try count.step() && count.int(0) == 5)
+        try insert.run([.int(5)])
+        count.start()
+        #expect(try count.step() && count.int(0) == 6)
+    }
 }
