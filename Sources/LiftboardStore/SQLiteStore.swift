@@ -44,6 +44,8 @@ public final class SQLiteStore: Store {
     private let checkpointEvery: Int
     /// A drop's statement (`write`), held (`SQLiteDatabase.held`).
     private var historyInsert: Statement?
+    /// The outcomes of the last batch written (`write`), kept so that the next reuses their memory.
+    private var outcomes: [StoreOutcome] = []
 
     /// `edits`: how edits are kept as text (`EditCodec`). `checkpointEvery`: how many commits
     /// of a board are written as history rows alone before its item rows are brought up to date.
@@ -196,57 +198,85 @@ public final class SQLiteStore: Store {
     /// `apply`'s body, inside its transaction.
     private func write(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
         let history = try db.held(&historyInsert, "INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
-        var out: [StoreOutcome] = []
-        out.reserveCapacity(records.count)
-        for r in records {
-            let id = r.commit.board
-            guard let proposed = r.commit.change else { throw .missingChange(board: id, version: r.commit.version) }
-            // The cached board is the file's (this store is the file's only writer, and a
-            // failed batch or a deletion empties the cache): no read when it is cached. Changed
-            // where the cache keeps it (one lookup, and no copy of its items: the cache holds its
-            // only reference). A batch that fails empties the cache (`apply`).
-            func landOnCached() throws(StoreError) -> Landing? {
-                try cache.modify(id) { (current) throws(StoreError) -> Landing in try land(r, proposed, on: &current) }
-            }
-            var landing = try landOnCached()
-            if landing == nil {
-                do {
-                    // Read and kept (`board(id:)`).
-                    guard try board(id: id) != nil else {
-                        // Deleted (through the API): the commit is moot, the rest of the batch is written.
-                        out.append(.unchanged(board: id, token: r.token))
-                        continue
-                    }
-                } catch .unreplayable(let board, let version) {
-                    // A file written by something else: this board's drops are refused, the
-                    // rest of the batch (other boards) is written.
-                    out.append(.refused(board: id, token: r.token,
-                                        reason: "the stored history of board \"\(board)\" does not replay at v\(version)"))
-                    continue
-                }
-                landing = try landOnCached()
-            }
-            switch landing {
-            case nil:
-                throw .unknownBoard(id)
-            case .landed(let version, let renamed)?:
-                // The change is the commit (contract §4): its moves follow from it and are not kept.
-                let change = renamed ?? proposed
-                // Bound value by value: no array of values, no `ChangeColumns` made.
-                history.start()
-                history.bind(1, id); history.bind(2, version); history.bind(3, r.commit.by); history.bind(4, r.at)
-                history.bind(5, r.origin); history.bind(6, r.token)
-                bindColumns(of: change, to: history)
-                try history.runBound()
-                out.append(.landed(DurableCommit(board: id, version: version, by: r.commit.by, at: r.at, change: change,
-                                                 origin: r.origin, token: r.token)))
-            case .unchanged?:
-                out.append(.unchanged(board: id, token: r.token))
-            case .refused(let reason)?:
-                out.append(.refused(board: id, token: r.token, reason: reason))
+        // The last batch's outcomes are let go of here: the caller has handed them on, so the
+        // array's memory is this store's alone again and is reused, not made anew each batch.
+        outcomes.removeAll(keepingCapacity: true)
+        outcomes.reserveCapacity(records.count)
+        // Each record read where the batch holds it, not copied out of it.
+        try records.withUnsafeBufferPointer { (batch) throws(StoreError) in
+            for k in batch.indices { try write(batch[k], history) }
+        }
+        return outcomes
+    }
+
+    /// One record of `write`'s batch: its change landed on the store's board, its history row
+    /// and its outcome.
+    private func write(_ r: borrowing CommitRecord, _ history: Statement) throws(StoreError) {
+        guard let proposed = r.commit.change else { throw .missingChange(board: r.commit.board, version: r.commit.version) }
+        // A copy's change as stored, when its new id was made another (`land`).
+        var renamed: Change?
+        // The cached board is the file's (this store is the file's only writer, and a
+        // failed batch or a deletion empties the cache): no read when it is cached. Changed
+        // where the cache keeps it (one lookup, and no copy of its items: the cache holds its
+        // only reference). A batch that fails empties the cache (`apply`).
+        let ifVersion = r.ifVersion
+        func landOnCached() throws(StoreError) -> Landing? {
+            try cache.modify(r.commit.board) { (current) throws(StoreError) -> Landing in
+                try land(ifVersion: ifVersion, proposed, on: &current, renamed: &renamed)
             }
         }
-        return out
+        var landing = try landOnCached()
+        if landing == nil {
+            guard try readForWrite(r) else { return }
+            landing = try landOnCached()
+        }
+        switch landing {
+        case nil:
+            throw .unknownBoard(r.commit.board)
+        case .landed(let version)?:
+            // The change is the commit (contract §4): its moves follow from it and are not kept.
+            // (`if let`, not `??`: `??` copies an optional change through its type's metadata.)
+            if let renamed { try writeHistory(r, renamed, version: version, history) } else { try writeHistory(r, proposed, version: version, history) }
+        case .unchanged?:
+            outcomes.append(.unchanged(board: r.commit.board, token: r.token))
+        case .refused(let reason)?:
+            outcomes.append(.refused(board: r.commit.board, token: r.token, reason: reason))
+        }
+    }
+
+    /// Writes `r`'s history row, its change `change` landed at `version`, and its outcome.
+    private func writeHistory(_ r: borrowing CommitRecord, _ change: Change, version: Int, _ history: Statement) throws(StoreError) {
+        // Bound value by value: no array of values, no `ChangeColumns` made.
+        history.start()
+        history.bind(1, r.commit.board); history.bind(2, version); history.bind(3, r.commit.by); history.bind(4, r.at)
+        history.bind(5, r.origin); history.bind(6, r.token)
+        bindColumns(of: change, to: history)
+        try history.runBound()
+        outcomes.append(.landed(DurableCommit(board: r.commit.board, version: version, by: r.commit.by, at: r.at,
+                                              change: change, origin: r.origin, token: r.token)))
+    }
+
+    /// Reads `r`'s board, not cached, and keeps it (`board(id:)`): true when it is cached now;
+    /// false when `r`'s outcome is made here (its board deleted, or its history not replaying).
+    /// Apart from `write(_:_:)`, which runs for every record, so that what this needs is made
+    /// only when it runs.
+    @inline(never)
+    private func readForWrite(_ r: borrowing CommitRecord) throws(StoreError) -> Bool {
+        let id = r.commit.board
+        do {
+            guard try board(id: id) != nil else {
+                // Deleted (through the API): the commit is moot, the rest of the batch is written.
+                outcomes.append(.unchanged(board: id, token: r.token))
+                return false
+            }
+            return true
+        } catch .unreplayable(let board, let version) {
+            // A file written by something else: this board's drops are refused, the
+            // rest of the batch (other boards) is written.
+            outcomes.append(.refused(board: id, token: r.token,
+                                     reason: "the stored history of board \"\(board)\" does not replay at v\(version)"))
+            return false
+        }
     }
 
     /// Binds `change` as `ChangeColumns(change, edits:)` has it into parameters 7 to 12 of the
@@ -267,22 +297,29 @@ public final class SQLiteStore: Store {
 
     /// What became of a record on the store's board (`land`).
     private enum Landing {
-        /// At `version`; `renamed` is a copy's change as stored (its new id made another when
-        /// the board has it already), nil for every other change (stored as the record's).
-        case landed(version: Int, renamed: Change?)
+        /// At `version` (a copy's change as stored, its new id made another when the board has
+        /// it already, in `land`'s `renamed`).
+        case landed(version: Int)
         case unchanged
         case refused(reason: String)
     }
 
-    /// Applies `r`'s change `proposed` to `current`, the store's board, and writes the item and
-    /// section rows it needs (an edit's; a checkpoint's); `current` is left as the store's
-    /// board after it, landed or not.
-    private func land(_ r: CommitRecord, _ proposed: Change, on current: inout Board) throws(StoreError) -> Landing {
-        if let expected = r.ifVersion, expected != current.version { return .unchanged }
+    /// Applies a record's change `proposed` (unless the board is not at the record's
+    /// `ifVersion`) to `current`, the store's board, and writes the item and section rows it
+    /// needs (an edit's; a checkpoint's); `current` is left as the store's board after it,
+    /// landed or not. `renamed`, nil on entry, is a copy's change as stored
+    /// when the board has its new id already; nil for every other change (stored as `proposed`).
+    private func land(ifVersion: Int?, _ proposed: Change, on current: inout Board, renamed: inout Change?) throws(StoreError) -> Landing {
+        if let ifVersion, ifVersion != current.version { return .unchanged }
         // A copy's new id the board has already gets another (issue 23); the commit carries it.
-        var renamed: Change?
         if case .copyItem = proposed { renamed = current.storing(proposed) }
-        let change = renamed ?? proposed
+        // (`if let`, not `??`: `??` copies an optional change through its type's metadata.)
+        if let renamed { return try land(renamed, on: &current) }
+        return try land(proposed, on: &current)
+    }
+
+    /// `land`'s body, for the change as stored.
+    private func land(_ change: Change, on current: inout Board) throws(StoreError) -> Landing {
         let before = change.isEdit ? current : nil
         // Placement rules hold on the store's order, under its lock (issue 23).
         let ruled = current.hasRules ? current : nil
@@ -300,7 +337,7 @@ public final class SQLiteStore: Store {
         } else if current.version - (rows[current.id]?.version ?? 0) >= checkpointEvery {
             try bringRows(of: current)
         }
-        return .landed(version: current.version, renamed: renamed)
+        return .landed(version: current.version)
     }
 
     /// Rewrites the `items` rows of `board` whose place differs from the rows' (only those),

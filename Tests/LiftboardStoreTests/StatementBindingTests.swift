@@ -134,6 +134,24 @@ import LiftboardCore
         #expect(try store.commits(board: "demo", after: 0).map(\.change) == changes)
     }
 
+    /// The store reuses the memory of its last batch's outcomes for the next: outcomes a
+    /// caller still holds stay as they were, and each batch's are its own.
+    @Test func outcomesHeldByTheCallerStayAsTheyWereAfterTheNextBatch() throws {
+        let store = try SQLiteStore(path: tempPath(), edits: .wire)
+        try store.seed(demo)
+        let first = try store.apply([drop(1, .insert(id: "a", section: "done", after: nil, index: 0), token: 1),
+                                     drop(2, .insert(id: "a", section: "done", after: nil, index: 0), token: 2)])
+        let kept = first
+        let second = try store.apply([drop(2, .insert(id: "b", section: "done", after: "a", index: 1), token: 3)])
+        let third = try store.apply([drop(3, .swap("a", "b"), token: 4)])
+        #expect(kept == first && first.count == 2)
+        guard case .landed(let d) = first[0], d.version == 1, d.token == 1 else { Issue.record("\(first)"); return }
+        #expect(first[1] == .unchanged(board: "demo", token: 2))
+        #expect(second.count == 1 && third.count == 1)
+        guard case .landed(let s) = second[0], s.version == 2, s.token == 3,
+              case .landed(let t) = third[0], t.version == 3, t.token == 4 else { Issue.record("\(second) \(third)"); return }
+    }
+
     /// A statement is reset before a bind only when it is not already (a run resets it as it
     /// ends): one stepped part way, or stepped with no bind before, is still reset, or SQLite
     /// would refuse the new values and it would read with the old ones.
