@@ -10,12 +10,14 @@ import LiftboardCore
 /// write succeeds, and says so through `onHealth`. Writes queued meanwhile are still tried,
 /// so a drop fails fast rather than waiting.
 public final class CommitWriter: @unchecked Sendable {
-    // @unchecked: every mutable member is guarded by `condition`.
+    // @unchecked: every mutable member is guarded by `condition`. The queues are not checked at
+    // run time for overlapping accesses (`@exclusivity(unchecked)`, see `SQLiteStore.cache`):
+    // each is touched in short accesses under `condition`, none overlapping another.
     private let condition = NSCondition()
-    private var queue: [CommitRecord] = []
+    @exclusivity(unchecked) private var queue: [CommitRecord] = []
     /// Other work on the store (a board created or deleted), run after the commits queued
     /// before it.
-    private var jobs: [@Sendable (any Store) -> Void] = []
+    @exclusivity(unchecked) private var jobs: [@Sendable (any Store) -> Void] = []
     private var closing = false
     private var thread: Thread?
     private let store: any Store

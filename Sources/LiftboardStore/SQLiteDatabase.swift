@@ -83,7 +83,8 @@ final class SQLiteDatabase {
     /// Keyed by the literal's address, not its text: hashing a 200-byte INSERT cost about
     /// 1,400 instructions, three lookups a commit. (One text at two call sites is prepared
     /// twice, which is harmless.)
-    private var statements: [UnsafeRawPointer: Statement] = [:]
+    /// `@exclusivity(unchecked)` here and in `Statement`: see `SQLiteStore.cache`.
+    @exclusivity(unchecked) private var statements: [UnsafeRawPointer: Statement] = [:]
 
     /// The connection's prepared `sql`, reset and ready to bind. Reset (`Statement.run`, or
     /// `reset()` after reading rows) before the transaction ends, or a read stays open.
@@ -105,8 +106,8 @@ final class SQLiteDatabase {
         return s
     }
 
-    private var begin: Statement?
-    private var commit: Statement?
+    @exclusivity(unchecked) private var begin: Statement?
+    @exclusivity(unchecked) private var commit: Statement?
 
     /// Runs `body` in one transaction: all of it is written, or none.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
@@ -133,17 +134,17 @@ final class Statement {
     /// them (SQLITE_STATIC) until the statement is bound again: a text bound as transient was
     /// copied into memory of its own first (about 600 instructions each, seven a commit).
     /// Grown as needed, never shrunk; freed after the statement is finalized.
-    private var texts = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 1)
-    private var textCapacity = 256
+    @exclusivity(unchecked) private var texts = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 1)
+    @exclusivity(unchecked) private var textCapacity = 256
     /// Where the next text of the bind under way goes in `texts`.
-    private var textOffset = 0
+    @exclusivity(unchecked) private var textOffset = 0
     /// Buffers outgrown during the bind under way: texts bound before the growth are still
     /// read there, so they are freed at the next bind (`start`), not before.
-    private var outgrown: [UnsafeMutableRawPointer] = []
+    @exclusivity(unchecked) private var outgrown: [UnsafeMutableRawPointer] = []
     /// Whether the statement is reset (as prepared, or reset since its last step), so that a
     /// bind need not reset it again: a statement run (`runBound`) is reset as it ends, and a
     /// second reset cost SQLite about 80 instructions, three statements a commit.
-    private var isReset = true
+    @exclusivity(unchecked) private var isReset = true
 
     init(db: SQLiteDatabase, stmt: OpaquePointer, sql: String) { self.db = db; self.stmt = stmt; self.sql = sql }
     deinit {
