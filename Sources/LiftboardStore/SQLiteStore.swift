@@ -207,58 +207,66 @@ public final class SQLiteStore: Store {
         // array's memory is this store's alone again and is reused, not made anew each batch.
         outcomes.removeAll(keepingCapacity: true)
         outcomes.reserveCapacity(records.count)
-        // Each record read where the batch holds it, not copied out of it.
+        // Each record read where the batch holds it, through a pointer: passed as a value
+        // (even borrowing) it was copied out of the batch and destroyed again, every commit.
         try records.withUnsafeBufferPointer { (batch) throws(StoreError) in
-            for k in batch.indices { try write(batch[k], history) }
+            guard let first = batch.baseAddress else { return }
+            for k in batch.indices { try write(first + k, history) }
         }
         return outcomes
     }
 
-    /// One record of `write`'s batch: its change landed on the store's board, its history row
-    /// and its outcome.
-    private func write(_ r: borrowing CommitRecord, _ history: Statement) throws(StoreError) {
-        guard let proposed = r.commit.change else { throw .missingChange(board: r.commit.board, version: r.commit.version) }
+    /// One record of `write`'s batch (`record`, read where the batch holds it): its change
+    /// landed on the store's board, its history row and its outcome.
+    private func write(_ record: UnsafePointer<CommitRecord>, _ history: Statement) throws(StoreError) {
+        guard let proposed = record.pointee.commit.change else {
+            throw .missingChange(board: record.pointee.commit.board, version: record.pointee.commit.version)
+        }
         // A copy's change as stored, when its new id was made another (`land`).
         var renamed: Change?
         // The cached board is the file's (this store is the file's only writer, and a
         // failed batch or a deletion empties the cache): no read when it is cached. Changed
         // where the cache keeps it (one lookup, and no copy of its items: the cache holds its
         // only reference). A batch that fails empties the cache (`apply`).
-        let ifVersion = r.ifVersion
         func landOnCached() throws(StoreError) -> Landing? {
-            try cache.modify(r.commit.board) { (current) throws(StoreError) -> Landing in
-                try land(ifVersion: ifVersion, proposed, on: &current, renamed: &renamed)
+            try cache.modify(record.pointee.commit.board) { (current) throws(StoreError) -> Landing in
+                try land(ifVersion: record.pointee.ifVersion, proposed, on: &current, renamed: &renamed)
             }
         }
         var landing = try landOnCached()
         if landing == nil {
-            guard try readForWrite(r) else { return }
+            guard try readForWrite(record.pointee) else { return }
             landing = try landOnCached()
         }
         switch landing {
         case nil:
-            throw .unknownBoard(r.commit.board)
+            throw .unknownBoard(record.pointee.commit.board)
         case .landed(let version)?:
             // The change is the commit (contract §4): its moves follow from it and are not kept.
             // (`if let`, not `??`: `??` copies an optional change through its type's metadata.)
-            if let renamed { try writeHistory(r, renamed, version: version, history) } else { try writeHistory(r, proposed, version: version, history) }
+            if let renamed {
+                try writeHistory(record, renamed, version: version, history)
+            } else {
+                try writeHistory(record, proposed, version: version, history)
+            }
         case .unchanged?:
-            outcomes.append(.unchanged(board: r.commit.board, token: r.token))
+            outcomes.append(.unchanged(board: record.pointee.commit.board, token: record.pointee.token))
         case .refused(let reason)?:
-            outcomes.append(.refused(board: r.commit.board, token: r.token, reason: reason))
+            outcomes.append(.refused(board: record.pointee.commit.board, token: record.pointee.token, reason: reason))
         }
     }
 
-    /// Writes `r`'s history row, its change `change` landed at `version`, and its outcome.
-    private func writeHistory(_ r: borrowing CommitRecord, _ change: Change, version: Int, _ history: Statement) throws(StoreError) {
+    /// Writes `record`'s history row, its change `change` landed at `version`, and its outcome.
+    private func writeHistory(_ record: UnsafePointer<CommitRecord>, _ change: Change, version: Int, _ history: Statement) throws(StoreError) {
         // Bound value by value: no array of values, no `ChangeColumns` made.
         history.start()
-        history.bind(1, r.commit.board); history.bind(2, version); history.bind(3, r.commit.by); history.bind(4, r.at)
-        history.bind(5, r.origin); history.bind(6, r.token)
+        history.bind(1, record.pointee.commit.board); history.bind(2, version); history.bind(3, record.pointee.commit.by)
+        history.bind(4, record.pointee.at); history.bind(5, record.pointee.origin); history.bind(6, record.pointee.token)
         bindColumns(of: change, to: history)
         try history.runBound()
-        outcomes.append(.landed(DurableCommit(board: r.commit.board, version: version, by: r.commit.by, at: r.at,
-                                              change: change, origin: r.origin, token: r.token)))
+        outcomes.append(.landed(DurableCommit(board: record.pointee.commit.board, version: version, by: record.pointee.commit.by,
+                                              at: record.pointee.at, change: change, origin: record.pointee.origin,
+                                              token: record.pointee.token)))
     }
 
     /// Reads `r`'s board, not cached, and keeps it (`board(id:)`): true when it is cached now;
