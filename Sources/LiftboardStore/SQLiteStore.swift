@@ -222,15 +222,13 @@ public final class SQLiteStore: Store {
         guard let proposed = record.pointee.commit.change else {
             throw .missingChange(board: record.pointee.commit.board, version: record.pointee.commit.version)
         }
-        // A copy's change as stored, when its new id was made another (`land`).
-        var renamed: Change?
         // The cached board is the file's (this store is the file's only writer, and a
         // failed batch or a deletion empties the cache): no read when it is cached. Changed
         // where the cache keeps it (one lookup, and no copy of its items: the cache holds its
         // only reference). A batch that fails empties the cache (`apply`).
         func landOnCached() throws(StoreError) -> Landing? {
             try cache.modify(record.pointee.commit.board) { (current) throws(StoreError) -> Landing in
-                try land(ifVersion: record.pointee.ifVersion, proposed, on: &current, renamed: &renamed)
+                try land(record, proposed, on: &current, history)
             }
         }
         var landing = try landOnCached()
@@ -241,14 +239,9 @@ public final class SQLiteStore: Store {
         switch landing {
         case nil:
             throw .unknownBoard(record.pointee.commit.board)
-        case .landed(let version)?:
-            // The change is the commit (contract §4): its moves follow from it and are not kept.
-            // (`if let`, not `??`: `??` copies an optional change through its type's metadata.)
-            if let renamed {
-                try writeHistory(record, renamed, version: version, history)
-            } else {
-                try writeHistory(record, proposed, version: version, history)
-            }
+        case .landed?:
+            // Its history row and outcome written (`land`).
+            break
         case .unchanged?:
             outcomes.append(.unchanged(board: record.pointee.commit.board, token: record.pointee.token))
         case .refused(let reason)?:
@@ -310,29 +303,30 @@ public final class SQLiteStore: Store {
 
     /// What became of a record on the store's board (`land`).
     private enum Landing {
-        /// At `version` (a copy's change as stored, its new id made another when the board has
-        /// it already, in `land`'s `renamed`).
-        case landed(version: Int)
+        /// Its history row and outcome written.
+        case landed
         case unchanged
         case refused(reason: String)
     }
 
-    /// Applies a record's change `proposed` (unless the board is not at the record's
+    /// Applies `record`'s change `proposed` (unless the board is not at the record's
     /// `ifVersion`) to `current`, the store's board, and writes the item and section rows it
-    /// needs (an edit's; a checkpoint's); `current` is left as the store's board after it,
-    /// landed or not. `renamed`, nil on entry, is a copy's change as stored
-    /// when the board has its new id already; nil for every other change (stored as `proposed`).
-    private func land(ifVersion: Int?, _ proposed: Change, on current: inout Board, renamed: inout Change?) throws(StoreError) -> Landing {
-        if let ifVersion, ifVersion != current.version { return .unchanged }
+    /// needs (an edit's; a checkpoint's), then, landed, its history row and outcome
+    /// (`writeHistory`); `current` is left as the store's board after it, landed or not.
+    private func land(_ record: UnsafePointer<CommitRecord>, _ proposed: Change, on current: inout Board,
+                      _ history: Statement) throws(StoreError) -> Landing {
+        if let ifVersion = record.pointee.ifVersion, ifVersion != current.version { return .unchanged }
         // A copy's new id the board has already gets another (issue 23); the commit carries it.
-        if case .copyItem = proposed { renamed = current.storing(proposed) }
-        // (`if let`, not `??`: `??` copies an optional change through its type's metadata.)
-        if let renamed { return try land(renamed, on: &current) }
-        return try land(proposed, on: &current)
+        // (The change as stored is passed on as it is, not as an optional made of the two:
+        // copying an optional change went through its type's metadata, twice a commit.)
+        if case .copyItem = proposed { return try land(record, storing: current.storing(proposed), on: &current, history) }
+        return try land(record, storing: proposed, on: &current, history)
     }
 
-    /// `land`'s body, for the change as stored.
-    private func land(_ change: Change, on current: inout Board) throws(StoreError) -> Landing {
+    /// `land`'s body, for the change as stored (`change`: the commit, contract §4; its moves
+    /// follow from it and are not kept).
+    private func land(_ record: UnsafePointer<CommitRecord>, storing change: Change, on current: inout Board,
+                      _ history: Statement) throws(StoreError) -> Landing {
         let before = change.isEdit ? current : nil
         // Placement rules hold on the store's order, under its lock (issue 23).
         let ruled = current.hasRules ? current : nil
@@ -350,7 +344,8 @@ public final class SQLiteStore: Store {
         } else if current.version - (rows[current.id]?.version ?? 0) >= checkpointEvery {
             try bringRows(of: current)
         }
-        return .landed(version: current.version)
+        try writeHistory(record, change, version: current.version, history)
+        return .landed
     }
 
     /// Rewrites the `items` rows of `board` whose place differs from the rows' (only those),
