@@ -192,22 +192,32 @@ final class Statement {
     /// Binds `s` by its own UTF-8 and length (no C string made, no strlen), copied after the
     /// texts bound since `start` into the statement's memory, where SQLite reads it.
     func bind(_ i: Int32, _ s: String) {
+        // A native string's UTF-8 read where it is (a small one's from a copy on the stack),
+        // without the string copied to be made contiguous first.
+        if s.utf8.withContiguousStorageIfAvailable({ bind(i, utf8: $0) }) != nil { return }
         var s = s
-        s.withUTF8 { utf8 in
-            let count = utf8.count
-            if textOffset + count > textCapacity {
-                // The texts bound so far are read where they are until the next bind.
-                outgrown.append(texts)
-                textCapacity = max(count, 2 * textCapacity)
-                texts = .allocate(byteCount: textCapacity, alignment: 1)
-                textOffset = 0
-            }
-            let at = texts + textOffset
-            if let base = utf8.baseAddress { at.copyMemory(from: base, byteCount: count) }
-            textOffset += count
-            // nil: SQLITE_STATIC, read where it is.
-            sqlite3_bind_text(stmt, i, at.assumingMemoryBound(to: CChar.self), Int32(count), nil)
+        s.withUTF8 { bind(i, utf8: $0) }
+    }
+
+    /// Binds a literal where the program holds it (SQLITE_STATIC): nothing copied.
+    func bind(_ i: Int32, literal s: StaticString) {
+        sqlite3_bind_text(stmt, i, UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self), Int32(s.utf8CodeUnitCount), nil)
+    }
+
+    private func bind(_ i: Int32, utf8: UnsafeBufferPointer<UInt8>) {
+        let count = utf8.count
+        if textOffset + count > textCapacity {
+            // The texts bound so far are read where they are until the next bind.
+            outgrown.append(texts)
+            textCapacity = max(count, 2 * textCapacity)
+            texts = .allocate(byteCount: textCapacity, alignment: 1)
+            textOffset = 0
         }
+        let at = texts + textOffset
+        if let base = utf8.baseAddress { at.copyMemory(from: base, byteCount: count) }
+        textOffset += count
+        // nil: SQLITE_STATIC, read where it is.
+        sqlite3_bind_text(stmt, i, at.assumingMemoryBound(to: CChar.self), Int32(count), nil)
     }
 
     /// Steps once: `true` while a row is available.

@@ -300,9 +300,9 @@ public final class SQLiteStore: Store {
     private func bindColumns(of change: Change, to s: Statement) {
         switch change {
         case .insert(let id, let section, let after, let index):
-            s.bind(7, "insert"); s.bind(8, id); s.bind(9, after); s.bind(10, section); s.bind(11, index); s.bindNull(12)
+            s.bind(7, literal: "insert"); s.bind(8, id); s.bind(9, after); s.bind(10, section); s.bind(11, index); s.bindNull(12)
         case .swap(let a, let b):
-            s.bind(7, "swap"); s.bind(8, a); s.bind(9, b); s.bindNull(10); s.bindNull(11); s.bindNull(12)
+            s.bind(7, literal: "swap"); s.bind(8, a); s.bind(9, b); s.bindNull(10); s.bindNull(11); s.bindNull(12)
         default:
             let c = ChangeColumns(change, edits: edits)
             s.bind(7, c.kind); s.bind(8, c.item); s.bind(9, c.other); s.bind(10, c.section); s.bind(11, c.index); s.bind(12, c.json)
