@@ -10,12 +10,14 @@ import LiftboardCore
 /// write succeeds, and says so through `onHealth`. Writes queued meanwhile are still tried,
 /// so a drop fails fast rather than waiting.
 public final class CommitWriter: @unchecked Sendable {
-    // @unchecked: every mutable member is guarded by `condition`.
+    // @unchecked: every mutable member is guarded by `condition`. The queues are not checked at
+    // run time for overlapping accesses (`@exclusivity(unchecked)`, see `SQLiteStore.cache`):
+    // each is touched in short accesses under `condition`, none overlapping another.
     private let condition = NSCondition()
-    private var queue: [CommitRecord] = []
+    @exclusivity(unchecked) private var queue: [CommitRecord] = []
     /// Other work on the store (a board created or deleted), run after the commits queued
     /// before it.
-    private var jobs: [@Sendable (any Store) -> Void] = []
+    @exclusivity(unchecked) private var jobs: [@Sendable (any Store) -> Void] = []
     private var closing = false
     private var thread: Thread?
     private let store: any Store
@@ -77,6 +79,10 @@ public final class CommitWriter: @unchecked Sendable {
     }
 
     private func loop() {
+        // The queue's two buffers: the records taken are swapped with this one, emptied after
+        // their write with its room kept, so that neither side allocates a buffer a batch (a
+        // copy of the queue and a new one for it cost an allocation and a free a commit).
+        var batch: [CommitRecord] = []
         while true {
             condition.lock()
             var probeDue = false
@@ -100,8 +106,7 @@ public final class CommitWriter: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let batch = queue
-            queue.removeAll(keepingCapacity: true)
+            swap(&batch, &queue)
             let work = jobs
             jobs.removeAll()
             condition.unlock()
@@ -120,6 +125,7 @@ public final class CommitWriter: @unchecked Sendable {
                 setHealth(false)
                 onFailure(batch, error)
             }
+            batch.removeAll(keepingCapacity: true)
         }
     }
 }

@@ -83,7 +83,8 @@ final class SQLiteDatabase {
     /// Keyed by the literal's address, not its text: hashing a 200-byte INSERT cost about
     /// 1,400 instructions, three lookups a commit. (One text at two call sites is prepared
     /// twice, which is harmless.)
-    private var statements: [UnsafeRawPointer: Statement] = [:]
+    /// `@exclusivity(unchecked)` here and in `Statement`: see `SQLiteStore.cache`.
+    @exclusivity(unchecked) private var statements: [UnsafeRawPointer: Statement] = [:]
 
     /// The connection's prepared `sql`, reset and ready to bind. Reset (`Statement.run`, or
     /// `reset()` after reading rows) before the transaction ends, or a read stays open.
@@ -105,8 +106,8 @@ final class SQLiteDatabase {
         return s
     }
 
-    private var begin: Statement?
-    private var commit: Statement?
+    @exclusivity(unchecked) private var begin: Statement?
+    @exclusivity(unchecked) private var commit: Statement?
 
     /// Runs `body` in one transaction: all of it is written, or none.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
@@ -129,56 +130,99 @@ final class Statement {
     let db: SQLiteDatabase
     let stmt: OpaquePointer
     let sql: String
-    /// The UTF-8 of the text values of the last `bind`, one after another, where SQLite reads
+    /// The UTF-8 of the text values of the last bind, one after another, where SQLite reads
     /// them (SQLITE_STATIC) until the statement is bound again: a text bound as transient was
     /// copied into memory of its own first (about 600 instructions each, seven a commit).
     /// Grown as needed, never shrunk; freed after the statement is finalized.
-    private var texts = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 1)
-    private var textCapacity = 256
+    @exclusivity(unchecked) private var texts = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 1)
+    @exclusivity(unchecked) private var textCapacity = 256
+    /// Where the next text of the bind under way goes in `texts`.
+    @exclusivity(unchecked) private var textOffset = 0
+    /// Buffers outgrown during the bind under way: texts bound before the growth are still
+    /// read there, so they are freed at the next bind (`start`), not before.
+    @exclusivity(unchecked) private var outgrown: [UnsafeMutableRawPointer] = []
+    /// Whether the statement is reset (as prepared, or reset since its last step), so that a
+    /// bind need not reset it again: a statement run (`runBound`) is reset as it ends, and a
+    /// second reset cost SQLite about 80 instructions, three statements a commit.
+    @exclusivity(unchecked) private var isReset = true
 
     init(db: SQLiteDatabase, stmt: OpaquePointer, sql: String) { self.db = db; self.stmt = stmt; self.sql = sql }
     deinit {
         sqlite3_finalize(stmt)
         texts.deallocate()
+        for b in outgrown { b.deallocate() }
     }
 
     @discardableResult
     func bind(_ values: [SQLValue]) -> Statement {
-        sqlite3_reset(stmt)
+        start()
         assert(values.count == Int(sqlite3_bind_parameter_count(stmt)), "\(sql): \(values.count) values")
-        var length = 0
-        for case .text(let s) in values { length += s.utf8.count }
-        if length > textCapacity {
-            // Every text is bound again below, so nothing still points into the old memory.
-            textCapacity = max(length, 2 * textCapacity)
-            texts.deallocate()
-            texts = .allocate(byteCount: textCapacity, alignment: 1)
-        }
         // Every parameter is bound again (callers pass them all), so none is cleared first.
-        var offset = 0
         for (k, v) in values.enumerated() {
             let i = Int32(k + 1)
             switch v {
-            case .int(let x): sqlite3_bind_int64(stmt, i, Int64(x))
-            case .double(let x): sqlite3_bind_double(stmt, i, x)
-            case .text(var s):
-                // The string's own UTF-8 with its length: no C string made, no strlen.
-                let start = texts + offset
-                let count = s.withUTF8 { utf8 -> Int in
-                    if let base = utf8.baseAddress { start.copyMemory(from: base, byteCount: utf8.count) }
-                    return utf8.count
-                }
-                offset += count
-                // nil: SQLITE_STATIC, read where it is.
-                sqlite3_bind_text(stmt, i, start.assumingMemoryBound(to: CChar.self), Int32(count), nil)
-            case .null: sqlite3_bind_null(stmt, i)
+            case .int(let x): bind(i, x)
+            case .double(let x): bind(i, x)
+            case .text(let s): bind(i, s)
+            case .null: bindNull(i)
             }
         }
         return self
     }
 
+    /// Starts a bind value by value (`bind(_:_:)`, the hot path's: no array of values made):
+    /// resets the statement and reuses its texts' memory. Bind every parameter then (none is
+    /// cleared), and `runBound()`.
+    func start() {
+        if !isReset { sqlite3_reset(stmt) }
+        isReset = false
+        textOffset = 0
+        if !outgrown.isEmpty {
+            for b in outgrown { b.deallocate() }
+            outgrown.removeAll()
+        }
+    }
+
+    func bind(_ i: Int32, _ x: Int) { sqlite3_bind_int64(stmt, i, Int64(x)) }
+    func bind(_ i: Int32, _ x: Double) { sqlite3_bind_double(stmt, i, x) }
+    func bindNull(_ i: Int32) { sqlite3_bind_null(stmt, i) }
+    func bind(_ i: Int32, _ s: String?) { if let s { bind(i, s) } else { bindNull(i) } }
+    func bind(_ i: Int32, _ x: Int?) { if let x { bind(i, x) } else { bindNull(i) } }
+
+    /// Binds `s` by its own UTF-8 and length (no C string made, no strlen), copied after the
+    /// texts bound since `start` into the statement's memory, where SQLite reads it.
+    func bind(_ i: Int32, _ s: String) {
+        // A native string's UTF-8 read where it is (a small one's from a copy on the stack),
+        // without the string copied to be made contiguous first.
+        if s.utf8.withContiguousStorageIfAvailable({ bind(i, utf8: $0) }) != nil { return }
+        var s = s
+        s.withUTF8 { bind(i, utf8: $0) }
+    }
+
+    /// Binds a literal where the program holds it (SQLITE_STATIC): nothing copied.
+    func bind(_ i: Int32, literal s: StaticString) {
+        sqlite3_bind_text(stmt, i, UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self), Int32(s.utf8CodeUnitCount), nil)
+    }
+
+    private func bind(_ i: Int32, utf8: UnsafeBufferPointer<UInt8>) {
+        let count = utf8.count
+        if textOffset + count > textCapacity {
+            // The texts bound so far are read where they are until the next bind.
+            outgrown.append(texts)
+            textCapacity = max(count, 2 * textCapacity)
+            texts = .allocate(byteCount: textCapacity, alignment: 1)
+            textOffset = 0
+        }
+        let at = texts + textOffset
+        if let base = utf8.baseAddress { at.copyMemory(from: base, byteCount: count) }
+        textOffset += count
+        // nil: SQLITE_STATIC, read where it is.
+        sqlite3_bind_text(stmt, i, at.assumingMemoryBound(to: CChar.self), Int32(count), nil)
+    }
+
     /// Steps once: `true` while a row is available.
     func step() throws(StoreError) -> Bool {
+        isReset = false
         let rc = sqlite3_step(stmt)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
@@ -188,12 +232,20 @@ final class Statement {
     /// Binds, steps to the end and resets, so the statement holds no lock afterwards.
     func run(_ values: [SQLValue] = []) throws(StoreError) {
         bind(values)
-        defer { sqlite3_reset(stmt) }
+        try runBound()
+    }
+
+    /// Steps to the end what is bound (`start` and `bind(_:_:)`) and resets.
+    func runBound() throws(StoreError) {
+        defer { reset() }
         while try step() {}
     }
 
     /// Ends a read early (after the rows wanted), releasing what the statement holds.
-    func reset() { sqlite3_reset(stmt) }
+    func reset() {
+        sqlite3_reset(stmt)
+        isReset = true
+    }
 
     func int(_ col: Int32) -> Int { Int(sqlite3_column_int64(stmt, col)) }
     func double(_ col: Int32) -> Double { sqlite3_column_double(stmt, col) }

@@ -35,15 +35,30 @@ public final class SQLiteStore: Store {
     /// How many commits of a board its rows may lag behind its history by default.
     public static let defaultCheckpointEvery = 256
     private let db: SQLiteDatabase
-    private var cache = BoardCache()
+    // `@exclusivity(unchecked)`: the members a commit touches are not checked at run time for
+    // overlapping accesses (about 65 instructions an access, a dozen a commit on the store
+    // thread with those of `SQLiteDatabase`, `Statement` and `CommitWriter`). The store is used
+    // from one thread at a time, and no access to one of them overlaps another to it (`write`'s
+    // change of the cached board in place touches `rows` and `outcomes`, not `cache`).
+    @exclusivity(unchecked) private var cache = BoardCache()
     /// How many boards were read from the file (tests).
     private(set) var loads = 0
     /// For each cached board, what its `items` rows hold (`StoredRows`); forgotten with the cache.
-    private var rows: [String: StoredRows] = [:]
+    @exclusivity(unchecked) private var rows: [String: StoredRows] = [:] {
+        didSet { leastRowsVersion = rows.values.lazy.map(\.version).min() ?? 0 }
+    }
+    /// The least version of `rows` (0 with none), kept as they change (a checkpoint, an edit,
+    /// a load: seldom): a board's rows lag it by `checkpointEvery` commits only if this does,
+    /// so that most drops decide without looking their board's rows up (a String hashed and
+    /// probed, about 370 instructions a commit). Every cached board has its rows (`board(id:)`
+    /// sets both; a failed batch and a deletion empty both).
+    @exclusivity(unchecked) private var leastRowsVersion = 0
     private let edits: EditCodec
     private let checkpointEvery: Int
     /// A drop's statement (`write`), held (`SQLiteDatabase.held`).
-    private var historyInsert: Statement?
+    @exclusivity(unchecked) private var historyInsert: Statement?
+    /// The outcomes of the last batch written (`write`), kept so that the next reuses their memory.
+    @exclusivity(unchecked) private var outcomes: [StoreOutcome] = []
 
     /// `edits`: how edits are kept as text (`EditCodec`). `checkpointEvery`: how many commits
     /// of a board are written as history rows alone before its item rows are brought up to date.
@@ -196,76 +211,130 @@ public final class SQLiteStore: Store {
     /// `apply`'s body, inside its transaction.
     private func write(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
         let history = try db.held(&historyInsert, "INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
-        var out: [StoreOutcome] = []
-        out.reserveCapacity(records.count)
-        for r in records {
-            let id = r.commit.board
-            guard let proposed = r.commit.change else { throw .missingChange(board: id, version: r.commit.version) }
-            // The cached board is the file's (this store is the file's only writer, and a
-            // failed batch or a deletion empties the cache): no read when it is cached. Changed
-            // where the cache keeps it (one lookup, and no copy of its items: the cache holds its
-            // only reference). A batch that fails empties the cache (`apply`).
-            func landOnCached() throws(StoreError) -> Landing? {
-                try cache.modify(id) { (current) throws(StoreError) -> Landing in try land(r, proposed, on: &current) }
-            }
-            var landing = try landOnCached()
-            if landing == nil {
-                do {
-                    // Read and kept (`board(id:)`).
-                    guard try board(id: id) != nil else {
-                        // Deleted (through the API): the commit is moot, the rest of the batch is written.
-                        out.append(.unchanged(board: id, token: r.token))
-                        continue
-                    }
-                } catch .unreplayable(let board, let version) {
-                    // A file written by something else: this board's drops are refused, the
-                    // rest of the batch (other boards) is written.
-                    out.append(.refused(board: id, token: r.token,
-                                        reason: "the stored history of board \"\(board)\" does not replay at v\(version)"))
-                    continue
-                }
-                landing = try landOnCached()
-            }
-            switch landing {
-            case nil:
-                throw .unknownBoard(id)
-            case .landed(let version, let renamed)?:
-                // The change is the commit (contract §4): its moves follow from it and are not kept.
-                let change = renamed ?? proposed
-                let columns = ChangeColumns(change, edits: edits)
-                try history.run([.text(id), .int(version), .text(r.commit.by), .double(r.at), .text(r.origin), .int(r.token),
-                                 columns.kind.map { .text($0) } ?? .null, columns.item.map { .text($0) } ?? .null,
-                                 columns.other.map { .text($0) } ?? .null, columns.section.map { .text($0) } ?? .null,
-                                 columns.index.map { .int($0) } ?? .null, columns.json.map { .text($0) } ?? .null])
-                out.append(.landed(DurableCommit(board: id, version: version, by: r.commit.by, at: r.at, change: change,
-                                                 origin: r.origin, token: r.token)))
-            case .unchanged?:
-                out.append(.unchanged(board: id, token: r.token))
-            case .refused(let reason)?:
-                out.append(.refused(board: id, token: r.token, reason: reason))
+        // The last batch's outcomes are let go of here: the caller has handed them on, so the
+        // array's memory is this store's alone again and is reused, not made anew each batch.
+        outcomes.removeAll(keepingCapacity: true)
+        outcomes.reserveCapacity(records.count)
+        // Each record read where the batch holds it, through a pointer: passed as a value
+        // (even borrowing) it was copied out of the batch and destroyed again, every commit.
+        try records.withUnsafeBufferPointer { (batch) throws(StoreError) in
+            guard let first = batch.baseAddress else { return }
+            for k in batch.indices { try write(first + k, history) }
+        }
+        return outcomes
+    }
+
+    /// One record of `write`'s batch (`record`, read where the batch holds it): its change
+    /// landed on the store's board, its history row and its outcome.
+    private func write(_ record: UnsafePointer<CommitRecord>, _ history: Statement) throws(StoreError) {
+        guard let proposed = record.pointee.commit.change else {
+            throw .missingChange(board: record.pointee.commit.board, version: record.pointee.commit.version)
+        }
+        // The cached board is the file's (this store is the file's only writer, and a
+        // failed batch or a deletion empties the cache): no read when it is cached. Changed
+        // where the cache keeps it (one lookup, and no copy of its items: the cache holds its
+        // only reference). A batch that fails empties the cache (`apply`).
+        func landOnCached() throws(StoreError) -> Landing? {
+            try cache.modify(record.pointee.commit.board) { (current) throws(StoreError) -> Landing in
+                try land(record, proposed, on: &current, history)
             }
         }
-        return out
+        var landing = try landOnCached()
+        if landing == nil {
+            guard try readForWrite(record.pointee) else { return }
+            landing = try landOnCached()
+        }
+        switch landing {
+        case nil:
+            throw .unknownBoard(record.pointee.commit.board)
+        case .landed?:
+            // Its history row and outcome written (`land`).
+            break
+        case .unchanged?:
+            outcomes.append(.unchanged(board: record.pointee.commit.board, token: record.pointee.token))
+        case .refused(let reason)?:
+            outcomes.append(.refused(board: record.pointee.commit.board, token: record.pointee.token, reason: reason))
+        }
+    }
+
+    /// Writes `record`'s history row, its change `change` landed at `version`, and its outcome.
+    private func writeHistory(_ record: UnsafePointer<CommitRecord>, _ change: Change, version: Int, _ history: Statement) throws(StoreError) {
+        // Bound value by value: no array of values, no `ChangeColumns` made.
+        history.start()
+        history.bind(1, record.pointee.commit.board); history.bind(2, version); history.bind(3, record.pointee.commit.by)
+        history.bind(4, record.pointee.at); history.bind(5, record.pointee.origin); history.bind(6, record.pointee.token)
+        bindColumns(of: change, to: history)
+        try history.runBound()
+        outcomes.append(.landed(DurableCommit(board: record.pointee.commit.board, version: version, by: record.pointee.commit.by,
+                                              at: record.pointee.at, change: change, origin: record.pointee.origin,
+                                              token: record.pointee.token)))
+    }
+
+    /// Reads `r`'s board, not cached, and keeps it (`board(id:)`): true when it is cached now;
+    /// false when `r`'s outcome is made here (its board deleted, or its history not replaying).
+    /// Apart from `write(_:_:)`, which runs for every record, so that what this needs is made
+    /// only when it runs.
+    @inline(never)
+    private func readForWrite(_ r: borrowing CommitRecord) throws(StoreError) -> Bool {
+        let id = r.commit.board
+        do {
+            guard try board(id: id) != nil else {
+                // Deleted (through the API): the commit is moot, the rest of the batch is written.
+                outcomes.append(.unchanged(board: id, token: r.token))
+                return false
+            }
+            return true
+        } catch .unreplayable(let board, let version) {
+            // A file written by something else: this board's drops are refused, the
+            // rest of the batch (other boards) is written.
+            outcomes.append(.refused(board: id, token: r.token,
+                                     reason: "the stored history of board \"\(board)\" does not replay at v\(version)"))
+            return false
+        }
+    }
+
+    /// Binds `change` as `ChangeColumns(change, edits:)` has it into parameters 7 to 12 of the
+    /// history row (`change_kind` to `change_json`): a drop's columns straight from its
+    /// change, without the columns made and copied (an edit's, a group's and a batch's through
+    /// `ChangeColumns`, as their JSON).
+    private func bindColumns(of change: Change, to s: Statement) {
+        switch change {
+        case .insert(let id, let section, let after, let index):
+            s.bind(7, literal: "insert"); s.bind(8, id); s.bind(9, after); s.bind(10, section); s.bind(11, index); s.bindNull(12)
+        case .swap(let a, let b):
+            s.bind(7, literal: "swap"); s.bind(8, a); s.bind(9, b); s.bindNull(10); s.bindNull(11); s.bindNull(12)
+        default:
+            let c = ChangeColumns(change, edits: edits)
+            s.bind(7, c.kind); s.bind(8, c.item); s.bind(9, c.other); s.bind(10, c.section); s.bind(11, c.index); s.bind(12, c.json)
+        }
     }
 
     /// What became of a record on the store's board (`land`).
     private enum Landing {
-        /// At `version`; `renamed` is a copy's change as stored (its new id made another when
-        /// the board has it already), nil for every other change (stored as the record's).
-        case landed(version: Int, renamed: Change?)
+        /// Its history row and outcome written.
+        case landed
         case unchanged
         case refused(reason: String)
     }
 
-    /// Applies `r`'s change `proposed` to `current`, the store's board, and writes the item and
-    /// section rows it needs (an edit's; a checkpoint's); `current` is left as the store's
-    /// board after it, landed or not.
-    private func land(_ r: CommitRecord, _ proposed: Change, on current: inout Board) throws(StoreError) -> Landing {
-        if let expected = r.ifVersion, expected != current.version { return .unchanged }
+    /// Applies `record`'s change `proposed` (unless the board is not at the record's
+    /// `ifVersion`) to `current`, the store's board, and writes the item and section rows it
+    /// needs (an edit's; a checkpoint's), then, landed, its history row and outcome
+    /// (`writeHistory`); `current` is left as the store's board after it, landed or not.
+    private func land(_ record: UnsafePointer<CommitRecord>, _ proposed: Change, on current: inout Board,
+                      _ history: Statement) throws(StoreError) -> Landing {
+        if let ifVersion = record.pointee.ifVersion, ifVersion != current.version { return .unchanged }
         // A copy's new id the board has already gets another (issue 23); the commit carries it.
-        var renamed: Change?
-        if case .copyItem = proposed { renamed = current.storing(proposed) }
-        let change = renamed ?? proposed
+        // (The change as stored is passed on as it is, not as an optional made of the two:
+        // copying an optional change went through its type's metadata, twice a commit.)
+        if case .copyItem = proposed { return try land(record, storing: current.storing(proposed), on: &current, history) }
+        return try land(record, storing: proposed, on: &current, history)
+    }
+
+    /// `land`'s body, for the change as stored (`change`: the commit, contract §4; its moves
+    /// follow from it and are not kept).
+    private func land(_ record: UnsafePointer<CommitRecord>, storing change: Change, on current: inout Board,
+                      _ history: Statement) throws(StoreError) -> Landing {
         let before = change.isEdit ? current : nil
         // Placement rules hold on the store's order, under its lock (issue 23).
         let ruled = current.hasRules ? current : nil
@@ -280,10 +349,12 @@ public final class SQLiteStore: Store {
             try bringRows(of: before)
             try writeEdit(EditRow.rows(for: change, before: before, after: current), board: current.id)
             try setCheckpoint(current)
-        } else if current.version - (rows[current.id]?.version ?? 0) >= checkpointEvery {
+        } else if current.version - leastRowsVersion >= checkpointEvery,
+                  current.version - (rows[current.id]?.version ?? 0) >= checkpointEvery {
             try bringRows(of: current)
         }
-        return .landed(version: current.version, renamed: renamed)
+        try writeHistory(record, change, version: current.version, history)
+        return .landed
     }
 
     /// Rewrites the `items` rows of `board` whose place differs from the rows' (only those),

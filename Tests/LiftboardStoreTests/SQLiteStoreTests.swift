@@ -211,6 +211,48 @@ final class Locked<T>: @unchecked Sendable {
         return try s.step() ? s.int(0) : -1
     }
 
+    /// Each board reaches its checkpoint every `checkpointEvery` of its own commits, whatever
+    /// the checkpoints of the other boards cached (the store looks a board's rows up only when
+    /// the least checkpoint of all lags that far), and a board read later starts from its own.
+    @Test func eachBoardsCheckpointFollowsItsOwnCommitsBesideOthers() throws {
+        let path = tempPath()
+        var other = demo
+        other.id = "other"
+        do {
+            let first = try SQLiteStore(path: path, edits: .wire)
+            try first.seed(demo)
+            try first.seed(other)
+            // `other` at version 2 (no checkpoint yet at 3 a board), read later by the next store.
+            for v in 1...2 {
+                var r = drop(v, .insert(id: "a", section: v % 2 == 0 ? "todo" : "done", after: nil, index: 0), token: v)
+                r.commit.board = "other"
+                try first.apply([r])
+            }
+        }
+        let store = try SQLiteStore(path: path, edits: .wire, checkpointEvery: 3)
+        func version(_ id: String) throws -> Int {
+            let s = try SQLiteDatabase(path: path).prepare("SELECT version FROM boards WHERE id = ?")
+            s.bind([.text(id)])
+            return try s.step() ? s.int(0) : -1
+        }
+        var versions = ["demo": 0, "other": 2]
+        var checkpoints = ["demo": 0, "other": 0]
+        let order = ["demo", "demo", "demo", "demo", "other", "demo", "demo", "other", "other", "demo", "other", "other", "demo"]
+        for (k, id) in order.enumerated() {
+            let v = versions[id]! + 1
+            var r = drop(v, .insert(id: "a", section: v % 2 == 0 ? "todo" : "done", after: nil, index: 0), token: 100 + k)
+            r.commit.board = id
+            guard case .landed(let d)? = try store.apply([r]).first, d.version == v else { Issue.record("\(id) v\(v)"); return }
+            versions[id] = v
+            if v - checkpoints[id]! >= 3 { checkpoints[id] = v }
+            #expect(try version("demo") == checkpoints["demo"] && version("other") == checkpoints["other"], "after \(id) v\(v)")
+        }
+        #expect(checkpoints == ["demo": 6, "other": 6])
+        for id in ["demo", "other"] {
+            #expect(try SQLiteStore(path: path, edits: .wire).board(id: id) == store.board(id: id))
+        }
+    }
+
     @Test func dropsAreHistoryRowsAloneUntilTheCheckpointAndAnEditBringsTheRowsFirst() throws {
         let path = tempPath()
         let store = try SQLiteStore(path: path, edits: .wire, checkpointEvery: 4)
