@@ -542,12 +542,10 @@ struct Arrangement: Sendable {
             let m = order(s)
             let old = members[s]
             let n = min(old.count, m.count)
-            var i = 0
-            while i < n && old[i] == m[i] { i += 1 }
+            let i = Self.sharedPrefix(old, m, upTo: n)
             if i == n && old.count == m.count { continue }
             // The same length: the items after the last difference keep their indexes.
-            var end = m.count - 1
-            if old.count == m.count { while end > i && old[end] == m[end] { end -= 1 } }
+            let end = old.count == m.count ? Self.lastDifference(old, m, above: i) : m.count - 1
             left.append(contentsOf: old[i..<(old.count == m.count ? end + 1 : old.count)])
             members[s] = m
             if old.count != m.count || pinnedNow[s] > 0 { pinnedNow[s] = m.reduce(0) { $0 + (movable[$1] ? 0 : 1) } }
@@ -561,6 +559,46 @@ struct Arrangement: Sendable {
             if s < 0 || i >= members[s].count || members[s][i] != h { sectionOf[h] = -1; indexOf[h] = -1 }
         }
         restack(from: from)
+    }
+
+    /// How many of the first `n` handles `a` and `b` share. A commit on a long section changes
+    /// a few of its thousands: compared eight at a time, with one branch each (about a fifth of
+    /// the element-by-element loop's instructions).
+    /// - Complexity: O(n).
+    static func sharedPrefix(_ a: [Int], _ b: [Int], upTo n: Int) -> Int {
+        precondition(n <= a.count && n <= b.count)
+        return a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                var i = 0
+                while i + 8 <= n {
+                    let d = (pa[i] ^ pb[i]) | (pa[i + 1] ^ pb[i + 1]) | (pa[i + 2] ^ pb[i + 2]) | (pa[i + 3] ^ pb[i + 3])
+                        | (pa[i + 4] ^ pb[i + 4]) | (pa[i + 5] ^ pb[i + 5]) | (pa[i + 6] ^ pb[i + 6]) | (pa[i + 7] ^ pb[i + 7])
+                    if d != 0 { break }
+                    i += 8
+                }
+                while i < n && pa[i] == pb[i] { i += 1 }
+                return i
+            }
+        }
+    }
+
+    /// For `a` and `b` of one length: the last index above `i` where they differ, or `i`.
+    /// - Complexity: O(count - i).
+    static func lastDifference(_ a: [Int], _ b: [Int], above i: Int) -> Int {
+        precondition(a.count == b.count && i >= 0)
+        return a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                var end = a.count - 1
+                while end - 7 > i {
+                    let d = (pa[end] ^ pb[end]) | (pa[end - 1] ^ pb[end - 1]) | (pa[end - 2] ^ pb[end - 2]) | (pa[end - 3] ^ pb[end - 3])
+                        | (pa[end - 4] ^ pb[end - 4]) | (pa[end - 5] ^ pb[end - 5]) | (pa[end - 6] ^ pb[end - 6]) | (pa[end - 7] ^ pb[end - 7])
+                    if d != 0 { break }
+                    end -= 8
+                }
+                while end > i && pa[end] == pb[end] { end -= 1 }
+                return max(end, i)
+            }
+        }
     }
 
     /// Takes item `h` out of the order (a multi-item drag carries it): it is in no section and
