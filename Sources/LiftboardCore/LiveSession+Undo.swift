@@ -76,7 +76,7 @@ extension LiveSession {
             return
         }
         let free = last.items.allSatisfy { id in arr.handleOf[id].map { liftedBy[$0] == nil } ?? false }
-        guard free, last.items.map(anchor(of:)) == last.left.map(Optional.some) else {
+        guard free, last.items.indices.allSatisfy({ anchor(of: last.items[$0]) == last.left[$0] }) else {
             step.errors.append(.error(code: .cannotUndo, message: "undo: \(last.items.joined(separator: ", ")) moved since (or is being dragged)"))
             return
         }
