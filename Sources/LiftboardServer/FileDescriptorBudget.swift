@@ -77,12 +77,15 @@ public struct FileDescriptorBudget: Sendable, Equatable {
         return reserve + sessions * (recording ? 2 : 1) + 2 * max(minimumHTTPConnections, sessions)
     }
 
-    /// Sets the soft RLIMIT_NOFILE to `wanted`, within the hard limit and 2^20 (raised or
+    /// The most descriptors the server ever holds: libwebsockets allocates tables sized by the
+    /// limit (a pointer and a `pollfd` a slot).
+    static let ceiling = rlim_t(1 << 20)
+
+    /// Sets the soft RLIMIT_NOFILE to `wanted`, within the hard limit and `ceiling` (raised or
     /// lowered), and returns the soft limit in force.
     public static func setLimit(_ wanted: Int) -> Int {
         var r = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &r) == 0 else { return 1024 }
-        let ceiling = rlim_t(1 << 20)
         let target = softLimit(for: wanted, hard: r.rlim_max)
         if r.rlim_cur != target {
             var changed = r
@@ -93,9 +96,9 @@ public struct FileDescriptorBudget: Sendable, Equatable {
     }
 
     /// The soft limit `setLimit(wanted)` asks for under the hard limit `hard`: never past it nor
-    /// 2^20, never below what the reserve and the fewest HTTP connections need.
+    /// `ceiling`, never below what the reserve and the fewest HTTP connections need.
     static func softLimit(for wanted: Int, hard: rlim_t) -> rlim_t {
-        min(rlim_t(max(wanted, reserve + 2 * minimumHTTPConnections + 1)), hard, rlim_t(1 << 20))
+        min(rlim_t(max(wanted, reserve + 2 * minimumHTTPConnections + 1)), hard, ceiling)
     }
 }
 
