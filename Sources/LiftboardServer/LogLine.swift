@@ -1,3 +1,5 @@
+import LiftboardWire
+
 /// The bytes of one log line, written piece by piece into memory kept from one line to the
 /// next: a piece is one capacity check and one copy. Appending a piece to a `[UInt8]` cost 130
 /// to 200 instructions (its uniqueness and capacity checks, a generic copy of the UTF-8 view),
@@ -54,21 +56,10 @@ final class LogLine {
         count += 1
     }
 
-    /// `n` in decimal, as `String(n)` writes it.
+    /// `n` in decimal, as `String(n)` writes it (the JSON encoder's digits).
     func appendDecimal(_ n: Int) {
-        if n < 0 { append(byte: UInt8(ascii: "-")) }
-        var m = n.magnitude
-        var digits = 1
-        var rest = m / 10
-        while rest > 0 { digits += 1; rest /= 10 }
-        reserve(digits)
-        var k = count + digits
-        repeat {
-            k -= 1
-            base.storeBytes(of: UInt8(truncatingIfNeeded: m % 10) &+ 0x30, toByteOffset: k, as: UInt8.self)
-            m /= 10
-        } while m > 0
-        count += digits
+        reserve(20)
+        count += JSONWriter.writeInt(n, (base + count).assumingMemoryBound(to: UInt8.self))
     }
 
     private func reserve(_ more: Int) {

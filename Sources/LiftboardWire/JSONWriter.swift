@@ -237,9 +237,10 @@ public struct JSONWriter {
         }
     }
 
-    /// The decimal digits of `v` (with its sign) at `p`; returns how many bytes (at most 20).
+    /// The decimal digits of `v` (with its sign) at `p`, as `String(v)` writes them; returns
+    /// how many bytes (at most 20). Public for the server's log lines (`LogLine`).
     @inline(__always)
-    static func writeInt(_ v: Int, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+    public static func writeInt(_ v: Int, _ p: UnsafeMutablePointer<UInt8>) -> Int {
         var i = 0
         if v < 0 { p[0] = UInt8(ascii: "-"); i = 1 }
         return i + writeDigits(v.magnitude, p + i)

@@ -69,4 +69,20 @@ import LiftboardCore
         let last = try #require(written.lines.last)
         #expect(written.lines.count == 21 && last.hasSuffix("todo[0] (5 similar lines left out)\n"))
     }
+
+    /// A line's numbers are written as `String(n)` writes them, at any size and sign, and after
+    /// text that filled the line's first memory.
+    @Test func aLinesNumbersAreTheirStringForms() {
+        let line = LogLine()
+        let values = [0, 7, -7, 9, 10, -10, 99, 100, 12_345, -987_654_321, Int.max, Int.min]
+        for n in values {
+            line.removeAll()
+            line.appendDecimal(n)
+            #expect(line.text == String(n))
+        }
+        line.removeAll()
+        line.append(String(repeating: "x", count: 250))
+        for n in values { line.append(byte: 32); line.appendDecimal(n) }
+        #expect(line.text == String(repeating: "x", count: 250) + values.map { " \(String($0))" }.joined())
+    }
 }
