@@ -72,7 +72,8 @@ struct ConnectionMachine {
 
     /// An outgoing message, held until the commit it follows is durable.
     struct Outgoing {
-        var event: ServerEvent?
+        /// Set through `setFrame`, which keeps `plainFrame` with it.
+        private(set) var event: ServerEvent?
         /// Raw bytes (echo), sent as they came.
         var raw: [UInt8]?
         /// A message from elsewhere's commit, encoded once for every session that gets it alike
@@ -146,6 +147,12 @@ struct ConnectionMachine {
         mutating func setFrame(_ f: FrameMessage) {
             plainFrame = f.commit == nil
             event = .frame(f)
+        }
+
+        /// Moves `event` out (not copied: the entry is about to be removed).
+        mutating func takeEvent() -> ServerEvent? {
+            plainFrame = false
+            return event.take()
         }
 
         /// A `commit` message.
@@ -860,7 +867,7 @@ struct ConnectionMachine {
         outgoingHead += 1
         pendingBytes -= outgoing[i].size
         // Moved out of the queue, not copied: the slot is only waiting to be removed.
-        if let event = outgoing[i].event.take() {
+        if let event = outgoing[i].takeEvent() {
             return (outgoing[i].binary, Wire.encode(event, commitOrder: commitOrder, over: &buffer, from: headroom))
         }
         if let shared = outgoing[i].shared.take() {
