@@ -517,6 +517,28 @@ struct Arrangement: Sendable {
         }
     }
 
+    /// Moves the item at index `i` of section `s` over `n` of its places not in `held` (toward
+    /// the end for `n > 0`): the items at the places it passes shift one place toward `i`, the
+    /// items at `held` places stay. The section keeps its items, so nothing restacks, and what
+    /// changed is one range of the section (`changes`).
+    /// - Complexity: O(places between) + O(held) each.
+    mutating func shift(section s: Int, from i: Int, over n: Int, holding held: [Int]) {
+        guard n != 0 else { return }
+        let step = n > 0 ? 1 : -1
+        let h = members[s][i]
+        var at = i, k = i, left = abs(n)
+        while left > 0 {
+            k += step
+            precondition(k >= 0 && k < members[s].count, "shift: past the section's end")
+            if held.contains(k) { continue }
+            members[s][at] = members[s][k]
+            at = k
+            left -= 1
+        }
+        members[s][at] = h
+        reindex(section: s, from: min(i, at), through: max(i, at))
+    }
+
     /// Replaces the whole order (a commit, a rebuild). The order names every item at most once;
     /// the items it leaves out are parked (carried by a multi-item drag).
     /// - Complexity: O(n).

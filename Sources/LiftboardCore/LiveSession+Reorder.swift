@@ -679,6 +679,57 @@ extension LiveSession {
 
     // MARK: Commits from elsewhere
 
+    /// `ChangeRule.apply` to `base`, with the hints of where items are. The hints hold the
+    /// arrangement's place arrays; they are let go on return, before the live order changes,
+    /// or its first write would copy them (two arrays of the board's length).
+    mutating func applyToBase(_ resolved: ChangeRule.Resolved<Int>) -> [ChangeRule.Displacement<Int>] {
+        let movable = arr.movable, hints = committedHints
+        return ChangeRule.apply(resolved, to: &base, movable: { movable[$0] }, hints: hints)
+    }
+
+    /// `rebuildLive(reporting:touching:)` for the usual commit from elsewhere: an insert that
+    /// moved one item `y` within its section `s`, from index `i` to `j` of the committed order
+    /// (the items between shifting one place), not by a drag of this session. The live section is the committed one with the drags' items
+    /// held at their live places and the others in committed order around them, so it
+    /// changes as the committed one did: `y` passes over as many of the others as it did
+    /// there, and the drags' items stay where they are. Done in place over the places
+    /// between, O(the distance), where the rebuild copies and compares the whole section.
+    /// `false`, changing nothing, where that does not hold or cannot be seen at once (swap
+    /// mode, pinned items in `s` or in a section a drag reordered, a drag carrying several
+    /// items or a palette's copy, `y` dragged here): the rebuild does it then.
+    /// - Complexity: O(|i - j|) + O(drags) + O(the distance of each drag's item in `s` from
+    ///   its committed place).
+    mutating func shiftLive(_ d: ChangeRule.Displacement<Int>) -> Bool {
+        let s = d.from.section, y = d.item, i = d.from.index, j = d.to.index
+        guard config.mode != .swap, d.to.section == s, arr.pinnedNow[s] == 0, arr.sectionOf[y] == s,
+              !arr.visited.contains(where: { arr.pinnedNow[$0] > 0 }) else { return false }
+        // The drags' items: their live places in `s` (held), and how many of those committed
+        // in `s` come before `y` there, before the change and after it.
+        var held: [Int] = []
+        var beforeI = 0, beforeJ = 0
+        for k in drags.indices {
+            let x = drags[k].item
+            guard x != y, drags[k].copyFrom == nil, drags[k].group.allSatisfy({ $0 == x }) else { return false }
+            if arr.sectionOf[x] == s { held.append(arr.indexOf[x]) }
+            guard drags[k].liftSection == s else { continue }
+            guard let now = ChangeRule.position(of: x, in: base[s], near: arr.sectionOf[x] == s ? arr.indexOf[x] : j) else { return false }
+            // Its committed index before the change: the places between `i` and `j` moved one.
+            let was = i < j && now >= i && now < j ? now + 1 : i > j && now > j && now <= i ? now - 1 : now
+            if was < i { beforeI += 1 }
+            if now < j { beforeJ += 1 }
+        }
+        // `y` among the items not held: where it is live, which must be where it was
+        // committed, and where the change put it.
+        let p = arr.indexOf[y]
+        let from = p - held.reduce(0) { $0 + ($1 < p ? 1 : 0) }
+        guard from == i - beforeI else { return false }
+        let to = j - beforeJ
+        if to != from { arr.shift(section: s, from: p, over: to - from, holding: held) }
+        if !drags.isEmpty { shiftsMidDrag += 1 }
+        return true
+    }
+
+
     /// A commit that another session (or another server process) made: it becomes the
     /// committed order; every drag in flight keeps its live place.
     mutating func applyExternal(_ c: Commit, now: Double) {
@@ -702,18 +753,32 @@ extension LiveSession {
         var next: [[Int]]
         if c.version == version + 1, let change = c.change, let resolved = resolve(change) {
             // The change on top of the order it was made on, applied where it is.
-            next = base
             let movable = arr.movable
             if wholeRebuilds {
+                next = base
                 _ = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] })
             } else {
-                let moved = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] }, hints: committedHints)
-                // The sections the change touched are the ones it copied: an untouched one
-                // still shares its storage with `base`, and compares equal at once.
-                let touched = next.indices.filter { next[$0] != base[$0] }
+                // Applied to the committed order where it is: no copy of a section this
+                // session holds alone, and the sections it touched are those its displacements
+                // name (every place it changed is one of theirs), not found by comparing.
+                let moved = applyToBase(resolved)
+                var touched: [Int] = []
+                for d in moved {
+                    if !touched.contains(d.from.section) { touched.append(d.from.section) }
+                    if !touched.contains(d.to.section) { touched.append(d.to.section) }
+                }
+                touched.sort()
                 let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-                setCommitted(next, version: c.version, touching: touched, moved: moved)
-                rebuildLive(reporting: before, touching: touched)
+                setCommitted(base, version: c.version, touching: touched, moved: moved)
+                // One item put elsewhere (an insert, the usual drop): the items between its two
+                // places shift by one. (A group's or a batch's one displacement can hide more.)
+                if case .insert = resolved, moved.count == 1, shiftLive(moved[0]) {
+                    reportPlaces(since: before)
+                    step.reordered = true
+                    if drags.isEmpty { arr.clearVisited() }
+                } else {
+                    rebuildLive(reporting: before, touching: touched)
+                }
                 step.shiftDur = dur(config.shiftMs)
                 step.commits.append(.commit(withOrder(c)))
                 return

@@ -168,6 +168,9 @@ struct LiveSession: Sendable {
     /// Tests only: apply every commit from elsewhere by the whole rebuild, never just where
     /// it changed the order (the two must give the same bytes).
     var wholeRebuilds = false
+    /// Tests only: how many commits from elsewhere `shiftLive` applied while a drag was in
+    /// flight (the random streams must reach it).
+    var shiftsMidDrag = 0
 
     // The step being assembled (one input or one timer).
     var step = Step()

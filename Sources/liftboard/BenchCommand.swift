@@ -56,7 +56,8 @@ struct BenchEngine: ParsableCommand {
         for n in columnSizes { rows.append(Self.measureColumns(cardsPerColumn: n, moves: moves)) }
         let externalSizes = quick ? [1_000, 5_000] : [1_000, 100_000]
         let external = Self.externalRows(sizes: externalSizes, commits: quick ? 200 : 2_000)
-        if json { return try BenchCommand.printJSON(rows: rows.map(EngineRow.move) + external.map(EngineRow.external)) }
+        let oneSection = Self.oneSectionRow(commits: quick ? 200 : 2_000)
+        if json { return try BenchCommand.printJSON(rows: rows.map(EngineRow.move) + external.map(EngineRow.external) + [.external(oneSection)]) }
         print("layout  cells    move p50  move p99  reorder p50  reorder p99  decode p50  encode p50  Foundation decode  bytes/frame still  bytes/frame reorder")
         for r in rows {
             print(String(format: "%-6@ %7d %8.0fns %8.0fns %10.0fns %10.0fns %9.0fns %9.0fns %16.0fns %18.0f %20.0f",
@@ -77,6 +78,8 @@ struct BenchEngine: ParsableCommand {
             print(String(format: "external commit mid-drag, list of %d rows: in place p50 %.0fns p99 %.0fns; whole rebuild p50 %.0fns p99 %.0fns",
                          r.cells, r.externalP50Ns, r.externalP99Ns, r.wholeRebuildP50Ns, r.wholeRebuildP99Ns))
         }
+        print(String(format: "external commit mid-drag, one section of %d rows, rows moved 30 places: in place p50 %.0fns p99 %.0fns; whole rebuild p50 %.0fns p99 %.0fns",
+                     oneSection.cells, oneSection.externalP50Ns, oneSection.externalP99Ns, oneSection.wholeRebuildP50Ns, oneSection.wholeRebuildP99Ns))
         if let s = external.first, let l = external.last {
             print(String(format: "external commit mid-drag: p50 at %d rows / at %d rows = %.2fx in place, %.2fx by the whole rebuild",
                          l.cells, s.cells, l.externalP50Ns / s.externalP50Ns, l.wholeRebuildP50Ns / s.wholeRebuildP50Ns))

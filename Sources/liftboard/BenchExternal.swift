@@ -9,6 +9,9 @@ extension BenchEngine {
     struct ExternalRow: Codable {
         var layout = "external"
         var cells: Int
+        /// Ten sections, rows moved three places; or one section (the fan-out rows' board),
+        /// rows moved thirty places, as a `reorder` drag ends.
+        var sections = 10
         /// Applied in place: p50 and p99 ns per commit.
         var externalP50Ns: Double
         var externalP99Ns: Double
@@ -20,8 +23,10 @@ extension BenchEngine {
     /// `commits` changes from elsewhere on a list of `cells` rows in ten sections while this
     /// session drags a row of the first: each moves a row three places down, alternately in
     /// the dragged row's section and in the sixth.
-    static func measureExternal(cells: Int, commits: Int, whole: Bool) -> (p50: Double, p99: Double) {
-        var hub = board(kind: .list, cells: cells)
+    static func measureExternal(cells: Int, commits: Int, whole: Bool, oneSection: Bool = false) -> (p50: Double, p99: Double) {
+        var hub = oneSection
+            ? Board(id: "bench", layout: .list, sections: [Section(id: "s0", items: (0..<cells).map { Item(id: "i0-\($0)", label: "Item \($0)") })])
+            : board(kind: .list, cells: cells)
         var config = SessionConfig()
         config.commitOrder = .none
         var session = Session(id: "bench")
@@ -36,10 +41,11 @@ extension BenchEngine {
         var ns: [UInt64] = []
         var t = 616.0
         for k in 0..<commits {
-            let s = k % 2 == 0 ? 0 : 5
-            // Rows well below the dragged one, moved three places down, each another.
-            let i = 20 + (k / 2) % max(1, perSection - 40)
-            let change = Change.insert(id: "i\(s)-\(i)", section: "s\(s)", after: "i\(s)-\(i + 3)", index: i + 3)
+            let s = k % 2 == 0 || oneSection ? 0 : 5
+            // Rows well below the dragged one, moved three (thirty) places down, each another.
+            let d = oneSection ? 30 : 3
+            let i = oneSection ? 40 + (k * 37) % (cells - 80) : 20 + (k / 2) % max(1, perSection - 40)
+            let change = Change.insert(id: "i\(s)-\(i)", section: "s\(s)", after: "i\(s)-\(i + d)", index: i + d)
             guard hub.apply(change) != nil else { continue }
             t += 16
             let c = Commit(board: hub.id, version: hub.version, by: "other", moves: [], order: [], change: change)
@@ -57,5 +63,15 @@ extension BenchEngine {
             let slow = measureExternal(cells: n, commits: max(50, commits / 10), whole: true)
             return ExternalRow(cells: n, externalP50Ns: fast.p50, externalP99Ns: fast.p99, wholeRebuildP50Ns: slow.p50, wholeRebuildP99Ns: slow.p99)
         }
+    }
+
+    /// The fan-out rows' board (`scripts/bench`): one section of 2,248 rows (what `liftboard
+    /// load --write-boards` writes for 100 sessions), each commit a row moved thirty places.
+    static func oneSectionRow(commits: Int) -> ExternalRow {
+        let n = 2_248
+        let fast = measureExternal(cells: n, commits: commits, whole: false, oneSection: true)
+        let slow = measureExternal(cells: n, commits: max(50, commits / 10), whole: true, oneSection: true)
+        return ExternalRow(cells: n, sections: 1, externalP50Ns: fast.p50, externalP99Ns: fast.p99,
+                           wholeRebuildP50Ns: slow.p50, wholeRebuildP99Ns: slow.p99)
     }
 }

@@ -47,6 +47,9 @@ import Testing
         var failures: [String] = []
         /// Changes from elsewhere that moved something while a drag was in flight.
         var midDrag = 0
+        /// Of those, the ones the in-place session shifted into its live order
+        /// (`LiveSession.shiftLive`) rather than remade the sections of.
+        var shifted = 0
     }
 
     /// Steps two sessions in lockstep, one of them doing the whole rebuild, and compares their
@@ -91,6 +94,7 @@ import Testing
                 return
             }
         }
+        tally.shifted += a.liveBox?.session.shiftsMidDrag ?? 0
         let (ta, _) = a.drain(maxSteps: 100_000), (tb, _) = b.drain(maxSteps: 100_000)
         if ta != tb { tally.failures.append("seed \(seed): the drained timers differ") }
     }
@@ -108,6 +112,7 @@ import Testing
         #expect(tally.failures.isEmpty, "\(tally.failures.prefix(3))")
         // The streams reach the case: changes from elsewhere that move items under drags.
         #expect(tally.midDrag > 500, "\(tally.midDrag) changes from elsewhere mid-drag")
+        #expect(tally.shifted > 100, "\(tally.shifted) of them shifted in place")
     }
 
     /// Boards with rules (refusals follow the committed order) and columns boards.
@@ -125,6 +130,7 @@ import Testing
         }
         #expect(tally.failures.isEmpty, "\(tally.failures.prefix(3))")
         #expect(tally.midDrag > 300, "\(tally.midDrag) changes from elsewhere mid-drag")
+        #expect(tally.shifted > 50, "\(tally.shifted) of them shifted in place")
     }
 
     /// Columns streams get their changes from elsewhere the same way.
@@ -172,5 +178,67 @@ import Testing
         #expect(after[3].items == next.order[3].items)
         #expect(a.committedOrder == next.order)
         #expect(a.invariantViolations().isEmpty)
+    }
+}
+
+/// `LiveSession.shiftLive`: an insert from elsewhere within a section where drags are in
+/// flight is shifted into the live order over the places between, the drags' items held
+/// where they are, and answers what the whole rebuild answers.
+@Suite struct ShiftLiveTests {
+    @Test func insertsAcrossTheDragsLivePlacesAndHomesAnswerWhatTheWholeRebuildAnswers() {
+        let board = Board(id: "b", layout: .list, sections: [
+            Section(id: "s0", items: (0..<60).map { Item(id: "i\($0)", height: $0 % 4 == 0 ? 70 : nil) }),
+            Section(id: "s1", items: (0..<5).map { Item(id: "j\($0)") }),
+        ])
+        var total = ExternalInPlaceTests.Tally()
+        for seed in 0..<40 as Range<UInt64> {
+            var rng = SplitMix64(seed: seed &+ 2_820_000)
+            // One finger (even seeds) or two (odd: the step then settles both drags) lift rows
+            // near the top and carry them down, past several rows each.
+            let fingers = 1 + Int(seed % 2)
+            var events: [(ClientEvent, Double)] = []
+            for p in 1...fingers {
+                let y = p == 1 ? 100.0 : 250.0
+                events += [(.down(pointer: p, at: Point(x: 100, y: y), kind: .touch), 0),
+                           (.move(pointer: p, at: Point(x: 100, y: y + 4)), 600),
+                           (.move(pointer: p, at: Point(x: 100, y: y + Double(Int.random(in: 100...500, using: &rng)))), 700)]
+            }
+            var t = 700.0
+            for _ in 0..<40 {
+                // Rows of the dragged section moved a few places either way, across the
+                // drags' live places and their committed ones; now and then a finger moves.
+                let x = Int.random(in: 0..<60, using: &rng), d = Int.random(in: -12...12, using: &rng)
+                let after = x + d
+                t += 16
+                let change = Change.insert(id: "i\(x)", section: "s0", after: after < 0 || after >= 60 || d == 0 ? nil : "i\(after)",
+                                           index: max(0, min(59, after)))
+                events.append((.external(Commit(board: "b", version: 0, by: "other", moves: [], order: [], change: change)), t))
+                if Int.random(in: 0..<5, using: &rng) == 0 {
+                    events.append((.move(pointer: Int.random(in: 1...fingers, using: &rng), at: Point(x: 100, y: Double(Int.random(in: 60...900, using: &rng)))), t))
+                }
+            }
+            var tally = ExternalInPlaceTests.Tally()
+            ExternalInPlaceTests.lockstep(board: board, config: SessionConfig(), events: events, seed: seed, into: &tally)
+            total.failures += tally.failures
+            total.midDrag += tally.midDrag
+            total.shifted += tally.shifted
+        }
+        #expect(total.failures.isEmpty, "\(total.failures.prefix(2))")
+        // Nearly every change moved something under the two drags, and was shifted in place.
+        #expect(total.midDrag > 1_000, "\(total.midDrag) changes mid-drag")
+        #expect(total.shifted * 10 > total.midDrag * 9, "\(total.shifted) of \(total.midDrag) shifted in place")
+    }
+
+    /// The arrangement's shift: the item passes over the places not held, in either direction.
+    @Test func theShiftPassesOverThePlacesNotHeld() {
+        let board = Board(id: "b", layout: .list, sections: [Section(id: "s", items: (0..<8).map { Item(id: "i\($0)") })])
+        var arr = Arrangement(board: board, width: 400)
+        arr.clearChanges()
+        arr.shift(section: 0, from: 1, over: 3, holding: [2, 4])
+        #expect(arr.members[0] == [0, 3, 2, 5, 4, 6, 1, 7])
+        #expect(arr.changes.section == 0 && arr.changes.lo == 1 && arr.changes.hi == 6 && !arr.changes.wide)
+        arr.shift(section: 0, from: 6, over: -3, holding: [2, 4])
+        #expect(arr.members[0] == [0, 1, 2, 3, 4, 5, 6, 7])
+        #expect(arr.invariantViolations().isEmpty)
     }
 }
