@@ -117,7 +117,7 @@ struct ConnectionMachine {
             if let plainFrame {
                 self.plainFrame = plainFrame
             } else if case .frame(let f)? = event {
-                self.plainFrame = f.commit == nil
+                self.plainFrame = f.commitVersion == nil
             }
         }
 
@@ -145,7 +145,7 @@ struct ConnectionMachine {
 
         /// Sets `event` to `f`.
         mutating func setFrame(_ f: FrameMessage) {
-            plainFrame = f.commit == nil
+            plainFrame = f.commitVersion == nil
             event = .frame(f)
         }
 
@@ -659,7 +659,7 @@ struct ConnectionMachine {
         // A held frame carrying such a commit (`commits: "inline"`) stays, without it (its
         // shared bytes carry it: it is encoded anew).
         for i in outgoingHead..<outgoing.count where outgoing[i].barrier > base.version {
-            if var f = outgoing[i].frame, f.commit != nil {
+            if var f = outgoing[i].frame, f.commitVersion != nil {
                 f.commit = nil
                 outgoing[i].setFrame(f)
                 outgoing[i].raw = nil
@@ -715,7 +715,7 @@ struct ConnectionMachine {
                 barrier = max(barrier, c.version)
             case .frame(let f):
                 // A frame carrying its commit (`commits: "inline"`) waits for it like the commit.
-                if let c = f.commit { barrier = max(barrier, c.version) } else { plainFrame = true }
+                if let v = f.commitVersion { barrier = max(barrier, v) } else { plainFrame = true }
                 // Read here, off the loop's own event (see `FrameMessage.estimatedWireSize`).
                 size = f.estimatedWireSize
             default:

@@ -276,7 +276,7 @@ extension Wire {
         if let focus = f.focus { w.key("focus"); w.string(focus) }
         // `hello.config.commits: "inline"`: the commit from elsewhere this frame animates, last
         // (read after the frame's changes, as the contract orders a frame and its commit).
-        if let c = f.commit { w.key("commit"); message(.commit(c), line: nil, commitOrder: commitOrder, &w) }
+        if f.commitVersion != nil, let c = f.commit { w.key("commit"); message(.commit(c), line: nil, commitOrder: commitOrder, &w) }
     }
 
     /// A frame's first members, `"t":"frame","seq":N,"ms":M[,"ack":A]`.
