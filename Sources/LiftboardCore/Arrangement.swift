@@ -539,6 +539,15 @@ struct Arrangement: Sendable {
         reindex(section: s, from: min(i, at), through: max(i, at))
     }
 
+    /// Makes `order` section `s`'s members, where it differs from them only between indices
+    /// `lo` and `hi` (its items the same): those places are reindexed, nothing restacks.
+    /// - Complexity: O(hi - lo).
+    mutating func adopt(section s: Int, _ order: [Int], changedFrom lo: Int, through hi: Int) {
+        precondition(order.count == members[s].count, "adopt: the section keeps its items")
+        members[s] = order
+        reindex(section: s, from: lo, through: hi)
+    }
+
     /// Replaces the whole order (a commit, a rebuild). The order names every item at most once;
     /// the items it leaves out are parked (carried by a multi-item drag).
     /// - Complexity: O(n).

@@ -724,7 +724,13 @@ extension LiveSession {
         let from = p - held.reduce(0) { $0 + ($1 < p ? 1 : 0) }
         guard from == i - beforeI else { return false }
         let to = j - beforeJ
-        if to != from { arr.shift(section: s, from: p, over: to - from, holding: held) }
+        if drags.isEmpty {
+            // No drag: the live section is the committed one; it takes the committed one's
+            // storage (as the rebuild leaves them), not a second copy written in place.
+            arr.adopt(section: s, base[s], changedFrom: min(i, j), through: max(i, j))
+        } else if to != from {
+            arr.shift(section: s, from: p, over: to - from, holding: held)
+        }
         if !drags.isEmpty { shiftsMidDrag += 1 }
         return true
     }

@@ -229,6 +229,27 @@ import Testing
         #expect(total.shifted * 10 > total.midDrag * 9, "\(total.shifted) of \(total.midDrag) shifted in place")
     }
 
+    /// With no drag in flight the live section takes the committed section's storage, as the
+    /// rebuild leaves them, rather than a second copy of its own.
+    @Test func withoutADragTheLiveSectionSharesTheCommittedOnesStorage() {
+        let board = Board(id: "b", layout: .list, sections: [Section(id: "s0", items: (0..<60).map { Item(id: "i\($0)") })])
+        var a = Session(id: "a")
+        _ = a.handle(.hello(Hello(board: "b", viewport: Viewport(w: 400, h: 600), config: SessionConfig())), at: 0) { _ in board }
+        var current = board
+        for (k, (x, after)) in [(3, 20), (40, 2), (7, 8)].enumerated() {
+            let change = Change.insert(id: "i\(x)", section: "s0", after: "i\(after)", index: 0)
+            guard let (next, moves) = current.applying(change) else { Issue.record("the change applies"); return }
+            current = next
+            _ = a.handle(.external(Commit(board: "b", version: next.version, by: "other", moves: moves, order: [], change: change)),
+                         at: Double(100 * (k + 1)))
+            let s = a.liveBox!.session
+            #expect(a.liveOrder == next.order && a.committedOrder == next.order)
+            #expect(s.arr.members[0].withUnsafeBufferPointer { $0.baseAddress } == s.base[0].withUnsafeBufferPointer { $0.baseAddress },
+                    "one storage for the live and the committed section")
+            #expect(s.invariantViolations().isEmpty)
+        }
+    }
+
     /// The arrangement's shift: the item passes over the places not held, in either direction.
     @Test func theShiftPassesOverThePlacesNotHeld() {
         let board = Board(id: "b", layout: .list, sections: [Section(id: "s", items: (0..<8).map { Item(id: "i\($0)") })])
