@@ -689,11 +689,12 @@ extension LiveSession {
 
     /// `rebuildLive(reporting:touching:)` for the usual commit from elsewhere: an insert that
     /// moved one item `y` within its section `s`, from index `i` to `j` of the committed order
-    /// (the items between shifting one place), not by a drag of this session. The live section is the committed one with the drags' items
-    /// held at their live places and the others in committed order around them, so it
-    /// changes as the committed one did: `y` passes over as many of the others as it did
-    /// there, and the drags' items stay where they are. Done in place over the places
-    /// between, O(the distance), where the rebuild copies and compares the whole section.
+    /// (the items between shifting one place), not by a drag of this session. The live
+    /// section is the committed one with the drags' items held at their live places and the
+    /// others in committed order around them, so it changes as the committed one did: `y`
+    /// passes over as many of the others as it did there, and the drags' items stay where
+    /// they are. Done in place over the places between, O(the distance), where the rebuild
+    /// copies and compares the whole section.
     /// `false`, changing nothing, where that does not hold or cannot be seen at once (swap
     /// mode, pinned items in `s` or in a section a drag reordered, a drag carrying several
     /// items or a palette's copy, `y` dragged here): the rebuild does it then.
@@ -734,7 +735,6 @@ extension LiveSession {
         if !drags.isEmpty { shiftsMidDrag += 1 }
         return true
     }
-
 
     /// A commit that another session (or another server process) made: it becomes the
     /// committed order; every drag in flight keeps its live place.
