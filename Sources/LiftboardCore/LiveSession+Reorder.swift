@@ -759,9 +759,9 @@ extension LiveSession {
         var next: [[Int]]
         if c.version == version + 1, let change = c.change, let resolved = resolve(change) {
             // The change on top of the order it was made on, applied where it is.
-            let movable = arr.movable
             if wholeRebuilds {
                 next = base
+                let movable = arr.movable
                 _ = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] })
             } else {
                 // Applied to the committed order where it is: no copy of a section this
