@@ -531,15 +531,16 @@ extension LiveSession {
         return .init(near: { sectionOf[$0] < 0 ? nil : (sectionOf[$0], indexOf[$0]) }, noPinned: { pinnedCount[$0] == 0 })
     }
 
-    /// `setCommitted` for an order that differs from `base` only in the sections `touched`.
+    /// `setCommitted` after a change applied to `base` in place (`applyToBase`), which changed
+    /// only the sections `touched`: pinned homes, refusals and the swap reference follow there.
     /// - Complexity: O(items of those sections) + O(sections + drags).
     /// `moved`: what the change displaced (a dragged item among them changes committed section).
-    mutating func setCommitted(_ order: [[Int]], version: Int, touching touched: [Int], moved: [ChangeRule.Displacement<Int>]) {
-        base = order
+    mutating func committedChanged(version: Int, touching touched: [Int], moved: [ChangeRule.Displacement<Int>]) {
         self.version = version
         for s in touched where arr.pinnedNow[s] > 0 { for (i, h) in base[s].enumerated() where !arr.movable[h] { pinnedHome[h] = i } }
         if arr.hasRules { refreshRefusals(sections: touched) }
         if committedLayout != nil {
+            let order = base
             committedLayout!.replaceSections(touched) { order[$0] }
             for k in drags.indices { drags[k].liftSection = committedLayout!.sectionOf[drags[k].item] }
         } else {
@@ -775,7 +776,7 @@ extension LiveSession {
                 }
                 touched.sort()
                 let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-                setCommitted(base, version: c.version, touching: touched, moved: moved)
+                committedChanged(version: c.version, touching: touched, moved: moved)
                 // One item put elsewhere (an insert, the usual drop): the items between its two
                 // places shift by one. (A group's or a batch's one displacement can hide more.)
                 if case .insert = resolved, moved.count == 1, shiftLive(moved[0]) {
