@@ -44,10 +44,10 @@ extension Server {
             board = try Wire.decodeBoard(body)
             try BoardLimits.check(board)
         } catch {
-            return .error(400, "bad_request", "\(error)")
+            return .error(400, .badRequest, "\(error)")
         }
         guard hubs[board.id] == nil else {
-            return .error(409, "board_exists", "there is a board \(board.id) already", version: hubs[board.id]!.board.version)
+            return .error(409, .boardExists, "there is a board \(board.id) already", version: hubs[board.id]!.board.version)
         }
         var created = board
         created.version = 0
@@ -74,11 +74,11 @@ extension Server {
             target = try Wire.decodeBoard(body)
             try BoardLimits.check(target)
         } catch {
-            return .error(400, "bad_request", "\(error)")
+            return .error(400, .badRequest, "\(error)")
         }
         let board = hub.board
         guard target.id == board.id else {
-            return .error(400, "bad_request", "id: the body's id (\(target.id)) is not the board's (\(board.id))")
+            return .error(400, .badRequest, "id: the body's id (\(target.id)) is not the board's (\(board.id))")
         }
         target.version = board.version
         // An item given without a color keeps the one it has (a board file would colour it by
@@ -100,7 +100,7 @@ extension Server {
             }
         }
         guard let changes = board.changes(to: target) else {
-            return .error(409, "cannot_replace", "the board cannot become this one by edits and moves (layout, metrics, section order, "
+            return .error(409, .cannotReplace, "the board cannot become this one by edits and moves (layout, metrics, section order, "
                           + "a pinned item's place or a removed height differ): delete it and create it again", version: board.version)
         }
         var last: (commit: Commit, token: Int)?
@@ -118,7 +118,7 @@ extension Server {
         let since = queryValue(wsi, "since").map { Int($0) } ?? 0
         let limit = queryValue(wsi, "limit").map { Int($0) } ?? 100
         guard let since, since >= 0, let limit, (1...1000).contains(limit) else {
-            return .error(400, "bad_request", "since must be a version (0 or more) and limit 1 to 1000")
+            return .error(400, .badRequest, "since must be a version (0 or more) and limit 1 to 1000")
         }
         let id = hub.board.id
         return scheduleBoardJob(wsi, status: 200) { store throws(StoreError) -> BoardJobResult.Outcome in
@@ -143,7 +143,7 @@ extension Server {
 
     private func scheduleBoardJob(_ wsi: OpaquePointer, status: UInt32,
                                   _ work: @escaping @Sendable (any Store) throws(StoreError) -> BoardJobResult.Outcome) -> APIAnswer {
-        guard let writer else { return .error(503, "store_unavailable", "no store") }
+        guard let writer else { return .error(503, .storeUnavailable, "no store") }
         nextBoardJob += 1
         let job = nextBoardJob
         let results = boardJobs
@@ -168,9 +168,9 @@ extension Server {
             let resolved = pendingAnswers.resolveJob(r.job) { status in
                 switch r.outcome {
                 case .created(let board): .done(status, version: board.version)
-                case .exists: .error(409, "board_exists", "there is a board with this id already")
+                case .exists: .error(409, .boardExists, "there is a board with this id already")
                 case .deleted: .done(status, version: 0)
-                case .failed(let reason): .error(503, "store_unavailable", "the store could not do it: \(reason)")
+                case .failed(let reason): .error(503, .storeUnavailable, "the store could not do it: \(reason)")
                 case .answer(let response): response
                 }
             }

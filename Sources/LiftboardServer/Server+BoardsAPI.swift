@@ -30,7 +30,7 @@ struct APIResponse: Sendable {
         self.init(status: error.status, body: error.body, headers: error.sortedHeaders)
     }
 
-    static func error(_ status: UInt32, _ code: String, _ message: String, version: Int? = nil) -> APIResponse {
+    static func error(_ status: UInt32, _ code: HTTPErrorCode, _ message: String, version: Int? = nil) -> APIResponse {
         APIResponse(HTTPError(status, code, message, version: version))
     }
 
@@ -87,13 +87,13 @@ extension Server {
         guard let r = apiRequests.removeValue(forKey: wsi) else { return 0 }
         if r.tooLarge {
             log(.warn, "api", session: nil, "\(r.method.rawValue) \(r.path): 413")
-            return send(wsi, .error(413, "too_large", "request bodies are limited to \(Self.maxAPIBodyBytes) bytes"))
+            return send(wsi, .error(413, .tooLarge, "request bodies are limited to \(Self.maxAPIBodyBytes) bytes"))
         }
         return finishWrite(wsi, r)
     }
 
     private func refuseTooLarge(_ wsi: OpaquePointer) -> Int32 {
-        let r = APIResponse.error(413, "too_large", "request bodies are limited to \(Self.maxAPIBodyBytes) bytes")
+        let r = APIResponse.error(413, .tooLarge, "request bodies are limited to \(Self.maxAPIBodyBytes) bytes")
         _ = send(wsi, r)
         // The rest of the body is never read: the connection closes.
         return -1
@@ -129,14 +129,14 @@ extension Server {
         case .unchanged(let board, let token):
             response = pendingAnswers.resolveCommit(board: board, token: token) { _ in
                 // The store's board was not at the If-Match version (another process wrote first).
-                .error(409, "version_mismatch", "the board changed meanwhile (another server process wrote to it)",
+                .error(409, .versionMismatch, "the board changed meanwhile (another server process wrote to it)",
                        version: hubs[board]?.board.version)
             }
         case .refused(let board, let token, let reason):
-            response = pendingAnswers.resolveCommit(board: board, token: token) { _ in .error(409, "rule_refused", reason) }
+            response = pendingAnswers.resolveCommit(board: board, token: token) { _ in .error(409, .ruleRefused, reason) }
         case .failed(let board, let token, _):
             response = pendingAnswers.resolveCommit(board: board, token: token) { _ in
-                .error(503, "store_unavailable", "the edit could not be saved; the board is as it was")
+                .error(503, .storeUnavailable, "the edit could not be saved; the board is as it was")
             }
         case .boards:
             return
@@ -177,7 +177,7 @@ extension Server {
     /// Does a write (`request.route` is a write, or the 404/405 of a write method under /api).
     private func write(_ wsi: OpaquePointer, _ request: APIRequest) -> APIAnswer {
         guard adminAccepted(wsi) else {
-            return .error(401, "unauthorized", config.adminToken == nil
+            return .error(401, .unauthorized, config.adminToken == nil
                           ? "this server takes no writes: start it with --admin-token"
                           : "writes need Authorization: Bearer <admin token>")
         }
@@ -186,24 +186,24 @@ extension Server {
         let boardID: String
         switch request.route {
         case .replaceBoard(let id), .deleteBoard(let id), .undo(let id), .edit(let id, _): boardID = id
-        default: return .error(405, "method_not_allowed", "\(request.method.rawValue) is not served on this path")
+        default: return .error(405, .methodNotAllowed, "\(request.method.rawValue) is not served on this path")
         }
-        guard let hub = hubs[boardID] else { return .error(404, "board_not_found", "no board \(boardID)") }
+        guard let hub = hubs[boardID] else { return .error(404, .boardNotFound, "no board \(boardID)") }
         guard let expected = ifMatch(wsi) else {
-            return .error(400, "if_match_required", "writes need If-Match: <the board's version>", version: hub.board.version)
+            return .error(400, .ifMatchRequired, "writes need If-Match: <the board's version>", version: hub.board.version)
         }
         switch request.route {
         case .undo:
             return undoLast(hub, expected: expected)
         case .replaceBoard, .deleteBoard:
             guard expected == hub.board.version else {
-                return .error(409, "version_mismatch", "the board is at version \(hub.board.version), not \(expected)", version: hub.board.version)
+                return .error(409, .versionMismatch, "the board is at version \(hub.board.version), not \(expected)", version: hub.board.version)
             }
             return request.route == .deleteBoard(boardID) ? deleteBoard(wsi, hub: hub) : replaceBoard(wsi, hub: hub, body: request.body)
         case .edit(_, let edit):
             return applyEdit(edit, to: hub, expected: expected, body: request.body, status: request.method == .post ? 201 : 200)
         default:
-            return .error(405, "method_not_allowed", "\(request.method.rawValue) is not served on this path")
+            return .error(405, .methodNotAllowed, "\(request.method.rawValue) is not served on this path")
         }
     }
 
@@ -212,10 +212,10 @@ extension Server {
         var body: JSONValue = .object([])
         if !bytes.isEmpty {
             do { body = try JSONParser.parse(bytes) } catch {
-                return .error(400, "bad_request", "the body is not JSON: \(error)")
+                return .error(400, .badRequest, "the body is not JSON: \(error)")
             }
         }
-        guard case .object(let fields) = body else { return .error(400, "bad_request", "the body must be a JSON object") }
+        guard case .object(let fields) = body else { return .error(400, .badRequest, "the body must be a JSON object") }
         let board = hub.board
         let change: Change
         do {
@@ -224,7 +224,7 @@ extension Server {
             return .now(error.response)
         }
         guard expected == board.version else {
-            return .error(409, "version_mismatch", "the board is at version \(board.version), not \(expected)", version: board.version)
+            return .error(409, .versionMismatch, "the board is at version \(board.version), not \(expected)", version: board.version)
         }
         if let refusal = conflict(change, on: board) { return .now(refusal) }
         guard let (_, token) = hub.edit(change, by: "api", ifVersion: expected) else { return .now(.done(version: board.version, changed: false)) }
@@ -240,7 +240,7 @@ enum APIAnswer {
     /// Once the store thread has done job `job` (a board created or deleted, a history read).
     case afterJob(Int, status: UInt32)
 
-    static func error(_ status: UInt32, _ code: String, _ message: String, version: Int? = nil) -> APIAnswer {
+    static func error(_ status: UInt32, _ code: HTTPErrorCode, _ message: String, version: Int? = nil) -> APIAnswer {
         .now(.error(status, code, message, version: version))
     }
 }
@@ -251,14 +251,14 @@ extension Server {
     func undoLast(_ hub: Hub, expected: Int) -> APIAnswer {
         let board = hub.board
         guard expected == board.version else {
-            return .error(409, "version_mismatch", "the board is at version \(board.version), not \(expected)", version: board.version)
+            return .error(409, .versionMismatch, "the board is at version \(board.version), not \(expected)", version: board.version)
         }
         guard hub.truth.version == board.version, let last = hub.lastRevert, last.version == board.version else {
-            return .error(409, "cannot_undo", board.version == 0 ? "the board has no commit to undo"
+            return .error(409, .cannotUndo, board.version == 0 ? "the board has no commit to undo"
                           : "the last commit is not known here (made before this server started, or still being saved)", version: board.version)
         }
         guard let (_, token) = hub.edit(last.change, by: "api", ifVersion: expected) else {
-            return .error(409, "cannot_undo", "reverting the last commit would change nothing", version: board.version)
+            return .error(409, .cannotUndo, "reverting the last commit would change nothing", version: board.version)
         }
         return .afterCommit(board: board.id, token: token, status: 200)
     }

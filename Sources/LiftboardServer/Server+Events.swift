@@ -15,7 +15,7 @@ extension Server {
         var start = hub.truth.version
         if let lastID {
             guard let v = Int(lastID.trimmingCharacters(in: CharacterSet.whitespaces)), v >= 0 else {
-                return send(wsi, .error(400, "bad_request", "Last-Event-ID must be a version"))
+                return send(wsi, .error(400, .badRequest, "Last-Event-ID must be a version"))
             }
             start = v
         }
