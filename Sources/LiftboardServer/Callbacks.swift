@@ -16,6 +16,15 @@ func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
     return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
+/// A header lws has no token for (`name` lowercased, with its colon).
+func customHeader(_ wsi: OpaquePointer, _ name: String) -> String? {
+    let n = lws_hdr_custom_length(wsi, name, Int32(name.utf8.count))
+    guard n > 0, n < 1024 else { return nil }
+    var buf = [CChar](repeating: 0, count: Int(n) + 1)
+    guard lws_hdr_custom_copy(wsi, &buf, Int32(n) + 1, name, Int32(name.utf8.count)) >= 0 else { return nil }
+    return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
 /// A query parameter's value (`?name=value`), if present.
 func queryValue(_ wsi: OpaquePointer, _ name: String) -> String? {
     var buf = [CChar](repeating: 0, count: 8192)
@@ -43,7 +52,7 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
     case LWS_CALLBACK_CLOSED_HTTP:
         serverOf(wsi).apiRequests[wsi] = nil
         serverOf(wsi).pendingAnswers.forget(wsi)
-        serverOf(wsi).eventStreams[wsi] = nil
+        serverOf(wsi).events.forget(wsi)
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         let server = serverOf(wsi)
         let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
@@ -66,7 +75,7 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
         let server = serverOf(wsi)
         server.apiRequests[wsi] = nil
         server.pendingAnswers.forget(wsi)
-        server.eventStreams[wsi] = nil
+        server.events.forget(wsi)
         server.openConnections = max(0, server.openConnections - 1)
     case LWS_CALLBACK_RAW_ADOPT:
         // lws turns a CONNECT request into a raw socket that nothing would ever time out:

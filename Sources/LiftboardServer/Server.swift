@@ -55,9 +55,7 @@ public final class Server {
     let boardJobs = BoardJobResults()
     var nextBoardJob = 0
     /// Change feed clients (Server+Events), their store reads, and their heartbeat timer.
-    var eventStreams: [OpaquePointer: EventFeedStream] = [:]
-    let eventCatchUps = EventCatchUps()
-    var heartbeat: LoopTimer?
+    var events = EventFeeds()
     /// The timer that gives the heap's free pages back (Server+Heap.swift), and the heap's free
     /// bytes after the last time it did.
     var heapTimer: LoopTimer?
@@ -327,21 +325,21 @@ public final class Server {
         }
         draining = true
         onStopping?()
-        log(.info, "shutdown", session: nil, "closing \(connections.count) sessions and \(eventStreams.count) change feeds")
+        log(.info, "shutdown", session: nil, "closing \(connections.count) sessions and \(events.count) change feeds")
         for c in connections.values { c.close(1001, "server shutting down") }
-        for board in Set(eventStreams.values.map(\.board)) { closeEvents(board: board) }
+        for board in events.boards { closeEvents(board: board) }
         // A turn waits for the next event or timer, and with silent clients the next timer is
         // libwebsockets' own close timeout (5 s): this one wakes the loop at the deadline.
         let wake = clws_timer_new(nil)
         if let wake { lws_sul_schedule(context, 0, &wake.pointee.sul, shutdownDeadlinePassed, lws_usec_t(Self.drainMs * 1000)) }
         let deadline = now + Self.drainMs
-        while (!connections.isEmpty || !eventStreams.isEmpty) && now < deadline { _ = serviceLoop.turn(context) }
+        while (!connections.isEmpty || !events.isEmpty) && now < deadline { _ = serviceLoop.turn(context) }
         if let wake { lws_sul_cancel(&wake.pointee.sul); free(wake) }
         if !connections.isEmpty {
             log(.info, "shutdown", session: nil, "\(connections.count) sessions did not take their close in \(Int(Self.drainMs)) ms: closed without it")
         }
         for c in connections.values { c.stopTimers() }
-        heartbeat?.release()
+        events.heartbeat?.release()
         heapTimer?.release()
         writer?.close()
         listener?.close()
