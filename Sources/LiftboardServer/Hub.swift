@@ -13,7 +13,7 @@ final class Hub {
     unowned let server: Server
 
     init(board: Board, server: Server) {
-        state = HubState(board: board, origin: server.origin)
+        state = HubState(board: board, origin: server.store.origin)
         self.server = server
     }
 
@@ -72,14 +72,14 @@ final class Hub {
     /// goes out once, after the last.
     func durable(_ batch: [DurableCommit]) {
         let debug = LogLevel.debug <= server.config.logLevel
-        let queued = debug ? batch.map { d in d.origin == server.origin ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil } : []
+        let queued = debug ? batch.map { d in d.origin == server.store.origin ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil } : []
         let actions = state.durable(batch)
         for (d, queuedAt) in zip(batch, queued) {
             if let queuedAt, !state.pending.contains(where: { $0.token == d.token }) {
                 server.log(.debug, "durable", session: d.by, "board \(d.board) v\(d.version) durable \(Int(server.now - queuedAt)) ms after the drop")
             }
         }
-        for d in batch where d.origin != server.origin {
+        for d in batch where d.origin != server.store.origin {
             guard actions.contains(where: { if case .deliver(let c, _) = $0 { c.version == d.version } else { false } }) else { continue }
             let age = Self.wallClock() - d.at
             server.log(.info, "commit", session: nil, "board \(truth.id) v\(d.version) from another process (\(d.origin)), \(Int(age)) ms after its drop")
@@ -166,13 +166,13 @@ final class Hub {
             swap(&a, &actions[k])
             switch consume a {
             case .persist(let record):
-                server.writer?.enqueue(record)
+                server.store.writer?.enqueue(record)
             case .deliver(let c, let except):
                 deliver(c, toAllBut: except.flatMap { connection($0) })
             case .publish(let d):
                 server.publish(d)
             case .catchUp(let after):
-                server.listener?.catchUp(board: truth.id, after: after)
+                server.store.listener?.catchUp(board: truth.id, after: after)
             case .release(let durable, let first, let direct):
                 // The dropping sessions first, then every other in the order they joined
                 // (`ReleaseOrder`); each writes what is now ready at once

@@ -14,7 +14,7 @@ extension Server {
         guard let host = header(wsi, WSI_TOKEN_HOST) else {
             return HTTPError(400, .badRequest, "a Host header is required")
         }
-        guard allowedHosts.contains(HostCheck.name(of: host)) else {
+        guard endpoint.allowedHosts.contains(HostCheck.name(of: host)) else {
             return HTTPError(403, .forbiddenHost, "this server does not answer to that Host (see --allow-host)")
         }
         return nil
@@ -44,8 +44,8 @@ extension Server {
         if !isEcho, let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
             return HTTPError(401, .unauthorized, "a valid token is required")
         }
-        if connections.count >= budget.maxSessions {
-            return HTTPError(503, .unavailable, "max sessions (\(budget.maxSessions)) reached",
+        if sessions.connections.count >= endpoint.budget.maxSessions {
+            return HTTPError(503, .unavailable, "max sessions (\(endpoint.budget.maxSessions)) reached",
                            headers: ["retry-after:": "5"])
         }
         return nil

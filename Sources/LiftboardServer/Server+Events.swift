@@ -33,7 +33,7 @@ extension Server {
             let box = ContextBox()
             if let context { box.set(context) }
             let key = EventFeeds.key(wsi)
-            writer?.perform { store in
+            store.writer?.perform { store in
                 let commits = try? store.commits(board: id, after: since)
                 results.add(key, commits)
                 box.wake()

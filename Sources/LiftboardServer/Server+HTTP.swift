@@ -35,10 +35,10 @@ extension Server {
         switch route {
         case .health:
             if draining {
-                return respondJSON(wsi, 503, #"{"ok":false,"draining":true,"sessions":\#(connections.count),"listen":"\#(boundAddress)"}"#)
+                return respondJSON(wsi, 503, #"{"ok":false,"draining":true,"sessions":\#(sessions.connections.count),"listen":"\#(endpoint.boundAddress)"}"#)
             }
-            let up = storeReports.storeUp
-            return respondJSON(wsi, up ? 200 : 503, #"{"ok":\#(up),"store":"\#(up ? "up" : "down")","sessions":\#(connections.count),"boards":\#(hubs.count),"connections":\#(openConnections),"listen":"\#(boundAddress)"}"#)
+            let up = store.reports.storeUp
+            return respondJSON(wsi, up ? 200 : 503, #"{"ok":\#(up),"store":"\#(up ? "up" : "down")","sessions":\#(sessions.connections.count),"boards":\#(hubs.count),"connections":\#(sessions.openConnections),"listen":"\#(endpoint.boundAddress)"}"#)
         case .listBoards:
             var w = JSONWriter()
             w.beginObject(); w.key("boards"); w.beginArray()
@@ -69,8 +69,8 @@ extension Server {
     /// may frame it (nil: as `--allow-framing` says).
     /// `/media/...` is a file of `--media DIR` first, else of Public/media/ (the demo's images).
     func serveStatic(_ wsi: OpaquePointer, path: String, frameAncestors: String? = nil) -> Int32 {
-        let media = path.hasPrefix("/media/") ? mediaFiles?.resolve(String(path.dropFirst(6))) : nil
-        guard let file = media ?? staticFiles.resolve(path) else { return send(wsi, .error(404, .notFound, "no such file")) }
+        let media = path.hasPrefix("/media/") ? endpoint.mediaFiles?.resolve(String(path.dropFirst(6))) : nil
+        guard let file = media ?? endpoint.staticFiles.resolve(path) else { return send(wsi, .error(404, .notFound, "no such file")) }
         let security = frameAncestors.map { securityHeaders(frameAncestors: $0) } ?? securityHeaders
         let headers = security + moduleCORSHeaders(wsi, filePath: file.path) + [("cache-control:", "no-cache")]
         let extra = headers.map { "\($0.0) \($0.1)\r\n" }.joined()

@@ -3,10 +3,10 @@ import LiftboardWire
 
 /// The boards API's bodies as edits (`Change`), and the refusals an edit gets before it is
 /// applied: 404 for what the board does not have, 409 for what it cannot take.
-extension Server {
+extension BoardsAPI {
     /// The edit a write asks for (`edit` from the route, with the item or section of the path).
     /// Throws `APIFailure` (400) for a bad body.
-    func editChange(_ kind: BoardEdit, fields: [(String, JSONValue)], board: Board) throws(APIFailure) -> Change {
+    static func editChange(_ kind: BoardEdit, fields: [(String, JSONValue)], board: Board) throws(APIFailure) -> Change {
         func value(_ k: String) -> JSONValue? { fields.last { $0.0 == k }?.1 }
         func only(_ allowed: Set<String>) throws(APIFailure) {
             if let extra = fields.first(where: { !allowed.contains($0.0) }) {
@@ -63,7 +63,7 @@ extension Server {
     }
 
     /// Why `change` cannot apply to `board`, if it cannot.
-    func conflict(_ change: Change, on board: Board) -> APIResponse? {
+    static func conflict(_ change: Change, on board: Board) -> APIResponse? {
         func hasSection(_ id: String) -> Bool { board.sections.contains { $0.id == id } }
         switch change {
         case .insert, .swap, .group, .batch:
