@@ -146,14 +146,23 @@ struct BoardsAPI {
         .error(409, .versionMismatch, "the board is at version \(board.version), not \(expected)", version: board.version)
     }
 
+    /// A body as a board file is read (the format, then `BoardLimits`), or its 400.
+    static func board(from body: [UInt8]) -> Result<Board, HTTPError> {
+        do throws(BoardError) {
+            let board = try Wire.decodeBoard(body)
+            try BoardLimits.check(board)
+            return .success(board)
+        } catch {
+            return .failure(HTTPError(400, .badRequest, "\(error)"))
+        }
+    }
+
     /// POST /api/boards.
     static func create(body: [UInt8], exists: (String) -> Int?) -> Write {
         var board: Board
-        do {
-            board = try Wire.decodeBoard(body)
-            try BoardLimits.check(board)
-        } catch {
-            return .respond(.error(400, .badRequest, "\(error)"))
+        switch self.board(from: body) {
+        case .failure(let refusal): return .respond(APIResponse(refusal))
+        case .success(let b): board = b
         }
         if let version = exists(board.id) {
             return .respond(.error(409, .boardExists, "there is a board \(board.id) already", version: version))
@@ -165,11 +174,9 @@ struct BoardsAPI {
     /// PUT /api/boards/{id}: the difference as edits and moves, each a version, as sessions get them.
     static func replace(_ board: Board, body: [UInt8]) -> Write {
         var target: Board
-        do {
-            target = try Wire.decodeBoard(body)
-            try BoardLimits.check(target)
-        } catch {
-            return .respond(.error(400, .badRequest, "\(error)"))
+        switch self.board(from: body) {
+        case .failure(let refusal): return .respond(APIResponse(refusal))
+        case .success(let b): target = b
         }
         guard target.id == board.id else {
             return .respond(.error(400, .badRequest, "id: the body's id (\(target.id)) is not the board's (\(board.id))"))
