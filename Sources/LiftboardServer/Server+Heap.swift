@@ -11,13 +11,13 @@ import CLibWebSockets
 /// chunks and an madvise per free run of pages, on the service thread, at most that often).
 extension Server {
     func startHeapTrims() {
-        guard heap.timer == nil, let context else { return }
-        heap.timer = LoopTimer(loop: serviceLoop.uvLoop, context: context) { [unowned self] in heapTrimFired() }
-        heap.timer?.arm(afterMs: HeapTrims.seconds * 1000)
+        guard endpoint.heap.timer == nil, let context else { return }
+        endpoint.heap.timer = LoopTimer(loop: serviceLoop.uvLoop, context: context) { [unowned self] in heapTrimFired() }
+        endpoint.heap.timer?.arm(afterMs: HeapTrims.seconds * 1000)
     }
 
     func heapTrimFired() {
-        if heap.shouldTrim(free: clws_heap_free_bytes()) { _ = clws_heap_trim() }
-        heap.timer?.arm(afterMs: HeapTrims.seconds * 1000)
+        if endpoint.heap.shouldTrim(free: clws_heap_free_bytes()) { _ = clws_heap_trim() }
+        endpoint.heap.timer?.arm(afterMs: HeapTrims.seconds * 1000)
     }
 }

@@ -30,8 +30,8 @@ public enum ServerError: Error, CustomStringConvertible {
 /// timer; one store thread that makes commits durable.
 ///
 /// The server holds lws's context and a few parts, each a type of its own (issue 39): the
-/// boards (`Hubs`), the sessions, the boards API (`BoardsAPI`), the change feeds
-/// (`EventFeeds`), the store's link, the heap trims, the endpoint, the run state and the log.
+/// boards (`Hubs`), the sessions and their send buffer, the boards API (`BoardsAPI`), the
+/// change feeds (`EventFeeds`), the store's link, the endpoint, the run state and the log.
 /// The deciding parts (`StartPlan`, `BoardsAPI`, `EventFeeds`, `FanOutPlan`, `HeapTrims`,
 /// `BoardLookups`) decide and return what to do, tested without sockets; the `Server+`
 /// extensions and the lws callbacks perform it.
@@ -58,10 +58,15 @@ public final class Server {
     var events = EventFeeds()
     /// The store thread, the listener and what they report.
     var store = StoreLink()
-    /// When the heap's free pages go back (Server+Heap.swift).
-    var heap = HeapTrims()
-    /// The service loop, the address bound, the descriptor budget, the hosts and files served.
+    /// The service loop and its heap trims, the address bound, the descriptor budget, the
+    /// hosts and files served.
     var endpoint: Endpoint
+    /// The send buffer of every connection (issue 28: was one each, 4-5 KiB an idle watcher
+    /// kept): LWS_PRE bytes of room, then the message. The service thread writes one message at
+    /// a time and lws copies whatever the socket does not take, so nothing of it outlives a write.
+    /// Stored here, not in `Sessions`: swapped in and out for every write, and through an
+    /// accessor each swap was an exclusivity check (two a write, 130 instructions a message).
+    var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE)
     /// The stop flag, the signals, and whether a shutdown began.
     private var running = RunState()
     /// The log's limiter, kept line and sink.
@@ -72,11 +77,6 @@ public final class Server {
     var hubs: [String: Hub] {
         get { boards.byID }
         _modify { yield &boards.byID }
-    }
-    /// The send buffer every connection writes through (`Sessions.sendBuffer`), in place.
-    var sendBuffer: [UInt8] {
-        get { sessions.sendBuffer }
-        _modify { yield &sessions.sendBuffer }
     }
     var serviceLoop: ServiceLoop { endpoint.serviceLoop }
     var recordingRate: RecordingRate { sessions.recordingRate }
@@ -321,7 +321,7 @@ public final class Server {
         }
         for c in sessions.connections.values { c.stopTimers() }
         events.heartbeat?.release()
-        heap.timer?.release()
+        endpoint.heap.timer?.release()
         store.writer?.close()
         store.listener?.close()
         lws_context_destroy(context)

@@ -56,14 +56,10 @@ struct BoardLookups<Waiter: AnyObject> {
     }
 }
 
-/// The sessions' side of the server: every live connection, the one send buffer they share,
-/// what lws holds, and what sessions are named and recorded with.
+/// The sessions' side of the server: every live connection, what lws holds, and what sessions
+/// are named and recorded with.
 struct Sessions {
     var connections: [ObjectIdentifier: Connection] = [:]
-    /// The send buffer of every connection (issue 28: was one each, 4-5 KiB an idle watcher
-    /// kept): LWS_PRE bytes of room, then the message. The service thread writes one message at
-    /// a time and lws copies whatever the socket does not take, so nothing of it outlives a write.
-    var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE)
     /// Connections lws holds (HTTP, upgrading, sessions): its WSI_CREATE minus WSI_DESTROY.
     var openConnections = 0
     private var lastNumber = 0
@@ -96,12 +92,14 @@ struct StoreLink {
     let origin = "\(ProcessInfo.processInfo.hostName)/\(getpid())/\(UInt32.random(in: 0...UInt32.max))"
 }
 
-/// Where the server listens and what it answers from: the service loop, the C strings and
-/// arrays lws keeps, the address bound, the file descriptor budget, the Host names it answers
-/// to, and the files it serves.
+/// Where the server listens and what it answers from: the service loop and its heap trims,
+/// the C strings and arrays lws keeps, the address bound, the file descriptor budget, the Host
+/// names it answers to, and the files it serves.
 struct Endpoint {
     /// What the service thread waits with (epoll through libuv, or lws's poll).
     var serviceLoop = ServiceLoop(kind: .poll)
+    /// When the heap's free pages go back (Server+Heap.swift).
+    var heap = HeapTrims()
     var allocations = CAllocations()
     /// The address and port the operating system says the server listens on (`127.0.0.1:8080`,
     /// `[::1]:8080`), for the log and `/healthz`.
