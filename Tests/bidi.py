@@ -63,10 +63,14 @@ class Firefox:
                 f.write(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n")
         self.stderr = []
         self._listening = threading.Event()
-        self.proc = subprocess.Popen(
-            [binary, "--headless", "--remote-debugging-port=0", "--profile", self.profile],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            errors="replace", start_new_session=True, preexec_fn=_die_with_parent)
+        try:
+            self.proc = subprocess.Popen(
+                [binary, "--headless", "--remote-debugging-port=0", "--profile", self.profile],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                errors="replace", start_new_session=True, preexec_fn=_die_with_parent)
+        except FileNotFoundError:
+            shutil.rmtree(self.profile, ignore_errors=True)
+            raise BidiError("start", "no browser", f"{binary} is not installed (scripts/setup installs firefox-esr)") from None
         threading.Thread(target=self._read_stderr, daemon=True).start()
         try:
             if not self._listening.wait(start_timeout):
@@ -150,19 +154,29 @@ def to_bidi(v):
     raise TypeError(f"cannot pass {type(v).__name__} to a script")
 
 
-def from_bidi(page, r):
-    """A BiDi RemoteValue as a Python value (an element as an `Element`), as Selenium returns it."""
+def from_bidi(page, r, seen=None):
+    """A BiDi RemoteValue as a Python value (an element as an `Element`), as Selenium returns it.
+    An object met twice is serialized once, then named by its `internalId`: `seen` resolves it."""
+    seen = {} if seen is None else seen
     t, v = r["type"], r.get("value")
+    if "internalId" in r and "value" not in r:
+        return seen[r["internalId"]]
     if t in ("undefined", "null"):
         return None
     if t in ("string", "boolean", "date"):
         return v
     if t == "number":
         return float(v.replace("Infinity", "inf")) if isinstance(v, str) else v
-    if t in ("array", "set", "nodelist", "htmlcollection"):
-        return [from_bidi(page, x) for x in v or []]
-    if t in ("object", "map"):
-        return {(k if isinstance(k, str) else from_bidi(page, k)): from_bidi(page, x) for k, x in v or []}
+    if t in ("array", "set", "nodelist", "htmlcollection", "object", "map"):
+        out = [] if t not in ("object", "map") else {}
+        if "internalId" in r:
+            seen[r["internalId"]] = out
+        for x in v or []:
+            if isinstance(out, list):
+                out.append(from_bidi(page, x, seen))
+            else:
+                out[x[0] if isinstance(x[0], str) else from_bidi(page, x[0], seen)] = from_bidi(page, x[1], seen)
+        return out
     if t == "node":
         return Element(page, r["sharedId"])
     raise TypeError(f"a script returned a {t}, which the tests do not read")
