@@ -1,8 +1,8 @@
 """The page in real browsers against the real `liftboard serve`, driven the way a person
 drives it: WebDriver pointer actions (touch, mouse), keys, window sizes. Tests marked
 `engines("chromium", "webkit")` run in WebKitGTK too: the page's basics there (load, mouse
-drag, keyboard and its live region, resize, pixels, kiosk); load, mouse drag and keyboard run
-in Firefox ESR as well (Tests/bidi.py). Touch runs in Chromium only
+drag, keyboard and its live region, resize, pixels, kiosk); all but kiosk run in Firefox ESR
+as well (Tests/bidi.py). Touch runs in Chromium only
 (WebKitGTK's WebDriver turns touch pointer actions into mouse events); so do the slow
 whole-system ones (two windows, a server restart), which exercise no engine-specific code."""
 import json
@@ -122,7 +122,7 @@ def test_a_drag_in_one_window_animates_in_the_other(live_server, browser):
         other.quit()
 
 
-@BOTH
+@THREE
 def test_resizing_the_window_relayouts(live_server, browser):
     open_board(browser, live_server)
     width = scene_cells(browser)["milk"]["frame"]["w"]
@@ -144,7 +144,7 @@ def test_after_a_server_restart_the_page_reconnects_and_shows_the_committed_orde
     assert cells["mum"]["index"] == 0 and cells["milk"]["index"] == 1
 
 
-@BOTH
+@THREE
 def test_pixels_in_a_screenshot_show_the_cells_where_the_layout_says(live_server, browser, tmp_path):
     from PIL import Image
     open_board(browser, live_server)
