@@ -46,9 +46,12 @@ LISTENING = re.compile(r"WebDriver BiDi listening on (ws://\S+)")
 DARK = {"ui.systemUsesDarkTheme": 1, "layout.css.prefers-color-scheme.content-override": 0}
 
 
+_prctl = ctypes.CDLL(None).prctl  # looked up here: the child of a threaded process should not dlopen
+
+
 def _die_with_parent():
     """In the child, before exec: SIGKILL when the thread that started it ends (pytest killed)."""
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 class Firefox:
