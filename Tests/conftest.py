@@ -26,14 +26,14 @@ def schema_validator():
     return jsonschema.Draft202012Validator(schema)
 
 
-ENGINES = ("chromium", "webkit")
+ENGINES = ("chromium", "webkit", "firefox")
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 _xvfb = None
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "engines(*names): the browser engines a browser test runs in "
-                            "(chromium, webkit); without it, Chromium only")
+                            "(chromium, webkit, firefox); without it, Chromium only")
 
 
 def pytest_generate_tests(metafunc):
@@ -65,11 +65,38 @@ def _ensure_display():
     atexit.register(_xvfb.terminate)
 
 
+_firefoxes = {}  # dark -> the run's bidi.Firefox for that color scheme
+
+
+def firefox_page(width=420, height=760, dpr=1, dark=False):
+    """A tab (bidi.Page) of the run's headless Firefox ESR, driven over WebDriver BiDi by
+    Tests/bidi.py: one browser process per color scheme (a profile preference makes it dark),
+    started on first use and killed when the run ends; each page has a user context of its own."""
+    from bidi import DARK, Firefox
+    ff = _firefoxes.get(dark)
+    if ff is None or ff.proc.poll() is not None:  # none yet, or it died: a test's failure, not the run's
+        if ff is not None:
+            ff.close()
+        ff = _firefoxes[dark] = Firefox(prefs=DARK if dark else None)
+    return ff.page(width, height, dpr)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _firefox_processes():
+    yield
+    while _firefoxes:
+        _firefoxes.popitem()[1].close()
+
+
 def make_driver(width=420, height=760, engine="chromium", env=None):
     """A browser driven by Selenium: headless Chromium from Debian's chromium and
     chromium-driver, or WebKitGTK's MiniBrowser through webkit2gtk-driver (WebKitWebDriver)
-    on an X display (Xvfb). `env`: WebKitGTK only, variables for the browser's process (such as
+    on an X display (Xvfb); or a tab of Firefox ESR (`firefox_page`), which answers the same
+    calls the tests make. `env`: WebKitGTK only, variables for the browser's process (such as
     GDK_SCALE=2 for a devicePixelRatio of 2, GTK_THEME=Adwaita:dark for a dark system)."""
+    if engine == "firefox":
+        assert env is None, "firefox_page takes dpr and dark instead of an environment"
+        return firefox_page(width, height)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

@@ -1,7 +1,8 @@
 """The page in real browsers against the real `liftboard serve`, driven the way a person
 drives it: WebDriver pointer actions (touch, mouse), keys, window sizes. Tests marked
 `engines("chromium", "webkit")` run in WebKitGTK too: the page's basics there (load, mouse
-drag, keyboard and its live region, resize, pixels, kiosk). Touch runs in Chromium only
+drag, keyboard and its live region, resize, pixels, kiosk); all but kiosk run in Firefox ESR
+as well (Tests/bidi.py). Touch runs in Chromium only
 (WebKitGTK's WebDriver turns touch pointer actions into mouse events); so do the slow
 whole-system ones (two windows, a server restart), which exercise no engine-specific code."""
 import json
@@ -18,16 +19,17 @@ def todo(server):
 
 
 BOTH = pytest.mark.engines("chromium", "webkit")
+THREE = pytest.mark.engines("chromium", "webkit", "firefox")
 
 
 def live_region(browser):
     return browser.execute_script("return document.getElementById('board').shadowRoot.querySelector('[aria-live]')")
 
 
-@BOTH
+@THREE
 def test_the_page_loads_with_no_console_errors(live_server, browser, engine):
     open_board(browser, live_server)
-    if engine == "chromium":  # WebKitGTK's WebDriver has no log endpoint
+    if engine != "webkit":  # WebKitGTK's WebDriver has no log endpoint (Firefox's: BiDi's log events)
         time.sleep(0.3)
         severe = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
         assert severe == []
@@ -48,7 +50,7 @@ def test_a_touch_long_press_and_drag_commits_the_expected_order(live_server, bro
     assert gestures["lift"] == 1 and gestures["moved"] >= 1
 
 
-@BOTH
+@THREE
 def test_a_mouse_drag_commits_too(live_server, browser):
     open_board(browser, live_server)
     start = cell_center(browser, "plants")
@@ -87,7 +89,7 @@ def test_a_right_button_long_press_lifts_nothing(live_server, browser):
     assert todo(live_server)[:2] == ["milk", "mum"]
 
 
-@BOTH
+@THREE
 def test_keyboard_reordering_commits_and_its_announcements_reach_the_live_region(live_server, browser):
     from selenium.webdriver.common.keys import Keys
     open_board(browser, live_server)
@@ -120,7 +122,7 @@ def test_a_drag_in_one_window_animates_in_the_other(live_server, browser):
         other.quit()
 
 
-@BOTH
+@THREE
 def test_resizing_the_window_relayouts(live_server, browser):
     open_board(browser, live_server)
     width = scene_cells(browser)["milk"]["frame"]["w"]
@@ -142,7 +144,7 @@ def test_after_a_server_restart_the_page_reconnects_and_shows_the_committed_orde
     assert cells["mum"]["index"] == 0 and cells["milk"]["index"] == 1
 
 
-@BOTH
+@THREE
 def test_pixels_in_a_screenshot_show_the_cells_where_the_layout_says(live_server, browser, tmp_path):
     from PIL import Image
     open_board(browser, live_server)

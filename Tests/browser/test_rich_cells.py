@@ -6,18 +6,20 @@ hooks exist only with ?debug=1.
 
 Dark and dpr 2: Chromium through CDP (Emulation.setEmulatedMedia, setDeviceMetricsOverride);
 WebKitGTK through its process's environment (GTK_THEME=Adwaita:dark makes
-prefers-color-scheme dark, GDK_SCALE=2 a devicePixelRatio of 2)."""
+prefers-color-scheme dark, GDK_SCALE=2 a devicePixelRatio of 2); Firefox ESR through BiDi's
+setViewport (the ratio) and a dark profile's browser (conftest.firefox_page)."""
 import io
 import json
 import time
 
 import pytest
 
-from conftest import make_driver
+from conftest import firefox_page, make_driver
 from liftboard_server import RunningServer
 from pages import board_state, canvas_origin, debug_query, wait_for
 
 BOTH = pytest.mark.engines("chromium", "webkit")
+THREE = pytest.mark.engines("chromium", "webkit", "firefox")
 GREEN = "#22aa44"  # the one image that loads: a square of this color
 ITEMS = [
     {"id": "full", "label": "A card with everything on it", "height": 96,
@@ -52,6 +54,8 @@ def rich_server(tmp_path):
 
 
 def driver_for(engine, dark, dpr):
+    if engine == "firefox":
+        return firefox_page(420, 760, dpr=dpr, dark=dark)
     if engine == "webkit":
         env = {}
         if dark:
@@ -193,7 +197,7 @@ def check_board(driver, server, board_id, dark, dpr, shots):
     assert shot.count_near((width - 30, mid - 7, 16, 14), rgb(t["header"]), 50) > 3 * dpr, "header count"
 
 
-@BOTH
+@THREE
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 @pytest.mark.parametrize("dpr", [1, 2], ids=["dpr1", "dpr2"])
 def test_cards_render_every_part_in_a_list_and_a_grid(rich_server, engine, dark, dpr, tmp_path, request):
