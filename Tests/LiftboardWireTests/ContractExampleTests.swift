@@ -18,7 +18,8 @@ import LiftboardWire
     @Test func everyRuleOfTheRevisedSectionFourHasAnExample() {
         #expect(Self.examples == [
             "autoscroll-two", "commit-one-change", "grid-blank-end", "grid-cell-slides-under",
-            "grid-cell-slides-under-swap", "grid-first-header", "grid-held-entered", "grid-pinned-entered",
+            "grid-cell-slides-under-swap", "grid-first-header", "grid-held-entered", "grid-own-header-from-above",
+            "grid-pinned-entered",
             "swap-back-by-header", "swap-cancel", "swap-target", "swap-target-held",
         ])
     }
