@@ -11,6 +11,7 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 #include <openssl/err.h>
+#include <openssl/rand.h>
 
 /// A P-256 key from its uncompressed point (0x04 || x || y, 65 bytes) and, when `priv` is not
 /// NULL, its private scalar (32 bytes, big-endian). NULL when libcrypto refuses it (a point
