@@ -59,3 +59,21 @@ import Testing
         #expect(try TokenVerifier(keys: Keys.verifying).verify(token, board: "demo", now: Keys.now) == claims)
     }
 }
+
+/// Keys from libcrypto's generators: the signer's JWK mints what the server's JWK verifies, and
+/// the server's holds no private part.
+@Suite struct KeyGeneratorTests {
+    @Test(arguments: SigningAlgorithm.allCases) func generatedKeysSignAndVerify(algorithm: SigningAlgorithm) throws {
+        let (signing, verifying) = try #require(KeyGenerator.generate(algorithm, kid: "new"))
+        #expect(verifying.contains(#""d":"#) == false)
+        #expect(signing.contains(#""d":"#) == (algorithm != .hs256))
+        let signer = try #require(try KeySet.parse(Array(#"{"keys":[\#(signing)]}"#.utf8), allowPrivateKeys: true).key("new"))
+        let verifier = TokenVerifier(keys: try KeySet.parse(Array(#"{"keys":[\#(verifying)]}"#.utf8)))
+        let claims = Keys.claims()
+        #expect(try verifier.verify(TokenMinter.mint(claims, key: signer), board: "demo", now: Keys.now) == claims)
+        // Another generated key of the same kind and kid does not verify it.
+        let (other, _) = try #require(KeyGenerator.generate(algorithm, kid: "new"))
+        let stranger = try #require(try KeySet.parse(Array(#"{"keys":[\#(other)]}"#.utf8), allowPrivateKeys: true).key("new"))
+        #expect(throws: TokenError.badSignature) { try verifier.verify(TokenMinter.mint(claims, key: stranger), board: "demo", now: Keys.now) }
+    }
+}
