@@ -123,7 +123,7 @@ const done = arguments[arguments.length - 1], id = arguments[0];
 Promise.all([import(new URL('card.js', location.href).href), import(new URL('scene.js', location.href).href)]).then(([card, sc]) => {
   const s = window.__liftboard.scene, c = s.cells.get(id), f = c.frame.to;
   const v = sc.contentToView(s, c.section, f.x, f.y, 0, true);
-  done(card.moreButton({...f, x: v.x, y: v.y}, f.h >= 0.6 * f.w && card.isRich(c), !!c.selected));
+  done(card.moreButton({...f, x: v.x, y: v.y}, sc.inGrid(s, c) && card.isRich(c), !!c.selected));
 });
 """
 

@@ -95,11 +95,11 @@ import(new URL('card.js', location.href).href).then((m) => {
   const measure = (font, text) => { ctx.font = font; return ctx.measureText(text).width; };
   const theme = st.theme(), out = {};
   for (const c of st.scene.cells.values()) {
-    const f = c.frame.to, grid = f.h >= 0.6 * f.w;
+    const f = c.frame.to, grid = st.scene.layout === 'grid';
     out[c.id] = {frame: f, grid, layout: m.isRich(c) ? m.cardLayout(c, f, {grid, measure, font: theme.font}) : null,
                  titleWidth: measure(m.FONTS.title(theme.font), c.label)};
   }
-  done({cells: out, theme, scroll: st.scene.scroll.to, sections: st.scene.sections,
+  done({cells: out, kind: st.scene.layout, theme, scroll: st.scene.scroll.to, sections: st.scene.sections,
         dpr: devicePixelRatio, inner: innerWidth, images: st.images(),
         canvas: (() => { const cv = document.getElementById('board').shadowRoot.querySelector('canvas');
                          return [cv.width, cv.height, cv.getBoundingClientRect().width, cv.getBoundingClientRect().height]; })()});
@@ -140,6 +140,8 @@ def check_board(driver, server, board_id, dark, dpr, shots):
     time.sleep(0.4)
     info = driver.execute_async_script(LAYOUTS_JS)
     assert "error" not in info, info
+    # The server named the board's layout (the page asks it to): cards take their form from it.
+    assert info["kind"] == ("grid" if board_id == "richgrid" else "list"), info["kind"]
     assert info["dpr"] == dpr
     assert info["theme"]["dark"] is dark
     # The canvas has a device pixel for each of the display's: crisp at any ratio.
@@ -238,7 +240,8 @@ MORE_JS = """
 const done = arguments[arguments.length - 1];
 import(new URL('card.js', location.href).href).then((m) => {
   const c = window.__liftboard.scene.cells.get(arguments[0]), f = c.frame.to;
-  done(m.moreButton({...f, y: f.y - window.__liftboard.scene.scroll.to}, f.h >= 0.6 * f.w && m.isRich(c), !!c.selected));
+  const grid = window.__liftboard.scene.layout === 'grid';
+  done(m.moreButton({...f, y: f.y - window.__liftboard.scene.scroll.to}, grid && m.isRich(c), !!c.selected));
 });
 """
 
@@ -391,7 +394,7 @@ def test_in_a_scrolled_column_a_fingers_dots_button_opens_move_to_where_it_is_dr
             const done = arguments[arguments.length - 1], id = arguments[0];
             Promise.all([import(new URL('card.js', location.href).href), import(new URL('scene.js', location.href).href)]).then(([m, sc]) => {
               const s = window.__liftboard.scene, c = s.cells.get(id), f = c.frame.to;
-              done(m.moreButton({...f, ...sc.contentToView(s, c.section, f.x, f.y, 0, true)}, f.h >= 0.6 * f.w && m.isRich(c), !!c.selected));
+              done(m.moreButton({...f, ...sc.contentToView(s, c.section, f.x, f.y, 0, true)}, sc.inGrid(s, c) && m.isRich(c), !!c.selected));
             });""", item)
         x0, y0 = canvas_origin(driver)
         sent = board_state(driver, "st.sent")

@@ -196,3 +196,20 @@ test("with prediction off the page draws only what the server says", () => {
   assert.equal(predict.pressFired(pred, 1, scene, 500), null);
   assert.equal(scene.snapshots.size, 0);
 });
+
+test("the local snapshot keeps its x in a list and follows in both axes in a grid, as the layout names it", () => {
+  // A grid cell as wide as the content (a narrow viewport): its shape says list, its layout grid.
+  const wide = { ...layout, cells: [{ ...layout.cells[0] }] };
+  for (const [kind, x] of [["list", 200], ["grid", 240]]) {
+    const scene = createScene();
+    applyMessage(scene, { ...wide, layout: kind }, 0);
+    const pred = predict.createPrediction(true);
+    pred.config = config;
+    pred.viewportH = 300;
+    downAt(pred, scene, 1, { x: 50, y: 70 }, 1);
+    predict.pressFired(pred, 1, scene, 500);
+    predict.pointerMove(pred, 1, { x: 90, y: 170 });
+    predict.apply(pred, scene, 520);
+    assert.deepEqual(center(scene, "1:a", 520), { x, y: 160 }, kind);
+  }
+});
