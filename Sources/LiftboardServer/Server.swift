@@ -74,7 +74,9 @@ public final class Server {
     let processTag = String(UInt16.random(in: 0...UInt16.max), radix: 16)
     /// What the store thread and the listener say, drained on the service thread.
     let storeReports = StoreReports()
-    private let started = DispatchTime.now().uptimeNanoseconds
+    /// Where `now` counts from, on the uptime clock. A test moves it back to make time pass at
+    /// once (ServerLogTests) rather than sleeping.
+    var started = DispatchTime.now().uptimeNanoseconds
     private var nextSessionNumber = 0
     private var allocations = CAllocations()
     /// What the service thread waits with (epoll through libuv, or lws's poll).
