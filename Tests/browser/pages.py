@@ -1,21 +1,11 @@
 """Helpers to drive the page as a person would and to read its state."""
-import time
 
 import bidi
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
 
-
-def wait_for(fn, timeout=10.0, interval=0.05):
-    end = time.time() + timeout
-    last = None
-    while time.time() < end:
-        last = fn()
-        if last:
-            return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out waiting; last value {last!r}")
+from liftboard_server import wait_for  # noqa: F401 (the browser tests import it from here)
 
 
 # The client state of a board: the demo page's (`window.__liftboard`), or the `state` of the

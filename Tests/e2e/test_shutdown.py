@@ -81,7 +81,7 @@ def test_sigterm_with_a_client_that_never_reads_exits_within_2_s_and_loses_no_ac
         elapsed = time.monotonic() - started
         assert elapsed < 2.0, f"exited {elapsed:.2f} s after SIGTERM"
         assert s.proc.returncode == 0
-        assert any("shutdown" in l for l in s.lines)
+        s.wait_for_line("shutdown")
     finally:
         for r in raws:
             r.close()
