@@ -77,3 +77,46 @@ def test_every_flag_of_the_serving_section_is_a_flag_of_serve(liftboard):
     help_text = subprocess.run([liftboard, "serve", "--help"], capture_output=True, text=True, timeout=30).stdout
     missing = sorted(f for f in flags if f not in help_text)
     assert missing == [], f"README.md's Serving section names flags `liftboard serve --help` does not list: {missing}"
+
+
+def test_the_api_walkthrough_runs_as_written(tmp_path):
+    """"Changing boards while people drag": its curl lines, as written, against `serve
+    --admin-token` (port 8080 replaced by the test server's; a ~/.curlrc ends the SSE stream)."""
+    import json
+    import os
+    from liftboard_server import RunningServer
+    section = README.split("### Changing boards while people drag", 1)[1]
+    body = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    lines = body.strip().splitlines()
+    assert lines[0] == 'liftboard serve --admin-token "$ADMIN" &', lines[0]
+    curls = [l for l in lines[2:] if l.startswith("curl ")]
+    assert len(curls) == 6 and lines[1].startswith('A="Authorization: Bearer $ADMIN"; B=http://127.0.0.1:8080/')
+    (tmp_path / ".curlrc").write_text("max-time = 3\n")
+    server = RunningServer("--admin-token", "s3cret", data_dir=tmp_path / "data").start()
+    try:
+        def run(commands):
+            script = "set -u\n" + lines[1].replace(":8080/", f":{server.port}/") + "\n" + "".join(
+                f"{c}\necho\necho '--- end'\n" for c in commands)
+            r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60,
+                               env={**os.environ, "ADMIN": "s3cret", "CURL_HOME": str(tmp_path)})
+            return [out.strip() for out in r.stdout.split("--- end")[:-1]]
+        outs = run(curls)
+        assert [json.loads(o) for o in outs[:4]] == [{"version": v, "changed": True} for v in range(4)], outs
+        events = outs[4]
+        assert "id: 2\nevent: edit" in events and "id: 3\nevent: edit" in events and "id: 1\n" not in events, events
+        history = json.loads(outs[5])
+        assert [(v["version"], v["by"]) for v in history["versions"]] == [(1, "api"), (2, "api"), (3, "api")], history
+        assert all("at" in v and "change" in v for v in history["versions"])
+        # "a stale If-Match gets 409": the DELETE again.
+        stale = json.loads(run([curls[3]])[0])
+        assert stale["error"]["code"] == "version_mismatch" and stale["error"]["version"] == 3, stale
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("line", [l for l in README.splitlines() if l.startswith(".build/debug/liftboard ")])
+def test_each_headless_command_of_the_readme_runs(line):
+    """`liftboard replay ...`, `liftboard test ...`: run from the repository's root as written."""
+    r = subprocess.run(["bash", "-c", line], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stdout[-500:] + r.stderr[-500:]
+    assert r.stdout.strip(), f"{line} printed nothing"
