@@ -31,8 +31,8 @@ class RunningServer:
         self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
-        end = time.time() + timeout
-        while time.time() < end:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
             for line in list(self.lines):
                 m = re.search(r"listen \w+://(?:\[[^\]]+\]|[^:/]+):(\d+)/", line)
                 if m:

@@ -93,6 +93,11 @@ def click_at(driver, at):
     pointer(driver, "mouse", [("move", *at), ("down",), ("up",)])
 
 
+def touch_tap(driver, at):
+    """A finger down and up at viewport point `at`, 50 ms apart as the driver counts."""
+    pointer(driver, "touch", [("move", *at), ("down",), ("pause", 0.05), ("up",)])
+
+
 def long_press_drag(driver, start, end, kind="touch", hold=0.8, steps=12, pause=0.03):
     """Pointer down, hold, move in steps, up: WebDriver pointer actions of the given kind."""
     moves = []

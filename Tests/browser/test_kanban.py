@@ -9,7 +9,7 @@ from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
 
-from pages import board_state, canvas_origin, long_press_drag, scene_cells, wait_for
+from pages import board_state, canvas_origin, long_press_drag, scene_cells, touch_tap, wait_for
 
 BOTH = pytest.mark.engines("chromium", "webkit")
 
@@ -115,12 +115,6 @@ def test_the_wheel_scrolls_the_column_under_the_pointer(live_server, browser):
         c.dispatchEvent(new WheelEvent('wheel', {deltaY: 200, clientX: r.left + 40, clientY: r.top + 200, bubbles: true, cancelable: true}));""")
     wait_for(lambda: scrolls(browser)[1]["backlog"] == 200)
     assert scrolls(browser)[0] == 0 and scrolls(browser)[1]["todo"] == 0
-
-
-def touch_tap(driver, at):
-    ab = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
-    ab.pointer_action.move_to_location(int(at[0]), int(at[1])).pointer_down().pause(0.05).pointer_up()
-    ab.perform()
 
 
 DOTS_JS = """
