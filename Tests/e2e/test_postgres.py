@@ -67,9 +67,18 @@ async def hello(ws, view):
     view.see(await recv_until(ws, lambda m: m["t"] == "layout"))
 
 
-async def settle(ws, view, seconds=1.5):
-    """Reads until the client has been told nothing for `seconds`."""
-    view.see(await recv_until(ws, lambda m: False, timeout=seconds))
+async def settle(ws, view):
+    """Reads what the server has told the client by the time it answers a ping: everything it
+    decided before (a store's failure tells every session at once), not what a look of some
+    seconds happened to see."""
+    view.see(await until_pong(ws))
+
+
+async def reach(ws, view, version, timeout=10):
+    """Reads until the client is told of `version` (a commit or a layout), then settles."""
+    got = view.see(await recv_until(ws, lambda m: m["t"] in ("commit", "layout") and m["version"] >= version, timeout))
+    assert view.version is not None and view.version >= version, f"not told of v{version} within {timeout} s: {[m['t'] for m in got]}"
+    await settle(ws, view)
 
 
 def api_order(server):
@@ -121,7 +130,7 @@ def test_drops_at_the_same_instant_on_two_processes_both_land_and_everyone_conve
             # both let go at once
             await asyncio.gather(wa.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MUM_MID + 5, "ms": 0})),
                                  wb.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 271 + 19 * 19, "ms": 0})))
-            await asyncio.gather(settle(wa, va, 2), settle(wb, vb, 2), settle(wa2, va2, 2))
+            await asyncio.gather(reach(wa, va, 2), reach(wb, vb, 2), reach(wa2, va2, 2))
             return va, vb, va2
     va, vb, va2 = run(go())
     version, order = api_order(a)
@@ -215,7 +224,7 @@ def test_kill_9_of_one_process_mid_drag_leaves_the_other_serving_and_loses_no_ac
             await long_press_drag(wa, 50, PLANTS_Y, 400, release=False)
             a.stop(sig=signal.SIGKILL)
             # b goes on: it has a's acknowledged commit and commits its own
-            await settle(wb, vb, 0.5)
+            await reach(wb, vb, 1)
             assert vb.version == 1 and vb.order == [s["items"] for s in acked["order"]]
             await long_press_drag(wb, 50, MILK_Y, MILK_Y + 150)
             vb.see(await recv_until(wb, lambda m: m["t"] == "commit" and m["version"] == 2))
