@@ -95,15 +95,27 @@ def test_a_sideways_pan_scrolls_the_board_and_a_vertical_one_its_column_alone(li
     # Vertical (a little sideways) over Backlog, the first column: that column alone scrolls.
     pan(browser, (x0 + 100, y0 + 500), (x0 + 120, y0 + 300))
     wait_for(lambda: scrolls(browser)[1]["backlog"] >= 150)
-    time.sleep(0.5)  # the fling ends
+    still(browser, (x0 + 100, y0 + 300))
     after = scrolls(browser)
     assert after[0] == 0
     assert all(v == 0 for k, v in after[1].items() if k != "backlog"), after
     # Mostly sideways (and a little down), starting over Backlog: the board scrolls, no column does.
     pan(browser, (x0 + 300, y0 + 300), (x0 + 100, y0 + 330))
     wait_for(lambda: scrolls(browser)[0] >= 150)
-    time.sleep(0.5)
+    still(browser, (x0 + 100, y0 + 300))
     assert scrolls(browser)[1] == after[1]
+
+
+def still(browser, at):
+    """Stops every fling (a finger's tap stops them, as on iOS), then waits for the answer to
+    an `undo` sent after it (nothing to undo: an error, and nothing else changes): every
+    scroll the server decided before is then on the page, and none can follow."""
+    touch_tap(browser, at)
+    browser.execute_script("""window.__errors = [];
+        document.addEventListener('liftboard-error', (e) => window.__errors.push(e.detail.code), {once: true});
+        document.getElementById('board').undo();""")
+    codes = wait_for(lambda: browser.execute_script("return window.__errors.length === 1 && window.__errors"), what="the answer to an undo")
+    assert codes == ["cannot_undo"], codes
 
 
 @BOTH
