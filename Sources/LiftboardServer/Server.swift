@@ -74,8 +74,7 @@ public final class Server {
     let processTag = String(UInt16.random(in: 0...UInt16.max), radix: 16)
     /// What the store thread and the listener say, drained on the service thread.
     let storeReports = StoreReports()
-    /// Where `now` counts from, on the uptime clock. A test moves it back to make time pass at
-    /// once (ServerLogTests) rather than sleeping.
+    /// Where `now` counts from (uptime ns); a test moves it back to let time pass at once.
     var started = DispatchTime.now().uptimeNanoseconds
     private var nextSessionNumber = 0
     private var allocations = CAllocations()
