@@ -1,21 +1,11 @@
 """Helpers to drive the page as a person would and to read its state."""
-import time
 
 import bidi
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
 
-
-def wait_for(fn, timeout=10.0, interval=0.05):
-    end = time.time() + timeout
-    last = None
-    while time.time() < end:
-        last = fn()
-        if last:
-            return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out waiting; last value {last!r}")
+from liftboard_server import wait_for  # noqa: F401 (the browser tests import it from here)
 
 
 # The client state of a board: the demo page's (`window.__liftboard`), or the `state` of the
@@ -101,6 +91,11 @@ def keys(driver, *keys, hold=()):
 def click_at(driver, at):
     """A primary mouse click at viewport point `at`."""
     pointer(driver, "mouse", [("move", *at), ("down",), ("up",)])
+
+
+def touch_tap(driver, at):
+    """A finger down and up at viewport point `at`, 50 ms apart as the driver counts."""
+    pointer(driver, "touch", [("move", *at), ("down",), ("pause", 0.05), ("up",)])
 
 
 def long_press_drag(driver, start, end, kind="touch", hold=0.8, steps=12, pause=0.03):

@@ -16,7 +16,7 @@ import pytest
 
 from conftest import firefox_page, make_driver
 from liftboard_server import RunningServer
-from pages import board_state, canvas_origin, debug_query, wait_for
+from pages import board_state, canvas_origin, debug_query, touch_tap, wait_for
 
 BOTH = pytest.mark.engines("chromium", "webkit")
 THREE = pytest.mark.engines("chromium", "webkit", "firefox")
@@ -225,15 +225,6 @@ def test_the_hooks_exist_only_with_debug_1(live_server, browser):
     wait_for(lambda: browser.execute_script("return !!window.__liftboard && window.__liftboard.scene.cells.size > 0"))
     assert browser.execute_script("return typeof window.__liftboard.measureDraw") == "function"
     assert browser.execute_script("return window.__liftboard.measureDraw(5).cells") > 0
-
-
-def touch_tap(driver, at):
-    from selenium.webdriver.common.actions import interaction
-    from selenium.webdriver.common.actions.action_builder import ActionBuilder
-    from selenium.webdriver.common.actions.pointer_input import PointerInput
-    ab = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
-    ab.pointer_action.move_to_location(int(at[0]), int(at[1])).pointer_down().pause(0.05).pointer_up()
-    ab.perform()
 
 
 MORE_JS = """
