@@ -7,7 +7,7 @@
 // moves the snapshot unanswered, and the next frame it does send (a reorder, a scroll, the drop)
 // carries the center for the `seq` it acks, which `onFrame` checks as it checks any other.
 import { animation, ease, retarget, valueAt } from "./easing.js";
-import { cellUnder, columnAt, contentToView } from "./scene.js";
+import { cellUnder, columnAt, contentToView, layoutOf } from "./scene.js";
 
 /** How long a correction to the server's value takes (ms). */
 export const CORRECTION_MS = 100;
@@ -133,9 +133,9 @@ export function pressFired(pred, p, scene, now) {
     done: false, endsAt: 0, local: true,
   });
   cell.hidden = true; cell.showAt = null;
-  // A list row spans the width (the server's `axis` confirms); columns follow in both axes, even
-  // a single column as wide as the board.
-  const lockX = !scene.columns && f.w >= scene.content.w - 0.5;
+  // A list's snapshot keeps its x (the server's `axis` says "y" for a list, as the layout
+  // does); a grid's and columns' follow in both axes.
+  const lockX = layoutOf(scene, cell.section) === "list";
   const pingId = `press:${p}:${++pred.pings}`;
   ptr.phase = "dragging";
   ptr.drag = { id: cell.id, key, grab: { x: center.x - ptr.x, y: center.y - ptr.y }, lockX, x: center.x, local: true, pingId, corr: null };

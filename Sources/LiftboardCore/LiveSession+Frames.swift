@@ -41,7 +41,7 @@ extension LiveSession {
         var layout = LayoutMessage(version: version, content: sentContent, scroll: Point(x: scrollX, y: scrollY),
                                    sections: sentSections, cells: handles.map(cellInfo),
                                    snapshots: drags.map(snapshotState))
-        layout.columns = isColumns
+        layout.layout = isColumns || config.layouts == .named ? arr.kind : nil
         return .layout(layout)
     }
 

@@ -14,6 +14,15 @@ public enum CommitOrderMode: String, Sendable, Hashable, CaseIterable {
     case none
 }
 
+/// Which `layout` messages name their layout (`"layout"`).
+public enum LayoutsMode: String, Sendable, Hashable, CaseIterable {
+    /// A columns board's only, as before this choice existed (the default).
+    case implicit
+    /// Every one: `"list"`, `"grid"` or `"columns"`, so a client draws each kind without
+    /// guessing it from the cells' geometry.
+    case named
+}
+
 /// The values in force for one session (contract §3, `config`). Defaults are the contract's.
 public struct SessionConfig: Hashable, Sendable {
     public var pressMs: Double = 500
@@ -39,6 +48,9 @@ public struct SessionConfig: Hashable, Sendable {
     /// Extension: a commit from elsewhere as a message of its own after its frame
     /// (`"separate"`) or inside it (`"inline"`: one message per watcher per commit).
     public var commits: CommitsMode = .separate
+    /// Extension: whether a list's or a grid's `layout` names its layout (`"named"`) or only a
+    /// columns board's does (`"implicit"`).
+    public var layouts: LayoutsMode = .implicit
     public init() {}
 }
 

@@ -74,7 +74,8 @@ public final class Server {
     let processTag = String(UInt16.random(in: 0...UInt16.max), radix: 16)
     /// What the store thread and the listener say, drained on the service thread.
     let storeReports = StoreReports()
-    private let started = DispatchTime.now().uptimeNanoseconds
+    /// Where `now` counts from (uptime ns); a test moves it back to let time pass at once.
+    var started = DispatchTime.now().uptimeNanoseconds
     private var nextSessionNumber = 0
     private var allocations = CAllocations()
     /// What the service thread waits with (epoll through libuv, or lws's poll).
