@@ -24,6 +24,34 @@ export function createPrediction(enabled = true) {
 
 const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
 
+/** How far (px) a lifted snapshot's ends may rise or fall (docs/protocol.md, "Frames"). */
+export const TILT_RISE = 18;
+
+/**
+ * asin(x) for x in [0, 1] by +, -, *, / and square roots alone, operation for operation as the
+ * server's `arcsine` (Sources/LiftboardCore/SessionConfig.swift), so both give the same bits.
+ */
+export function arcsine(x) {
+  let z = x / (1 + Math.sqrt((1 - x) * (1 + x)));
+  z = z / (1 + Math.sqrt(1 + z * z));
+  z = z / (1 + Math.sqrt(1 + z * z));
+  const z2 = z * z;
+  let term = z, sum = z;
+  for (let k = 1; k <= 14; k++) {
+    term = -term * z2;
+    sum += term / (2 * k + 1);
+  }
+  return 8 * sum;
+}
+
+/** The lift's tilt for a cell `width` wide: `liftRotation`, its size capped at asin(36 / width). */
+export function liftRotation(rotation, width) {
+  const limit = 2 * TILT_RISE;
+  if (!(width > limit)) return rotation;
+  const cap = arcsine(limit / width);
+  return rotation > cap ? cap : rotation < -cap ? -cap : rotation;
+}
+
 export function pointerDown(pred, p, pos, scene) {
   if (!pred.enabled) return;
   let columns = null;
@@ -100,7 +128,7 @@ export function pressFired(pred, p, scene, now) {
   scene.snapshots.set(key, {
     p, id: cell.id, size: { w: f.w, h: f.h }, center: animation(center, center, now, 0),
     scale: animation(1, cfg.liftScale ?? 1.05, now, liftMs, "easeOut"),
-    rotation: animation(0, cfg.liftRotation ?? 0.0873, now, liftMs, "easeOut"),
+    rotation: animation(0, liftRotation(cfg.liftRotation ?? 0.0873, f.w), now, liftMs, "easeOut"),
     alpha: animation(1, cfg.liftAlpha ?? 0.8, now, liftMs, "easeOut"),
     done: false, endsAt: 0, local: true,
   });

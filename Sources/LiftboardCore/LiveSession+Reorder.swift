@@ -19,7 +19,7 @@ extension LiveSession {
         let follow = p >= 0 ? Follow(grab: drag.grabOffset, lockX: arr.kind == .list) : nil
         step.gestures.append(.lift(p: p, id: arr.ids[h], from: arr.place(of: h), follow: follow))
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[h], center: center, size: f.size, moveDur: 0,
-                                             scale: config.liftScale, rotation: config.liftRotation,
+                                             scale: config.liftScale, rotation: config.liftRotation(width: f.size.w),
                                              alpha: config.liftAlpha, dur: dur(config.liftMs), ease: .easeOut))
         // Only its cell changed (hidden): a second lift in the step compares every cell.
         if step.restyled == nil { step.restyled = h } else { step.cellsDirty = true }

@@ -53,3 +53,39 @@ public struct SessionConfig: Hashable, Sendable {
     public var layouts: LayoutsMode = .implicit
     public init() {}
 }
+
+extension SessionConfig {
+    /// How far (px) a lifted snapshot's ends may rise or fall: the tilt is capped so that half
+    /// the snapshot's width times the sine of the tilt stays within it.
+    public static let tiltRise: Double = 18
+
+    /// The lifted snapshot's tilt for a cell `width` wide: `liftRotation`, its size capped at
+    /// asin(36 / width) so that the snapshot's ends rise or fall at most `tiltRise` px (a
+    /// 390 px phone row keeps the default 0.0873; a 1,200 px row tilts 0.0300). A cell at most
+    /// 36 px wide keeps `liftRotation`. The page's prediction (Public/predict.js) computes
+    /// the same number by the same operations.
+    public func liftRotation(width: Double) -> Double {
+        let limit = 2 * Self.tiltRise
+        guard width > limit else { return liftRotation }
+        let cap = arcsine(limit / width)
+        return liftRotation > cap ? cap : liftRotation < -cap ? -cap : liftRotation
+    }
+}
+
+/// asin(x) for x in [0, 1] by +, -, *, / and square roots alone, which Swift and JavaScript
+/// both round exactly, so the page's copy (Public/predict.js, `arcsine`) gives the same bits
+/// (a libm's asin may differ in its last bits between platforms). Within 10^-15 of asin.
+/// asin x = 2 atan(x / (1 + sqrt((1 - x)(1 + x)))), and atan z = 2 atan(z / (1 + sqrt(1 + z²))) twice
+/// more brings z under tan(pi/16) (about 0.2), where 14 terms of atan's series reach 10^-20.
+public func arcsine(_ x: Double) -> Double {
+    var z = x / (1 + ((1 - x) * (1 + x)).squareRoot())
+    z = z / (1 + (1 + z * z).squareRoot())
+    z = z / (1 + (1 + z * z).squareRoot())
+    let z2 = z * z
+    var term = z, sum = z
+    for k in 1...14 {
+        term = -term * z2
+        sum += term / Double(2 * k + 1)
+    }
+    return 8 * sum
+}
