@@ -40,6 +40,11 @@ let package = Package(
                 dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "CLibWebSockets"],
                 resources: [.embedInCode("Resources/kanban.json")],
                 swiftSettings: strict),
+        // OpenSSL's libcrypto (libssl-dev), for token signatures.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+        // Signed tokens (issue 42): JWKS keys, strict JWT verification, claims and roles.
+        .target(name: "LiftboardAuth", dependencies: ["LiftboardWire", "CLibCrypto"], swiftSettings: strict),
         // The load generator: WebSocket clients (its own, on epoll) driving real sessions.
         .systemLibrary(name: "CLoadSockets"),
         .target(name: "LiftboardLoad", dependencies: ["LiftboardCore", "LiftboardWire", "CLoadSockets"], swiftSettings: strict),
@@ -48,11 +53,11 @@ let package = Package(
         .target(name: "LiftboardScript", dependencies: ["LiftboardCore", "LiftboardWire"], swiftSettings: strict),
         .executableTarget(name: "liftboard", dependencies: [
             "LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer", "LiftboardLoad",
-            "LiftboardScript",
+            "LiftboardScript", "LiftboardAuth",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
-        // Fuzz targets (Wire.decodeClient, Session with its invariants): see scripts/fuzz.
-        .executableTarget(name: "LiftboardFuzz", dependencies: ["LiftboardCore", "LiftboardWire"], swiftSettings: strict),
+        // Fuzz targets (Wire.decodeClient, Session with its invariants, the token verifier): see scripts/fuzz.
+        .executableTarget(name: "LiftboardFuzz", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardAuth"], swiftSettings: strict),
         .testTarget(name: "LiftboardCoreTests", dependencies: ["LiftboardCore"], swiftSettings: strict),
         .testTarget(name: "LiftboardWireTests", dependencies: ["LiftboardCore", "LiftboardWire"],
                     exclude: ["Golden", "ContractExamples"], swiftSettings: strict),
@@ -61,6 +66,8 @@ let package = Package(
         .testTarget(name: "LiftboardServerTests",
                     dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer"], swiftSettings: strict),
         .testTarget(name: "LiftboardLoadTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardLoad"], swiftSettings: strict),
+        .testTarget(name: "LiftboardAuthTests", dependencies: ["LiftboardWire", "LiftboardAuth"],
+                    exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "LiftboardScriptTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardScript"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

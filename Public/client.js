@@ -59,6 +59,9 @@ export function helloMessage(options, viewport, reducedMotion, ms = 0) {
   if (options.predict) config.follow = "quiet";
   // A commit made elsewhere inside the frame that animates it: one message, not two.
   config.commits = "inline";
+  // Every `layout` names its layout (list, grid, columns): the page draws each kind as it is,
+  // never guessing it from a cell's shape.
+  config.layouts = "named";
   if (options.mode) config.mode = options.mode;
   if (options.idleResetMs > 0) config.idleResetMs = options.idleResetMs;
   if (reducedMotion) config.reducedMotion = true;

@@ -1,7 +1,9 @@
 // "Move to…": what the menu offers for a card, and which card a point is on. Pure: no DOM.
 // The element opens the menu (secondary button, the ContextMenu key, Shift+F10) and sends
 // the chosen entry as a `moveTo` message; the server commits it as the drop there would.
-import { cellUnder } from "./scene.js";
+import { cellUnder, contentToView, inGrid } from "./scene.js";
+import { valueAt } from "./easing.js";
+import { isRich, moreButton } from "./card.js";
 
 /** The menu's entries for card `id`: one place up or down, the top or bottom of its section,
  *  then the end of every other section. Empty for a card the scene does not have or a pinned one. */
@@ -24,4 +26,21 @@ export function menuEntries(scene, id) {
 /** The id of the shown card under viewport point (x, y) at `now`, or null. */
 export function cellAt(scene, x, y, now) {
   return cellUnder(scene, x, y, now)?.id ?? null;
+}
+
+/** The card whose "⋯" button (a finger's way to the menu) is under viewport point `at` at
+ *  `now`, among the cells `wears(cell)` says wear one: `{id, button: {x, y, r}}`, or null. */
+export function moreButtonAt(scene, at, now, wears) {
+  for (const c of scene.cells.values()) {
+    if (c.hidden || !wears(c)) continue;
+    const f = valueAt(c.frame, now);
+    // Where the button is drawn: the board's scroll, or in columns the board's sideways one
+    // and the card's column's own; under a column's header it is clipped away.
+    const v = contentToView(scene, c.section, f.x, f.y, now);
+    const b = moreButton({ ...f, x: v.x, y: v.y }, inGrid(scene, c) && isRich(c), !!c.selected);
+    if (scene.columns && at.y < (scene.sections.find((s) => s.id === c.section)?.header ?? 0)) continue;
+    if (Math.hypot(at.x - b.x, at.y - b.y) > b.r + 8) continue;
+    return { id: c.id, button: b };
+  }
+  return null;
 }

@@ -7,7 +7,7 @@
 // moves the snapshot unanswered, and the next frame it does send (a reorder, a scroll, the drop)
 // carries the center for the `seq` it acks, which `onFrame` checks as it checks any other.
 import { animation, ease, retarget, valueAt } from "./easing.js";
-import { cellUnder, columnAt, contentToView } from "./scene.js";
+import { cellUnder, columnAt, contentToView, layoutOf } from "./scene.js";
 
 /** How long a correction to the server's value takes (ms). */
 export const CORRECTION_MS = 100;
@@ -23,6 +23,34 @@ export function createPrediction(enabled = true) {
 }
 
 const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
+
+/** How far (px) a lifted snapshot's ends may rise or fall (docs/protocol.md, "Frames"). */
+export const TILT_RISE = 18;
+
+/**
+ * asin(x) for x in [0, 1] by +, -, *, / and square roots alone, operation for operation as the
+ * server's `arcsine` (Sources/LiftboardCore/SessionConfig.swift), so both give the same bits.
+ */
+export function arcsine(x) {
+  let z = x / (1 + Math.sqrt((1 - x) * (1 + x)));
+  z = z / (1 + Math.sqrt(1 + z * z));
+  z = z / (1 + Math.sqrt(1 + z * z));
+  const z2 = z * z;
+  let term = z, sum = z;
+  for (let k = 1; k <= 14; k++) {
+    term = -term * z2;
+    sum += term / (2 * k + 1);
+  }
+  return 8 * sum;
+}
+
+/** The lift's tilt for a cell `width` wide: `liftRotation`, its size capped at asin(36 / width). */
+export function liftRotation(rotation, width) {
+  const limit = 2 * TILT_RISE;
+  if (!(width > limit)) return rotation;
+  const cap = arcsine(limit / width);
+  return rotation > cap ? cap : rotation < -cap ? -cap : rotation;
+}
 
 export function pointerDown(pred, p, pos, scene) {
   if (!pred.enabled) return;
@@ -100,14 +128,14 @@ export function pressFired(pred, p, scene, now) {
   scene.snapshots.set(key, {
     p, id: cell.id, size: { w: f.w, h: f.h }, center: animation(center, center, now, 0),
     scale: animation(1, cfg.liftScale ?? 1.05, now, liftMs, "easeOut"),
-    rotation: animation(0, cfg.liftRotation ?? 0.0873, now, liftMs, "easeOut"),
+    rotation: animation(0, liftRotation(cfg.liftRotation ?? 0.0873, f.w), now, liftMs, "easeOut"),
     alpha: animation(1, cfg.liftAlpha ?? 0.8, now, liftMs, "easeOut"),
     done: false, endsAt: 0, local: true,
   });
   cell.hidden = true; cell.showAt = null;
-  // A list row spans the width (the server's `axis` confirms); columns follow in both axes, even
-  // a single column as wide as the board.
-  const lockX = !scene.columns && f.w >= scene.content.w - 0.5;
+  // A list's snapshot keeps its x (the server's `axis` says "y" for a list, as the layout
+  // does); a grid's and columns' follow in both axes.
+  const lockX = layoutOf(scene, cell.section) === "list";
   const pingId = `press:${p}:${++pred.pings}`;
   ptr.phase = "dragging";
   ptr.drag = { id: cell.id, key, grab: { x: center.x - ptr.x, y: center.y - ptr.y }, lockX, x: center.x, local: true, pingId, corr: null };

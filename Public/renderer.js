@@ -1,7 +1,7 @@
 // Draws a scene on a canvas. The only place that applies devicePixelRatio; no layout math:
 // every rectangle comes from the scene, which came from the server.
 import { valueAt } from "./easing.js";
-import { cellOpacity } from "./scene.js";
+import { cellOpacity, inGrid } from "./scene.js";
 import { LIGHT, drawCard, drawHeader, drawMoreButton, ellipsize, isRich, measurer, moreButton, roundRect } from "./card.js";
 
 /** The display's device pixels per CSS pixel: read here and nowhere else. */
@@ -29,18 +29,18 @@ function drawForbidden(ctx, f) {
 }
 
 /** A cell: a card when it has rich fields (card.js), else a colored bar with its label; the
- * "⋯" button on it when `more`. A card is drawn in grid form (its image on top) when it is
- * not much wider than tall. */
-function drawItem(ctx, f, cell, focused, look, more = false) {
+ * "⋯" button on it when `more`. `grid`: the cell is in a grid (the scene's layout says so),
+ * so its card is drawn in grid form (its image on top). */
+function drawItem(ctx, f, cell, grid, focused, look, more = false) {
   const t = look.theme || LIGHT;
   if (!isRich(cell)) drawCell(ctx, f, cell?.color, cell?.label, focused, cell?.selected, cell?.handle, t);
   else {
-    const grid = f.h >= 0.6 * f.w, selected = !!cell.selected;
+    const selected = !!cell.selected;
     const trailing = (grid ? 0 : (selected ? 34 : 0) + (more ? 34 : 0)) + (cell.handle === "trailing" ? 30 : 0);
     drawCard(ctx, cell, f, { theme: t, grid, trailing, leading: cell.handle === "leading" ? 28 : 0 });
     drawCell(ctx, f, null, null, focused, selected, cell.handle, t, true);
   }
-  if (more) drawMoreButton(ctx, t, moreButton(f, f.h >= 0.6 * f.w && isRich(cell), !!cell.selected));
+  if (more) drawMoreButton(ctx, t, moreButton(f, grid && isRich(cell), !!cell.selected));
 }
 
 /** A bar of `color` with its label; `overlayOnly`: only what goes over a card (selection,
@@ -147,7 +147,7 @@ function drawColumns(ctx, scene, now, w, h, look) {
       const cf = valueAt(c.frame, now);
       if (cf.y + cf.h < sy + header || cf.y > sy + h) continue;
       ctx.globalAlpha = cellOpacity(c, now);
-      drawItem(ctx, cf, c, scene.focus === c.id, look, !!look.more?.(c));
+      drawItem(ctx, cf, c, inGrid(scene, c), scene.focus === c.id, look, !!look.more?.(c));
       ctx.globalAlpha = 1;
     }
     ctx.restore();
@@ -181,7 +181,7 @@ function drawStacked(ctx, scene, now, w, h, look) {
     const f = valueAt(c.frame, now);
     if (f.y + f.h < scroll || f.y > scroll + h) continue;
     ctx.globalAlpha = cellOpacity(c, now);
-    drawItem(ctx, f, c, scene.focus === c.id, look, !!look.more?.(c));
+    drawItem(ctx, f, c, inGrid(scene, c), scene.focus === c.id, look, !!look.more?.(c));
     ctx.globalAlpha = 1;
   }
   ctx.restore();
@@ -213,7 +213,7 @@ function drawSnapshots(ctx, scene, now, look) {
         ctx.fill();
       }
     }
-    drawItem(ctx, box, { ...cell, selected: false }, false, look);
+    drawItem(ctx, box, { ...cell, selected: false }, !!cell && inGrid(scene, cell), false, look);
     if (s.count > 1) {
       ctx.shadowColor = "transparent";
       const r = Math.min(13, box.h / 2 - 4), bx = box.x + box.w - 20 - r, by = box.y + box.h / 2;

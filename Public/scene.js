@@ -8,6 +8,9 @@ export function createScene() {
     version: 0,
     content: { w: 0, h: 0 },
     scroll: animation(0, 0, 0, 0),
+    // The board's layout as the server names it (`layout.layout`: "list", "grid" or
+    // "columns"); every section is laid out so (`layoutOf`). The page never guesses it.
+    layout: "list",
     // Columns (kanban): the board scrolls sideways (`scrollX`), each column on its own
     // (`columnScroll`, section id -> animation); a list or a grid has neither.
     columns: false,
@@ -125,12 +128,28 @@ function applyColumnScrolls(scene, sections, now, dur) {
   }
 }
 
+const LAYOUTS = new Set(["list", "grid", "columns"]);
+
+/** The layout section `section`'s cells are drawn in: "list", "grid" or "columns" (today the
+ *  board's, for every section). The page asks for the name (`hello.config.layouts: "named"`);
+ *  a `layout` without one is taken for a list's (a server older than that choice names
+ *  columns only). */
+export function layoutOf(scene, section) {
+  return scene.layout;
+}
+
+/** Whether `cell` sits in a grid: its card is drawn in grid form (the image on top). */
+export function inGrid(scene, cell) {
+  return layoutOf(scene, cell.section) === "grid";
+}
+
 /** Replaces the whole picture. */
 export function applyLayout(scene, msg, now) {
   scene.version = msg.version;
   scene.content = msg.content;
   scene.scroll = animation(msg.scroll.y, msg.scroll.y, now, 0);
-  scene.columns = msg.layout === "columns";
+  scene.layout = LAYOUTS.has(msg.layout) ? msg.layout : "list";
+  scene.columns = scene.layout === "columns";
   scene.scrollX = animation(msg.scroll.x ?? 0, msg.scroll.x ?? 0, now, 0);
   scene.columnScroll = new Map();
   scene.sections = msg.sections;

@@ -1,5 +1,6 @@
 """Shared fixtures of the pytest suites (e2e/ and browser/): the built binary, the golden folder,
-the protocol schema, a running server and a headless browser."""
+the protocol schema, a running server and a headless browser; and the rule that, in CI
+(`CI=true`), a skip is a failure unless the test names why it cannot run on any CI machine."""
 import json
 import os
 import pathlib
@@ -26,14 +27,63 @@ def schema_validator():
     return jsonschema.Draft202012Validator(schema)
 
 
-ENGINES = ("chromium", "webkit")
+ENGINES = ("chromium", "webkit", "firefox")
 MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 _xvfb = None
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "engines(*names): the browser engines a browser test runs in "
-                            "(chromium, webkit); without it, Chromium only")
+                            "(chromium, webkit, firefox); without it, Chromium only")
+    config.addinivalue_line("markers", "ci_skip_allowed(reason): the test may skip in CI, only with this very "
+                            "reason, which says why it cannot run on any CI machine")
+
+
+# Skips in CI. A skip shown only as a count hides a test that did not run: with CI=true a
+# skipped test (or module) fails, unless the test carries `@pytest.mark.ci_skip_allowed(REASON)`
+# and skipped with that same REASON. A hook, not a fixture: any way of running pytest obeys it.
+
+def in_ci():
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
+def skip_reason(report):
+    """What a skipped (or xfailed) report says."""
+    if hasattr(report, "wasxfail"):
+        return f"xfail {report.wasxfail}".strip()
+    if isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
+        return str(report.longrepr[2]).removeprefix("Skipped: ")
+    return str(report.longrepr)
+
+
+def ci_skip_refusal(reason, allowed):
+    return (f"skipped with CI=true: {reason}\n"
+            f"A skip in CI is a failure unless the test is marked ci_skip_allowed(REASON) with this very reason "
+            f"(allowed here: {allowed!r}); install what it needs (scripts/setup) or make it run.")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if not report.skipped or not in_ci():
+        return
+    reason = skip_reason(report)
+    allowed = [m.args[0] for m in item.iter_markers("ci_skip_allowed") if m.args and str(m.args[0]).strip()]
+    if reason in allowed:
+        return
+    report.outcome = "failed"
+    report.longrepr = ci_skip_refusal(reason, allowed)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    """A whole module skipped (`pytest.skip(allow_module_level=True)`, `importorskip`) fails in CI."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and in_ci():
+        report.outcome = "failed"
+        report.longrepr = ci_skip_refusal(skip_reason(report), [])
 
 
 def pytest_generate_tests(metafunc):
@@ -65,11 +115,38 @@ def _ensure_display():
     atexit.register(_xvfb.terminate)
 
 
+_firefoxes = {}  # dark -> the run's bidi.Firefox for that color scheme
+
+
+def firefox_page(width=420, height=760, dpr=1, dark=False):
+    """A tab (bidi.Page) of the run's headless Firefox ESR, driven over WebDriver BiDi by
+    Tests/bidi.py: one browser process per color scheme (a profile preference makes it dark),
+    started on first use and killed when the run ends; each page has a user context of its own."""
+    from bidi import DARK, Firefox
+    ff = _firefoxes.get(dark)
+    if ff is None or ff.proc.poll() is not None:  # none yet, or it died: a test's failure, not the run's
+        if ff is not None:
+            ff.close()
+        ff = _firefoxes[dark] = Firefox(prefs=DARK if dark else None)
+    return ff.page(width, height, dpr)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _firefox_processes():
+    yield
+    while _firefoxes:
+        _firefoxes.popitem()[1].close()
+
+
 def make_driver(width=420, height=760, engine="chromium", env=None):
     """A browser driven by Selenium: headless Chromium from Debian's chromium and
     chromium-driver, or WebKitGTK's MiniBrowser through webkit2gtk-driver (WebKitWebDriver)
-    on an X display (Xvfb). `env`: WebKitGTK only, variables for the browser's process (such as
+    on an X display (Xvfb); or a tab of Firefox ESR (`firefox_page`), which answers the same
+    calls the tests make. `env`: WebKitGTK only, variables for the browser's process (such as
     GDK_SCALE=2 for a devicePixelRatio of 2, GTK_THEME=Adwaita:dark for a dark system)."""
+    if engine == "firefox":
+        assert env is None, "firefox_page takes dpr and dark instead of an environment"
+        return firefox_page(width, height)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

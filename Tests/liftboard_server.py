@@ -29,9 +29,10 @@ class RunningServer:
             args[args.index("--port") + 1] = str(self.port)
         env = {**os.environ, **self.env} if self.env else None
         self.proc = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
-        threading.Thread(target=self._read, daemon=True).start()
-        end = time.time() + timeout
-        while time.time() < end:
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
             for line in list(self.lines):
                 m = re.search(r"listen \w+://(?:\[[^\]]+\]|[^:/]+):(\d+)/", line)
                 if m:
@@ -54,7 +55,33 @@ class RunningServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+        if self.proc:
+            # Every line the process wrote is read once its stderr ends (it exited): a line
+            # absent from `lines` after a stop was not written.
+            self.reader.join(5)
         return self.proc.returncode
+
+    def wait_for_line(self, text, timeout=10):
+        """The first log line containing `text`, waiting at most `timeout` s for it."""
+        end = time.monotonic() + timeout
+        while True:
+            for line in list(self.lines):
+                if text in line:
+                    return line
+            if time.monotonic() > end:
+                raise AssertionError(f"no log line with {text!r} within {timeout} s: {''.join(self.lines[-20:])}")
+            time.sleep(0.02)
+
+    def mark_log(self, timeout=10):
+        """Has the server write a line of its own and waits until it is read: every line written
+        before it has then been read too (one pipe, in order), so a line absent from `lines`
+        afterwards was not written, rather than not read yet. The line: a request for a path
+        of its own with a Host the server does not answer, refused and logged (`warn refusal`,
+        a kind of its own, so never left out by the log's limit). Not with `--allow-host '*'`."""
+        path = f"/log-mark-{time.monotonic_ns()}"
+        status, _, _ = self.get(path, headers={"Host": "log-mark.invalid"})
+        assert status in (400, 403, 421), status
+        self.wait_for_line(path, timeout)
 
     @property
     def http(self):
@@ -76,6 +103,19 @@ class RunningServer:
         status, _, body = self.get(f"/api/boards/{board_id}")
         assert status == 200
         return json.loads(body)
+
+
+def wait_for(fn, timeout=10.0, interval=0.05, what=None):
+    """`fn()` once it is truthy, asked every `interval` s; fails after `timeout` s, saying what
+    it waited for and the last value."""
+    end = time.monotonic() + timeout
+    while True:
+        last = fn()
+        if last:
+            return last
+        if time.monotonic() > end:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what or 'the condition'}; last value {last!r}")
+        time.sleep(interval)
 
 
 HELLO = {"t": "hello", "v": 1, "board": "demo", "viewport": {"w": 400, "h": 800, "dpr": 1}}
@@ -109,3 +149,24 @@ async def long_press_drag(ws, x, y0, y1, steps=10, pointer=1, release=True):
         await asyncio.sleep(0.016)
     if release:
         await ws.send(json.dumps({"t": "up", "p": pointer, "x": x, "y": y1, "ms": 0}))
+
+
+async def until_pong(ws, ping_id="after", timeout=5.0):
+    """Sends a ping and returns the messages up to its pong: the server answers in order, so
+    everything it did about the messages sent before the ping is in them (or was not done).
+    Fails when no pong comes within `timeout` s."""
+    await ws.send(json.dumps({"t": "ping", "id": ping_id, "ms": 0}))
+    got = await recv_until(ws, lambda m: m["t"] == "pong" and m.get("id") == ping_id, timeout)
+    assert got and got[-1]["t"] == "pong", f"no pong within {timeout} s: {got[-5:]}"
+    return got[:-1]
+
+
+async def live_version(server, board="demo"):
+    """The board's version as the server holds it now, commits not yet durable included: the
+    `layout` a new session is given (the HTTP API answers the durable version)."""
+    import websockets
+    async with websockets.connect(server.ws, subprotocols=["liftboard.v1"]) as ws:
+        await ws.send(json.dumps(dict(HELLO, board=board)))
+        got = await recv_until(ws, lambda m: m["t"] == "layout")
+        assert got and got[-1]["t"] == "layout", f"no layout within 5 s: {got}"
+        return got[-1]["version"]

@@ -20,7 +20,7 @@ extension LiveSession {
 
     func snapshotState(_ d: Drag) -> SnapshotUpdate {
         SnapshotUpdate(p: d.pointer, id: arr.ids[d.item], center: d.center, size: d.size, moveDur: 0,
-                       scale: config.liftScale, rotation: config.liftRotation, alpha: config.liftAlpha, dur: 0, ease: .easeOut,
+                       scale: config.liftScale, rotation: config.liftRotation(width: d.size.w), alpha: config.liftAlpha, dur: 0, ease: .easeOut,
                        count: d.group.count > 1 ? d.group.count : nil, forbidden: d.forbidden ? true : nil)
     }
 
@@ -41,7 +41,7 @@ extension LiveSession {
         var layout = LayoutMessage(version: version, content: sentContent, scroll: Point(x: scrollX, y: scrollY),
                                    sections: sentSections, cells: handles.map(cellInfo),
                                    snapshots: drags.map(snapshotState))
-        layout.columns = isColumns
+        layout.layout = isColumns || config.layouts == .named ? arr.kind : nil
         return .layout(layout)
     }
 

@@ -11,6 +11,7 @@ extension LiveSession {
         var drag = Drag(pointer: p, item: h, grabOffset: Point(x: center.x - pointerPos.x, y: center.y - pointerPos.y),
                         center: center, size: f.size, liftSection: arr.sectionOf[h])
         drag.lastRegion = arr.region(at: Point(x: f.midX, y: f.midY))
+        drag.retargetY = f.midY
         if arr.hasRules, arr.rules[arr.sectionOf[h]].copy { drag.copyFrom = arr.sectionOf[h] }
         drags.append(drag)
         liftedBy[h] = p
@@ -18,7 +19,7 @@ extension LiveSession {
         let follow = p >= 0 ? Follow(grab: drag.grabOffset, lockX: arr.kind == .list) : nil
         step.gestures.append(.lift(p: p, id: arr.ids[h], from: arr.place(of: h), follow: follow))
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[h], center: center, size: f.size, moveDur: 0,
-                                             scale: config.liftScale, rotation: config.liftRotation,
+                                             scale: config.liftScale, rotation: config.liftRotation(width: f.size.w),
                                              alpha: config.liftAlpha, dur: dur(config.liftMs), ease: .easeOut))
         // Only its cell changed (hidden): a second lift in the step compares every cell.
         if step.restyled == nil { step.restyled = h } else { step.cellsDirty = true }
@@ -44,9 +45,10 @@ extension LiveSession {
     mutating func retarget(_ d: Int, now: Double) -> Bool {
         let h = drags[d].item
         let section = arr.sectionOf[h], index = arr.indexOf[h]
+        var c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
+        if c.y != drags[d].retargetY { drags[d].goingDown = c.y > drags[d].retargetY; drags[d].retargetY = c.y }
         // `swaps(drags[d])` and `contentPoint(_:)` spelled out: a call of a non-mutating method
         // here copied the whole session (every array retained and released) on every move.
-        var c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
         if arr.kind == .columns {
             c.x += scrollX
             if drags[d].center.y >= arr.headerHeight, let k = arr.column(atX: c.x) { c.y += colScroll[k] }
@@ -221,7 +223,7 @@ extension LiveSession {
         while region != drags[d].lastRegion && !entered.contains(region) {
             entered.append(region)
             drags[d].lastRegion = region
-            if let (t, index) = gridTarget(of: h, entering: region), t != barred {
+            if let (t, index) = gridTarget(d, entering: region), t != barred {
                 arr.move(h, toSection: t, index: index, pinnedHome: pinnedHome)
             }
             region = arr.region(at: c)
@@ -229,20 +231,29 @@ extension LiveSession {
         drags[d].lastRegion = region
     }
 
-    /// Where the grid's insert rules put item `h` when its center enters `region`: `nil` for
-    /// its own cell, spacing and the first section's header going up (no section above).
-    /// A section that refuses the drag is no target: entering its regions leaves the item
-    /// where it is, and going up into a header takes it to the end of the nearest section
-    /// above that takes it.
-    func gridTarget(of h: Int, entering region: Region) -> (section: Int, index: Int)? {
-        let s = arr.sectionOf[h]
+    /// Whether drag `d`'s center goes down into section `t`'s header: it does when its last
+    /// vertical motion (content coordinates, between retargets) was down, whatever section
+    /// the header belongs to; up when it was up. A center that has not moved vertically since
+    /// the lift goes down into a later section's header than the item's, up into any other.
+    func headerGoesDown(_ d: Int, header t: Int) -> Bool {
+        drags[d].goingDown ?? (t > arr.sectionOf[drags[d].item])
+    }
+
+    /// Where the grid's insert rules put drag `d`'s item when its center enters `region`: `nil` for its own cell, spacing, the header of its own section going down and
+    /// the first section's header going up from the first section (no section above).
+    /// A header going down takes the item to that section's first place; going up, to the
+    /// end of the section above. A section that refuses the drag is no target: entering its
+    /// regions leaves the item where it is, and going up into a header takes it to the end of
+    /// the nearest section above that takes it.
+    func gridTarget(_ d: Int, entering region: Region) -> (section: Int, index: Int)? {
+        let h = drags[d].item, s = arr.sectionOf[h]
         let r = refusedSections(of: h)
         func allowed(_ t: Int) -> Bool { r.isEmpty || !r[t] }
         switch region {
         case .cell(let other) where other != h:
             return allowed(arr.sectionOf[other]) ? (arr.sectionOf[other], arr.indexOf[other]) : nil
         case .header(let t):
-            if t > s { return allowed(t) ? (t, 0) : nil }
+            if headerGoesDown(d, header: t) { return t != s && allowed(t) ? (t, 0) : nil }
             if t > 0 {
                 guard let u = prevAllowed(before: t, for: h) else { return nil }
                 return (u, arr.members[u].count)
@@ -295,7 +306,7 @@ extension LiveSession {
                 } else if arr.hasRules {
                     return
                 }
-            } else if arr.hasRules, gridTarget(of: h, entering: arr.region(at: c)) == nil {
+            } else if arr.hasRules, gridTarget(d, entering: arr.region(at: c)) == nil {
                 return
             }
             setSwapTarget(d, nil)
@@ -328,9 +339,9 @@ extension LiveSession {
     }
 
     /// Whether the center, over no cell of the lift's section, has gone into another section
-    /// by the insert rules: past a header's midpoint in a list; into a header (but the first
-    /// section's own, going up: there is no section above), an empty slot, a row's blank end
-    /// or a cell of another section in a grid.
+    /// by the insert rules: past a header's midpoint in a list; into a header (but the lift
+    /// section's own going down, and the first section's own going up: there is no section
+    /// above), an empty slot, a row's blank end or a cell of another section in a grid.
     func leavesLiftSection(_ d: Int, center c: Point) -> Bool {
         let ls = drags[d].liftSection
         if arr.kind == .list {
@@ -339,7 +350,9 @@ extension LiveSession {
             return false
         }
         switch arr.region(at: c) {
-        case .header(let t): return !(t == 0 && ls == 0)
+        case .header(let t):
+            // Its own header going down, or the first section's going up: no other section.
+            return headerGoesDown(d, header: t) ? t != ls : !(t == 0 && ls == 0)
         case .slot(let t), .trailing(let t): return t != ls
         case .cell(let x): return arr.sectionOf[x] != ls
         case .none: return false

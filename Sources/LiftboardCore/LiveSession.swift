@@ -47,6 +47,11 @@ struct Drag: Sendable {
     let size: Size
     /// Grid: the region under the center after the last retarget (edge-triggered entering).
     var lastRegion: Region? = nil
+    /// The center's content y at the drag's previous retarget (at the lift, its cell's), and
+    /// which way it last moved vertically (`nil`: not yet): which way the center went into a
+    /// grid header (`headerGoesDown`).
+    var retargetY: Double = 0
+    var goingDown: Bool? = nil
     /// Swap mode: the item's section in the committed order, and the item it is exchanged
     /// with now.
     var liftSection: Int

@@ -295,8 +295,14 @@ public struct LayoutMessage: Hashable, Sendable {
     public var cells: [CellInfo]
     /// Snapshots of drags in flight (an extension: a resize during a drag keeps them).
     public var snapshots: [SnapshotUpdate]
+    /// Extension: the layout this message names (`"layout"`), or nil for none: a columns board
+    /// always says so; a list or a grid only to a session that asked (`SessionConfig.layouts`).
+    public var layout: LayoutKind? = nil
     /// Extension: the board's layout is `columns` (sent as `"layout": "columns"`).
-    public var columns: Bool = false
+    public var columns: Bool {
+        get { layout == .columns }
+        set { layout = newValue ? .columns : (layout == .columns ? nil : layout) }
+    }
     public init(version: Int, content: Size, scroll: Point, sections: [SectionInfo], cells: [CellInfo], snapshots: [SnapshotUpdate] = []) {
         self.version = version; self.content = content; self.scroll = scroll
         self.sections = sections; self.cells = cells; self.snapshots = snapshots

@@ -14,7 +14,8 @@ nonisolated(unsafe) var traceEvents = false
 /// At exit: what this process checked. A crash or an invariant break traps before this, and
 /// the fuzzer reports it (libFuzzer: a `crash-` artifact and a nonzero exit).
 func printSummary() {
-    let line = "liftboard-fuzz: \(messagesTried) messages decoded, \(engineInputs) engine inputs checked\n"
+    let line = "liftboard-fuzz: \(messagesTried) messages decoded, \(engineInputs) engine inputs checked, " +
+        "\(tokensTried) token inputs (\(tokensSignedAndRead) signed and read, \(tokensAccepted) accepted and checked)\n"
     line.withCString { _ = write(2, $0, strlen($0)) }
 }
 

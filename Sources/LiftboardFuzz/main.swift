@@ -1,7 +1,7 @@
 // liftboard-fuzz: the fuzz targets of Liftboard, one binary.
 //
-//   liftboard-fuzz wire|session [libFuzzer flags and corpus dirs]   (built with LIFTBOARD_LIBFUZZER)
-//   liftboard-fuzz wire|session --seconds N [--seed S] [CORPUS_DIR...]  (the plain driver)
+//   liftboard-fuzz wire|session|token [libFuzzer flags and corpus dirs]   (built with LIFTBOARD_LIBFUZZER)
+//   liftboard-fuzz wire|session|token --seconds N [--seed S] [CORPUS_DIR...]  (the plain driver)
 //
 // scripts/fuzz builds it with `-sanitize=fuzzer,address -DLIFTBOARD_LIBFUZZER`, which links
 // libFuzzer and hands it the target; a plain `swift build` gets a seeded mutation driver of its
@@ -11,11 +11,11 @@ import Glibc
 #endif
 import Foundation
 
-nonisolated(unsafe) var sessionTarget = false
+let targets: [String: (UnsafeRawBufferPointer) -> Void] = ["wire": fuzzWireDecode, "session": fuzzSession, "token": fuzzToken]
+nonisolated(unsafe) var selectedTarget: (UnsafeRawBufferPointer) -> Void = fuzzWireDecode
 
 func runSelected(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = UnsafeRawBufferPointer(start: data, count: size)
-    if sessionTarget { fuzzSession(bytes) } else { fuzzWireDecode(bytes) }
+    selectedTarget(UnsafeRawBufferPointer(start: data, count: size))
     return 0
 }
 
@@ -23,13 +23,13 @@ var args = CommandLine.arguments
 // libFuzzer re-runs the binary with its own flags only (-minimize_crash, -fork): the target
 // then comes from LIFTBOARD_FUZZ_TARGET, which the first run sets.
 var targetName = ProcessInfo.processInfo.environment["LIFTBOARD_FUZZ_TARGET"] ?? ""
-if args.count >= 2, ["wire", "session"].contains(args[1]) { targetName = args.remove(at: 1) }
-guard ["wire", "session"].contains(targetName) else {
-    FileHandle.standardError.write(Data("usage: liftboard-fuzz wire|session [--seconds N] [--seed S] [CORPUS_DIR...] (or libFuzzer flags)\n".utf8))
+if args.count >= 2, targets[args[1]] != nil { targetName = args.remove(at: 1) }
+guard let target = targets[targetName] else {
+    FileHandle.standardError.write(Data("usage: liftboard-fuzz wire|session|token [--seconds N] [--seed S] [CORPUS_DIR...] (or libFuzzer flags)\n".utf8))
     exit(2)
 }
 setenv("LIFTBOARD_FUZZ_TARGET", targetName, 1)
-sessionTarget = targetName == "session"
+selectedTarget = target
 traceEvents = ProcessInfo.processInfo.environment["LIFTBOARD_FUZZ_TRACE"] == "1"
 atexit(printSummary)
 

@@ -71,7 +71,8 @@ public final class Server {
     private var running = RunState()
     /// The log's limiter, kept line and sink.
     var logger = ServerLog()
-    private let started = DispatchTime.now().uptimeNanoseconds
+    /// Where `now` counts from (uptime ns); a test moves it back to let time pass at once.
+    var started = DispatchTime.now().uptimeNanoseconds
 
     /// The boards served, by id.
     var hubs: [String: Hub] {

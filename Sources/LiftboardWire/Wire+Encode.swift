@@ -47,7 +47,7 @@ extension Wire {
             w.key("config"); config(m.config, &w)
         case .layout(let m):
             w.key("t"); w.literal("layout")
-            if m.columns { w.key("layout"); w.literal("columns") }
+            if let kind = m.layout { w.key("layout"); w.literal(layoutName(kind)) }
             w.key("version"); w.int(m.version)
             w.key("content"); size(m.content, &w)
             w.key("scroll"); point(m.scroll, &w)
@@ -569,7 +569,17 @@ extension Wire {
         if c.events != .separate { w.key("events"); w.string(c.events.rawValue) }
         if c.follow != .every { w.key("follow"); w.string(c.follow.rawValue) }
         if c.commits != .separate { w.key("commits"); w.string(c.commits.rawValue) }
+        if c.layouts != .implicit { w.key("layouts"); w.string(c.layouts.rawValue) }
         w.endObject()
+    }
+
+    /// A layout's name, as a literal.
+    static func layoutName(_ k: LayoutKind) -> StaticString {
+        switch k {
+        case .list: "list"
+        case .grid: "grid"
+        case .columns: "columns"
+        }
     }
 
     /// An ease's name, as a literal (its `rawValue` would make a String each time).

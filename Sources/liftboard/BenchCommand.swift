@@ -6,7 +6,7 @@ import LiftboardWire
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Benchmarks that print numbers (build with -c release).",
-        subcommands: [BenchEngine.self, BenchDrop.self])
+        subcommands: [BenchEngine.self, BenchDrop.self, BenchTokens.self])
 
     /// `{"rows": [...]}` on one line, keys sorted: what `scripts/bench` reads.
     static func printJSON<Row: Encodable>(rows: [Row]) throws {

@@ -143,6 +143,30 @@ import Testing
         #expect(d.commits.map(\.version) == [1, 2])
     }
 
+    /// docs/protocol.md, "Several pointers": a drag whose index another drag's pass shifted
+    /// gets no `moved` for it (a `moved` is the moving drag's own); its cell shows the new place,
+    /// its drop says it, and a drop there after the same item as committed commits nothing.
+    @Test func aDragShiftedByAnotherDragsPassGetsNoMoved() {
+        // One section of 4 rows, 56 tall, spacing 1, under a 32 px header: midpoints 60, 117, 174, 231.
+        var d = Driver(Fixtures.longList(4))
+        d.send(.down(pointer: 1, at: Point(x: 50, y: 60), kind: .touch), at: 0)    // i0
+        d.send(.down(pointer: 2, at: Point(x: 50, y: 231), kind: .touch), at: 0)   // i3
+        d.settle()
+        #expect(d.lifts == 2)
+        d.send(.move(pointer: 2, at: Point(x: 50, y: 211)), at: 600)   // 20 px up: passes nothing
+        d.send(.move(pointer: 1, at: Point(x: 50, y: 150)), at: 700)   // i0 past i1
+        // i0 past i2 and past i3 (held, its still center at 211 is short of i0's new midpoint
+        // 231 and beyond i2's 117 the other way, so the pass stands): i3 goes from index 3 to 2.
+        let out = d.send(.move(pointer: 1, at: Point(x: 50, y: 235)), at: 800)
+        #expect(d.order == [["i1", "i2", "i3", "i0"]])
+        let moved = out.compactMap { if case .moved(let p, let id, _, let to) = $0 { "\(p) \(id) \(to.index)" } else { nil } }
+        #expect(moved == ["1 i0 3"])
+        #expect(!d.out.contains { if case .moved(2, _, _, _) = $0 { true } else { false } })
+        let dropped = d.send(.up(pointer: 2, at: Point(x: 50, y: 211)), at: 900)
+        #expect(dropped.contains(.drop(p: 2, id: "i3", at: Place(section: "all", index: 2), cancelled: false)))
+        #expect(d.commits.isEmpty)   // after i2, as committed: nothing changed
+    }
+
     @Test func anItemLiftedByOnePointerCannotBeLiftedByAnother() {
         var d = Driver(Fixtures.listBoard())
         d.send(.down(pointer: 1, at: Point(x: 50, y: 60), kind: .touch), at: 0)

@@ -22,14 +22,14 @@ import LiftboardWire
         #expect(RecordedKeys.known(key).map(\.0) == ["t", "key", "mods", "ms"])
     }
 
-    /// The page's hello asks for quiet follow, inline events and commits and change-only
-    /// commits: a recording keeps them, so its replay prints what the page was sent.
+    /// The page's hello asks for quiet follow, inline events and commits, change-only commits
+    /// and named layouts: a recording keeps them, so its replay prints what the page was sent.
     @Test func aRecordedHelloKeepsTheConfigThatShapesTheOutput() throws {
         let text = #"{"t":"hello","v":1,"board":"demo","viewport":{"w":400,"h":600,"dpr":2,"x":1},"#
-            + #""config":{"pressMs":300,"commitOrder":"none","events":"inline","follow":"quiet","commits":"inline","nope":1},"ms":0}"#
+            + #""config":{"pressMs":300,"commitOrder":"none","events":"inline","follow":"quiet","commits":"inline","layouts":"named","nope":1},"ms":0}"#
         guard case .object(let hello) = try JSONParser.parse(Array(text.utf8)) else { Issue.record("not an object"); return }
         let kept = RecordedKeys.known(hello)
         guard case .object(let config)? = kept.first(where: { $0.0 == "config" })?.1 else { Issue.record("no config"); return }
-        #expect(config.map(\.0) == ["pressMs", "commitOrder", "events", "follow", "commits"])
+        #expect(config.map(\.0) == ["pressMs", "commitOrder", "events", "follow", "commits", "layouts"])
     }
 }

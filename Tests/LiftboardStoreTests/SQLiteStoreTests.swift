@@ -70,14 +70,23 @@ func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
         // The first batch's report waits until the other 49 are queued: they must then go
         // in one transaction (group commit), not one each.
         let allQueued = DispatchSemaphore(value: 0)
+        let firstReported = DispatchSemaphore(value: 0)
         let writer = CommitWriter(store: store, onDurable: { outcomes in
             let first = seen.value.isEmpty
             seen.update { $0 += outcomes.compactMap { if case .landed(let d) = $0 { d.version } else { nil } } }
-            if first { allQueued.wait() }
+            if first {
+                firstReported.signal()
+                if allQueued.wait(timeout: .now() + 10) != .success { Issue.record("the test did not queue the 49 others within 10 s") }
+            }
         },
                                   onFailure: { _, e in Issue.record("\(e)") })
         writer.enqueue(drop(1, .insert(id: "a", section: "done", after: nil, index: 0)))
-        while seen.value.isEmpty { usleep(1000) }
+        guard firstReported.wait(timeout: .now() + 10) == .success else {
+            allQueued.signal()
+            writer.close()
+            Issue.record("the first commit was not reported durable within 10 s")
+            return
+        }
         for v in 2...50 { writer.enqueue(drop(v, .insert(id: "a", section: v % 2 == 0 ? "todo" : "done", after: nil, index: 0))) }
         allQueued.signal()
         writer.close()
@@ -98,18 +107,19 @@ func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
         let store = try SQLiteStore(path: path, edits: .wire)
         try store.seed(demo)
         let failures = Locked<[Int]>([])
+        let failed = DispatchSemaphore(value: 0)
         let health = Locked<[Bool]>([])
         let landed = Locked<[Int]>([])
         let writer = CommitWriter(store: store, onDurable: { o in
             landed.update { $0 += o.compactMap { if case .landed(let d) = $0 { d.version } else { nil } } }
-        }, onFailure: { records, _ in failures.update { $0 += records.map(\.token) } },
+        }, onFailure: { records, _ in failures.update { $0 += records.map(\.token) }; failed.signal() },
            onHealth: { up in health.update { $0.append(up) } })
         // A commit without a change fails its whole batch.
         writer.enqueue(CommitRecord(commit: Commit(board: "demo", version: 1, by: "s1", moves: [], order: []), at: 0, origin: "p1", token: 7))
         writer.enqueue(record(.insert(id: "a", section: "done", after: nil, index: 0), version: 1, token: 8))
         // Let the first batch fail before the next arrives (the thread may also take both at once).
-        let deadline = Date().addingTimeInterval(5)
-        while failures.value.isEmpty && Date() < deadline { usleep(1000) }
+        let reported = failed.wait(timeout: .now() + 10) == .success
+        #expect(reported, "the failed batch was not reported within 10 s")
         writer.enqueue(record(.insert(id: "b", section: "done", after: nil, index: 0), version: 1, token: 9))
         writer.close()
         #expect(failures.value.contains(7))

@@ -8,7 +8,8 @@ import LiftboardCore
 /// PostgreSQL comes from `LIFTBOARD_TEST_POSTGRES`, the URL of a server the tests may create
 /// databases on (`postgresql://liftboard@127.0.0.1:PORT/postgres`): scripts/test starts a
 /// private one (Tests/tools/with_postgres.py) and sets it, so CI always runs both. Without it
-/// the PostgreSQL cases are skipped, and say so.
+/// the PostgreSQL cases are skipped, and say so; with `CI=true` they run all the same, and fail
+/// saying what is missing (a skip in CI is a failure: docs/testing.md, "Skips").
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite, postgres
 
@@ -46,8 +47,14 @@ enum ConformanceSkip: Error, CustomStringConvertible {
     }
 }
 
-/// The kinds this run can test: PostgreSQL only with a server to test against.
-let storeKinds: [StoreKind] = StoreKind.postgresServer == nil ? [.sqlite] : StoreKind.allCases
+/// With `CI=true` (what CI systems set) no test skips: what it needs is missing is a failure.
+/// No Swift test is allowed to skip in CI; Tests/e2e/test_ci_skips.py holds every skip to this.
+enum CI {
+    static let on = ["true", "1", "yes"].contains(ProcessInfo.processInfo.environment["CI", default: ""].lowercased())
+}
+
+/// The kinds this run can test: PostgreSQL only with a server to test against (always in CI).
+let storeKinds: [StoreKind] = StoreKind.postgresServer == nil && !CI.on ? [.sqlite] : StoreKind.allCases
 
 @Suite struct StoreConformanceTests {
     func change(_ c: Change, version: Int = 1, token: Int, ifVersion: Int? = nil, board: String = "demo") -> CommitRecord {
@@ -59,8 +66,9 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil ? [.sqlite] : Stor
         out.map { if case .landed(let d) = $0 { d.version } else { nil } }
     }
 
-    @Test("PostgreSQL is among the stores under test", .enabled(if: StoreKind.postgresServer != nil, "\(ConformanceSkip.noPostgres)"))
+    @Test("PostgreSQL is among the stores under test", .enabled(if: StoreKind.postgresServer != nil || CI.on, "\(ConformanceSkip.noPostgres)"))
     func postgresIsUnderTest() {
+        #expect(StoreKind.postgresServer != nil, "\(ConformanceSkip.noPostgres)")
         #expect(storeKinds == [.sqlite, .postgres])
     }
 
@@ -329,7 +337,7 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil ? [.sqlite] : Stor
 }
 
 /// PostgreSQL's side of the one schema history (StoreSchema).
-@Suite(.enabled(if: StoreKind.postgresServer != nil, "\(ConformanceSkip.noPostgres)"))
+@Suite(.enabled(if: StoreKind.postgresServer != nil || CI.on, "\(ConformanceSkip.noPostgres)"))
 struct PostgresSchemaTests {
     @Test("a database numbered before the one history (schema_version 2) is its version 4, and migrates to the current one")
     func legacyNumbering() throws {

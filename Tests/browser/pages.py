@@ -1,20 +1,11 @@
 """Helpers to drive the page as a person would and to read its state."""
-import time
 
+import bidi
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
 
-
-def wait_for(fn, timeout=10.0, interval=0.05):
-    end = time.time() + timeout
-    last = None
-    while time.time() < end:
-        last = fn()
-        if last:
-            return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out waiting; last value {last!r}")
+from liftboard_server import wait_for  # noqa: F401 (the browser tests import it from here)
 
 
 # The client state of a board: the demo page's (`window.__liftboard`), or the `state` of the
@@ -60,33 +51,63 @@ def cell_center(driver, item, board=None):
     return x0 + f["x"] + f["w"] / 2, y0 + f["y"] + f["h"] / 2 - scroll
 
 
+def pointer(driver, kind, steps, button=0):
+    """One pointer's WebDriver actions: ("move", x, y) to a viewport point (250 ms, Selenium's
+    default), ("down",), ("up",), ("pause", seconds); `kind` touch, mouse or pen; `button` 0
+    primary, 2 secondary. Through Selenium, or a Firefox page's own BiDi client."""
+    if isinstance(driver, bidi.Page):
+        driver.pointer(kind, steps, button)
+        return
+    kinds = {"touch": interaction.POINTER_TOUCH, "mouse": interaction.POINTER_MOUSE, "pen": interaction.POINTER_PEN}
+    ab = ActionBuilder(driver, mouse=PointerInput(kinds[kind], kind))
+    for s in steps:
+        if s[0] == "move":
+            ab.pointer_action.move_to_location(int(s[1]), int(s[2]))
+        elif s[0] == "down":
+            ab.pointer_action.pointer_down(button=button)
+        elif s[0] == "up":
+            ab.pointer_action.pointer_up(button=button)
+        else:
+            ab.pointer_action.pause(s[1])
+    ab.perform()
+
+
+def keys(driver, *keys, hold=()):
+    """Keys (Selenium's `Keys`) pressed and released in turn to the focused element, with the
+    modifiers in `hold` held down throughout."""
+    if isinstance(driver, bidi.Page):
+        driver.keys(*keys, hold=hold)
+        return
+    from selenium.webdriver.common.action_chains import ActionChains
+    chain = ActionChains(driver)
+    for m in hold:
+        chain.key_down(m)
+    chain.send_keys(*keys)
+    for m in hold:
+        chain.key_up(m)
+    chain.perform()
+
+
+def click_at(driver, at):
+    """A primary mouse click at viewport point `at`."""
+    pointer(driver, "mouse", [("move", *at), ("down",), ("up",)])
+
+
+def touch_tap(driver, at):
+    """A finger down and up at viewport point `at`, 50 ms apart as the driver counts."""
+    pointer(driver, "touch", [("move", *at), ("down",), ("pause", 0.05), ("up",)])
+
+
 def long_press_drag(driver, start, end, kind="touch", hold=0.8, steps=12, pause=0.03):
     """Pointer down, hold, move in steps, up: WebDriver pointer actions of the given kind."""
-    kinds = {"touch": interaction.POINTER_TOUCH, "mouse": interaction.POINTER_MOUSE, "pen": interaction.POINTER_PEN}
-    pointer = PointerInput(kinds[kind], kind)
-    ab = ActionBuilder(driver, mouse=pointer)
-    ab.pointer_action.move_to_location(int(start[0]), int(start[1]))
-    ab.pointer_action.pointer_down()
-    ab.pointer_action.pause(hold)
+    moves = []
     for k in range(1, steps + 1):
-        x = start[0] + (end[0] - start[0]) * k / steps
-        y = start[1] + (end[1] - start[1]) * k / steps
-        ab.pointer_action.move_to_location(int(x), int(y))
-        ab.pointer_action.pause(pause)
-    ab.pointer_action.pause(0.1)
-    ab.pointer_action.pointer_up()
-    ab.perform()
+        moves += [("move", start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps),
+                  ("pause", pause)]
+    pointer(driver, kind, [("move", *start), ("down",), ("pause", hold), *moves, ("pause", 0.1), ("up",)])
 
 
 def right_press(driver, at, hold=0.0, to=None):
     """The secondary mouse button pressed at `at`, held `hold` s, moved to `to`, released."""
-    from selenium.webdriver.common.actions.mouse_button import MouseButton
-    ab = ActionBuilder(driver)
-    ab.pointer_action.move_to_location(int(at[0]), int(at[1]))
-    ab.pointer_action.pointer_down(button=MouseButton.RIGHT)
-    if hold:
-        ab.pointer_action.pause(hold)
-    if to is not None:
-        ab.pointer_action.move_to_location(int(to[0]), int(to[1]))
-    ab.pointer_action.pointer_up(button=MouseButton.RIGHT)
-    ab.perform()
+    steps = [("move", *at), ("down",)] + ([("pause", hold)] if hold else []) + ([("move", *to)] if to is not None else [])
+    pointer(driver, "mouse", steps + [("up",)], button=2)

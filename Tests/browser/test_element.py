@@ -1,13 +1,14 @@
 """The first risk of issue 26, kept as a test: a custom element whose canvas lives in its shadow
-root gets real pointer input (WebDriver actions, hit-tested by the engine) in Chromium and in
-WebKitGTK, at the coordinates the element's own box says."""
+root gets real pointer input (WebDriver actions, hit-tested by the engine) in Chromium, WebKitGTK
+and Firefox ESR, at the coordinates the element's own box says."""
 import pytest
 
-from pages import canvas_origin, open_board, scene_cells, wait_for
-from selenium.webdriver.common.action_chains import ActionChains
+from pages import canvas_origin, click_at, open_board, scene_cells, wait_for
+
+THREE = pytest.mark.engines("chromium", "webkit", "firefox")
 
 
-@pytest.mark.engines("chromium", "webkit")
+@THREE
 def test_the_shadow_root_canvas_receives_pointer_events_where_they_land(live_server, browser):
     open_board(browser, live_server)
     browser.execute_script("""
@@ -19,12 +20,12 @@ def test_the_shadow_root_canvas_receives_pointer_events_where_they_land(live_ser
             seen.push([t, ev.pointerType, Math.round(ev.clientX - r.left), Math.round(ev.clientY - r.top)]);
           });""")
     x0, y0 = canvas_origin(browser)
-    ActionChains(browser).move_by_offset(int(x0) + 40, int(y0) + 50).click().perform()
+    click_at(browser, (int(x0) + 40, int(y0) + 50))
     seen = wait_for(lambda: browser.execute_script("return seen.length >= 2 && seen"))
     assert seen == [["pointerdown", "mouse", 40, 50], ["pointerup", "mouse", 40, 50]]
 
 
-@pytest.mark.engines("chromium", "webkit")
+@THREE
 def test_an_element_without_a_height_is_480_px_tall_follows_its_own_size_and_closes_when_removed(live_server, browser):
     open_board(browser, live_server)
     browser.execute_script("""

@@ -1,6 +1,7 @@
 """Boards embedded in another site's page (issue 26), in Chromium and WebKitGTK: Examples/host.html
 served from its own origin (a plain static server) with two <liftboard-board> elements and one
-/embed iframe, against a real `liftboard serve --allow-origin HOST --embed-origin HOST`."""
+/embed iframe, against a real `liftboard serve --allow-origin HOST --embed-origin HOST`. The
+elements' events in Firefox ESR too."""
 import functools
 import http.server
 import pathlib
@@ -14,6 +15,7 @@ from liftboard_server import RunningServer
 from pages import board_state, cell_center, long_press_drag, scene_cells, wait_for
 
 BOTH = pytest.mark.engines("chromium", "webkit")
+THREE = pytest.mark.engines("chromium", "webkit", "firefox")
 
 # A page of another origin (localhost, not 127.0.0.1) that the tests put in the host page.
 SENDER = "<!doctype html><title>another origin</title><p>another origin</p>"
@@ -86,7 +88,7 @@ def drag(driver, board, item, below):
     long_press_drag(driver, start, (start[0], cell_center(driver, below, board)[1] + 10), kind="mouse")
 
 
-@BOTH
+@THREE
 def test_each_element_drags_and_reports_its_own_events_and_order(host, boards_server):
     drag(host, "#kitchen", "milk", "eggs")
     wait_for(lambda: items(boards_server, "kitchen")[:2] == ["eggs", "milk"])

@@ -1,14 +1,13 @@
 """"Move to…" (issue 25), the single-pointer alternative to a drag (WCAG 2.5.7): a right click
 on a card opens a real menu (role menu, menuitems, focus on the first), and choosing an entry
-commits the move; the keyboard opens it with Shift+F10 and walks it with arrows."""
+commits the move; the keyboard opens it with Shift+F10 and walks it with arrows. In Chromium,
+WebKitGTK and Firefox ESR."""
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.keys import Keys
 
-from pages import board_state, cell_center, open_board, right_press, wait_for
+from pages import board_state, cell_center, click_at, keys, open_board, right_press, wait_for
 
-BOTH = pytest.mark.engines("chromium", "webkit")
+THREE = pytest.mark.engines("chromium", "webkit", "firefox")
 
 
 def order(server, section):
@@ -23,7 +22,7 @@ def menu_items(browser):
                                   ".querySelectorAll('[role=menuitem]')].map(b => b.textContent)")
 
 
-@BOTH
+@THREE
 def test_a_right_click_opens_move_to_and_move_to_done_commits_the_card_there(live_server, browser):
     open_board(browser, live_server)
     plants = cell_center(browser, "plants")
@@ -37,10 +36,7 @@ def test_a_right_click_opens_move_to_and_move_to_done_commits_the_card_there(liv
     button = browser.execute_script("return [...document.getElementById('board').shadowRoot"
                                     ".querySelectorAll('[role=menuitem]')].find(b => b.textContent === 'Move to Done')")
     r = browser.execute_script("const b = arguments[0].getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2];", button)
-    ab = ActionBuilder(browser)
-    ab.pointer_action.move_to_location(int(r[0]), int(r[1]))
-    ab.pointer_action.click()
-    ab.perform()
+    click_at(browser, r)
     wait_for(lambda: order(live_server, "done") == ["plants"])
     assert "plants" not in order(live_server, "todo")
     assert menu_items(browser) is None
@@ -48,21 +44,21 @@ def test_a_right_click_opens_move_to_and_move_to_done_commits_the_card_there(liv
         "return document.getElementById('board').shadowRoot.querySelector('[aria-live]').textContent") or ""))
 
 
-@BOTH
+@THREE
 def test_the_keyboard_opens_move_to_with_shift_f10_and_escape_closes_it(live_server, browser):
     open_board(browser, live_server)
     canvas = browser.execute_script("return document.getElementById('board').shadowRoot.querySelector('canvas')")
     canvas.click()
-    ActionChains(browser).send_keys(Keys.ARROW_DOWN).perform()  # the first key focuses the first card
+    keys(browser, Keys.ARROW_DOWN)  # the first key focuses the first card
     wait_for(lambda: board_state(browser, "st.scene.focus") == "milk")
-    ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.F10).key_up(Keys.SHIFT).perform()
+    keys(browser, Keys.F10, hold=[Keys.SHIFT])
     wait_for(lambda: menu_items(browser))
-    ActionChains(browser).send_keys(Keys.ESCAPE).perform()
+    keys(browser, Keys.ESCAPE)
     wait_for(lambda: menu_items(browser) is None)
     assert live_server.board()["version"] == 0
     # Again, and to the bottom of To do: End is the last entry (Done), Up from there the one before.
-    ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.F10).key_up(Keys.SHIFT).perform()
+    keys(browser, Keys.F10, hold=[Keys.SHIFT])
     items = wait_for(lambda: menu_items(browser))
-    ActionChains(browser).send_keys(Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ENTER).perform()
+    keys(browser, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ARROW_DOWN, Keys.ENTER)
     assert items[3] == "To the bottom"
     wait_for(lambda: order(live_server, "todo")[-1] == "milk")

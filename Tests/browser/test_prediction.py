@@ -12,7 +12,7 @@ import pytest
 import websockets
 
 from conftest import make_driver
-from liftboard_server import RunningServer, recv_until
+from liftboard_server import RunningServer, live_version, recv_until
 from network_drag import ROW_PITCH, analyse, message_counts, row_center_y, steady_drag, thousand_rows_board
 from pages import canvas_origin, scene_cells, wait_for
 
@@ -55,10 +55,13 @@ def test_at_a_200_ms_round_trip_the_cell_stays_under_the_finger_and_commits_wher
     # pass a row (and the lift and the drop), and the finger gap stays 0 px.
     assert browser.execute_script("return window.__liftboard.config.follow") == "quiet"
     sent0, received0 = message_counts(browser)
+    # The messages received up to the drop's commit, the last thing the server says about
+    # the drag (the answers to the moves all come before it, in order): counted when it comes.
+    browser.execute_script("""document.addEventListener('liftboard-commit',
+        () => { window.__atCommit = [window.__liftboard.sent, window.__liftboard.received]; }, {once: true});""")
     distance = 485  # 8.5 rows: the center passes 8 neighbours' midpoints, and not a 9th
     trace, moved = steady_drag(browser, origin, (200, row_center_y(2)), distance)
-    time.sleep(0.3)  # the last answers cross the proxy
-    sent, received = message_counts(browser)
+    sent, received = wait_for(lambda: browser.execute_script("return window.__atCommit"), what="the drop's commit on the page")
     figures = analyse(trace)
     assert figures["frames"] >= 30, figures
     assert figures["gap_mean"] < 4, figures
@@ -117,8 +120,13 @@ def test_a_lift_the_page_starts_on_its_own_gives_way_to_the_item_the_server_lift
         browser.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mousePressed", "x": x, "y": y, "button": "left", "buttons": 1, "clickCount": 1})
         time.sleep(max(0, 0.47 - (time.monotonic() - t0)))
         other.drop.set()
-        assert other.committed.wait(5)
-        time.sleep(0.9)
+        assert other.committed.wait(5), "the other session's drop did not commit within 5 s"
+        # Until the page has drawn what the server lifted (r0) and shows r2 again.
+        wait_for(lambda: browser.execute_script("""
+            const st = window.__liftboard, t = st.trace, last = t[t.length - 1];
+            return !!last && last.snapshots.length === 1 && last.snapshots[0].id === 'r0'
+                && st.scene.cells.get('r2').hidden === false && st.scene.cells.get('r0').hidden === true;"""),
+                 what="the page to give way to r0")
         trace = browser.execute_script("const t = window.__liftboard.trace; window.__liftboard.trace = null; return t;")
         ids = [tuple(s["id"] for s in e["snapshots"]) for e in trace if e["snapshots"]]
         assert ids, "nothing was lifted"
@@ -127,9 +135,15 @@ def test_a_lift_the_page_starts_on_its_own_gives_way_to_the_item_the_server_lift
         assert ids[-1] == ("r0",), ids[-3:]
         assert scene_cells(browser)["r2"]["hidden"] is False
         assert scene_cells(browser)["r0"]["hidden"] is True
+        browser.execute_script("""window.__ends = [];
+            for (const type of ['liftboard-drop', 'liftboard-cancel'])
+              document.addEventListener(type, (ev) => window.__ends.push([type, ev.detail.id]));""")
         browser.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": x, "y": y, "button": "left", "buttons": 0, "clickCount": 1})
-        time.sleep(0.6)
-        assert rows_server.board("rows")["version"] == 1  # the other session's commit; the page's drop changed nothing
+        # The server's answer to the release (its drop of r0) proves it handled it; the board
+        # it holds then (commits not yet durable included) is still at the other session's commit.
+        ends = wait_for(lambda: browser.execute_script("return window.__ends"), what="the server's drop of the page's drag")
+        assert ends == [["liftboard-drop", "r0"]], ends
+        assert asyncio.run(live_version(rows_server, "rows")) == 1  # the page's drop changed nothing
     finally:
         other.drop.set()
         other.thread.join(5)

@@ -6,18 +6,20 @@ hooks exist only with ?debug=1.
 
 Dark and dpr 2: Chromium through CDP (Emulation.setEmulatedMedia, setDeviceMetricsOverride);
 WebKitGTK through its process's environment (GTK_THEME=Adwaita:dark makes
-prefers-color-scheme dark, GDK_SCALE=2 a devicePixelRatio of 2)."""
+prefers-color-scheme dark, GDK_SCALE=2 a devicePixelRatio of 2); Firefox ESR through BiDi's
+setViewport (the ratio) and a dark profile's browser (conftest.firefox_page)."""
 import io
 import json
 import time
 
 import pytest
 
-from conftest import make_driver
+from conftest import firefox_page, make_driver
 from liftboard_server import RunningServer
-from pages import board_state, canvas_origin, debug_query, wait_for
+from pages import board_state, canvas_origin, debug_query, touch_tap, wait_for
 
 BOTH = pytest.mark.engines("chromium", "webkit")
+THREE = pytest.mark.engines("chromium", "webkit", "firefox")
 GREEN = "#22aa44"  # the one image that loads: a square of this color
 ITEMS = [
     {"id": "full", "label": "A card with everything on it", "height": 96,
@@ -52,6 +54,8 @@ def rich_server(tmp_path):
 
 
 def driver_for(engine, dark, dpr):
+    if engine == "firefox":
+        return firefox_page(420, 760, dpr=dpr, dark=dark)
     if engine == "webkit":
         env = {}
         if dark:
@@ -91,11 +95,11 @@ import(new URL('card.js', location.href).href).then((m) => {
   const measure = (font, text) => { ctx.font = font; return ctx.measureText(text).width; };
   const theme = st.theme(), out = {};
   for (const c of st.scene.cells.values()) {
-    const f = c.frame.to, grid = f.h >= 0.6 * f.w;
+    const f = c.frame.to, grid = st.scene.layout === 'grid';
     out[c.id] = {frame: f, grid, layout: m.isRich(c) ? m.cardLayout(c, f, {grid, measure, font: theme.font}) : null,
                  titleWidth: measure(m.FONTS.title(theme.font), c.label)};
   }
-  done({cells: out, theme, scroll: st.scene.scroll.to, sections: st.scene.sections,
+  done({cells: out, kind: st.scene.layout, theme, scroll: st.scene.scroll.to, sections: st.scene.sections,
         dpr: devicePixelRatio, inner: innerWidth, images: st.images(),
         canvas: (() => { const cv = document.getElementById('board').shadowRoot.querySelector('canvas');
                          return [cv.width, cv.height, cv.getBoundingClientRect().width, cv.getBoundingClientRect().height]; })()});
@@ -136,6 +140,8 @@ def check_board(driver, server, board_id, dark, dpr, shots):
     time.sleep(0.4)
     info = driver.execute_async_script(LAYOUTS_JS)
     assert "error" not in info, info
+    # The server named the board's layout (the page asks it to): cards take their form from it.
+    assert info["kind"] == ("grid" if board_id == "richgrid" else "list"), info["kind"]
     assert info["dpr"] == dpr
     assert info["theme"]["dark"] is dark
     # The canvas has a device pixel for each of the display's: crisp at any ratio.
@@ -193,7 +199,7 @@ def check_board(driver, server, board_id, dark, dpr, shots):
     assert shot.count_near((width - 30, mid - 7, 16, 14), rgb(t["header"]), 50) > 3 * dpr, "header count"
 
 
-@BOTH
+@THREE
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 @pytest.mark.parametrize("dpr", [1, 2], ids=["dpr1", "dpr2"])
 def test_cards_render_every_part_in_a_list_and_a_grid(rich_server, engine, dark, dpr, tmp_path, request):
@@ -221,20 +227,12 @@ def test_the_hooks_exist_only_with_debug_1(live_server, browser):
     assert browser.execute_script("return window.__liftboard.measureDraw(5).cells") > 0
 
 
-def touch_tap(driver, at):
-    from selenium.webdriver.common.actions import interaction
-    from selenium.webdriver.common.actions.action_builder import ActionBuilder
-    from selenium.webdriver.common.actions.pointer_input import PointerInput
-    ab = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
-    ab.pointer_action.move_to_location(int(at[0]), int(at[1])).pointer_down().pause(0.05).pointer_up()
-    ab.perform()
-
-
 MORE_JS = """
 const done = arguments[arguments.length - 1];
 import(new URL('card.js', location.href).href).then((m) => {
   const c = window.__liftboard.scene.cells.get(arguments[0]), f = c.frame.to;
-  done(m.moreButton({...f, y: f.y - window.__liftboard.scene.scroll.to}, f.h >= 0.6 * f.w && m.isRich(c), !!c.selected));
+  const grid = window.__liftboard.scene.layout === 'grid';
+  done(m.moreButton({...f, y: f.y - window.__liftboard.scene.scroll.to}, grid && m.isRich(c), !!c.selected));
 });
 """
 
@@ -387,7 +385,7 @@ def test_in_a_scrolled_column_a_fingers_dots_button_opens_move_to_where_it_is_dr
             const done = arguments[arguments.length - 1], id = arguments[0];
             Promise.all([import(new URL('card.js', location.href).href), import(new URL('scene.js', location.href).href)]).then(([m, sc]) => {
               const s = window.__liftboard.scene, c = s.cells.get(id), f = c.frame.to;
-              done(m.moreButton({...f, ...sc.contentToView(s, c.section, f.x, f.y, 0, true)}, f.h >= 0.6 * f.w && m.isRich(c), !!c.selected));
+              done(m.moreButton({...f, ...sc.contentToView(s, c.section, f.x, f.y, 0, true)}, sc.inGrid(s, c) && m.isRich(c), !!c.selected));
             });""", item)
         x0, y0 = canvas_origin(driver)
         sent = board_state(driver, "st.sent")

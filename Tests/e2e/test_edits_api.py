@@ -8,7 +8,7 @@ import pytest
 import websockets
 
 from conftest import ADMIN
-from liftboard_server import HELLO, RunningServer, long_press_drag, recv_until
+from liftboard_server import HELLO, RunningServer, live_version, long_press_drag, recv_until, until_pong
 
 # Demo board at width 400: "To do" header 0-32; milk 32-88 (center 60); mum 89-185 (center 137).
 MILK_Y = 60
@@ -101,8 +101,11 @@ def test_a_card_removed_while_it_is_dragged_cancels_that_drag_and_commits_nothin
         assert commit_of(await recv_until(b, lambda m: m["t"] == "commit"), 1)
         # Letting go afterwards commits nothing.
         await a.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MILK_Y + 100, "ms": 0}))
-        later = await recv_until(a, lambda m: m["t"] == "commit", timeout=1.0)
-        assert not any(m["t"] == "commit" for m in later), later
+        # The proof: the up's answers all come before the pong, and the board the server
+        # holds (commits not yet durable included) is still at version 1.
+        later = await until_pong(a)
+        assert not any(m["t"] in ("commit", "drop") for m in later), later
+        assert await live_version(server) == 1
         await a.close(); await b.close()
 
     run(go())

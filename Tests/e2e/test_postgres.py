@@ -11,7 +11,7 @@ import tempfile
 import pytest
 import websockets
 
-from liftboard_server import HELLO, RunningServer, long_press_drag, recv_until
+from liftboard_server import HELLO, RunningServer, long_press_drag, recv_until, until_pong
 from pg_fixture import wait_until
 
 # Demo board at width 400: milk 32-88 (center 60), mum 89-185 (center 137), plants center 271;
@@ -67,9 +67,18 @@ async def hello(ws, view):
     view.see(await recv_until(ws, lambda m: m["t"] == "layout"))
 
 
-async def settle(ws, view, seconds=1.5):
-    """Reads until the client has been told nothing for `seconds`."""
-    view.see(await recv_until(ws, lambda m: False, timeout=seconds))
+async def settle(ws, view):
+    """Reads what the server has told the client by the time it answers a ping: everything it
+    decided before (a store's failure tells every session at once), not what a look of some
+    seconds happened to see."""
+    view.see(await until_pong(ws))
+
+
+async def reach(ws, view, version, timeout=10):
+    """Reads until the client is told of `version` (a commit or a layout), then settles."""
+    got = view.see(await recv_until(ws, lambda m: m["t"] in ("commit", "layout") and m["version"] >= version, timeout))
+    assert view.version is not None and view.version >= version, f"not told of v{version} within {timeout} s: {[m['t'] for m in got]}"
+    await settle(ws, view)
 
 
 def api_order(server):
@@ -121,7 +130,7 @@ def test_drops_at_the_same_instant_on_two_processes_both_land_and_everyone_conve
             # both let go at once
             await asyncio.gather(wa.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MUM_MID + 5, "ms": 0})),
                                  wb.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 271 + 19 * 19, "ms": 0})))
-            await asyncio.gather(settle(wa, va, 2), settle(wb, vb, 2), settle(wa2, va2, 2))
+            await asyncio.gather(reach(wa, va, 2), reach(wb, vb, 2), reach(wa2, va2, 2))
             return va, vb, va2
     va, vb, va2 = run(go())
     version, order = api_order(a)
@@ -155,16 +164,31 @@ def test_two_processes_racing_for_a_columns_last_place_land_one_and_refuse_the_o
         async def go():
             va, vb = View(), View()
             async with connect(a) as wa, connect(b) as wb:
+                sessions = []
                 for ws, v in ((wa, va), (wb, vb)):
                     await ws.send(json.dumps(hello))
-                    v.see(await recv_until(ws, lambda m: m["t"] == "layout"))
+                    got = await recv_until(ws, lambda m: m["t"] == "layout")
+                    v.see(got)
+                    sessions.append(got[0]["session"])
                 # a (center 60) and b (center 117) each into doing's slot (header 145-177)
                 await asyncio.gather(long_press_drag(wa, 50, 60, 200, release=False),
                                      long_press_drag(wb, 50, 117, 200, release=False))
                 await asyncio.gather(wa.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 200, "ms": 0})),
                                      wb.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 200, "ms": 0})))
-                got_a, got_b = await asyncio.gather(recv_until(wa, lambda m: False, timeout=2.5),
-                                                    recv_until(wb, lambda m: False, timeout=2.5))
+
+                # Each drop's outcome (its own commit, or an error and the layout after it),
+                # then a ping's answer: what the race made the server say is all there, not
+                # what a 2.5 s look happened to see.
+                async def outcome(ws, session):
+                    refused = []
+
+                    def done(m):
+                        refused.extend([m] if m["t"] == "error" else [])
+                        return (m["t"] == "commit" and m["by"] == session) or (m["t"] == "layout" and bool(refused))
+                    got = await recv_until(ws, done, timeout=10)
+                    assert got and done(got[-1]), f"no outcome for {session} within 10 s: {[m['t'] for m in got]}"
+                    return got + await until_pong(ws)
+                got_a, got_b = await asyncio.gather(outcome(wa, sessions[0]), outcome(wb, sessions[1]))
                 va.see(got_a), vb.see(got_b)
                 return va, vb, got_a, got_b
         va, vb, got_a, got_b = run(go())
@@ -200,7 +224,7 @@ def test_kill_9_of_one_process_mid_drag_leaves_the_other_serving_and_loses_no_ac
             await long_press_drag(wa, 50, PLANTS_Y, 400, release=False)
             a.stop(sig=signal.SIGKILL)
             # b goes on: it has a's acknowledged commit and commits its own
-            await settle(wb, vb, 0.5)
+            await reach(wb, vb, 1)
             assert vb.version == 1 and vb.order == [s["items"] for s in acked["order"]]
             await long_press_drag(wb, 50, MILK_Y, MILK_Y + 150)
             vb.see(await recv_until(wb, lambda m: m["t"] == "commit" and m["version"] == 2))
@@ -355,7 +379,13 @@ def test_a_drop_raced_by_another_process_is_confirmed_to_everyone_as_commits_in_
                                  long_press_drag(wb, 50, PLANTS_Y, 271 + 19 * 19, steps=19, release=False))
             await asyncio.gather(wa.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MUM_MID + 5, "ms": 0})),
                                  wb.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 271 + 19 * 19, "ms": 0})))
-            got = await asyncio.gather(*(recv_until(w, lambda m: False, timeout=2) for w in (wa, wb, wa2)))
+            # Each client until it has both commits, then until a ping's answer: what the race
+            # made the server tell it is all there (not what a 2 s look happened to see).
+            async def told_of_both(w):
+                got = await recv_until(w, lambda m: m["t"] == "commit" and m["version"] == 2, timeout=10)
+                assert got and got[-1]["t"] == "commit", f"no commit v2 within 10 s: {[m['t'] for m in got]}"
+                return got + await until_pong(w)
+            got = await asyncio.gather(*(told_of_both(w) for w in (wa, wb, wa2)))
             for sid, messages in zip(ids, got):
                 told[sid] = messages
         return ids, told

@@ -26,16 +26,24 @@ def test_two_sessions_on_one_process_racing_for_the_last_place_land_one_and_refu
             hello = dict(HELLO, board="race")
             async with websockets.connect(server.ws, subprotocols=["liftboard.v1"]) as wa, \
                     websockets.connect(server.ws, subprotocols=["liftboard.v1"]) as wb:
+                sessions = []
                 for ws in (wa, wb):
                     await ws.send(json.dumps(hello))
-                    await recv_until(ws, lambda m: m["t"] == "layout")
+                    sessions.append((await recv_until(ws, lambda m: m["t"] == "layout"))[0]["session"])
                 # a (center 60) and b (center 117) each into doing's slot (header 145-177)
                 await asyncio.gather(long_press_drag(wa, 50, 60, 200, release=False),
                                      long_press_drag(wb, 50, 117, 200, release=False))
                 await asyncio.gather(wa.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 200, "ms": 0})),
                                      wb.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 200, "ms": 0})))
-                return await asyncio.gather(recv_until(wa, lambda m: False, timeout=1.5),
-                                            recv_until(wb, lambda m: False, timeout=1.5))
+                # Each drop's outcome: its own commit, or the error that refuses it (the store's
+                # answer: one a drop, and nothing after it about that drop).
+                def outcome(session):
+                    return lambda m: m["t"] == "error" or (m["t"] == "commit" and m["by"] == session)
+                got = await asyncio.gather(recv_until(wa, outcome(sessions[0]), timeout=10),
+                                           recv_until(wb, outcome(sessions[1]), timeout=10))
+                for session, messages in zip(sessions, got):
+                    assert messages and outcome(session)(messages[-1]), f"no outcome for {session} within 10 s: {messages[-5:]}"
+                return got
         got_a, got_b = asyncio.run(asyncio.wait_for(go(), 30))
         board = server.board("race")
         doing = board["order"][1]["items"]

@@ -13,7 +13,7 @@ import time
 
 import websockets
 
-from liftboard_server import HELLO, RunningServer, long_press_drag, recv_until
+from liftboard_server import HELLO, RunningServer, long_press_drag, recv_until, wait_for
 
 # Demo board at width 400: milk center 60, mum 89-185 (center 137).
 MILK_Y, MUM_MID = 60, 137
@@ -81,7 +81,7 @@ def test_sigterm_with_a_client_that_never_reads_exits_within_2_s_and_loses_no_ac
         elapsed = time.monotonic() - started
         assert elapsed < 2.0, f"exited {elapsed:.2f} s after SIGTERM"
         assert s.proc.returncode == 0
-        assert any("shutdown" in l for l in s.lines)
+        s.wait_for_line("shutdown")
     finally:
         for r in raws:
             r.close()
@@ -99,8 +99,9 @@ def test_while_draining_healthz_says_so(tmp_path):
     try:
         reader = raw_session(s.port, hello=False)
         s.proc.send_signal(signal.SIGTERM)
-        time.sleep(0.2)
-        status, _, body = s.get("/healthz")
+        # The silent session keeps it draining (until its hello deadline): waited for, bounded.
+        status, _, body = wait_for(lambda: (lambda r: r if r[0] == 503 else None)(s.get("/healthz")),
+                                   what="/healthz to answer 503 once SIGTERM is handled")
         assert status == 503 and json.loads(body)["draining"] is True
         s.proc.wait(5)
         reader.close()

@@ -196,3 +196,52 @@ test("with prediction off the page draws only what the server says", () => {
   assert.equal(predict.pressFired(pred, 1, scene, 500), null);
   assert.equal(scene.snapshots.size, 0);
 });
+
+test("the local snapshot keeps its x in a list and follows in both axes in a grid, as the layout names it", () => {
+  // A grid cell as wide as the content (a narrow viewport): its shape says list, its layout grid.
+  const wide = { ...layout, cells: [{ ...layout.cells[0] }] };
+  for (const [kind, x] of [["list", 200], ["grid", 240]]) {
+    const scene = createScene();
+    applyMessage(scene, { ...wide, layout: kind }, 0);
+    const pred = predict.createPrediction(true);
+    pred.config = config;
+    pred.viewportH = 300;
+    downAt(pred, scene, 1, { x: 50, y: 70 }, 1);
+    predict.pressFired(pred, 1, scene, 500);
+    predict.pointerMove(pred, 1, { x: 90, y: 170 });
+    predict.apply(pred, scene, 520);
+    assert.deepEqual(center(scene, "1:a", 520), { x, y: 160 }, kind);
+  }
+});
+
+test("the lift's tilt is capped so a wide row's ends rise or fall at most 18 px; a phone row keeps the seed's", () => {
+  // The same literals as the server's LiftTiltTests (Tests/LiftboardCoreTests): the two compute the same bits.
+  assert.equal(predict.liftRotation(0.0873, 390), 0.0873);
+  assert.equal(predict.liftRotation(0.0873, 1200), 0.030004501823476942);
+  assert.equal(predict.liftRotation(0.0873, 413), 0.08727783334472826);
+  assert.equal(predict.liftRotation(-0.0873, 1200), -0.030004501823476942);
+  assert.equal(predict.liftRotation(0.5, 30), 0.5);   // at most 36 px wide: never capped
+  for (const w of [413, 500, 800, 1200, 1920, 4000]) {
+    const r = predict.liftRotation(0.0873, w);
+    assert.ok((w / 2) * Math.sin(r) <= 18 + 1e-9, `${w} px: ends move ${(w / 2) * Math.sin(r)} px`);
+  }
+  for (let k = 0; k <= 1000; k++) {
+    const x = k / 1000;
+    assert.ok(Math.abs(predict.arcsine(x) - Math.asin(x)) <= 1e-15, `arcsine(${x})`);
+  }
+});
+
+test("a predicted lift of a 1,200 px row draws the server's capped tilt", () => {
+  const scene = createScene();
+  const wide = structuredClone(layout);
+  wide.content.w = 1200;
+  wide.sections[0].frame.w = 1200;
+  for (const c of wide.cells) c.frame.w = 1200;
+  applyMessage(scene, wide, 0);
+  const pred = predict.createPrediction(true);
+  pred.config = config;
+  pred.viewportH = 300;
+  downAt(pred, scene, 1, { x: 600, y: 70 }, 1);
+  predict.pressFired(pred, 1, scene, 500);
+  assert.equal(valueAt(scene.snapshots.get("1:a").rotation, 800), 0.030004501823476942);
+});
