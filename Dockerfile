@@ -5,6 +5,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends libwebsockets-d
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
+# The built-in kanban board, compiled in from its one copy (Sources/LiftboardServer/Resources links to it).
+COPY Examples/boards/kanban.json ./Examples/boards/kanban.json
 COPY Public ./Public
 RUN swift build -c release --static-swift-stdlib --product liftboard \
     && cp "$(swift build -c release --show-bin-path)/liftboard" /usr/local/bin/liftboard

@@ -16,6 +16,15 @@ func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
     return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
+/// A header lws has no token for (`name` lowercased, with its colon).
+func customHeader(_ wsi: OpaquePointer, _ name: String) -> String? {
+    let n = lws_hdr_custom_length(wsi, name, Int32(name.utf8.count))
+    guard n > 0, n < 1024 else { return nil }
+    var buf = [CChar](repeating: 0, count: Int(n) + 1)
+    guard lws_hdr_custom_copy(wsi, &buf, Int32(n) + 1, name, Int32(name.utf8.count)) >= 0 else { return nil }
+    return String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
 /// A query parameter's value (`?name=value`), if present.
 func queryValue(_ wsi: OpaquePointer, _ name: String) -> String? {
     var buf = [CChar](repeating: 0, count: 8192)
@@ -38,12 +47,11 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         return serverOf(wsi).bodyComplete(wsi)
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        if let r = serverOf(wsi).pendingAnswers.takeReady(wsi) { return serverOf(wsi).send(wsi, r) }
+        if let r = serverOf(wsi).api.pending.takeReady(wsi) { return serverOf(wsi).send(wsi, r) }
         if let rc = serverOf(wsi).writeEvents(wsi) { return rc }
     case LWS_CALLBACK_CLOSED_HTTP:
-        serverOf(wsi).apiRequests[wsi] = nil
-        serverOf(wsi).pendingAnswers.forget(wsi)
-        serverOf(wsi).eventStreams[wsi] = nil
+        serverOf(wsi).api.forget(wsi)
+        serverOf(wsi).events.forget(wsi)
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         let server = serverOf(wsi)
         let upgrade = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? ""
@@ -55,19 +63,18 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
         // Refused before lws adopts it, so the socket is closed at once and lws never gets
         // near the descriptor limit (see FileDescriptorBudget).
         let server = serverOf(wsi)
-        if !server.budget.admits(open: server.openConnections, sessions: server.connections.count) {
+        if !server.endpoint.budget.admits(open: server.sessions.openConnections, sessions: server.sessions.connections.count) {
             RawRefusal.serviceUnavailable(clws_filter_accept_fd(input))
-            server.log(.warn, "refusal", session: nil, "connections: \(server.openConnections) open, at the limit of \(server.budget.limit) file descriptors: 503")
+            server.log(.warn, "refusal", session: nil, "connections: \(server.sessions.openConnections) open, at the limit of \(server.endpoint.budget.limit) file descriptors: 503")
             return 1
         }
     case LWS_CALLBACK_WSI_CREATE:
-        serverOf(wsi).openConnections += 1
+        serverOf(wsi).sessions.openConnections += 1
     case LWS_CALLBACK_WSI_DESTROY:
         let server = serverOf(wsi)
-        server.apiRequests[wsi] = nil
-        server.pendingAnswers.forget(wsi)
-        server.eventStreams[wsi] = nil
-        server.openConnections = max(0, server.openConnections - 1)
+        server.api.forget(wsi)
+        server.events.forget(wsi)
+        server.sessions.openConnections = max(0, server.sessions.openConnections - 1)
     case LWS_CALLBACK_RAW_ADOPT:
         // lws turns a CONNECT request into a raw socket that nothing would ever time out:
         // answer 405 and close.
@@ -102,8 +109,8 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
             server.log(.info, "refusal", session: nil, "shutting down: no new sessions")
             return 1
         }
-        if server.connections.count >= server.budget.maxSessions {
-            server.log(.warn, "refusal", session: nil, "max sessions (\(server.budget.maxSessions)) reached")
+        if server.sessions.connections.count >= server.endpoint.budget.maxSessions {
+            server.log(.warn, "refusal", session: nil, "max sessions (\(server.endpoint.budget.maxSessions)) reached")
             return 1
         }
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? "/"
@@ -121,7 +128,7 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         if let token = server.config.token, mode == .liftboard { authorized = server.tokenAccepted(wsi: wsi, expected: token) }
         let c = Connection(id: server.makeSessionID(), wsi: wsi, mode: mode, server: server, authorized: authorized)
         user?.storeBytes(of: Unmanaged.passRetained(c).toOpaque(), as: UnsafeMutableRawPointer?.self)
-        server.connections[ObjectIdentifier(c)] = c
+        server.sessions.connections[ObjectIdentifier(c)] = c
         server.log(.info, "connect", session: c.id, mode == .echo ? "echo" : "liftboard.v1")
         if mode == .liftboard { c.startHelloDeadline() }
     case LWS_CALLBACK_RECEIVE:
@@ -141,7 +148,7 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         c.hub?.leave(c)
         if c.awaitingLookup { server.forgetWaitingHello(c) }
         c.stopTimers()
-        server.connections[ObjectIdentifier(c)] = nil
+        server.sessions.connections[ObjectIdentifier(c)] = nil
         server.log(.info, "disconnect", session: c.id, c.machine.session.isDragging ? "mid-drag: nothing committed" : "")
         user?.storeBytes(of: nil, as: UnsafeMutableRawPointer?.self)
         Unmanaged<Connection>.fromOpaque(Unmanaged.passUnretained(c).toOpaque()).release()

@@ -106,11 +106,11 @@ public struct FileDescriptorBudget: Sendable, Equatable {
 /// accepted descriptor (no request is read), then closed.
 enum RawRefusal {
     static func serviceUnavailable(_ fd: Int32) {
-        write(HTTPError(503, "unavailable", "the server is at its connection limit", headers: ["retry-after:": "1"]), to: fd)
+        write(HTTPError(503, .unavailable, "the server is at its connection limit", headers: ["retry-after:": "1"]), to: fd)
     }
 
     static func methodNotAllowed(_ fd: Int32) {
-        write(HTTPError(405, "method_not_allowed", "only GET is served", headers: ["allow:": "GET"]), to: fd)
+        write(HTTPError(405, .methodNotAllowed, "only GET is served", headers: ["allow:": "GET"]), to: fd)
     }
 
     private static func write(_ error: HTTPError, to fd: Int32) {

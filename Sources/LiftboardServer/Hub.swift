@@ -13,7 +13,7 @@ final class Hub {
     unowned let server: Server
 
     init(board: Board, server: Server) {
-        state = HubState(board: board, origin: server.origin)
+        state = HubState(board: board, origin: server.store.origin)
         self.server = server
     }
 
@@ -72,14 +72,14 @@ final class Hub {
     /// goes out once, after the last.
     func durable(_ batch: [DurableCommit]) {
         let debug = LogLevel.debug <= server.config.logLevel
-        let queued = debug ? batch.map { d in d.origin == server.origin ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil } : []
+        let queued = debug ? batch.map { d in d.origin == server.store.origin ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil } : []
         let actions = state.durable(batch)
         for (d, queuedAt) in zip(batch, queued) {
             if let queuedAt, !state.pending.contains(where: { $0.token == d.token }) {
                 server.log(.debug, "durable", session: d.by, "board \(d.board) v\(d.version) durable \(Int(server.now - queuedAt)) ms after the drop")
             }
         }
-        for d in batch where d.origin != server.origin {
+        for d in batch where d.origin != server.store.origin {
             guard actions.contains(where: { if case .deliver(let c, _) = $0 { c.version == d.version } else { false } }) else { continue }
             let age = Self.wallClock() - d.at
             server.log(.info, "commit", session: nil, "board \(truth.id) v\(d.version) from another process (\(d.origin)), \(Int(age)) ms after its drop")
@@ -131,42 +131,27 @@ final class Hub {
         }
     }
 
-    /// A commit made elsewhere, handed to every session on the board but `origin`'s, in the
-    /// order they joined. It is encoded once for all of them, and stepped once for all the idle
-    /// ones that see the same view (`Session.sharedViewKey`): the first of each view steps its
-    /// engine, the others take its state and the messages it queued.
+    /// A commit made elsewhere, handed to every session on the board but `origin`'s as its
+    /// `FanOutPlan` says: encoded once for all of them, and stepped once for all the idle ones
+    /// that see the same view (the view's leader steps its engine, the others take its state
+    /// and the messages it queued).
     private func deliver(_ c: Commit, toAllBut origin: Connection?) {
+        let plan = FanOutPlan(connections, except: origin)
         let encoding = SharedEncoding()
-        var views: [SharedViewKey: ViewLeader] = [:]
-        // Watchers of one board mostly share one view: the last one found is compared before
-        // the key is hashed (a key hashes its config, viewport and offsets field by field).
-        // A reference: taking it is one retain, not a copy of the key, session and answer.
-        var lastView: ViewLeader?
-        for conn in connections where conn !== origin {
-            // A watcher still in the state the last view's leader was in before the commit (it took
-            // that view last time) has the view: nothing else is compared, nothing copied.
-            if let last = lastView, conn.hasSharedView(last.key, madeFrom: last.before) {
-                follow(last, by: conn, c, shared: encoding)
+        var leaders = [ViewLeader?](repeating: nil, count: plan.views)
+        for (conn, step) in zip(connections, plan.steps) {
+            switch step {
+            case .skip:
                 continue
-            }
-            guard let key = conn.sharedViewKey() else {
+            case .alone:
                 conn.external(c, shared: encoding)
-                continue
-            }
-            if let view = views[key] {
-                lastView = view
-                follow(view, by: conn, c, shared: encoding)
-            } else {
-                // Its state before the commit, which the watchers that took its view last time
-                // share. Weak: a strong reference held across `external` would make the leader's
-                // state never uniquely held, so the leader would copy all of it (every array the
-                // commit changes) instead of applying the commit in place, on every commit, for
-                // every watcher whose view is its own.
-                weak let before = conn.sharedState()
+            case .leads(let view):
                 let answer = conn.external(c, sharing: encoding)
-                let view = ViewLeader(key: key, before: before, session: conn.machine.session, answer: answer)
-                views[key] = view
-                lastView = view
+                leaders[view] = ViewLeader(session: conn.machine.session, answer: answer)
+            case .follows(let view):
+                // A leader comes before its followers in the plan's order.
+                guard let leader = leaders[view] else { conn.external(c, shared: encoding); continue }
+                follow(leader, by: conn, c, shared: encoding)
             }
         }
     }
@@ -181,21 +166,20 @@ final class Hub {
             swap(&a, &actions[k])
             switch consume a {
             case .persist(let record):
-                server.writer?.enqueue(record)
+                server.store.writer?.enqueue(record)
             case .deliver(let c, let except):
                 deliver(c, toAllBut: except.flatMap { connection($0) })
             case .publish(let d):
                 server.publish(d)
             case .catchUp(let after):
-                server.listener?.catchUp(board: truth.id, after: after)
+                server.store.listener?.catchUp(board: truth.id, after: after)
             case .release(let durable, let first, let direct):
-                // The dropping sessions first, then every other in the order they joined; each
-                // writes what is now ready at once (`ConnectionMachine.durableAdvanced`).
-                // The dropping ones are told apart by identity: not a string comparison with each
-                // of `first` for each of ten thousand watchers.
-                let firsts = first.compactMap { connection($0) }
-                for c in firsts { c.durableAdvanced(to: durable, direct: direct) }
-                for c in connections where !firsts.contains(where: { $0 === c }) { c.durableAdvanced(to: durable, direct: direct) }
+                // The dropping sessions first, then every other in the order they joined
+                // (`ReleaseOrder`); each writes what is now ready at once
+                // (`ConnectionMachine.durableAdvanced`).
+                for c in ReleaseOrder(first: first.compactMap { connection($0) }, members: connections) {
+                    c.durableAdvanced(to: durable, direct: direct)
+                }
             case .refuse(let to, let code, let message):
                 connection(to)?.send(.error(code: code, message: message))
             case .rebase(let to, let base, let commits):
@@ -206,22 +190,11 @@ final class Hub {
         }
     }
 
-    /// The first session of a view handed a commit: its key, its state after the commit, and
-    /// what it answered, for the others of the view (`perform`).
-    private final class ViewLeader {
-        let key: SharedViewKey
-        /// The leader's live state before the commit (`Session.sharedState`): a session that
-        /// shares it has the view `key` (`Session.sharesState`), but for `key.lastInput`. Weak
-        /// (see `deliver`); gone when no session holds it any more, and then nobody shares it.
-        weak let before: AnyObject?
+    /// The leader of a view, once it has stepped: its session after the commit and what it
+    /// answered, for the others of the view.
+    private struct ViewLeader {
         let session: Session
         let answer: ConnectionMachine.SharedAnswer
-        init(key: SharedViewKey, before: AnyObject?, session: Session, answer: ConnectionMachine.SharedAnswer) {
-            self.key = key
-            self.before = before
-            self.session = session
-            self.answer = answer
-        }
     }
 
     /// The limiter's kind of the commit's info log line: its level, event and detail's first word.
@@ -261,3 +234,6 @@ final class Hub {
     /// Wall-clock time in ms since the Unix epoch, for the store's history.
     private static func wallClock() -> Double { Date().timeIntervalSince1970 * 1000 }
 }
+
+/// A connection is a fan-out's member through its machine's session.
+extension Connection: FanOutMember {}

@@ -12,10 +12,10 @@ extension Server {
     func checkHost(_ wsi: OpaquePointer) -> HTTPError? {
         if config.allowAnyHost { return nil }
         guard let host = header(wsi, WSI_TOKEN_HOST) else {
-            return HTTPError(400, "bad_request", "a Host header is required")
+            return HTTPError(400, .badRequest, "a Host header is required")
         }
-        guard allowedHosts.contains(HostCheck.name(of: host)) else {
-            return HTTPError(403, "forbidden_host", "this server does not answer to that Host (see --allow-host)")
+        guard endpoint.allowedHosts.contains(HostCheck.name(of: host)) else {
+            return HTTPError(403, .forbiddenHost, "this server does not answer to that Host (see --allow-host)")
         }
         return nil
     }
@@ -24,28 +24,28 @@ extension Server {
     func checkUpgrade(_ wsi: OpaquePointer, upgrade: String) -> HTTPError? {
         if let refusal = checkHost(wsi) { return refusal }
         guard upgrade.lowercased() == "websocket" else {
-            return HTTPError(400, "bad_upgrade", "only WebSocket upgrades are served")
+            return HTTPError(400, .badUpgrade, "only WebSocket upgrades are served")
         }
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         let isEcho = config.echo && path == "/echo"
         guard path == "/ws" || isEcho else {
-            return HTTPError(404, "not_found", "WebSockets are served on /ws")
+            return HTTPError(404, .notFound, "WebSockets are served on /ws")
         }
         guard header(wsi, WSI_TOKEN_VERSION) == "13" else {
-            return HTTPError(426, "bad_upgrade", "WebSocket version 13 is required",
+            return HTTPError(426, .badUpgrade, "WebSocket version 13 is required",
                            headers: ["sec-websocket-version:": "13"])
         }
         guard header(wsi, WSI_TOKEN_KEY) != nil else {
-            return HTTPError(400, "bad_upgrade", "Sec-WebSocket-Key is missing")
+            return HTTPError(400, .badUpgrade, "Sec-WebSocket-Key is missing")
         }
         if !originAllowed(wsi) {
-            return HTTPError(403, "forbidden_origin", "this page's origin may not open sessions (see --allow-origin)")
+            return HTTPError(403, .forbiddenOrigin, "this page's origin may not open sessions (see --allow-origin)")
         }
         if !isEcho, let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
-            return HTTPError(401, "unauthorized", "a valid token is required")
+            return HTTPError(401, .unauthorized, "a valid token is required")
         }
-        if connections.count >= budget.maxSessions {
-            return HTTPError(503, "unavailable", "max sessions (\(budget.maxSessions)) reached",
+        if sessions.connections.count >= endpoint.budget.maxSessions {
+            return HTTPError(503, .unavailable, "max sessions (\(endpoint.budget.maxSessions)) reached",
                            headers: ["retry-after:": "5"])
         }
         return nil

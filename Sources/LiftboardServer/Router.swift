@@ -79,8 +79,8 @@ enum Route: Equatable, Sendable {
     /// The error a refused route answers.
     var refusal: HTTPError? {
         switch self {
-        case .notFound: HTTPError(404, "not_found", "no such resource")
-        case .methodNotAllowed(_, let message): HTTPError(405, "method_not_allowed", message)
+        case .notFound: HTTPError(404, .notFound, "no such resource")
+        case .methodNotAllowed(_, let message): HTTPError(405, .methodNotAllowed, message)
         default: nil
         }
     }

@@ -9,7 +9,7 @@ extension Server {
     /// with `frame-ancestors` that origin) posts its events to and takes commands from.
     func embedConfig(_ wsi: OpaquePointer) -> Int32 {
         guard let origin = config.embedOrigin else {
-            return send(wsi, .error(404, "not_found", "no --embed-origin: the embedded page posts nowhere"))
+            return send(wsi, .error(404, .notFound, "no --embed-origin: the embedded page posts nowhere"))
         }
         var w = JSONWriter()
         w.beginObject(); w.key("origin"); w.string(origin); w.endObject()

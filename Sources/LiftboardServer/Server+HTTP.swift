@@ -30,15 +30,15 @@ extension Server {
         if route.access == .write { return beginWrite(wsi, method: method, path: path, route: route) }
         if route.access == .read, let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
             log(.warn, "refusal", session: nil, "\(path): missing or wrong token")
-            return send(wsi, .error(401, "unauthorized", "a valid token is required"))
+            return send(wsi, .error(401, .unauthorized, "a valid token is required"))
         }
         switch route {
         case .health:
             if draining {
-                return respondJSON(wsi, 503, #"{"ok":false,"draining":true,"sessions":\#(connections.count),"listen":"\#(boundAddress)"}"#)
+                return respondJSON(wsi, 503, #"{"ok":false,"draining":true,"sessions":\#(sessions.connections.count),"listen":"\#(endpoint.boundAddress)"}"#)
             }
-            let up = storeReports.storeUp
-            return respondJSON(wsi, up ? 200 : 503, #"{"ok":\#(up),"store":"\#(up ? "up" : "down")","sessions":\#(connections.count),"boards":\#(hubs.count),"connections":\#(openConnections),"listen":"\#(boundAddress)"}"#)
+            let up = store.reports.storeUp
+            return respondJSON(wsi, up ? 200 : 503, #"{"ok":\#(up),"store":"\#(up ? "up" : "down")","sessions":\#(sessions.connections.count),"boards":\#(hubs.count),"connections":\#(sessions.openConnections),"listen":"\#(endpoint.boundAddress)"}"#)
         case .listBoards:
             var w = JSONWriter()
             w.beginObject(); w.key("boards"); w.beginArray()
@@ -48,7 +48,7 @@ extension Server {
             w.endArray(); w.endObject()
             return respond(wsi, 200, "application/json", w.bytes)
         case .board(let id), .history(let id), .events(let id):
-            guard let hub = hubs[id] else { return send(wsi, .error(404, "board_not_found", "no board \(id)")) }
+            guard let hub = hubs[id] else { return send(wsi, .error(404, .boardNotFound, "no board \(id)")) }
             switch route {
             case .events: return openEvents(wsi, hub: hub)
             case .history: return complete(wsi, history(wsi, hub: hub), what: "GET \(path)")
@@ -61,7 +61,7 @@ extension Server {
         case .embedConfig:
             return embedConfig(wsi)
         case .notFound, .methodNotAllowed, .createBoard, .replaceBoard, .deleteBoard, .undo, .edit:
-            return send(wsi, APIResponse(route.refusal ?? HTTPError(405, "method_not_allowed", "\(method.rawValue) is not served on this path")))
+            return send(wsi, APIResponse(route.refusal ?? HTTPError(405, .methodNotAllowed, "\(method.rawValue) is not served on this path")))
         }
     }
 
@@ -69,8 +69,8 @@ extension Server {
     /// may frame it (nil: as `--allow-framing` says).
     /// `/media/...` is a file of `--media DIR` first, else of Public/media/ (the demo's images).
     func serveStatic(_ wsi: OpaquePointer, path: String, frameAncestors: String? = nil) -> Int32 {
-        let media = path.hasPrefix("/media/") ? mediaFiles?.resolve(String(path.dropFirst(6))) : nil
-        guard let file = media ?? staticFiles.resolve(path) else { return send(wsi, .error(404, "not_found", "no such file")) }
+        let media = path.hasPrefix("/media/") ? endpoint.mediaFiles?.resolve(String(path.dropFirst(6))) : nil
+        guard let file = media ?? endpoint.staticFiles.resolve(path) else { return send(wsi, .error(404, .notFound, "no such file")) }
         let security = frameAncestors.map { securityHeaders(frameAncestors: $0) } ?? securityHeaders
         let headers = security + moduleCORSHeaders(wsi, filePath: file.path) + [("cache-control:", "no-cache")]
         let extra = headers.map { "\($0.0) \($0.1)\r\n" }.joined()

@@ -28,6 +28,13 @@ public enum ServerError: Error, CustomStringConvertible {
 
 /// `liftboard serve`: one libwebsockets service thread that owns every connection, hub and
 /// timer; one store thread that makes commits durable.
+///
+/// The server holds lws's context and a few parts, each a type of its own (issue 39): the
+/// boards (`Hubs`), the sessions and their send buffer, the boards API (`BoardsAPI`), the
+/// change feeds (`EventFeeds`), the store's link, the endpoint, the run state and the log.
+/// The deciding parts (`StartPlan`, `BoardsAPI`, `EventFeeds`, `FanOutPlan`, `HeapTrims`,
+/// `BoardLookups`) decide and return what to do, tested without sockets; the `Server+`
+/// extensions and the lws callbacks perform it.
 public final class Server {
     /// lws 4.1 allocates this much (plus LWS_PRE and 4) per WebSocket connection, for its life,
     /// for what it reads: one RECEIVE chunk at most; `ConnectionMachine` reassembles longer
@@ -41,77 +48,51 @@ public final class Server {
     static let txPacketSize = 1 << 20
     let config: ServerConfig
     private(set) var context: OpaquePointer?
-    var hubs: [String: Hub] = [:]
+    /// The boards served, and hellos waiting for one (Server+BoardLifecycle).
+    var boards = Hubs()
+    /// Every session, the send buffer they share, and what lws holds.
+    var sessions: Sessions
+    /// The boards API's writes in flight and the answers they wait for (Server+BoardsAPI).
+    var api = BoardsAPI()
+    /// Change feed clients (Server+Events), their store reads, and their heartbeat timer.
+    var events = EventFeeds()
+    /// The store thread, the listener and what they report.
+    var store = StoreLink()
+    /// The service loop and its heap trims, the address bound, the descriptor budget, the
+    /// hosts and files served.
+    var endpoint: Endpoint
     /// The send buffer of every connection (issue 28: was one each, 4-5 KiB an idle watcher
     /// kept): LWS_PRE bytes of room, then the message. The service thread writes one message at
     /// a time and lws copies whatever the socket does not take, so nothing of it outlives a write.
+    /// Stored here, not in `Sessions`: swapped in and out for every write, and through an
+    /// accessor each swap was an exclusivity check (two a write, 130 instructions a message).
     var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE)
-    var connections: [ObjectIdentifier: Connection] = [:]
-    /// API writes whose bodies are still arriving, by connection (Server+BoardsAPI).
-    var apiRequests: [OpaquePointer: APIRequest] = [:]
-    /// API requests answered once the store reports on their commit or job (Server+BoardsAPI).
-    var pendingAnswers = PendingAnswers()
-    /// What the store thread did with boards created or deleted through the API.
-    let boardJobs = BoardJobResults()
-    var nextBoardJob = 0
-    /// Change feed clients (Server+Events), their store reads, and their heartbeat timer.
-    var eventStreams: [OpaquePointer: EventFeedStream] = [:]
-    let eventCatchUps = EventCatchUps()
-    var heartbeat: LoopTimer?
-    /// The timer that gives the heap's free pages back (Server+Heap.swift), and the heap's free
-    /// bytes after the last time it did.
-    var heapTimer: LoopTimer?
-    var heapFreeAfterTrim = 0
-    var writer: CommitWriter?
-    var listener: CommitListener?
-    /// Connections whose hello waits for the listener to look its board up, by board.
-    var waitingHellos: [String: [Connection]] = [:]
-    /// Board lookups in the shared store, server-wide (`Limits.boardLookupsPerSecond`).
-    var boardLookups = RateLimiter(limit: Limits.boardLookupsPerSecond)
-    /// This process among the processes sharing a store: tells its own commits apart.
-    let origin = "\(ProcessInfo.processInfo.hostName)/\(getpid())/\(UInt32.random(in: 0...UInt32.max))"
-    /// A short random tag of this process for session ids.
-    let processTag = String(UInt16.random(in: 0...UInt16.max), radix: 16)
-    /// What the store thread and the listener say, drained on the service thread.
-    let storeReports = StoreReports()
+    /// The stop flag, the signals, and whether a shutdown began.
+    private var running = RunState()
+    /// The log's limiter, kept line and sink.
+    var logger = ServerLog()
     /// Where `now` counts from (uptime ns); a test moves it back to let time pass at once.
     var started = DispatchTime.now().uptimeNanoseconds
-    private var nextSessionNumber = 0
-    private var allocations = CAllocations()
-    /// What the service thread waits with (epoll through libuv, or lws's poll).
-    private(set) var serviceLoop = ServiceLoop(kind: .poll)
-    private var signalSources: [DispatchSourceSignal] = []
-    private let stopFlag = StopFlag()
-    /// The files under Public/ (every static path must stay under it).
-    let staticFiles: StaticFiles
-    /// `--media DIR`, served at `/media/` (issue 25: the cards' images).
-    let mediaFiles: StaticFiles?
-    /// The address and port the operating system says the server listens on (`127.0.0.1:8080`,
-    /// `[::1]:8080`), for the log and `/healthz`.
-    private(set) var boundAddress = ""
-    /// What the file descriptor limit leaves for sessions and other connections.
-    private(set) var budget = try! FileDescriptorBudget(limit: 1 << 20, requestedSessions: nil, recording: false)
-    /// Host header names this server answers to (see `checkHost`).
-    private(set) var allowedHosts: Set<String> = []
-    /// Connections lws holds (HTTP, upgrading, sessions): its WSI_CREATE minus WSI_DESTROY.
-    var openConnections = 0
-    private var logLimiter = LogLimiter()
-    /// The bytes of the line being written, kept from one line to the next.
-    private let logLine = LogLine()
-    /// Where log lines go (stderr; a test's sink).
-    var writeLog: (UnsafeRawBufferPointer) -> Void = Server.writeStandardError
-    /// Set once a shutdown began: `/healthz` answers 503 `draining`, new sessions are refused.
-    private(set) var draining = false
+
+    /// The boards served, by id.
+    var hubs: [String: Hub] {
+        get { boards.byID }
+        _modify { yield &boards.byID }
+    }
+    var serviceLoop: ServiceLoop { endpoint.serviceLoop }
+    var recordingRate: RecordingRate { sessions.recordingRate }
+    var draining: Bool { running.draining }
     /// Called on the service thread when a shutdown begins (`serve --workers`: the other
     /// workers are told to stop at once, so that they drain alongside this one).
-    public var onStopping: (() -> Void)?
-    /// Every session's recorder draws on this.
-    lazy var recordingRate = RecordingRate(bytesPerSecond: config.recordMaxBytesPerSecond)
+    public var onStopping: (() -> Void)? {
+        get { running.onStopping }
+        set { running.onStopping = newValue }
+    }
 
     public init(config: ServerConfig) {
         self.config = config
-        staticFiles = StaticFiles(root: config.publicDir)
-        mediaFiles = config.mediaDir.map { StaticFiles(root: $0) }
+        sessions = Sessions(recordBytesPerSecond: config.recordMaxBytesPerSecond)
+        endpoint = Endpoint(staticFiles: StaticFiles(root: config.publicDir), mediaFiles: config.mediaDir.map { StaticFiles(root: $0) })
     }
 
     /// Milliseconds since the server started, to the microsecond (so that recordings replay
@@ -131,10 +112,10 @@ public final class Server {
         var kind = level.name
         kind.reserveCapacity(kind.utf8.count + event.utf8.count + 24)
         kind += " "; kind += event; kind += " "; kind += detail.prefix { $0 != " " }
-        let (allowed, suppressed) = logLimiter.admit(kind, now: now)
+        let (allowed, suppressed) = logger.limiter.admit(kind, now: now)
         guard allowed else { return }
-        Self.compose(logLine, level, session: session, suppressed: suppressed, event: { $0.append(event) }, detail: { $0.append(detail) })
-        writeLog(logLine.bytes)
+        Self.compose(logger.line, level, session: session, suppressed: suppressed, event: { $0.append(event) }, detail: { $0.append(detail) })
+        logger.write(logger.line.bytes)
     }
 
     /// A line whose detail `detail` writes, of a kind named in advance: the commit's line,
@@ -143,10 +124,10 @@ public final class Server {
     /// ("info commit board"), so both limit the same lines together.
     func log(_ level: LogLevel, _ event: StaticString, session: String?, kind: String, _ detail: (LogLine) -> Void) {
         guard level <= config.logLevel else { return }
-        let (allowed, suppressed) = logLimiter.admit(kind, now: now)
+        let (allowed, suppressed) = logger.limiter.admit(kind, now: now)
         guard allowed else { return }
-        Self.compose(logLine, level, session: session, suppressed: suppressed, event: { $0.append(event) }, detail: detail)
-        writeLog(logLine.bytes)
+        Self.compose(logger.line, level, session: session, suppressed: suppressed, event: { $0.append(event) }, detail: detail)
+        logger.write(logger.line.bytes)
     }
 
     /// `liftboard LEVEL EVENT [session=S] DETAIL [(N similar lines left out)]` and a newline,
@@ -189,30 +170,28 @@ public final class Server {
 
     // MARK: Start and stop
 
-    /// Opens the store, seeds the boards, listens; returns the port actually bound.
+    /// Opens the store, seeds the boards, listens, as its `StartPlan` says; returns the port
+    /// actually bound.
     public func start() throws(ServerError) -> Int {
-        let address: ListenAddress
-        do { address = try ListenAddress.resolve(config.host) } catch { throw .host(error) }
-        let fdLimit = FileDescriptorBudget.setLimit(FileDescriptorBudget.wantedLimit(requestedSessions: config.maxSessions,
-                                                                                    recording: config.recordDir != nil))
-        do {
-            budget = try FileDescriptorBudget(limit: fdLimit, requestedSessions: config.maxSessions, recording: config.recordDir != nil)
-        } catch { throw .budget(error) }
-        allowedHosts = HostCheck.allowed(host: config.host, numeric: address, extra: config.allowHosts)
-        let store: any Store
-        if let url = config.storeURL {
-            do { store = try PostgresStore(url: url, edits: .wire) } catch { throw .store(error) }
-        } else {
+        let plan = try StartPlan(config: config, setLimit: FileDescriptorBudget.setLimit)
+        let address = plan.address
+        endpoint.budget = plan.budget
+        endpoint.allowedHosts = plan.allowedHosts
+        let opened: any Store
+        switch plan.store {
+        case .postgres(let url):
+            do { opened = try PostgresStore(url: url, edits: .wire) } catch { throw .store(error) }
+        case .sqlite(let directory, let path):
             do {
-                try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw .listen("cannot create data directory \(config.dataDir): \(error)")
+                throw .listen("cannot create data directory \(directory): \(error)")
             }
-            do { store = try SQLiteStore(path: config.dataDir + "/liftboard.sqlite", edits: .wire) } catch { throw .store(error) }
+            do { opened = try SQLiteStore(path: path, edits: .wire) } catch { throw .store(error) }
         }
         do {
-            for b in config.boards { try store.seed(b) }
-            for b in try store.boards() {
+            for b in config.boards { try opened.seed(b) }
+            for b in try opened.boards() {
                 hubs[b.id] = Hub(board: b, server: self)
                 // Made before the limits (BoardLimits): served as it is, and said once.
                 do throws(BoardError) { try BoardLimits.check(b) } catch {
@@ -222,9 +201,9 @@ public final class Server {
         } catch {
             throw .store(error)
         }
-        let reports = storeReports
+        let reports = store.reports
         let contextBox = ContextBox()
-        writer = CommitWriter(store: store, onDurable: { outcomes in
+        store.writer = CommitWriter(store: opened, onDurable: { outcomes in
             reports.add(outcomes)
             contextBox.wake()
         }, onFailure: { records, error in
@@ -236,7 +215,7 @@ public final class Server {
             contextBox.wake()
         })
         if let url = config.storeURL {
-            listener = CommitListener(url: url, origin: origin, versions: hubs.mapValues(\.board.version), edits: .wire, onCommits: { commits in
+            store.listener = CommitListener(url: url, origin: store.origin, versions: hubs.mapValues(\.board.version), edits: .wire, onCommits: { commits in
                 reports.add(commits.map { StoreReports.Report.landed($0) })
                 contextBox.wake()
             }, onHealth: { up in
@@ -257,12 +236,12 @@ public final class Server {
         info.max_http_header_data = 8192
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.port = Int32(CONTEXT_PORT_NO_LISTEN)
-        serviceLoop = ServiceLoop(kind: try ServiceLoop.requested())
+        endpoint.serviceLoop = ServiceLoop(kind: try ServiceLoop.requested())
         var loopInfo = info
-        serviceLoop.configure(&loopInfo)
+        endpoint.serviceLoop.configure(&loopInfo)
         var created = lws_create_context(&loopInfo)
         if created == nil && serviceLoop.kind == .epoll {
-            serviceLoop.fallBackToPoll()
+            endpoint.serviceLoop.fallBackToPoll()
             log(.warn, "event-loop", session: nil, "libwebsockets' libuv plugin did not load (libwebsockets-evlib-uv): using poll")
             created = lws_create_context(&info)
         }
@@ -273,27 +252,26 @@ public final class Server {
 
         var vh = lws_context_creation_info()
         // Sharing the port: the server listens itself (Server+ListenShare.swift).
-        vh.port = config.sharePort ? CONTEXT_PORT_NO_LISTEN_SERVER : Int32(config.port)
+        vh.port = plan.vhostPort
         // A numeric address of the socket's own family (see ListenAddress), and a failed bind
         // is an error rather than a vhost silently waiting for its interface to appear.
-        vh.iface = allocations.string(address.numeric)
-        vh.protocols = UnsafePointer(allocations.protocols(echo: config.echo, listener: config.sharePort))
+        vh.iface = endpoint.allocations.string(address.numeric)
+        vh.protocols = UnsafePointer(endpoint.allocations.protocols(echo: config.echo, listener: config.sharePort))
         // A client naming no subprotocol is bound to liftboard.v1's callback, which routes it
         // by path (/ws: a session; /echo with --echo: the echo).
-        vh.pvo = UnsafePointer(allocations.defaultProtocol("liftboard.v1"))
-        vh.vhost_name = allocations.string("liftboard")
-        vh.retry_and_idle_policy = UnsafePointer(allocations.retryPolicy(pingAfter: 30, hangUpAfter: 45))
+        vh.pvo = UnsafePointer(endpoint.allocations.defaultProtocol("liftboard.v1"))
+        vh.vhost_name = endpoint.allocations.string("liftboard")
+        vh.retry_and_idle_policy = UnsafePointer(endpoint.allocations.retryPolicy(pingAfter: 30, hangUpAfter: 45))
         vh.keepalive_timeout = 5
         vh.timeout_secs = 10
-        vh.options = CLWS_VHOST_FAIL_UNLESS_BOUND | (address.isIPv6 ? 0 : CLWS_VHOST_IPV4_ONLY)
+        vh.options = plan.vhostOptions
         if let cert = config.tlsCert, let key = config.tlsKey {
-            vh.options |= CLWS_VHOST_TLS_OPTIONS
-            vh.ssl_cert_filepath = allocations.string(cert)
-            vh.ssl_private_key_filepath = allocations.string(key)
+            vh.ssl_cert_filepath = endpoint.allocations.string(cert)
+            vh.ssl_private_key_filepath = endpoint.allocations.string(key)
             // HTTP/1.1 only, and no WebSocket extension offered: `Connection.writeReady` writes several
             // messages as whole frames of its own (LWS_WRITE_RAW), which WebSocket over h2 or
             // permessage-deflate would not frame that way.
-            vh.alpn = allocations.string("http/1.1")
+            vh.alpn = endpoint.allocations.string("http/1.1")
         }
         guard let vhost = lws_create_vhost(ctx, &vh) else {
             throw .listen("cannot listen on \(address.urlHost):\(config.port)")
@@ -302,10 +280,11 @@ public final class Server {
         guard let bound = ListeningSockets.current().first(where: { $0.port == port }) else {
             throw .listen("cannot listen on \(address.urlHost):\(config.port): no listening socket")
         }
-        boundAddress = bound.description
+        endpoint.boundAddress = bound.description
+        let budget = endpoint.budget
         log(.info, "limits", session: nil, "fds=\(budget.limit) max-sessions=\(budget.maxSessions) max-other-connections=\(budget.maxOtherConnections) hello-timeout=\(config.helloTimeout)s event-loop=\(serviceLoop.kind.rawValue)")
         log(.info, "listen", session: nil, "\(config.tlsCert == nil ? "http" : "https")://\(bound)/ bound=\(bound) boards=\(hubs.keys.sorted().joined(separator: ","))")
-        if address.isPublic && config.token == nil {
+        if plan.exposed {
             log(.warn, "exposed", session: nil, "listening on \(address.isWildcard ? "every interface" : "a public address") (\(bound)) without --token: anyone who can reach this machine can read and reorder the boards")
         }
         return port
@@ -323,38 +302,38 @@ public final class Server {
     /// process is done, within 2 s of the signal.
     public func run() {
         installSignalHandlers()
-        while !stopFlag.isSet {
+        while !running.stopFlag.isSet {
             if !serviceLoop.turn(context) { break }
         }
-        draining = true
-        onStopping?()
-        log(.info, "shutdown", session: nil, "closing \(connections.count) sessions and \(eventStreams.count) change feeds")
-        for c in connections.values { c.close(1001, "server shutting down") }
-        for board in Set(eventStreams.values.map(\.board)) { closeEvents(board: board) }
+        running.draining = true
+        running.onStopping?()
+        log(.info, "shutdown", session: nil, "closing \(sessions.connections.count) sessions and \(events.count) change feeds")
+        for c in sessions.connections.values { c.close(1001, "server shutting down") }
+        for board in events.boards { closeEvents(board: board) }
         // A turn waits for the next event or timer, and with silent clients the next timer is
         // libwebsockets' own close timeout (5 s): this one wakes the loop at the deadline.
         let wake = clws_timer_new(nil)
         if let wake { lws_sul_schedule(context, 0, &wake.pointee.sul, shutdownDeadlinePassed, lws_usec_t(Self.drainMs * 1000)) }
         let deadline = now + Self.drainMs
-        while (!connections.isEmpty || !eventStreams.isEmpty) && now < deadline { _ = serviceLoop.turn(context) }
+        while (!sessions.connections.isEmpty || !events.isEmpty) && now < deadline { _ = serviceLoop.turn(context) }
         if let wake { lws_sul_cancel(&wake.pointee.sul); free(wake) }
-        if !connections.isEmpty {
-            log(.info, "shutdown", session: nil, "\(connections.count) sessions did not take their close in \(Int(Self.drainMs)) ms: closed without it")
+        if !sessions.connections.isEmpty {
+            log(.info, "shutdown", session: nil, "\(sessions.connections.count) sessions did not take their close in \(Int(Self.drainMs)) ms: closed without it")
         }
-        for c in connections.values { c.stopTimers() }
-        heartbeat?.release()
-        heapTimer?.release()
-        writer?.close()
-        listener?.close()
+        for c in sessions.connections.values { c.stopTimers() }
+        events.heartbeat?.release()
+        endpoint.heap.timer?.release()
+        store.writer?.close()
+        store.listener?.close()
         lws_context_destroy(context)
-        serviceLoop.destroy()
+        endpoint.serviceLoop.destroy()
         context = nil
         log(.info, "stopped", session: nil, "bye")
     }
 
     /// Asks `run()` to stop, from any thread.
     public func stop() {
-        stopFlag.set()
+        running.stopFlag.set()
         if let context { lws_cancel_service(context) }
     }
 
@@ -362,7 +341,7 @@ public final class Server {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            let stopFlag = self.stopFlag
+            let stopFlag = running.stopFlag
             let box = ContextBox()
             if let context { box.set(context) }
             source.setEventHandler { @Sendable in
@@ -370,7 +349,7 @@ public final class Server {
                 box.wake()
             }
             source.resume()
-            signalSources.append(source)
+            running.signalSources.append(source)
         }
     }
 
@@ -378,10 +357,7 @@ public final class Server {
 
     /// `s1`, `s2`, ...; with a shared store, followed by this process's tag (`s1-9f3a`), so
     /// that a commit's `by` names one session among every process's.
-    func makeSessionID() -> String {
-        nextSessionNumber += 1
-        return config.storeURL == nil ? "s\(nextSessionNumber)" : "s\(nextSessionNumber)-\(processTag)"
-    }
+    func makeSessionID() -> String { sessions.makeID(tagged: config.storeURL != nil) }
 
     /// The store thread and the listener reported: durable commits release the messages
     /// that waited for them, refusals and surprises resync the boards concerned.
@@ -395,7 +371,7 @@ public final class Server {
         func touch(_ board: String, _ hub: Hub?) {
             if !touched.contains(where: { $0.board == board }) { touched.append((board, hub)) }
         }
-        var reports = storeReports.take()
+        var reports = store.reports.take()
         var k = 0
         while k < reports.count {
             // Moved out, not copied (a retain and a release of each of its strings): swapped
@@ -415,7 +391,7 @@ public final class Server {
                 let hub = hubs[d.board]
                 hub?.durable(batch)
                 touch(d.board, hub)
-                if pendingAnswers.awaitsCommits { for landed in batch { answerWrite(.landed(landed)) } }
+                if api.pending.awaitsCommits { for landed in batch { answerWrite(.landed(landed)) } }
                 continue
             case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
             case .refused(let board, let token, let reason): hubs[board]?.refused(token: token, reason: reason)

@@ -31,7 +31,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("hello-timeout"), help: "Seconds a WebSocket has to send hello before it is closed (1008).") var helloTimeout = 10.0
     @Option(name: .customLong("record-max-bytes"), help: "A session's recording stops past this many bytes.") var recordMaxBytes = 16 << 20
     @Option(help: "Record every session as a replay stream into this folder.") var record: String?
-    @Option(name: .customLong("log-level"), help: "error, warn, info or debug.") var logLevel = "info"
+    @Option(name: .customLong("log-level"), help: "The most detailed lines written.") var logLevel: LogLevel = .info
     @Flag(help: "Also serve the raw echo protocol liftboard.echo on /echo (diagnostics, benchmarks).") var echo = false
     @Flag(name: .customLong("allow-framing"), help: "Let other sites embed the page in a frame.") var allowFraming = false
     @Option(name: .customLong("embed-origin"), help: "The origin (https://app.example) that may frame /embed?board=ID and receives its events.") var embedOrigin: String?
@@ -41,9 +41,6 @@ struct ServeCommand: ParsableCommand {
         if let maxSessions, maxSessions <= 0 { throw ValidationError("--max-sessions must be positive") }
         guard helloTimeout > 0, helloTimeout <= 3600 else { throw ValidationError("--hello-timeout must be between 0 and 3600 seconds") }
         guard recordMaxBytes >= 1024 else { throw ValidationError("--record-max-bytes must be at least 1024") }
-        guard LogLevel.allCases.contains(where: { $0.name == logLevel }) else {
-            throw ValidationError("--log-level must be one of error, warn, info, debug")
-        }
         if let token {
             guard !token.isEmpty, token.utf8.count <= 4096, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
                 throw ValidationError("--token must be 1 to 4096 printable ASCII characters without spaces")
@@ -114,7 +111,7 @@ struct ServeCommand: ParsableCommand {
         config.echo = echo
         config.allowFraming = allowFraming
         config.embedOrigin = embedOrigin
-        config.logLevel = LogLevel.allCases.first { $0.name == logLevel } ?? .info
+        config.logLevel = logLevel
         // The other workers: this very command, one process each, sharing the port.
         let others = (1..<workers).map { _ in Self.spawnWorker() }
         let server = Server(config: config)
@@ -157,4 +154,17 @@ struct ServeCommand: ParsableCommand {
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("liftboard serve: \(message)\n".utf8))
     exit(2)
+}
+
+/// `--log-level error|warn|info|debug`: parsed by ArgumentParser, which lists the four in the
+/// help and in the error for any other word.
+extension LogLevel: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let level = Self.allCases.first(where: { $0.name == argument }) else { return nil }
+        self = level
+    }
+
+    public static var allValueStrings: [String] { allCases.map(\.name) }
+
+    public var defaultValueDescription: String { name }
 }

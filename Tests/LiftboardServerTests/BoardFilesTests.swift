@@ -55,6 +55,9 @@ import Testing
         let boards = try BoardFiles.load(folder: Self.root.appendingPathComponent("Examples/boards").path)
         let example = try #require(boards.first { $0.id == "kanban" })
         #expect(example == KanbanBoard.board)
+        // The one copy: the bytes compiled in are the file's, not a copy kept in step with it.
+        let file = try Data(contentsOf: Self.root.appendingPathComponent("Examples/boards/kanban.json"))
+        #expect(PackageResources.kanban_json == [UInt8](file))
         #expect(KanbanBoard.board.layout == .columns)
         #expect(KanbanBoard.board.sections.count == 4)
         #expect(KanbanBoard.board.sections.reduce(0) { $0 + $1.items.count } >= 30)

@@ -4,7 +4,8 @@ import LiftboardWire
 @testable import LiftboardServer
 
 /// A commit handed to many watchers: encoded once for all those that get it alike, the bytes
-/// each gets the same as if it had been encoded for it alone.
+/// each gets the same as if it had been encoded for it alone. Which watchers share a view, and
+/// which leads it, is the `FanOutPlan`'s (FanOutPlanTests); these drive the machine's steps.
 @Suite struct FanOutTests {
     static func bytes(_ d: inout MachineDriver) -> [[UInt8]] {
         var buffer = [UInt8](repeating: 0, count: 16)
@@ -96,7 +97,8 @@ import LiftboardWire
                             Change.insert(id: "a", section: "done", after: nil, index: 0),
                             Change.insert(id: "c", section: "todo", after: nil, index: 0)].enumerated() {
             let c = Commit(board: "b", version: k + 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
-            #expect(leader.machine.session.sharedViewKey != nil && leader.machine.session.sharedViewKey == follower.machine.session.sharedViewKey)
+            // The hub's plan makes the one the leader of the view, the other its follower.
+            #expect(FanOutPlan([PlannedWatcher(leader), PlannedWatcher(follower)], except: nil).steps == [.leads(view: 0), .follows(view: 0)])
             let shared = SharedEncoding()
             var answered: [ServerEvent] = []
             _ = leader.input { m, out in answered = m.external(c, now: 10, shared: shared, into: &out) }
@@ -129,6 +131,8 @@ import LiftboardWire
             var followers = (0..<20).map { _ in watcher() }
             let change = Change.insert(id: board.version % 2 == 0 ? "d" : "a", section: "todo", after: nil, index: 0)
             let c = Commit(board: "b", version: board.version + 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+            #expect(FanOutPlan(([leader] + followers + [alone]).map(PlannedWatcher.init), except: nil).steps
+                == [.leads(view: 0)] + Array(repeating: .follows(view: 0), count: followers.count + 1))
             let shared = SharedEncoding()
             var answer: ConnectionMachine.SharedAnswer?
             _ = leader.input { m, out in answer = m.external(c, now: 10, sharing: shared, into: &out) }
@@ -293,6 +297,9 @@ import LiftboardWire
                                 Change.insert(id: "c", section: "done", after: nil, index: 0),
                                 Change.insert(id: "b", section: "todo", after: nil, index: 0)].enumerated() {
                 let c = Commit(board: "b", version: k + 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+                // The plan: the followers (the one that pinged too) follow the leader, commit after commit.
+                #expect(FanOutPlan(([leader] + followers).map(PlannedWatcher.init), except: nil).steps
+                    == [.leads(view: 0)] + Array(repeating: .follows(view: 0), count: followers.count))
                 let shared = SharedEncoding()
                 let now = Double(10 + k)
                 var answer: ConnectionMachine.SharedAnswer?
@@ -351,6 +358,7 @@ import LiftboardWire
         }
         let c = Self.commit()
         var leader = watcher(), follower = watcher(), alone = watcher()
+        #expect(FanOutPlan([PlannedWatcher(leader), PlannedWatcher(follower)], except: nil).steps == [.leads(view: 0), .follows(view: 0)])
         let shared = SharedEncoding()
         var answer: ConnectionMachine.SharedAnswer?
         _ = leader.input { m, out in answer = m.external(c, now: 10, sharing: shared, into: &out) }

@@ -91,17 +91,31 @@ import Testing
 
     @Test("refused routes answer 404 not_found or 405 method_not_allowed in the one error shape")
     func refusals() {
-        #expect(Route.notFound(.read).refusal == HTTPError(404, "not_found", "no such resource"))
+        #expect(Route.notFound(.read).refusal == HTTPError(404, .notFound, "no such resource"))
         let refusal = Router.route(.patch, "/api/boards/demo/items").refusal
-        #expect(refusal?.status == 405 && refusal?.code == "method_not_allowed")
+        #expect(refusal?.status == 405 && refusal?.code == .methodNotAllowed)
         #expect(String(decoding: refusal!.body, as: UTF8.self)
             == #"{"error":{"code":"method_not_allowed","message":"PATCH is not served on this path"}}"#)
         #expect(Route.board("demo").refusal == nil)
     }
 
+    @Test("every error code writes the body it wrote as a string literal, byte for byte")
+    func everyCodeKeepsItsBody() {
+        let spelled = ["bad_request", "bad_upgrade", "board_exists", "board_not_found", "cannot_replace", "cannot_undo",
+                       "forbidden_host", "forbidden_origin", "if_match_required", "item_exists", "item_not_found",
+                       "method_not_allowed", "not_found", "rule_refused", "section_exists", "section_not_empty",
+                       "section_not_found", "store_unavailable", "too_large", "unauthorized", "unavailable", "version_mismatch"]
+        #expect(HTTPErrorCode.allCases.map(\.rawValue) == spelled)
+        for code in HTTPErrorCode.allCases {
+            #expect(String(decoding: HTTPError(400, code, "why \"quoted\"").body, as: UTF8.self)
+                == #"{"error":{"code":"\#(code.rawValue)","message":"why \"quoted\""}}"#)
+            #expect("\(code)" == code.rawValue, "a log line shows the code as the body spells it")
+        }
+    }
+
     @Test("an error with a version carries it in the body and as the ETag")
     func versionedError() {
-        let e = HTTPError(409, "version_mismatch", "stale", version: 7)
+        let e = HTTPError(409, .versionMismatch, "stale", version: 7)
         #expect(String(decoding: e.body, as: UTF8.self) == #"{"error":{"code":"version_mismatch","message":"stale","version":7}}"#)
         #expect(e.headers["etag:"] == "\"7\"")
     }

@@ -14,7 +14,7 @@ import LiftboardCore
         config.logLevel = level
         let server = Server(config: config)
         let written = Written()
-        server.writeLog = { written.lines.append(String(decoding: $0, as: UTF8.self)) }
+        server.logger.write = { written.lines.append(String(decoding: $0, as: UTF8.self)) }
         return (server, written)
     }
 

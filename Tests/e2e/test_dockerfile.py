@@ -18,6 +18,17 @@ def test_every_copied_path_exists():
         assert (ROOT / src).exists(), src
 
 
+def test_every_link_under_sources_points_into_what_the_build_step_copies():
+    # A resource linked from its one copy elsewhere (the kanban board) must travel with Sources.
+    copied = [ROOT / src for src in re.findall(r"^COPY (?!--from)(\S+)", DOCKERFILE, re.M)]
+    links = [p for p in (ROOT / "Sources").rglob("*") if p.is_symlink()]
+    assert links, "no link under Sources: this test checks nothing any more"
+    for link in links:
+        target = link.resolve()
+        assert target.exists(), link
+        assert any(target == c or c in target.parents for c in copied), f"{link} -> {target}: not copied by the Dockerfile"
+
+
 def test_runtime_packages_exist_in_debian_bookworm():
     for pkg in ["libwebsockets17", "libwebsockets-evlib-uv", "libuv1", "libssl3", "libsqlite3-0", "libpq5"]:
         assert pkg in DOCKERFILE

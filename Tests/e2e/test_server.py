@@ -337,6 +337,9 @@ def test_invalid_boards_and_bad_flags_fail_before_listening(tmp_path, liftboard)
     assert r.returncode == 2 and "sections[0].items[0].id" in r.stderr
     r = subprocess.run([liftboard, "serve", "--port", "99999"], capture_output=True, text=True, timeout=10)
     assert r.returncode == 64 and "--port" in r.stderr
+    # The log level is one of four words, and the error names them.
+    r = subprocess.run([liftboard, "serve", "--port", "0", "--log-level", "loud"], capture_output=True, text=True, timeout=10)
+    assert r.returncode == 64 and "--log-level" in r.stderr and all(w in r.stderr for w in ("error", "warn", "info", "debug")), r.stderr
     r = subprocess.run([liftboard, "serve", "--port", "0", "--tls-cert", str(tmp_path / "none.pem"), "--tls-key", "x",
                         "--data", str(tmp_path / "d")], capture_output=True, text=True, timeout=10)
     assert r.returncode == 2 and "cannot read" in r.stderr

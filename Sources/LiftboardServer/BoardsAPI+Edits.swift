@@ -3,14 +3,14 @@ import LiftboardWire
 
 /// The boards API's bodies as edits (`Change`), and the refusals an edit gets before it is
 /// applied: 404 for what the board does not have, 409 for what it cannot take.
-extension Server {
+extension BoardsAPI {
     /// The edit a write asks for (`edit` from the route, with the item or section of the path).
     /// Throws `APIFailure` (400) for a bad body.
-    func editChange(_ kind: BoardEdit, fields: [(String, JSONValue)], board: Board) throws(APIFailure) -> Change {
+    static func editChange(_ kind: BoardEdit, fields: [(String, JSONValue)], board: Board) throws(APIFailure) -> Change {
         func value(_ k: String) -> JSONValue? { fields.last { $0.0 == k }?.1 }
         func only(_ allowed: Set<String>) throws(APIFailure) {
             if let extra = fields.first(where: { !allowed.contains($0.0) }) {
-                throw APIFailure(response: .error(400, "bad_request", "body.\(extra.0): unknown field (expected \(allowed.sorted().joined(separator: ", ")))"))
+                throw APIFailure(response: .error(400, .badRequest, "body.\(extra.0): unknown field (expected \(allowed.sorted().joined(separator: ", ")))"))
             }
         }
         var edit: [(String, JSONValue)]
@@ -46,7 +46,7 @@ extension Server {
             try only(["title", "subtitle"])
             if value("subtitle") != nil {
                 guard value("title") == nil else {
-                    throw APIFailure(response: .error(400, "bad_request", "body: title and subtitle are two edits: send one at a time"))
+                    throw APIFailure(response: .error(400, .badRequest, "body: title and subtitle are two edits: send one at a time"))
                 }
                 edit = [("edit", .string("setSubtitle")), ("id", .string(id))] + fields
             } else {
@@ -58,39 +58,39 @@ extension Server {
         do {
             return try Wire.decodeEdit(.object(edit), path: "body")
         } catch {
-            throw APIFailure(response: .error(400, "bad_request", error.message))
+            throw APIFailure(response: .error(400, .badRequest, error.message))
         }
     }
 
     /// Why `change` cannot apply to `board`, if it cannot.
-    func conflict(_ change: Change, on board: Board) -> APIResponse? {
+    static func conflict(_ change: Change, on board: Board) -> APIResponse? {
         func hasSection(_ id: String) -> Bool { board.sections.contains { $0.id == id } }
         switch change {
         case .insert, .swap, .group, .batch:
             return nil
         case .addItem(let item, let section, _):
-            if board.locate(item: item.id) != nil { return .error(409, "item_exists", "the board has an item \(item.id) already") }
-            if !hasSection(section) { return .error(404, "section_not_found", "no section \(section) on board \(board.id)") }
+            if board.locate(item: item.id) != nil { return .error(409, .itemExists, "the board has an item \(item.id) already") }
+            if !hasSection(section) { return .error(404, .sectionNotFound, "no section \(section) on board \(board.id)") }
         case .copyItem(let id, _, _, _, _):
-            if board.locate(item: id) == nil { return .error(404, "item_not_found", "no item \(id) on board \(board.id)") }
+            if board.locate(item: id) == nil { return .error(404, .itemNotFound, "no item \(id) on board \(board.id)") }
         case .removeItem(let id):
-            if board.locate(item: id) == nil { return .error(404, "item_not_found", "no item \(id) on board \(board.id)") }
+            if board.locate(item: id) == nil { return .error(404, .itemNotFound, "no item \(id) on board \(board.id)") }
         case .updateItem(let u):
-            if board.locate(item: u.id) == nil { return .error(404, "item_not_found", "no item \(u.id) on board \(board.id)") }
+            if board.locate(item: u.id) == nil { return .error(404, .itemNotFound, "no item \(u.id) on board \(board.id)") }
         case .addSection(let id, _, let after):
-            if hasSection(id) { return .error(409, "section_exists", "the board has a section \(id) already") }
-            if let after, !hasSection(after) { return .error(404, "section_not_found", "no section \(after) on board \(board.id)") }
+            if hasSection(id) { return .error(409, .sectionExists, "the board has a section \(id) already") }
+            if let after, !hasSection(after) { return .error(404, .sectionNotFound, "no section \(after) on board \(board.id)") }
         case .renameSection(let id, _), .setSubtitle(let id, _):
-            if !hasSection(id) { return .error(404, "section_not_found", "no section \(id) on board \(board.id)") }
+            if !hasSection(id) { return .error(404, .sectionNotFound, "no section \(id) on board \(board.id)") }
         case .removeSection(let id):
             guard let s = board.sections.first(where: { $0.id == id }) else {
-                return .error(404, "section_not_found", "no section \(id) on board \(board.id)")
+                return .error(404, .sectionNotFound, "no section \(id) on board \(board.id)")
             }
-            if !s.items.isEmpty { return .error(409, "section_not_empty", "section \(id) has \(s.items.count) items: remove or move them first") }
+            if !s.items.isEmpty { return .error(409, .sectionNotEmpty, "section \(id) has \(s.items.count) items: remove or move them first") }
         }
         // A placement a section's rule refuses (an item of a kind it does not accept, one past its max).
         if case .addItem = change, let next = board.applying(change)?.board, let why = next.ruleViolation(since: board) {
-            return .error(409, "rule_refused", why.description)
+            return .error(409, .ruleRefused, why.description)
         }
         return nil
     }

@@ -1,0 +1,116 @@
+import LiftboardCore
+
+/// A session on a board as a fan-out sees it: what it would answer a commit from elsewhere
+/// (`Session.sharedViewKey`), read before the commit is handed to anyone.
+protocol FanOutMember: AnyObject {
+    /// The session's shared-view key, or nil when it is not idle (it steps its own engine).
+    func sharedViewKey() -> SharedViewKey?
+    /// Whether its key is `key`, made from a session in the live state `state`
+    /// (`Session.hasSharedView(_:madeFrom:)`: sharing that very state says it without comparing).
+    func hasSharedView(_ key: SharedViewKey, madeFrom state: AnyObject?) -> Bool
+    /// The session's live state (`Session.sharedState`).
+    func sharedState() -> AnyObject?
+}
+
+/// Who gets a commit made elsewhere, and how (issue 39): which sessions share a view, which of
+/// them leads it, who is handed the commit first, and what each does with it. Pure: built from
+/// the sessions on the board before anything is sent, tested alone; `Hub` performs it.
+///
+/// Every session but the commit's author gets the commit, in the order they joined. The idle
+/// sessions that see the same view (`SharedViewKey`) answer it alike: the first of each view
+/// (its leader) steps its engine, and the others take its state and its answer. A session that
+/// is not idle steps its own.
+struct FanOutPlan: Equatable {
+    /// What one session does with the commit.
+    enum Step: Equatable {
+        /// The commit's author: it has it already.
+        case skip
+        /// Not idle: steps its own engine.
+        case alone
+        /// The first of view `view` (numbered from 0 in the order views are met): steps its
+        /// engine, and its state and answer are kept for the others of the view.
+        case leads(view: Int)
+        /// Of view `view`, after its leader: takes the leader's state and answer.
+        case follows(view: Int)
+    }
+
+    /// One step per member, in the members' order (the order the hub hands them the commit).
+    private(set) var steps: [Step]
+    /// How many views have a leader.
+    private(set) var views = 0
+
+    /// The plan for `members` (in the order they joined), `origin` being the commit's author.
+    ///
+    /// Watchers of one board mostly share one view, so the last view found is tried first: a
+    /// member still in the live state that view's leader is in (it took that view last time) has
+    /// the view with nothing compared and nothing copied; else its key is compared, and only
+    /// then hashed.
+    ///
+    /// - Complexity: O(n) key reads for n members, most of them an identity check.
+    init<Member: FanOutMember>(_ members: [Member], except origin: Member?) {
+        steps = []
+        steps.reserveCapacity(members.count)
+        var viewOfKey: [SharedViewKey: Int] = [:]
+        // The last view met: its number, key and its leader's state. Held only while planning:
+        // a leader's state held while it steps would not be uniquely held, and it would copy
+        // all of it instead of applying the commit in place.
+        var last: (view: Int, key: SharedViewKey, state: AnyObject?)?
+        var leaderStates: [AnyObject?] = []
+        for member in members {
+            if member === origin { steps.append(.skip); continue }
+            if let l = last, member.hasSharedView(l.key, madeFrom: l.state) {
+                steps.append(.follows(view: l.view))
+                continue
+            }
+            guard let key = member.sharedViewKey() else { steps.append(.alone); continue }
+            if let view = viewOfKey[key] {
+                last = (view, key, leaderStates[view])
+                steps.append(.follows(view: view))
+            } else {
+                let view = views
+                views += 1
+                viewOfKey[key] = view
+                let state = member.sharedState()
+                leaderStates.append(state)
+                last = (view, key, state)
+                steps.append(.leads(view: view))
+            }
+        }
+    }
+
+    /// The members with each step (tests, logs).
+    func members<Member>(_ members: [Member], taking step: Step) -> [Member] {
+        zip(members, steps).filter { $0.1 == step }.map(\.0)
+    }
+}
+
+/// The order in which sessions write what a durable version releases: the sessions whose drops
+/// it made durable first (their own commit's answer first), then every other in the order they
+/// joined. Told apart by identity, not by comparing ids (ten thousand watchers, one dropper).
+struct ReleaseOrder<Member: AnyObject>: Sequence {
+    let first: [Member]
+    let members: [Member]
+
+    func makeIterator() -> Iterator { Iterator(first: first, members: members) }
+
+    struct Iterator: IteratorProtocol {
+        let first: [Member]
+        let members: [Member]
+        var k = 0
+        var inFirst = true
+
+        mutating func next() -> Member? {
+            if inFirst {
+                if k < first.count { k += 1; return first[k - 1] }
+                inFirst = false
+                k = 0
+            }
+            while k < members.count {
+                let m = members[k]
+                k += 1
+                if !first.contains(where: { $0 === m }) { return m }
+            }
+            return nil
+        }
+    }
+}

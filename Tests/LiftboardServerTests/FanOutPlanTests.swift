@@ -1,0 +1,142 @@
+import Testing
+import LiftboardCore
+import LiftboardWire
+@testable import LiftboardServer
+
+/// A watcher's machine as a fan-out member, and the hub's performing of a plan without sockets.
+final class PlannedWatcher: FanOutMember {
+    var d: MachineDriver
+    init(_ d: MachineDriver) { self.d = d }
+    func sharedViewKey() -> SharedViewKey? { d.machine.sharedViewKey() }
+    func hasSharedView(_ key: SharedViewKey, madeFrom state: AnyObject?) -> Bool { d.machine.hasSharedView(key, madeFrom: state) }
+    func sharedState() -> AnyObject? { d.machine.sharedState() }
+
+    /// A watcher of board "b" that said `hello` (default `MachineDriver.hello`), its first
+    /// messages read, at `version`.
+    static func make(hello: String = MachineDriver.hello, version: Int = 0) -> PlannedWatcher {
+        var d = MachineDriver()
+        _ = d.receive(hello)
+        d.machine.joined(durable: version, recording: false)
+        _ = FanOutTests.bytes(&d)
+        return PlannedWatcher(d)
+    }
+
+    static func hello(viewport w: Int = 400, config: String = "{}") -> String {
+        #"{"t":"hello","v":1,"board":"b","viewport":{"w":\#(w),"h":600,"dpr":1},"config":\#(config),"ms":0}"#
+    }
+
+    /// `c` handed to `members` as `Hub.deliver` hands it (the plan, then each step), at `now`.
+    @discardableResult
+    static func deliver(_ c: Commit, to members: [PlannedWatcher], except origin: PlannedWatcher? = nil, now: Double = 10,
+                        shared: SharedEncoding = SharedEncoding()) -> FanOutPlan {
+        let plan = FanOutPlan(members, except: origin)
+        var leaders = [(session: Session, answer: ConnectionMachine.SharedAnswer)?](repeating: nil, count: plan.views)
+        for (w, step) in zip(members, plan.steps) {
+            switch step {
+            case .skip:
+                continue
+            case .alone:
+                _ = w.d.input { m, out in m.external(c, now: now, shared: shared, into: &out) }
+            case .leads(let view):
+                var answer: ConnectionMachine.SharedAnswer?
+                _ = w.d.input { m, out in answer = m.external(c, now: now, sharing: shared, into: &out) }
+                leaders[view] = (w.d.machine.session, answer!)
+            case .follows(let view):
+                let leader = leaders[view]!
+                if leader.answer.shareable {
+                    _ = w.d.input { m, out in m.external(c, now: now, shared: shared, following: leader.answer, into: &out) }
+                } else {
+                    _ = w.d.input { m, out in m.external(c, now: now, shared: shared, sameViewAs: leader.session, answer: leader.answer, into: &out) }
+                }
+            }
+        }
+        return plan
+    }
+}
+
+@Suite struct FanOutPlanTests {
+    @Test func watchersOfOneViewFollowTheFirstOfItAndOthersLeadTheirOwnOrStepAlone() {
+        let narrow = PlannedWatcher.hello(viewport: 300)
+        let a0 = PlannedWatcher.make(), a1 = PlannedWatcher.make(), b0 = PlannedWatcher.make(hello: narrow)
+        let busy = PlannedWatcher.make(), a2 = PlannedWatcher.make(), b1 = PlannedWatcher.make(hello: narrow)
+        // A finger down: not idle, so it answers for itself.
+        _ = busy.d.receive(#"{"t":"down","p":1,"x":50,"y":60,"kind":"touch","ms":1}"#)
+        let author = PlannedWatcher.make()
+        let members = [a0, author, a1, b0, busy, a2, b1]
+        let plan = FanOutPlan(members, except: author)
+        #expect(plan.steps == [.leads(view: 0), .skip, .follows(view: 0), .leads(view: 1), .alone, .follows(view: 0), .follows(view: 1)])
+        #expect(plan.views == 2)
+        #expect(plan.members(members, taking: .follows(view: 0)) === [a1, a2])
+        // Without an author every member gets it: the author is a watcher of view 0 like the others.
+        #expect(FanOutPlan(members, except: nil).steps[1] == .follows(view: 0))
+    }
+
+    @Test func aPlanOfNobodyOrOnlyTheAuthorHasNoView() {
+        let author = PlannedWatcher.make()
+        #expect(FanOutPlan([PlannedWatcher](), except: nil) == FanOutPlan([PlannedWatcher](), except: author))
+        #expect(FanOutPlan([PlannedWatcher](), except: nil).steps.isEmpty)
+        let alone = FanOutPlan([author], except: author)
+        #expect(alone.steps == [.skip] && alone.views == 0)
+    }
+
+    /// Watchers that took a view's answer last time share its leader's live state: the plan
+    /// finds them with it (whatever the view met in between), and a watcher that changed since
+    /// (its window was resized) is compared and found elsewhere.
+    @Test func followersOfTheLastCommitStillFollowTheirLeaderAndOneResizedSinceDoesNot() {
+        var board = MachineDriver.board()
+        let narrow = PlannedWatcher.hello(viewport: 300)
+        let leader = PlannedWatcher.make(), f1 = PlannedWatcher.make(), other = PlannedWatcher.make(hello: narrow)
+        let f2 = PlannedWatcher.make(), scroller = PlannedWatcher.make()
+        let members = [leader, f1, other, f2, scroller]
+        let change = Change.insert(id: "d", section: "todo", after: nil, index: 0)
+        let c1 = Commit(board: "b", version: 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+        #expect(PlannedWatcher.deliver(c1, to: members).steps
+            == [.leads(view: 0), .follows(view: 0), .leads(view: 1), .follows(view: 0), .follows(view: 0)])
+        #expect(f1.sharedState() === leader.sharedState() && f2.sharedState() === leader.sharedState())
+        for w in members { _ = w.d.input { m, out in m.durableAdvanced(to: 1, into: &out) }; _ = FanOutTests.bytes(&w.d) }
+        _ = scroller.d.receive(#"{"t":"resize","w":350,"h":600,"dpr":1,"ms":20}"#)
+        _ = FanOutTests.bytes(&scroller.d)
+        #expect(scroller.sharedState() !== leader.sharedState())
+        #expect(FanOutPlan(members, except: nil).steps
+            == [.leads(view: 0), .follows(view: 0), .leads(view: 1), .follows(view: 0), .leads(view: 2)])
+    }
+
+    /// The plan performed as the hub performs it: every watcher writes, byte for byte, what a
+    /// twin stepping its own engine writes, from one encoding per view and commit order.
+    @Test func aCommitHandedOutByThePlanGivesEveryWatcherWhatItWouldHaveWrittenAlone() {
+        var board = MachineDriver.board()
+        let hellos = [PlannedWatcher.hello(), PlannedWatcher.hello(viewport: 300), PlannedWatcher.hello(config: #"{"commitOrder":"none"}"#),
+                      PlannedWatcher.hello(config: #"{"commits":"inline","commitOrder":"none"}"#)]
+        let members = (0..<12).map { PlannedWatcher.make(hello: hellos[$0 % hellos.count]) }
+        let twins = (0..<12).map { PlannedWatcher.make(hello: hellos[$0 % hellos.count]) }
+        _ = members[5].d.receive(#"{"t":"down","p":1,"x":50,"y":60,"kind":"touch","ms":1}"#)
+        _ = twins[5].d.receive(#"{"t":"down","p":1,"x":50,"y":60,"kind":"touch","ms":1}"#)
+        for (k, change) in [Change.insert(id: "d", section: "todo", after: nil, index: 0),
+                            Change.insert(id: "a", section: "done", after: nil, index: 0)].enumerated() {
+            let c = Commit(board: "b", version: k + 1, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
+            let plan = PlannedWatcher.deliver(c, to: members, except: members[0])
+            #expect(plan.views == hellos.count && plan.steps[0] == .skip && plan.steps[5] == .alone)
+            for (w, twin) in zip(members, twins) where w !== members[0] {
+                _ = twin.d.input { m, out in m.external(c, now: 10, into: &out) }
+                _ = w.d.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
+                _ = twin.d.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
+                let expected = FanOutTests.bytes(&twin.d)
+                #expect(!expected.isEmpty)
+                #expect(FanOutTests.bytes(&w.d) == expected)
+            }
+        }
+    }
+
+    @Test func whatADurableVersionReleasesIsWrittenByTheDroppersFirstThenByEveryOtherOnce() {
+        let ws = (0..<5).map { _ in PlannedWatcher.make() }
+        #expect(Array(ReleaseOrder(first: [ws[3]], members: ws)) === [ws[3], ws[0], ws[1], ws[2], ws[4]])
+        #expect(Array(ReleaseOrder(first: [ws[4], ws[0]], members: ws)) === [ws[4], ws[0], ws[1], ws[2], ws[3]])
+        #expect(Array(ReleaseOrder(first: [], members: ws)) === ws)
+        #expect(Array(ReleaseOrder(first: [PlannedWatcher](), members: [])).isEmpty)
+    }
+}
+
+/// Arrays of members compared by identity.
+func === (a: [PlannedWatcher], b: [PlannedWatcher]) -> Bool {
+    a.count == b.count && zip(a, b).allSatisfy { $0 === $1 }
+}
