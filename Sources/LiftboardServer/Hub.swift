@@ -122,13 +122,10 @@ final class Hub {
 
     private func connection(_ id: String) -> Connection? { byID[id] }
 
-    /// `conn`, of `view`, takes its leader's state and answer (see `ConnectionMachine.external`).
+    /// `conn`, of `view`, takes its leader's state and answer (see `ConnectionMachine.Delivery.following`).
     private func follow(_ view: ViewLeader, by conn: Connection, _ c: Commit, shared: SharedEncoding) {
-        if view.answer.shareable {
-            conn.external(c, shared: shared, following: view.answer)
-        } else {
-            conn.external(c, shared: shared, sameViewAs: view.session, answer: view.answer)
-        }
+        // The leader's session only for an answer that is not complete (see `Delivery.following`).
+        conn.external(c, delivery: .following(view.answer, leader: view.answer.shareable ? nil : view.session, shared: shared))
     }
 
     /// A commit made elsewhere, handed to every session on the board but `origin`'s, in the
@@ -150,7 +147,7 @@ final class Hub {
                 continue
             }
             guard let key = conn.sharedViewKey() else {
-                conn.external(c, shared: encoding)
+                conn.external(c, delivery: .alone(encoding))
                 continue
             }
             if let view = views[key] {
@@ -163,7 +160,8 @@ final class Hub {
                 // commit changes) instead of applying the commit in place, on every commit, for
                 // every watcher whose view is its own.
                 weak let before = conn.sharedState()
-                let answer = conn.external(c, sharing: encoding)
+                // (A leader always answers: without one, the next session of the view leads.)
+                guard let answer = conn.external(c, delivery: .leading(encoding)) else { continue }
                 let view = ViewLeader(key: key, before: before, session: conn.machine.session, answer: answer)
                 views[key] = view
                 lastView = view

@@ -53,7 +53,7 @@ import LiftboardWire
         for k in 0..<2 {
             var d = k == 0 ? a : b
             d.start(durable: 0)
-            for c in commits(held, on: board) { _ = d.input { m, out in m.external(c, now: 50, into: &out) } }
+            for c in commits(held, on: board) { _ = d.input { m, out in m.external(c, delivery: .alone(nil), now: 50, into: &out) } }
             _ = d.receive(#"{"t":"ping","id":3,"ms":60}"#)
             _ = d.input { m, out in m.durableAdvanced(to: held, into: &out) }
             if k == 0 { a = d } else { b = d }
@@ -191,7 +191,7 @@ import LiftboardWire
         let board = MachineDriver.board()
         var d = MachineDriver(boards: ["b": board])
         d.start(durable: 0)
-        for c in BatchedWritesTests.commits(3, on: board) { _ = d.input { m, out in m.external(c, now: 50, into: &out) } }
+        for c in BatchedWritesTests.commits(3, on: board) { _ = d.input { m, out in m.external(c, delivery: .alone(nil), now: 50, into: &out) } }
         #expect(d.input { m, out in m.durableAdvanced(to: 3, into: &out) } == [.writeNow])
         var buffer = [UInt8](repeating: 0, count: 16)
         guard case .frames(let start, let count) = d.machine.nextBatch(into: &buffer, headroom: 16) else {

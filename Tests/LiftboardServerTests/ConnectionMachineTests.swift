@@ -181,7 +181,7 @@ struct MachineDriver {
         d.start(durable: 0)
         let c = MachineDriver.commitFromElsewhere()
         d.now = 50
-        #expect(d.input { m, out in m.external(c, now: 50, into: &out) } == [], "held until durable: nothing to write yet")
+        #expect(d.input { m, out in m.external(c, delivery: .alone(nil), now: 50, into: &out) } == [], "held until durable: nothing to write yet")
         #expect(d.receive(#"{"t":"ping","id":3,"ms":60}"#) == [.writeNow])
         #expect(d.written() == [], "the commit is not durable: nothing overtakes it")
         #expect(d.machine.afterWriting() == .nothing)
@@ -193,7 +193,7 @@ struct MachineDriver {
         var d = MachineDriver()
         d.start(durable: 0)
         let c = MachineDriver.commitFromElsewhere()
-        #expect(d.input { m, out in m.external(c, now: 50, into: &out) } == [], "held until durable: nothing to write yet")
+        #expect(d.input { m, out in m.external(c, delivery: .alone(nil), now: 50, into: &out) } == [], "held until durable: nothing to write yet")
         // Nothing was ready before: nothing to write.
         #expect(d.input { m, out in m.durableAdvanced(to: 0, into: &out) } == [])
         // The first fragment of a message came: lws may owe the client a pong, so the writeable
@@ -207,7 +207,7 @@ struct MachineDriver {
         var d = MachineDriver()
         d.start(durable: 0)
         let c = MachineDriver.commitFromElsewhere()
-        _ = d.input { m, out in m.external(c, now: 50, into: &out) }
+        _ = d.input { m, out in m.external(c, delivery: .alone(nil), now: 50, into: &out) }
         #expect(d.input { m, out in m.durableAdvanced(to: 1, direct: false, into: &out) } == [.requestWritable])
     }
 
@@ -309,7 +309,7 @@ struct MachineDriver {
         let bToDone = Change.insert(id: "b", section: "done", after: nil, index: 0)
         let moves = told.apply(bToDone)!
         let ours = Commit(board: "b", version: 1, by: "s2", moves: moves, order: [], change: bToDone)
-        _ = d.input { m, out in m.external(ours, now: 10, into: &out) }
+        _ = d.input { m, out in m.external(ours, delivery: .alone(nil), now: 10, into: &out) }
         #expect(d.machine.queuedCount == 2)
         // ...but another process's commit came first: ours is v2.
         var store = MachineDriver.board()
