@@ -256,6 +256,26 @@ struct MachineDriver {
         #expect(d.machine.afterWriting() == .sendClose(code: 1008, reason: "rate limited"))
     }
 
+    /// "Seconds over the rate in a row" (`Limits.sustainedSeconds`): a second with no message
+    /// between two floods breaks the row. The machine's own limiter counted any two windows
+    /// over the rate as a row, however far apart, and closed a bursty client that never
+    /// sustained a flood (found moving it onto `RateLimiter`, which has the row right).
+    @Test func floodsWithAQuietSecondBetweenAreNotSustainedAndDoNotClose() {
+        var bounds = ConnectionMachine.Bounds()
+        bounds.messagesPerSecond = 2
+        bounds.sustainedSeconds = 2
+        var d = MachineDriver(bounds: bounds)
+        d.start()
+        for (second, firstID) in [(1000.0, 1), (3500.0, 10)] {
+            d.now = second
+            for id in firstID..<firstID + 2 { #expect(d.receive(#"{"t":"ping","id":\#(id),"ms":\#(second)}"#) == [.writeNow]) }
+            #expect(d.receive(#"{"t":"ping","id":\#(firstID + 2),"ms":\#(second)}"#) == [.writeNow], "over the rate: warned, not closed")
+            #expect(d.writtenMessages().map { $0["t"] == .string("error") ? "error" : "pong" } == ["pong", "pong", "error"])
+        }
+        #expect(!d.machine.isClosing)
+        #expect(d.machine.afterWriting() == .nothing)
+    }
+
     @Test func aMessageOverTheSizeLimitIsRefusedAndClosesWith1009() {
         var bounds = ConnectionMachine.Bounds()
         bounds.maxMessageBytes = 200
