@@ -114,7 +114,7 @@ extension ConnectionMachine {
     /// describes an order the store did not make, so it goes; the session takes `board` as
     /// its committed order and the client gets a `layout`, held until `board` is durable.
     mutating func resync(to board: Board, droppingHeldAbove version: Int, now: Double, into out: inout [Action]) {
-        dropHeld { $0.barrier > version }
+        outgoing.removeAll { $0.barrier > version }
         if recording, session.committedOrder != nil {
             out.append(.record(.resync(version: board.version, order: board.order, ms: clock.serverEvent(serverNow: now))))
         }
@@ -129,9 +129,9 @@ extension ConnectionMachine {
     /// without a message, and `commits` follow as commits made elsewhere, in version order.
     /// `board` is the hub's, for a session that cannot take the rebase (a `layout` instead).
     mutating func rebase(to base: HubState.RebaseBase, commits: [Commit], board: Board, now: Double, into out: inout [Action]) {
-        dropHeld { e in e.barrier > base.version && e.message.isCommit }
+        outgoing.removeAll { e in e.barrier > base.version && e.message.isCommit }
         // A held frame carrying such a commit (`commits: "inline"`) stays, without it.
-        stripHeldCommits(after: base.version)
+        outgoing.stripCommits(after: base.version)
         let ms = clock.serverEvent(serverNow: now)
         guard session.handle(.rebase(version: base.version, order: base.order), at: ms).isEmpty else {
             return resync(to: board, droppingHeldAbove: base.version, now: now, into: &out)

@@ -158,7 +158,7 @@ extension ConnectionMachine {
         if decision.admitted { return true }
         if decision.overWindowsInARow >= bounds.sustainedSeconds {
             // What is still queued for a flooding client is of no use to anyone.
-            dropQueue()
+            outgoing.removeAll()
             send(.error(code: .rateLimited, message: "over \(bounds.messagesPerSecond) messages a second, sustained"), now: now, into: &out)
             out.append(.log(.warn, event: "refusal", detail: "rate limited, closing"))
             close(1008, "rate limited")

@@ -263,15 +263,6 @@ struct ConnectionMachine {
         }
     }
 
-    /// Drops everything queued (a flooding client's, a slow reader's: of use to no one).
-    mutating func dropQueue() { outgoing.removeAll() }
-
-    /// Removes the held messages `drop` picks.
-    mutating func dropHeld(where drop: (OutgoingQueue.Entry) -> Bool) { outgoing.removeAll(where: drop) }
-
-    /// A held frame carrying a commit after `version` stays, without it (`OutgoingQueue.stripCommits`).
-    mutating func stripHeldCommits(after version: Int) { outgoing.stripCommits(after: version) }
-
     /// Decides the close: what is queued goes out first, then the close frame.
     mutating func close(_ code: Int32, _ reason: String) {
         guard !isClosing else { return }

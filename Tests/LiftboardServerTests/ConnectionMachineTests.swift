@@ -237,12 +237,18 @@ struct MachineDriver {
 
     // MARK: Limits
 
-    @Test func overTheRateMessagesAreDroppedWithOneWarningAndASustainedFloodCloses() {
+    /// A session started on a machine allowing 2 messages a second, closing after 2 seconds over.
+    static func limitedToTwoASecondForTwoSeconds() -> MachineDriver {
         var bounds = ConnectionMachine.Bounds()
         bounds.messagesPerSecond = 2
         bounds.sustainedSeconds = 2
         var d = MachineDriver(bounds: bounds)
         d.start()
+        return d
+    }
+
+    @Test func overTheRateMessagesAreDroppedWithOneWarningAndASustainedFloodCloses() {
+        var d = Self.limitedToTwoASecondForTwoSeconds()
         d.now = 1000
         for id in 1...2 { #expect(d.receive(#"{"t":"ping","id":\#(id),"ms":1000}"#) == [.writeNow]) }
         #expect(d.receive(#"{"t":"ping","id":3,"ms":1000}"#) == [.writeNow])
@@ -261,11 +267,7 @@ struct MachineDriver {
     /// over the rate as a row, however far apart, and closed a bursty client that never
     /// sustained a flood (found moving it onto `RateLimiter`, which has the row right).
     @Test func floodsWithAQuietSecondBetweenAreNotSustainedAndDoNotClose() {
-        var bounds = ConnectionMachine.Bounds()
-        bounds.messagesPerSecond = 2
-        bounds.sustainedSeconds = 2
-        var d = MachineDriver(bounds: bounds)
-        d.start()
+        var d = Self.limitedToTwoASecondForTwoSeconds()
         for (second, firstID) in [(1000.0, 1), (3500.0, 10)] {
             d.now = second
             for id in firstID..<firstID + 2 { #expect(d.receive(#"{"t":"ping","id":\#(id),"ms":\#(second)}"#) == [.writeNow]) }
