@@ -19,7 +19,15 @@ extension ConnectionMachine {
     /// returns its one action (`.writeNow` or `.requestWritable`), if any, instead of appending
     /// it to an actions buffer to be performed.
     mutating func durableAdvanced(to version: Int, direct: Bool = true) -> Action? {
-        updateLive { $0.durable = version }
+        // The live state's case rewritten in place: a watcher's release (every watcher, every
+        // commit) through `setLive` made and destroyed an optional `Live` through its metadata.
+        if case .live(var l) = state {
+            l.durable = version
+            state = .live(l)
+        } else if case .closing(let code, let reason, var l?) = state {
+            l.durable = version
+            state = .closing(code: code, reason: reason, live: l)
+        }
         guard hasReadyOutgoing else { return nil }
         return !direct || !reader.mayWriteDirectly || isClosing ? .requestWritable : .writeNow
     }
@@ -38,12 +46,12 @@ extension ConnectionMachine {
         /// the same commit and answered `answer`: it takes the leader's state instead of
         /// stepping its engine (`Session.adoptView`), and queues the messages the leader queued
         /// (`answer.bytes`), each frame with its own head (its frame number, ack and time): no
-        /// message is built, copied or looked up for it. `leader`, the leader's session, only
-        /// for an answer that is not complete (`answer.shareable` false; a copy of the session
-        /// costs a retain of each of its references): the session takes the leader's answer
-        /// (`answer.events`), renumbered, and looks the bytes up in `shared`. A session that
-        /// records, or a leader that did not stay idle: it steps itself.
-        case following(SharedAnswer, leader: Session?, shared: SharedEncoding?)
+        /// message is built, copied or looked up for it. With an answer that is not complete,
+        /// it takes the leader's session and answer (`answer.leader`, `answer.events`),
+        /// renumbered, and looks the bytes up in `shared`. A session that records, or a leader
+        /// that did not stay idle: it steps itself. (Two references: a case carrying a
+        /// `Session` was destroyed through its metadata, for every watcher of every commit.)
+        case following(SharedAnswer, shared: SharedEncoding?)
     }
 
     /// The hub applied a commit made elsewhere (another session, an edit, another process),
@@ -59,14 +67,16 @@ extension ConnectionMachine {
         case .leading(let shared):
             let answered = apply(external: c, now: now, shared: shared, planning: true, into: &out)
             let planned = answered.planned
+            // The session, only for an answer that is not complete (a copy of it costs a retain
+            // of each of its references).
             return SharedAnswer(events: answered.events, commitOrder: commitOrder, bytes: planned ?? [],
                                 leaderIdle: Self.isIdle(&session), shareable: planned != nil,
                                 frames: planned?.reduce(0) { $0 + ($1.message.isFrameBody ? 1 : 0) } ?? 0,
-                                leaderState: session.sharedState)
-        case .following(let answer, let leader, let shared):
+                                leaderState: session.sharedState, leader: planned == nil ? session : nil)
+        case .following(let answer, let shared):
             let ms = clock.serverEvent(serverNow: now)
             if follow(answer, now: now, ms: ms, into: &out) { return nil }
-            if let leader, !recording, !answer.shareable || answer.commitOrder != commitOrder,
+            if let leader = answer.leader, !recording, !answer.shareable || answer.commitOrder != commitOrder,
                let mine = session.adoptView(of: leader, answering: answer.events, at: ms, leaderIsIdle: answer.leaderIdle) {
                 deliver(mine, now: now, barrier: c.version, shared: shared, into: &out)
                 return nil
@@ -190,9 +200,12 @@ extension ConnectionMachine {
         /// The leader's live state after answering (`Session.sharedState`), which the sessions
         /// of its view take.
         let leaderState: AnyObject?
+        /// The leader's session after answering, for an answer that is not complete: a session
+        /// of its view takes it with `events` (`Session.adoptView(of:answering:at:leaderIsIdle:)`).
+        let leader: Session?
 
         init(events: [ServerEvent], commitOrder: CommitOrderMode, bytes: [Planned], leaderIdle: Bool? = nil,
-             shareable: Bool = false, frames: Int = 0, leaderState: AnyObject? = nil) {
+             shareable: Bool = false, frames: Int = 0, leaderState: AnyObject? = nil, leader: Session? = nil) {
             self.events = events
             self.commitOrder = commitOrder
             self.bytes = bytes
@@ -200,6 +213,7 @@ extension ConnectionMachine {
             self.shareable = shareable
             self.frames = frames
             self.leaderState = leaderState
+            self.leader = leader
         }
     }
 

@@ -152,30 +152,53 @@ struct ConnectionMachine {
         }
     }
 
-    /// Changes the live settings in place (a closing session's too).
-    mutating func updateLive(_ change: (inout Live) -> Void) {
+    /// Sets the live settings (a closing session's too); nothing before `hello`.
+    mutating func setLive(_ l: Live) {
         switch state {
-        case .live(var l):
-            change(&l)
+        case .live:
             state = .live(l)
-        case .closing(let code, let reason, var l?):
-            change(&l)
+        case .closing(let code, let reason, .some):
             state = .closing(code: code, reason: reason, live: l)
         default:
             break
         }
     }
 
-    var commitOrder: CommitOrderMode { live?.commitOrder ?? .full }
+    // Each read straight out of the state: through `live`, an optional `Live` is made and
+    // destroyed on every read (a write reads `durable` three times).
+    var commitOrder: CommitOrderMode {
+        switch state {
+        case .live(let l): l.commitOrder
+        case .closing(_, _, let l?): l.commitOrder
+        default: .full
+        }
+    }
+
     /// Whether a recorder takes `.record` lines.
-    var recording: Bool { live?.recording ?? false }
+    var recording: Bool {
+        switch state {
+        case .live(let l): l.recording
+        case .closing(_, _, let l?): l.recording
+        default: false
+        }
+    }
+
     /// The highest board version known durable (nil: not on a hub's versions).
-    var durable: Int? { live?.durable }
+    var durable: Int? {
+        switch state {
+        case .live(let l): l.durable
+        case .closing(_, _, let l?): l.durable
+        default: nil
+        }
+    }
 
     /// The session joined its board's hub, whose durable version is `durable`; `recording`:
     /// a recorder takes `.record` lines.
     mutating func joined(durable: Int, recording: Bool) {
-        updateLive { $0.durable = durable; $0.recording = recording }
+        guard var l = live else { return }
+        l.durable = durable
+        l.recording = recording
+        setLive(l)
     }
 
     // MARK: Queueing

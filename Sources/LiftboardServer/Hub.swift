@@ -124,8 +124,7 @@ final class Hub {
 
     /// `conn`, of `view`, takes its leader's state and answer (see `ConnectionMachine.Delivery.following`).
     private func follow(_ view: ViewLeader, by conn: Connection, _ c: Commit, shared: SharedEncoding) {
-        // The leader's session only for an answer that is not complete (see `Delivery.following`).
-        conn.external(c, delivery: .following(view.answer, leader: view.answer.shareable ? nil : view.session, shared: shared))
+        conn.external(c, delivery: .following(view.answer, shared: shared))
     }
 
     /// A commit made elsewhere, handed to every session on the board but `origin`'s, in the

@@ -101,7 +101,7 @@ import LiftboardWire
             var answered: [ServerEvent] = []
             _ = leader.input { m, out in answered = m.external(c, delivery: .leading(shared), now: 10, into: &out)?.events ?? [] }
             let leaderSession = leader.machine.session
-            _ = follower.input { m, out in m.external(c, delivery: .following(.init(events: answered, commitOrder: .full, bytes: []), leader: leaderSession, shared: shared), now: 10, into: &out) }
+            _ = follower.input { m, out in m.external(c, delivery: .following(.init(events: answered, commitOrder: .full, bytes: [], leader: leaderSession), shared: shared), now: 10, into: &out) }
             _ = alone.input { m, out in m.external(c, delivery: .alone(nil), now: 10, into: &out) }
             _ = leader.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
             _ = follower.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
@@ -133,9 +133,8 @@ import LiftboardWire
             _ = leader.input { m, out in answer = m.external(c, delivery: .leading(shared), now: 10, into: &out) }
             let lookups = shared.lookups
             #expect(lookups > 0 && answer?.bytes.count == leader.machine.queuedCount)
-            let leaderSession = leader.machine.session
             for k in followers.indices {
-                _ = followers[k].input { m, out in m.external(c, delivery: .following(answer!, leader: leaderSession, shared: shared), now: 10, into: &out) }
+                _ = followers[k].input { m, out in m.external(c, delivery: .following(answer!, shared: shared), now: 10, into: &out) }
             }
             #expect(shared.lookups == lookups, "the followers looked nothing up")
             _ = alone.input { m, out in m.external(c, delivery: .alone(nil), now: 10, into: &out) }
@@ -300,12 +299,12 @@ import LiftboardWire
                 let lookups = shared.lookups
                 let leaderSession = leader.machine.session
                 for f in followers.indices {
-                    // As the hub hands it (the leader's answer alone), or with the leader's session.
-                    if f % 2 == 0 {
-                        _ = followers[f].input { m, out in m.external(c, delivery: .following(answer!, leader: nil, shared: shared), now: now, into: &out) }
-                    } else {
-                        _ = followers[f].input { m, out in m.external(c, delivery: .following(answer!, leader: leaderSession, shared: shared), now: now, into: &out) }
-                    }
+                    // As the hub hands it (the leader's answer alone), or an answer that also carries
+                    // the leader's session: complete, its bytes are taken all the same.
+                    let a = answer!
+                    let given = f % 2 == 0 ? a : .init(events: a.events, commitOrder: a.commitOrder, bytes: a.bytes, leaderIdle: a.leaderIdle,
+                                                       shareable: a.shareable, frames: a.frames, leaderState: a.leaderState, leader: leaderSession)
+                    _ = followers[f].input { m, out in m.external(c, delivery: .following(given, shared: shared), now: now, into: &out) }
                 }
                 #expect(shared.lookups == lookups)
                 _ = alone.input { m, out in m.external(c, delivery: .alone(nil), now: now, into: &out) }
@@ -354,8 +353,7 @@ import LiftboardWire
         var answer: ConnectionMachine.SharedAnswer?
         _ = leader.input { m, out in answer = m.external(c, delivery: .leading(shared), now: 10, into: &out) }
         #expect(answer?.shareable == true && answer?.frames == 1)
-        let leaderSession = leader.machine.session
-        _ = follower.input { m, out in m.external(c, delivery: .following(answer!, leader: leaderSession, shared: shared), now: 10, into: &out) }
+        _ = follower.input { m, out in m.external(c, delivery: .following(answer!, shared: shared), now: 10, into: &out) }
         _ = alone.input { m, out in m.external(c, delivery: .alone(nil), now: 10, into: &out) }
         #expect(follower.machine.queuedCount == 1)
         var store = MachineDriver.board()
