@@ -12,13 +12,22 @@ extension ConnectionMachine {
     /// `direct` false: the hub is about to rebase (see `HubState.Action.release`); the
     /// writeable callback writes, after it.
     mutating func durableAdvanced(to version: Int, direct: Bool = true, into out: inout [Action]) {
-        if let write = durableAdvanced(to: version, direct: direct) { out.append(write) }
+        switch durableAdvanced(to: version, direct: direct) {
+        case .writeNow?: out.append(.writeNow)
+        case .requestWritable?: out.append(.requestWritable)
+        case nil: break
+        }
     }
 
+    /// How what a durable version released reaches the socket: `Action`'s two writes, as a
+    /// value with no payload (an optional `Action` handed back to the hub was destroyed through
+    /// its metadata, for every session of every release).
+    enum Write: Equatable, Sendable { case writeNow, requestWritable }
+
     /// `durableAdvanced(to:direct:into:)` for the hub's release of every session on a board:
-    /// returns its one action (`.writeNow` or `.requestWritable`), if any, instead of appending
-    /// it to an actions buffer to be performed.
-    mutating func durableAdvanced(to version: Int, direct: Bool = true) -> Action? {
+    /// returns its one write, if any, instead of appending it to an actions buffer to be
+    /// performed.
+    mutating func durableAdvanced(to version: Int, direct: Bool = true) -> Write? {
         // The live state's case rewritten in place: a watcher's release (every watcher, every
         // commit) through `setLive` made and destroyed an optional `Live` through its metadata.
         if case .live(var l) = state {
