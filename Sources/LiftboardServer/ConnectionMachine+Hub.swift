@@ -28,15 +28,7 @@ extension ConnectionMachine {
     /// returns its one write, if any, instead of appending it to an actions buffer to be
     /// performed.
     mutating func durableAdvanced(to version: Int, direct: Bool = true) -> Write? {
-        // The live state's case rewritten in place: a watcher's release (every watcher, every
-        // commit) through `setLive` made and destroyed an optional `Live` through its metadata.
-        if case .live(var l) = state {
-            l.durable = version
-            state = .live(l)
-        } else if case .closing(let code, let reason, var l?) = state {
-            l.durable = version
-            state = .closing(code: code, reason: reason, live: l)
-        }
+        outgoing.durable = version
         guard hasReadyOutgoing else { return nil }
         return !direct || !reader.mayWriteDirectly || isClosing ? .requestWritable : .writeNow
     }

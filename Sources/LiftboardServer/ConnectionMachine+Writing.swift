@@ -1,7 +1,7 @@
 /// Writing what is ready: the performer's side of the outgoing queue.
 extension ConnectionMachine {
     /// Whether the next queued message may go out (its commit is durable).
-    var hasReadyOutgoing: Bool { outgoing.hasReady(durable: durable) }
+    var hasReadyOutgoing: Bool { outgoing.hasReady }
 
     /// Whether a writeable callback is needed: something is ready, or a close waits.
     var wantsWritable: Bool { hasReadyOutgoing || isClosing }

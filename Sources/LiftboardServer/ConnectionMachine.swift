@@ -77,7 +77,7 @@ struct ConnectionMachine {
         case sendClose(code: Int32, reason: String)
     }
 
-    /// What a session on its board has settled: read at `hello`, and the hub's versions.
+    /// What a session on its board has settled: read at `hello`, and at the join.
     struct Live: Equatable, Sendable {
         /// What this client asked `commit` messages to carry.
         var commitOrder = CommitOrderMode.full
@@ -85,9 +85,6 @@ struct ConnectionMachine {
         var inlineEvents = false
         /// Whether a recorder takes `.record` lines.
         var recording = false
-        /// The highest board version known durable; nil before the session joins its hub (the
-        /// hello's own answers, an echo connection): nothing waits for a version then.
-        var durable: Int? = nil
     }
 
     /// Where a connection is in its life; each case carries what that phase needs.
@@ -164,8 +161,7 @@ struct ConnectionMachine {
         }
     }
 
-    // Each read straight out of the state: through `live`, an optional `Live` is made and
-    // destroyed on every read (a write reads `durable` three times).
+    // Each read straight out of the state, not through `live` (an optional `Live` made for it).
     var commitOrder: CommitOrderMode {
         switch state {
         case .live(let l): l.commitOrder
@@ -184,19 +180,13 @@ struct ConnectionMachine {
     }
 
     /// The highest board version known durable (nil: not on a hub's versions).
-    var durable: Int? {
-        switch state {
-        case .live(let l): l.durable
-        case .closing(_, _, let l?): l.durable
-        default: nil
-        }
-    }
+    var durable: Int? { outgoing.durable }
 
     /// The session joined its board's hub, whose durable version is `durable`; `recording`:
     /// a recorder takes `.record` lines.
     mutating func joined(durable: Int, recording: Bool) {
+        outgoing.durable = durable
         guard var l = live else { return }
-        l.durable = durable
         l.recording = recording
         setLive(l)
     }
@@ -225,7 +215,7 @@ struct ConnectionMachine {
             case .persist(let c):
                 // This session's own commit: persisted by the hub, sent once durable.
                 out.append(.commit(c))
-                barrier = live?.durable == nil ? 0 : c.version
+                barrier = outgoing.durable == nil ? 0 : c.version
                 e = .commit(c)
             case .commit(let c):
                 barrier = max(barrier, c.version)

@@ -2,7 +2,7 @@ import LiftboardCore
 import LiftboardWire
 
 /// A connection's outgoing messages, in order, each held until the board version it follows is
-/// durable (its barrier); written one by one into the server's send buffer. Frames waiting
+/// durable (its barrier, against `durable`); written one by one into the server's send buffer. Frames waiting
 /// behind each other merge (the client gets the latest state); what is held counts against the
 /// slow-reader bound (`pendingBytes`, the oldest's age).
 ///
@@ -87,6 +87,10 @@ struct OutgoingQueue {
     private var head = 0
     /// The sizes of the entries not written.
     private(set) var pendingBytes = 0
+    /// The highest board version known durable: an entry behind a barrier above it waits. Nil
+    /// while the connection is on no hub's versions (the hello's own answers, before the join;
+    /// an echo connection): nothing waits.
+    var durable: Int?
 
     /// The messages still queued, ready or not.
     var count: Int { entries.count - head }
@@ -96,9 +100,8 @@ struct OutgoingQueue {
     /// When the oldest message still queued was queued.
     var oldestQueuedAt: Double? { head < entries.count ? entries[head].queuedAt : nil }
 
-    /// Whether the next message may go out: its barrier is at most `durable` (nil: the
-    /// connection is on no hub's versions, so every message is ready).
-    func hasReady(durable: Int?) -> Bool {
+    /// Whether the next message may go out: its barrier is at most `durable`.
+    var hasReady: Bool {
         guard head < entries.count else { return false }
         guard let durable else { return true }
         return entries[head].barrier <= durable

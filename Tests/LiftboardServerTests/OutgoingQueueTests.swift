@@ -24,7 +24,8 @@ import LiftboardWire
     static func written(_ q: inout Q, durable: Int?, commitOrder: CommitOrderMode = .full) -> [JSONValue] {
         var buffer = [UInt8](repeating: 0, count: 4)
         var out: [JSONValue] = []
-        while q.hasReady(durable: durable), let (_, end) = q.writeNext(over: &buffer, headroom: 4, commitOrder: commitOrder) {
+        q.durable = durable
+        while q.hasReady, let (_, end) = q.writeNext(over: &buffer, headroom: 4, commitOrder: commitOrder) {
             out.append((try? JSONParser.parse(buffer[4..<end])) ?? .null)
         }
         return out
@@ -39,13 +40,16 @@ import LiftboardWire
         #expect(Self.written(&q, durable: 2).map { $0["id"] } == [.number(1)], "the second waits, and the third behind it")
         #expect(q.count == 2 && q.pendingBytes == 20)
         #expect(Self.written(&q, durable: 3).map { $0["id"] } == [.number(2), .number(3)])
-        #expect(q.isEmpty && q.pendingBytes == 0 && !q.hasReady(durable: nil))
+        #expect(q.isEmpty && q.pendingBytes == 0 && !q.hasReady)
     }
 
     @Test func onNoHubsVersionsEveryMessageIsReady() {
         var q = Q()
         q.append(Self.entry(Self.pong(1), barrier: 7))
-        #expect(!q.hasReady(durable: 6) && q.hasReady(durable: nil))
+        q.durable = 6
+        #expect(!q.hasReady)
+        q.durable = nil
+        #expect(q.hasReady)
     }
 
     @Test func plainFramesBehindTheSameBarrierMergeKeepingTheFirstsSizeAndTime() {
