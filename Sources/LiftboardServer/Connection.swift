@@ -119,39 +119,16 @@ final class Connection {
         }
     }
 
-    /// The hub applied a commit made elsewhere on this board.
-    /// Returns what the session answered.
+    /// The hub applied a commit made elsewhere on this board, handed to this session as
+    /// `delivery` says (`ConnectionMachine.external(_:delivery:now:into:)`). Returns the answer
+    /// for the others of its view when it leads it.
     @discardableResult
-    func external(_ c: Commit, shared: SharedEncoding? = nil) -> [ServerEvent] {
+    func external(_ c: Commit, delivery: ConnectionMachine.Delivery) -> ConnectionMachine.SharedAnswer? {
         var out = takeActions()
-        let answered = machine.external(c, now: server.now, shared: shared, into: &out)
-        perform(out)
-        return answered
-    }
-
-    /// `external(_:shared:)`, keeping the bytes queued for the sessions of the same view.
-    func external(_ c: Commit, sharing shared: SharedEncoding) -> ConnectionMachine.SharedAnswer {
-        var out = takeActions()
-        let answer = machine.external(c, now: server.now, sharing: shared, into: &out)
-        perform(out)
-        return answer
-    }
-
-    /// The hub applied a commit made elsewhere, and `leader` (whose view this session shared)
-    /// answered it: see `ConnectionMachine.external(_:now:shared:sameViewAs:answer:into:)`.
-    func external(_ c: Commit, shared: SharedEncoding?, sameViewAs leader: Session, answer: ConnectionMachine.SharedAnswer) {
-        var out = takeActions()
-        machine.external(c, now: server.now, shared: shared, sameViewAs: leader, answer: answer, into: &out)
-        perform(out)
-    }
-
-    /// The hub applied a commit made elsewhere, and the leader of this session's view answered
-    /// it with a complete `answer`: see `ConnectionMachine.external(_:now:shared:following:into:)`.
-    func external(_ c: Commit, shared: SharedEncoding?, following answer: ConnectionMachine.SharedAnswer) {
-        var out = takeActions()
-        machine.external(c, now: server.now, shared: shared, following: answer, into: &out)
-        // Mostly nothing to perform: its messages wait for the commit to be durable.
+        let answer = machine.external(c, delivery: delivery, now: server.now, into: &out)
+        // Mostly nothing to perform: a watcher's messages wait for the commit to be durable.
         if !out.isEmpty { perform(out) } else { spare = out }
+        return answer
     }
 
     /// Takes `other`'s session state when their views are the same (`Session.shareView`).

@@ -122,15 +122,6 @@ final class Hub {
 
     private func connection(_ id: String) -> Connection? { byID[id] }
 
-    /// `conn`, of `view`, takes its leader's state and answer (see `ConnectionMachine.external`).
-    private func follow(_ view: ViewLeader, by conn: Connection, _ c: Commit, shared: SharedEncoding) {
-        if view.answer.shareable {
-            conn.external(c, shared: shared, following: view.answer)
-        } else {
-            conn.external(c, shared: shared, sameViewAs: view.session, answer: view.answer)
-        }
-    }
-
     /// A commit made elsewhere, handed to every session on the board but `origin`'s as its
     /// `FanOutPlan` says: encoded once for all of them, and stepped once for all the idle ones
     /// that see the same view (the view's leader steps its engine, the others take its state
@@ -138,20 +129,23 @@ final class Hub {
     private func deliver(_ c: Commit, toAllBut origin: Connection?) {
         let plan = FanOutPlan(connections, except: origin)
         let encoding = SharedEncoding()
-        var leaders = [ViewLeader?](repeating: nil, count: plan.views)
+        var leaders = [ConnectionMachine.SharedAnswer?](repeating: nil, count: plan.views)
         for (conn, step) in zip(connections, plan.steps) {
             switch step {
             case .skip:
                 continue
             case .alone:
-                conn.external(c, shared: encoding)
+                conn.external(c, delivery: .alone(encoding))
             case .leads(let view):
-                let answer = conn.external(c, sharing: encoding)
-                leaders[view] = ViewLeader(session: conn.machine.session, answer: answer)
+                leaders[view] = conn.external(c, delivery: .leading(encoding))
             case .follows(let view):
-                // A leader comes before its followers in the plan's order.
-                guard let leader = leaders[view] else { conn.external(c, shared: encoding); continue }
-                follow(leader, by: conn, c, shared: encoding)
+                // A leader comes before its followers in the plan's order. A view whose leader
+                // gave no answer is led by its next session.
+                if let answer = leaders[view] {
+                    conn.external(c, delivery: .following(answer, shared: encoding))
+                } else {
+                    leaders[view] = conn.external(c, delivery: .leading(encoding))
+                }
             }
         }
     }
@@ -188,13 +182,6 @@ final class Hub {
                 connection(to)?.resync(to: board, droppingHeldAbove: since)
             }
         }
-    }
-
-    /// The leader of a view, once it has stepped: its session after the commit and what it
-    /// answered, for the others of the view.
-    private struct ViewLeader {
-        let session: Session
-        let answer: ConnectionMachine.SharedAnswer
     }
 
     /// The limiter's kind of the commit's info log line: its level, event and detail's first word.

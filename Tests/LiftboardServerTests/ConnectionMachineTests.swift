@@ -181,7 +181,7 @@ struct MachineDriver {
         d.start(durable: 0)
         let c = MachineDriver.commitFromElsewhere()
         d.now = 50
-        #expect(d.input { m, out in m.external(c, now: 50, into: &out) } == [], "held until durable: nothing to write yet")
+        #expect(d.input { m, out in m.external(c, delivery: .alone(nil), now: 50, into: &out) } == [], "held until durable: nothing to write yet")
         #expect(d.receive(#"{"t":"ping","id":3,"ms":60}"#) == [.writeNow])
         #expect(d.written() == [], "the commit is not durable: nothing overtakes it")
         #expect(d.machine.afterWriting() == .nothing)
@@ -193,7 +193,7 @@ struct MachineDriver {
         var d = MachineDriver()
         d.start(durable: 0)
         let c = MachineDriver.commitFromElsewhere()
-        #expect(d.input { m, out in m.external(c, now: 50, into: &out) } == [], "held until durable: nothing to write yet")
+        #expect(d.input { m, out in m.external(c, delivery: .alone(nil), now: 50, into: &out) } == [], "held until durable: nothing to write yet")
         // Nothing was ready before: nothing to write.
         #expect(d.input { m, out in m.durableAdvanced(to: 0, into: &out) } == [])
         // The first fragment of a message came: lws may owe the client a pong, so the writeable
@@ -207,7 +207,7 @@ struct MachineDriver {
         var d = MachineDriver()
         d.start(durable: 0)
         let c = MachineDriver.commitFromElsewhere()
-        _ = d.input { m, out in m.external(c, now: 50, into: &out) }
+        _ = d.input { m, out in m.external(c, delivery: .alone(nil), now: 50, into: &out) }
         #expect(d.input { m, out in m.durableAdvanced(to: 1, direct: false, into: &out) } == [.requestWritable])
     }
 
@@ -237,12 +237,18 @@ struct MachineDriver {
 
     // MARK: Limits
 
-    @Test func overTheRateMessagesAreDroppedWithOneWarningAndASustainedFloodCloses() {
+    /// A session started on a machine allowing 2 messages a second, closing after 2 seconds over.
+    static func limitedToTwoASecondForTwoSeconds() -> MachineDriver {
         var bounds = ConnectionMachine.Bounds()
         bounds.messagesPerSecond = 2
         bounds.sustainedSeconds = 2
         var d = MachineDriver(bounds: bounds)
         d.start()
+        return d
+    }
+
+    @Test func overTheRateMessagesAreDroppedWithOneWarningAndASustainedFloodCloses() {
+        var d = Self.limitedToTwoASecondForTwoSeconds()
         d.now = 1000
         for id in 1...2 { #expect(d.receive(#"{"t":"ping","id":\#(id),"ms":1000}"#) == [.writeNow]) }
         #expect(d.receive(#"{"t":"ping","id":3,"ms":1000}"#) == [.writeNow])
@@ -254,6 +260,22 @@ struct MachineDriver {
         #expect(d.receive(#"{"t":"ping","id":7,"ms":2000}"#) == [.log(.warn, event: "refusal", detail: "rate limited, closing"), .requestWritable])
         #expect(d.written() == ["error"])
         #expect(d.machine.afterWriting() == .sendClose(code: 1008, reason: "rate limited"))
+    }
+
+    /// "Seconds over the rate in a row" (`Limits.sustainedSeconds`): a second with no message
+    /// between two floods breaks the row. The machine's own limiter counted any two windows
+    /// over the rate as a row, however far apart, and closed a bursty client that never
+    /// sustained a flood (found moving it onto `RateLimiter`, which has the row right).
+    @Test func floodsWithAQuietSecondBetweenAreNotSustainedAndDoNotClose() {
+        var d = Self.limitedToTwoASecondForTwoSeconds()
+        for (second, firstID) in [(1000.0, 1), (3500.0, 10)] {
+            d.now = second
+            for id in firstID..<firstID + 2 { #expect(d.receive(#"{"t":"ping","id":\#(id),"ms":\#(second)}"#) == [.writeNow]) }
+            #expect(d.receive(#"{"t":"ping","id":\#(firstID + 2),"ms":\#(second)}"#) == [.writeNow], "over the rate: warned, not closed")
+            #expect(d.writtenMessages().map { $0["t"] == .string("error") ? "error" : "pong" } == ["pong", "pong", "error"])
+        }
+        #expect(!d.machine.isClosing)
+        #expect(d.machine.afterWriting() == .nothing)
     }
 
     @Test func aMessageOverTheSizeLimitIsRefusedAndClosesWith1009() {
@@ -309,7 +331,7 @@ struct MachineDriver {
         let bToDone = Change.insert(id: "b", section: "done", after: nil, index: 0)
         let moves = told.apply(bToDone)!
         let ours = Commit(board: "b", version: 1, by: "s2", moves: moves, order: [], change: bToDone)
-        _ = d.input { m, out in m.external(ours, now: 10, into: &out) }
+        _ = d.input { m, out in m.external(ours, delivery: .alone(nil), now: 10, into: &out) }
         #expect(d.machine.queuedCount == 2)
         // ...but another process's commit came first: ours is v2.
         var store = MachineDriver.board()

@@ -29,8 +29,8 @@ import LiftboardWire
     @Test func aThousandWatchersGetTheSameBytesAsOneAloneFromOneEncodingPerCommitOrder() {
         let c = Self.commit()
         var alone = Self.watcher(), aloneNone = Self.watcher(commitOrder: "none")
-        _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
-        _ = aloneNone.input { m, out in m.external(c, now: 10, into: &out) }
+        _ = alone.input { m, out in m.external(c, delivery: .alone(nil), now: 10, into: &out) }
+        _ = aloneNone.input { m, out in m.external(c, delivery: .alone(nil), now: 10, into: &out) }
         _ = alone.input { m, out in m.durableAdvanced(to: 1, into: &out) }
         _ = aloneNone.input { m, out in m.durableAdvanced(to: 1, into: &out) }
         let expected = Self.bytes(&alone), expectedNone = Self.bytes(&aloneNone)
@@ -40,7 +40,7 @@ import LiftboardWire
         let shared = SharedEncoding()
         for k in 0..<1000 {
             var w = Self.watcher(commitOrder: k % 2 == 0 ? nil : "none")
-            #expect(w.input { m, out in m.external(c, now: 10, shared: shared, into: &out) } == [], "held until durable: nothing to write yet")
+            #expect(w.input { m, out in m.external(c, delivery: .alone(shared), now: 10, into: &out) } == [], "held until durable: nothing to write yet")
             #expect(w.input { m, out in m.durableAdvanced(to: 1, into: &out) } == [.writeNow])
             let got = Self.bytes(&w)
             #expect(got == (k % 2 == 0 ? expected : expectedNone))
@@ -58,7 +58,7 @@ import LiftboardWire
         let shared = SharedEncoding()
         for k in 0..<2 {
             var d = k == 0 ? plain : over
-            _ = d.input { m, out in m.external(c, now: 10, shared: shared, into: &out) }
+            _ = d.input { m, out in m.external(c, delivery: .alone(shared), now: 10, into: &out) }
             _ = d.input { m, out in m.durableAdvanced(to: 1, into: &out) }
             if k == 0 { plain = d } else { over = d }
         }
@@ -77,7 +77,7 @@ import LiftboardWire
     @Test func aSharedCommitHeldForARebaseIsStillRecognizedAndDropped() {
         let c = Self.commit()
         var w = Self.watcher()
-        _ = w.input { m, out in m.external(c, now: 10, shared: SharedEncoding(), into: &out) }
+        _ = w.input { m, out in m.external(c, delivery: .alone(SharedEncoding()), now: 10, into: &out) }
         #expect(w.machine.queuedCount == 2)
         // Another process's commit came first: the held v1 commit goes, what else is held stays.
         var store = MachineDriver.board()
@@ -101,11 +101,10 @@ import LiftboardWire
             #expect(FanOutPlan([PlannedWatcher(leader), PlannedWatcher(follower)], except: nil).steps == [.leads(view: 0), .follows(view: 0)])
             let shared = SharedEncoding()
             var answered: [ServerEvent] = []
-            _ = leader.input { m, out in answered = m.external(c, now: 10, shared: shared, into: &out) }
+            _ = leader.input { m, out in answered = m.external(c, delivery: .leading(shared), now: 10, into: &out)?.events ?? [] }
             let leaderSession = leader.machine.session
-            _ = follower.input { m, out in m.external(c, now: 10, shared: shared, sameViewAs: leaderSession,
-                                                          answer: .init(events: answered, commitOrder: .full, bytes: []), into: &out) }
-            _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+            _ = follower.input { m, out in m.external(c, delivery: .following(.init(events: answered, commitOrder: .full, bytes: [], leader: leaderSession), shared: shared), now: 10, into: &out) }
+            _ = alone.input { m, out in m.external(c, delivery: .alone(nil), now: 10, into: &out) }
             _ = leader.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
             _ = follower.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
             _ = alone.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
@@ -135,15 +134,14 @@ import LiftboardWire
                 == [.leads(view: 0)] + Array(repeating: .follows(view: 0), count: followers.count + 1))
             let shared = SharedEncoding()
             var answer: ConnectionMachine.SharedAnswer?
-            _ = leader.input { m, out in answer = m.external(c, now: 10, sharing: shared, into: &out) }
+            _ = leader.input { m, out in answer = m.external(c, delivery: .leading(shared), now: 10, into: &out) }
             let lookups = shared.lookups
             #expect(lookups > 0 && answer?.bytes.count == leader.machine.queuedCount)
-            let leaderSession = leader.machine.session
             for k in followers.indices {
-                _ = followers[k].input { m, out in m.external(c, now: 10, shared: shared, sameViewAs: leaderSession, answer: answer!, into: &out) }
+                _ = followers[k].input { m, out in m.external(c, delivery: .following(answer!, shared: shared), now: 10, into: &out) }
             }
             #expect(shared.lookups == lookups, "the followers looked nothing up")
-            _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+            _ = alone.input { m, out in m.external(c, delivery: .alone(nil), now: 10, into: &out) }
             // What each holds counts against the slow-reader bound as the watcher's alone would.
             #expect(followers.allSatisfy { $0.machine.pendingBytes == alone.machine.pendingBytes && $0.machine.queuedCount == alone.machine.queuedCount })
             _ = alone.input { m, out in m.durableAdvanced(to: c.version, into: &out) }
@@ -164,13 +162,13 @@ import LiftboardWire
         let c = Self.commit()
         var lone = Self.watcher()
         weak let before = lone.machine.sharedState()
-        _ = lone.input { m, out in _ = m.external(c, now: 10, sharing: SharedEncoding(), into: &out) }
+        _ = lone.input { m, out in _ = m.external(c, delivery: .leading(SharedEncoding()), now: 10, into: &out) }
         #expect(before != nil)
         #expect(lone.machine.sharedState() === before, "changed in place")
 
         var held = Self.watcher()
         let strong = held.machine.sharedState()
-        _ = held.input { m, out in _ = m.external(c, now: 10, sharing: SharedEncoding(), into: &out) }
+        _ = held.input { m, out in _ = m.external(c, delivery: .leading(SharedEncoding()), now: 10, into: &out) }
         #expect(held.machine.sharedState() !== strong, "copied, because it was not uniquely held")
         // Either way the same bytes.
         _ = lone.input { m, out in m.durableAdvanced(to: 1, into: &out) }
@@ -186,7 +184,7 @@ import LiftboardWire
             let change = Change.insert(id: k % 2 == 0 ? "a" : "d", section: "todo", after: nil, index: 0)
             guard let moves = board.apply(change) else { continue }
             let c = Commit(board: "b", version: board.version, by: "s9", moves: moves, order: board.order, change: change)
-            _ = w.input { m, out in m.external(c, now: Double(k), into: &out) }
+            _ = w.input { m, out in m.external(c, delivery: .alone(nil), now: Double(k), into: &out) }
         }
         #expect(w.machine.queuedCount >= 40)
         _ = w.input { m, out in m.durableAdvanced(to: board.version, into: &out) }
@@ -207,7 +205,7 @@ import LiftboardWire
         }
         let c = Self.commit()
         var alone = inlineWatcher()
-        _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+        _ = alone.input { m, out in m.external(c, delivery: .alone(nil), now: 10, into: &out) }
         _ = alone.input { m, out in m.durableAdvanced(to: 1, into: &out) }
         let expected = Self.bytes(&alone)
         #expect(expected.count == 1)  // the frame, carrying the commit
@@ -216,7 +214,7 @@ import LiftboardWire
         let shared = SharedEncoding()
         for _ in 0..<50 {
             var w = inlineWatcher()
-            _ = w.input { m, out in m.external(c, now: 10, shared: shared, into: &out) }
+            _ = w.input { m, out in m.external(c, delivery: .alone(shared), now: 10, into: &out) }
             _ = w.input { m, out in m.durableAdvanced(to: 1, into: &out) }
             #expect(Self.bytes(&w) == expected)
         }
@@ -256,7 +254,7 @@ import LiftboardWire
             _ = d.receive(#"{"t":"down","p":1,"x":50,"y":60,"kind":"touch","ms":0}"#)
             _ = d.written()
             let c = MachineDriver.commitFromElsewhere()
-            _ = d.input { m, out in m.external(c, now: 900, shared: shared, into: &out) }
+            _ = d.input { m, out in m.external(c, delivery: .alone(shared), now: 900, into: &out) }
             _ = d.input { m, out in m.durableAdvanced(to: 1, into: &out) }
             return Self.bytes(&d)
         }
@@ -303,20 +301,20 @@ import LiftboardWire
                 let shared = SharedEncoding()
                 let now = Double(10 + k)
                 var answer: ConnectionMachine.SharedAnswer?
-                _ = leader.input { m, out in answer = m.external(c, now: now, sharing: shared, into: &out) }
+                _ = leader.input { m, out in answer = m.external(c, delivery: .leading(shared), now: now, into: &out) }
                 #expect(answer?.shareable == true)
                 let lookups = shared.lookups
                 let leaderSession = leader.machine.session
                 for f in followers.indices {
-                    // As the hub hands it (the leader's answer alone), or with the leader's session.
-                    if f % 2 == 0 {
-                        _ = followers[f].input { m, out in m.external(c, now: now, shared: shared, following: answer!, into: &out) }
-                    } else {
-                        _ = followers[f].input { m, out in m.external(c, now: now, shared: shared, sameViewAs: leaderSession, answer: answer!, into: &out) }
-                    }
+                    // As the hub hands it (the leader's answer alone), or an answer that also carries
+                    // the leader's session: complete, its bytes are taken all the same.
+                    let a = answer!
+                    let given = f % 2 == 0 ? a : .init(events: a.events, commitOrder: a.commitOrder, bytes: a.bytes, leaderIdle: a.leaderIdle,
+                                                       shareable: a.shareable, frames: a.frames, leaderState: a.leaderState, leader: leaderSession)
+                    _ = followers[f].input { m, out in m.external(c, delivery: .following(given, shared: shared), now: now, into: &out) }
                 }
                 #expect(shared.lookups == lookups)
-                _ = alone.input { m, out in m.external(c, now: now, into: &out) }
+                _ = alone.input { m, out in m.external(c, delivery: .alone(nil), now: now, into: &out) }
                 // Commits 1 and 2 are held and made durable together; then 3, then 4.
                 guard k != 0 else { continue }
                 _ = leader.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
@@ -361,11 +359,10 @@ import LiftboardWire
         #expect(FanOutPlan([PlannedWatcher(leader), PlannedWatcher(follower)], except: nil).steps == [.leads(view: 0), .follows(view: 0)])
         let shared = SharedEncoding()
         var answer: ConnectionMachine.SharedAnswer?
-        _ = leader.input { m, out in answer = m.external(c, now: 10, sharing: shared, into: &out) }
+        _ = leader.input { m, out in answer = m.external(c, delivery: .leading(shared), now: 10, into: &out) }
         #expect(answer?.shareable == true && answer?.frames == 1)
-        let leaderSession = leader.machine.session
-        _ = follower.input { m, out in m.external(c, now: 10, shared: shared, sameViewAs: leaderSession, answer: answer!, into: &out) }
-        _ = alone.input { m, out in m.external(c, now: 10, into: &out) }
+        _ = follower.input { m, out in m.external(c, delivery: .following(answer!, shared: shared), now: 10, into: &out) }
+        _ = alone.input { m, out in m.external(c, delivery: .alone(nil), now: 10, into: &out) }
         #expect(follower.machine.queuedCount == 1)
         var store = MachineDriver.board()
         let dFirst = Change.insert(id: "b", section: "done", after: nil, index: 0)

@@ -1,35 +1,46 @@
-/// Server-to-client WebSocket frames (RFC 6455 §5.2) as Liftboard writes them when several
-/// messages go out in one write: final (FIN), unmasked, text or binary, the payload's length
-/// in 7, 16 or 64 bits. No extension is ever negotiated (the server offers none), so a frame
-/// is exactly this header and the message's bytes.
-enum WebSocketFrame {
-    /// The most a header takes (64-bit length): the room needed before the first frame.
-    static let maxHeader = 10
-
-    /// The header's size for a payload of `length` bytes.
-    static func headerSize(payload length: Int) -> Int {
-        length < 126 ? 2 : length <= 0xFFFF ? 4 : 10
-    }
-
-    /// Writes the header of a final frame of `length` bytes at `buffer[at...]`, which has
-    /// `headerSize(payload: length)` bytes of room.
-    static func writeHeader(_ buffer: inout [UInt8], at: Int, payload length: Int, binary: Bool) {
-        buffer[at] = binary ? 0x82 : 0x81
-        switch headerSize(payload: length) {
-        case 2:
-            buffer[at + 1] = UInt8(length)
-        case 4:
-            buffer[at + 1] = 126
-            buffer[at + 2] = UInt8(length >> 8)
-            buffer[at + 3] = UInt8(length & 0xFF)
-        default:
-            buffer[at + 1] = 127
-            for k in 0..<8 { buffer[at + 2 + k] = UInt8((UInt64(length) >> (56 - 8 * k)) & 0xFF) }
-        }
-    }
-}
-
+/// Writing what is ready: the performer's side of the outgoing queue.
 extension ConnectionMachine {
+    /// Whether the next queued message may go out (its commit is durable).
+    var hasReadyOutgoing: Bool { outgoing.hasReady }
+
+    /// Whether a writeable callback is needed: something is ready, or a close waits.
+    var wantsWritable: Bool { hasReadyOutgoing || isClosing }
+
+    /// `wantsWritable` for the performer. Mutating only so that a read through the class that
+    /// holds the machine is made in place: a plain read of a computed property copies the whole
+    /// machine first (a retain and a release of each of its references, on every write).
+    mutating func needsWritable() -> Bool { wantsWritable }
+
+    /// `hasReadyOutgoing` for the performer, read in place (see `needsWritable`).
+    mutating func hasReadyMessages() -> Bool { hasReadyOutgoing }
+
+    /// Takes the next ready message and writes it into `buffer` after `headroom` bytes (the
+    /// buffer's length is then the message's end). Returns whether it is binary, or nil when
+    /// nothing is ready.
+    mutating func nextMessage(into buffer: inout [UInt8], headroom: Int) -> Bool? {
+        guard let (binary, end) = nextMessage(over: &buffer, headroom: headroom) else { return nil }
+        buffer.removeSubrange(end...)
+        return binary
+    }
+
+    /// `nextMessage(into:headroom:)`, leaving the buffer's bytes past the message's `end` as
+    /// they are: an encoded message reuses them as room rather than zeroing room anew.
+    mutating func nextMessage(over buffer: inout [UInt8], headroom: Int) -> (binary: Bool, end: Int)? {
+        guard hasReadyOutgoing else { return nil }
+        return outgoing.writeNext(over: &buffer, headroom: headroom, commitOrder: commitOrder)
+    }
+
+    /// Drops the written messages' slots (`OutgoingQueue.compact`).
+    mutating func compactQueue() { outgoing.compact() }
+
+    /// After the writes of a writeable callback: what the socket is to do next.
+    mutating func afterWriting() -> AfterWriting {
+        compactQueue()
+        if hasReadyOutgoing { return .askAgain }
+        guard case .closing(let code, let reason, _) = state else { return .nothing }
+        return outgoing.isEmpty ? .sendClose(code: code, reason: reason) : .askAgain
+    }
+
     /// What `nextBatch` put in the buffer.
     enum Batch: Equatable {
         /// Nothing was ready.
