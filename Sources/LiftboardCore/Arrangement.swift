@@ -235,10 +235,20 @@ struct Arrangement: Sendable {
     /// The empty-section slot of section `s` (meaningful when it has no items).
     func slotFrame(_ s: Int) -> Rect { layout.slotFrame(s, in: self) }
 
-    /// The frame of the cell at index `i` of section `s` (for grids, also past the end).
+    /// The frame of the cell at index `i` of section `s` (for grids, also past the end), by
+    /// the layout's placement.
     /// Always inlined: the session calls it from mutating code, where a call not inlined is
     /// passed a copy of the whole arrangement as its `self`.
-    @inline(__always) func frame(section s: Int, index i: Int) -> Rect { layout.frame(section: s, index: i, in: self) }
+    @inline(__always) func frame(section s: Int, index i: Int) -> Rect {
+        let y0 = sectionTop[s] + headerHeight
+        switch traits.placement {
+        case .rows(let pitch, let w):
+            return Rect(x: Double(s) * pitch, y: y0 + tops[s][i], w: w ?? width, h: heights[members[s][i]])
+        case .grid(let w, let h, let spacing):
+            let col = i % cellsPerRow, row = i / cellsPerRow
+            return Rect(x: Double(col) * (w + spacing), y: y0 + Double(row) * (h + spacing), w: w, h: h)
+        }
+    }
 
     @inline(__always) func frame(of h: Int) -> Rect { frame(section: sectionOf[h], index: indexOf[h]) }
 
@@ -258,6 +268,26 @@ struct Arrangement: Sendable {
             if sectionTop[mid] <= y { lo = mid } else { hi = mid - 1 }
         }
         return lo
+    }
+
+    /// Stacked rows: section `s`'s height below its header, its rows or (empty) `empty`.
+    func stackedContentHeight(ofSection s: Int, empty: Double) -> Double {
+        let n = members[s].count
+        return n == 0 ? empty : tops[s][n - 1] + heights[members[s][n - 1]]
+    }
+
+    /// Sections stacked vertically, as wide as the viewport: section `s`'s frame, or with
+    /// `header`, its header's of that height.
+    func wideSectionFrame(_ s: Int, header: Double? = nil) -> Rect {
+        Rect(x: 0, y: sectionTop[s], w: width, h: header ?? sectionHeight[s])
+    }
+
+    /// Sections stacked vertically: the section whose frame holds `p` (`strictly`: inside the
+    /// content's width too), or nil outside the content.
+    func stackedSection(under p: Point, strictly: Bool) -> Int? {
+        guard sectionCount > 0, p.y >= 0, p.y < contentHeight else { return nil }
+        if strictly && !(p.x >= 0 && p.x < width) { return nil }
+        return section(at: p.y)
     }
 
     /// Stacked rows: the index of the last item of section `s` whose top is at or above

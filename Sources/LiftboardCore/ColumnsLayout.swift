@@ -8,7 +8,8 @@ struct ColumnsLayout: Layout {
 
     var traits: LayoutTraits {
         LayoutTraits(headerHeight: metrics.headerHeight, stacksRows: true, rowSpacing: metrics.spacing,
-                     scrollsSections: true, locksFollowX: false, entersRegions: false)
+                     scrollsSections: true, locksFollowX: false, entersRegions: false,
+                     placement: .rows(pitch: metrics.width + metrics.gap, width: metrics.width))
     }
 
     // MARK: Geometry
@@ -18,8 +19,7 @@ struct ColumnsLayout: Layout {
     func cellsPerRow(width: Double) -> Int { 1 }
 
     func contentHeight(ofSection s: Int, in a: Arrangement) -> Double {
-        let n = a.members[s].count
-        return n == 0 ? metrics.rowHeight : a.tops[s][n - 1] + a.heights[a.members[s][n - 1]]
+        a.stackedContentHeight(ofSection: s, empty: metrics.rowHeight)
     }
 
     /// Every column's width and the gaps between: `n * width + (n - 1) * gap`.
@@ -36,11 +36,6 @@ struct ColumnsLayout: Layout {
 
     func slotFrame(_ s: Int, in a: Arrangement) -> Rect {
         Rect(x: columnX(s), y: a.sectionTop[s] + metrics.headerHeight, w: metrics.width, h: metrics.rowHeight)
-    }
-
-    func frame(section s: Int, index i: Int, in a: Arrangement) -> Rect {
-        let y0 = a.sectionTop[s] + metrics.headerHeight
-        return Rect(x: columnX(s), y: y0 + a.tops[s][i], w: metrics.width, h: a.heights[a.members[s][i]])
     }
 
     // MARK: Hit testing

@@ -7,7 +7,8 @@ struct GridLayout: Layout {
 
     var traits: LayoutTraits {
         LayoutTraits(headerHeight: metrics.headerHeight, stacksRows: false, rowSpacing: metrics.spacing,
-                     scrollsSections: false, locksFollowX: false, entersRegions: true)
+                     scrollsSections: false, locksFollowX: false, entersRegions: true,
+                     placement: .grid(width: metrics.itemWidth, height: metrics.itemHeight, spacing: metrics.spacing))
     }
 
     // MARK: Geometry
@@ -28,26 +29,17 @@ struct GridLayout: Layout {
     }
 
     func contentWidth(in a: Arrangement) -> Double { a.width }
-    func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: 0, y: a.sectionTop[s], w: a.width, h: a.sectionHeight[s]) }
-    func headerFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: 0, y: a.sectionTop[s], w: a.width, h: metrics.headerHeight) }
+    func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s) }
+    func headerFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s, header: metrics.headerHeight) }
 
     func slotFrame(_ s: Int, in a: Arrangement) -> Rect {
         Rect(x: 0, y: a.sectionTop[s] + metrics.headerHeight, w: metrics.itemWidth, h: metrics.itemHeight)
     }
 
-    func frame(section s: Int, index i: Int, in a: Arrangement) -> Rect {
-        let y0 = a.sectionTop[s] + metrics.headerHeight
-        let col = i % a.cellsPerRow, row = i / a.cellsPerRow
-        return Rect(x: Double(col) * (metrics.itemWidth + metrics.spacing),
-                    y: y0 + Double(row) * (metrics.itemHeight + metrics.spacing),
-                    w: metrics.itemWidth, h: metrics.itemHeight)
-    }
-
     // MARK: Hit testing
 
     func region(at p: Point, in a: Arrangement) -> Region {
-        guard a.sectionCount > 0, p.y >= 0, p.y < a.contentHeight, p.x >= 0, p.x < a.width else { return .none }
-        let s = a.section(at: p.y)
+        guard let s = a.stackedSection(under: p, strictly: true) else { return .none }
         let ly = p.y - a.sectionTop[s] - metrics.headerHeight
         if ly < 0 { return .header(s) }
         let n = a.members[s].count
@@ -82,14 +74,8 @@ struct GridLayout: Layout {
     func scrolledSection(atX x: Double, in a: Arrangement) -> Int? { nil }
     func targetSection(atX x: Double, current: Int, in a: Arrangement) -> Int { current }
 
-    func sectionUnder(_ p: Point, in a: Arrangement) -> Int? {
-        guard a.sectionCount > 0, p.y >= 0, p.y < a.contentHeight, p.x >= 0, p.x < a.width else { return nil }
-        return a.section(at: p.y)
-    }
-
-    func sectionAlong(_ p: Point, in a: Arrangement) -> Int? {
-        p.y >= 0 && p.y < a.contentHeight ? a.section(at: p.y) : nil
-    }
+    func sectionUnder(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: true) }
+    func sectionAlong(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: false) }
 
     // MARK: Gestures
 

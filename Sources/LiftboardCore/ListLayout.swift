@@ -7,7 +7,8 @@ struct ListLayout: Layout {
 
     var traits: LayoutTraits {
         LayoutTraits(headerHeight: metrics.headerHeight, stacksRows: true, rowSpacing: metrics.spacing,
-                     scrollsSections: false, locksFollowX: true, entersRegions: false)
+                     scrollsSections: false, locksFollowX: true, entersRegions: false,
+                     placement: .rows(pitch: 0, width: nil))
     }
 
     // MARK: Geometry
@@ -17,28 +18,22 @@ struct ListLayout: Layout {
     func cellsPerRow(width: Double) -> Int { 1 }
 
     func contentHeight(ofSection s: Int, in a: Arrangement) -> Double {
-        let n = a.members[s].count
-        return n == 0 ? metrics.rowHeight : a.tops[s][n - 1] + a.heights[a.members[s][n - 1]]
+        a.stackedContentHeight(ofSection: s, empty: metrics.rowHeight)
     }
 
     func contentWidth(in a: Arrangement) -> Double { a.width }
-    func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: 0, y: a.sectionTop[s], w: a.width, h: a.sectionHeight[s]) }
-    func headerFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: 0, y: a.sectionTop[s], w: a.width, h: metrics.headerHeight) }
+    func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s) }
+    func headerFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s, header: metrics.headerHeight) }
 
     func slotFrame(_ s: Int, in a: Arrangement) -> Rect {
         Rect(x: 0, y: a.sectionTop[s] + metrics.headerHeight, w: a.width, h: metrics.rowHeight)
     }
 
-    func frame(section s: Int, index i: Int, in a: Arrangement) -> Rect {
-        let y0 = a.sectionTop[s] + metrics.headerHeight
-        return Rect(x: 0, y: y0 + a.tops[s][i], w: a.width, h: a.heights[a.members[s][i]])
-    }
-
     // MARK: Hit testing
 
     func region(at p: Point, in a: Arrangement) -> Region {
-        guard a.sectionCount > 0, p.y >= 0, p.y < a.contentHeight, p.x >= 0, p.x < a.width else { return .none }
-        return a.stackedRegion(section: a.section(at: p.y), at: p)
+        guard let s = a.stackedSection(under: p, strictly: true) else { return .none }
+        return a.stackedRegion(section: s, at: p)
     }
 
     func cells(from y0: Double, to y1: Double, in a: Arrangement, into out: inout [Int]) {
@@ -48,14 +43,8 @@ struct ListLayout: Layout {
     func scrolledSection(atX x: Double, in a: Arrangement) -> Int? { nil }
     func targetSection(atX x: Double, current: Int, in a: Arrangement) -> Int { current }
 
-    func sectionUnder(_ p: Point, in a: Arrangement) -> Int? {
-        guard a.sectionCount > 0, p.y >= 0, p.y < a.contentHeight, p.x >= 0, p.x < a.width else { return nil }
-        return a.section(at: p.y)
-    }
-
-    func sectionAlong(_ p: Point, in a: Arrangement) -> Int? {
-        p.y >= 0 && p.y < a.contentHeight ? a.section(at: p.y) : nil
-    }
+    func sectionUnder(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: true) }
+    func sectionAlong(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: false) }
 
     // MARK: Gestures
 

@@ -1,34 +1,24 @@
-/// A write position in room a `JSONWriter` made ahead (`JSONWriter.pieces`): the caller
-/// bounds what it writes, and every write checks that it fits in the room (one comparison,
-/// against the most it can write: a release build stops rather than overrun the buffer). The
-/// bytes are those of the writer's own methods.
+/// A write position in room a `JSONWriter` made ahead (`JSONWriter.pieces`): no check per
+/// write; the caller bounds the piece, and `pieces` checks what it wrote against that bound
+/// (`precondition`, in every build). The bytes are those of the writer's own methods.
 struct ByteCursor {
     private(set) var p: UnsafeMutablePointer<UInt8>
-    /// One past the room made.
-    private let end: UnsafeMutablePointer<UInt8>
 
-    @inline(__always) init(_ p: UnsafeMutablePointer<UInt8>, room: Int) { self.p = p; end = p + room }
+    @inline(__always) init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
 
     /// The most `string(s)` writes: six bytes per byte escaped (`\u00XX`), and the quotes.
     @inline(__always) static func bound(_ s: String) -> Int { s.utf8.count &* 6 &+ 2 }
 
-    /// Stops unless `n` more bytes fit in the room.
-    @inline(__always) private func fits(_ n: Int) {
-        precondition(n <= p.distance(to: end), "a piece written past the room made for it (its bound is too small)")
-    }
-
-    @inline(__always) mutating func byte(_ c: UInt8) { fits(1); p.pointee = c; p += 1 }
+    @inline(__always) mutating func byte(_ c: UInt8) { p.pointee = c; p += 1 }
 
     /// Fixed text (names, separators, literals), verbatim.
     @inline(__always) mutating func put(_ s: StaticString) {
         if s.hasPointerRepresentation {
             let n = s.utf8CodeUnitCount
-            fits(n)
             JSONWriter.copy(s.utf8Start, n, to: p)
             p += n
         } else {
             s.withUTF8Buffer { b in
-                fits(b.count)
                 JSONWriter.copy(b.baseAddress!, b.count, to: p)
                 p += b.count
             }
@@ -36,11 +26,10 @@ struct ByteCursor {
     }
 
     /// At most 20 bytes.
-    @inline(__always) mutating func int(_ v: Int) { fits(20); p += JSONWriter.writeInt(v, p) }
+    @inline(__always) mutating func int(_ v: Int) { p += JSONWriter.writeInt(v, p) }
 
     /// As `JSONWriter.number` writes it (at most 25 bytes).
     @inline(__always) mutating func number(_ x: Double) {
-        fits(25)
         let k = JSONWriter.numberText(x, p)
         p += k >= 0 ? k : JSONWriter.rareNumber(x, p)
     }
@@ -50,7 +39,6 @@ struct ByteCursor {
     /// A JSON string, escaped as `JSONWriter.string` escapes it.
     @inline(__always) mutating func string(_ s: String) {
         // Read in place (`withUTF8` is mutating: it needed a copy of `s`, retained).
-        fits(Self.bound(s))
         let start = p
         guard let end = s.utf8.withContiguousStorageIfAvailable({ Self.quoted($0, at: start) }) else {
             let bytes = Array(s.utf8)  // a string without contiguous UTF-8 (bridged): never on the server
