@@ -16,13 +16,15 @@ enum Region: Hashable, Sendable {
 ///
 /// Items are addressed by an integer handle (their position in the board file), never by a
 /// stale index. `members[s]` is section `s`'s items in live order; `sectionOf` and `indexOf`
-/// invert it. Lists keep per-section prefix sums (`tops`) so that hit-testing and the target
-/// search are binary searches; grids are arithmetic.
+/// invert it. Where rows stack (lists, columns) it keeps per-section prefix sums (`tops`) so
+/// that hit-testing and the target search are binary searches; grids are arithmetic. Where
+/// things are and how a drag moves is its `layout`'s.
 struct Arrangement: Sendable {
-    let kind: LayoutKind
-    let list: ListMetrics
-    let grid: GridMetrics
-    let cols: ColumnMetrics
+    /// The board's layout as its file states it (written back into a rebuilt board).
+    let spec: LayoutSpec
+    let layout: any Layout
+    /// The layout's answers for the hot paths.
+    let traits: LayoutTraits
 
     // Item attributes, by handle.
     private(set) var ids: [String]
@@ -59,7 +61,8 @@ struct Arrangement: Sendable {
     private(set) var sectionTop: [Double]
     private(set) var sectionHeight: [Double]
     private(set) var width: Double
-    private(set) var columns: Int
+    /// Cells in a row at this width (1 but in a grid).
+    private(set) var cellsPerRow: Int
 
     /// What moved since `clearChanges()`, for a frame that re-sends only those cells: one
     /// section's range of reindexed places, or `wide` (more than one section, or anything
@@ -83,10 +86,10 @@ struct Arrangement: Sendable {
     mutating func clearChanges() { changes = Changes(wide: false) }
 
     init(board: Board, width: Double) {
-        kind = board.layout
-        list = board.list
-        grid = board.grid
-        cols = board.columns
+        spec = LayoutSpec(of: board)
+        let layout = spec.make()
+        self.layout = layout
+        traits = layout.traits
         var ids: [String] = [], labels: [String] = [], colors: [String] = [], heights: [Double] = []
         var movable: [Bool] = [], handleOf: [String: Int] = [:]
         var kinds: [String?] = [], grips: [HandleEdge?] = [], cards: [Card] = []
@@ -102,8 +105,7 @@ struct Arrangement: Sendable {
                 ids.append(item.id)
                 labels.append(item.label)
                 colors.append(item.color.isEmpty ? Board.palette[h % Board.palette.count] : item.color)
-                heights.append(board.layout == .grid ? board.grid.itemHeight
-                               : (item.height ?? (board.layout == .columns ? board.columns.rowHeight : board.list.rowHeight)))
+                heights.append(layout.cellHeight(declared: item.height))
                 movable.append(item.movable)
                 kinds.append(item.kind)
                 grips.append(item.handle)
@@ -131,28 +133,23 @@ struct Arrangement: Sendable {
         sectionTop = Array(repeating: 0, count: members.count)
         sectionHeight = Array(repeating: 0, count: members.count)
         self.width = width
-        columns = 1
+        cellsPerRow = 1
         relayout(width: width)
     }
 
     @inline(__always) var itemCount: Int { ids.count }
     @inline(__always) var sectionCount: Int { members.count }
-    var headerHeight: Double {
-        switch kind {
-        case .list: list.headerHeight
-        case .grid: grid.headerHeight
-        case .columns: cols.headerHeight
-        }
-    }
+    @inline(__always) var headerHeight: Double { traits.headerHeight }
     /// Lists and columns stack rows: prefix sums, binary searches.
-    var stacksRows: Bool { kind != .grid }
-    /// The space between two rows, and an empty section's slot height (lists and columns).
-    var rowSpacing: Double { kind == .columns ? cols.spacing : list.spacing }
-    var rowHeight: Double { kind == .columns ? cols.rowHeight : list.rowHeight }
-    /// Lists and grids: the height of the stacked sections. Columns: 0 (each column has its
-    /// own, `columnHeight`; the board is as tall as the viewport).
+    @inline(__always) var stacksRows: Bool { traits.stacksRows }
+    /// The space between two stacked rows.
+    @inline(__always) var rowSpacing: Double { traits.rowSpacing }
+    /// Each section scrolls on its own (columns).
+    @inline(__always) var scrollsSections: Bool { traits.scrollsSections }
+    /// Sections stacked vertically: their height. Sections that scroll on their own: 0 (each
+    /// has its own, `columnHeight`; the board is as tall as the viewport).
     var contentHeight: Double {
-        kind == .columns || sectionCount == 0 ? 0 : sectionTop[sectionCount - 1] + sectionHeight[sectionCount - 1]
+        scrollsSections || sectionCount == 0 ? 0 : sectionTop[sectionCount - 1] + sectionHeight[sectionCount - 1]
     }
 
     func place(of h: Int) -> Place { Place(section: sectionIDs[sectionOf[h]], index: indexOf[h]) }
@@ -168,10 +165,7 @@ struct Arrangement: Sendable {
     /// - Complexity: O(n).
     mutating func relayout(width: Double) {
         self.width = width
-        if kind == .grid {
-            let c = ((width + grid.spacing) / (grid.itemWidth + grid.spacing)).rounded(.down)
-            columns = max(1, c.isFinite && c < 1e9 ? Int(c) : 1)
-        }
+        cellsPerRow = layout.cellsPerRow(width: width)
         for s in 0..<sectionCount { reindex(section: s, from: 0) }
         restack(from: 0)
     }
@@ -195,7 +189,7 @@ struct Arrangement: Sendable {
             changes.wide = true
         }
         let spacing = rowSpacing
-        var y = (i == 0 || kind == .grid) ? 0 : tops[s][i - 1] + heights[m[i - 1]] + spacing
+        var y = (i == 0 || !stacksRows) ? 0 : tops[s][i - 1] + heights[m[i - 1]] + spacing
         for k in i...last {
             let h = m[k]
             sectionOf[h] = s
@@ -207,134 +201,52 @@ struct Arrangement: Sendable {
         }
     }
 
-    private func contentHeight(ofSection s: Int) -> Double {
-        let n = members[s].count
-        switch kind {
-        case .list, .columns:
-            return n == 0 ? rowHeight : tops[s][n - 1] + heights[members[s][n - 1]]
-        case .grid:
-            if n == 0 { return grid.itemHeight }
-            let rows = (n + columns - 1) / columns
-            return Double(rows) * (grid.itemHeight + grid.spacing) - grid.spacing
-        }
-    }
-
     /// Recomputes section heights and tops from section `s` down.
     /// - Complexity: O(sections).
     private mutating func restack(from s: Int) {
         changes.wide = true
-        if kind == .columns {
+        let layout = self.layout
+        if scrollsSections {
             // Side by side: every column starts at the top; only the changed ones can differ,
             // but the heights are O(1) each.
             for k in s..<sectionCount {
                 sectionTop[k] = 0
-                sectionHeight[k] = headerHeight + contentHeight(ofSection: k)
+                sectionHeight[k] = headerHeight + layout.contentHeight(ofSection: k, in: self)
             }
             return
         }
         var y = s == 0 ? 0 : sectionTop[s - 1] + sectionHeight[s - 1]
         for k in s..<sectionCount {
             sectionTop[k] = y
-            sectionHeight[k] = headerHeight + contentHeight(ofSection: k)
+            sectionHeight[k] = headerHeight + layout.contentHeight(ofSection: k, in: self)
             y += sectionHeight[k]
         }
     }
 
-    // MARK: Columns
+    // MARK: Geometry, by the layout
 
-    /// Columns: the content x where column `s` starts.
-    func columnX(_ s: Int) -> Double { Double(s) * (cols.width + cols.gap) }
-    /// Columns: the board's content width, `n * width + (n - 1) * gap`.
-    var contentWidth: Double { sectionCount == 0 ? 0 : Double(sectionCount) * cols.width + Double(sectionCount - 1) * cols.gap }
+    /// The content's width (columns: every column's; lists and grids: the viewport's).
+    var contentWidth: Double { layout.contentWidth(in: self) }
     /// Columns: column `s`'s content height, its header and its rows (or its slot).
     func columnHeight(_ s: Int) -> Double { sectionHeight[s] }
 
-    /// Columns: the column whose span `[x_k, x_k + width)` holds content x `x`, or nil (a gap,
-    /// outside the board).
-    /// - Complexity: O(1).
-    func column(atX x: Double) -> Int? {
-        guard sectionCount > 0, x >= 0 else { return nil }
-        let pitch = cols.width + cols.gap
-        let k = (x / pitch).rounded(.down)
-        guard k.isFinite, k < Double(sectionCount) else { return nil }
-        let s = Int(k)
-        return x - columnX(s) < cols.width ? s : nil
-    }
-
-    /// Columns: the target column for content x `x` when the item is in column `current`:
-    /// the column whose span holds it; in a gap, `current` if it borders the gap, else the
-    /// column left of it; left of the first column the first, right of the last the last.
-    /// - Complexity: O(1).
-    func targetColumn(atX x: Double, current: Int) -> Int {
-        guard sectionCount > 0 else { return 0 }
-        if x < 0 { return 0 }
-        let pitch = cols.width + cols.gap
-        let k = (x / pitch).rounded(.down)
-        guard k.isFinite, k < Double(sectionCount) else { return sectionCount - 1 }
-        let s = Int(k)
-        if x - columnX(s) < cols.width { return s }
-        if s + 1 >= sectionCount { return s }  // right of the last column
-        return current == s + 1 ? s + 1 : s
-    }
-
-    /// Columns: the index before which item `h` enters column `t`: the first row of `t`,
-    /// without `h`, whose midpoint is strictly below column y `y`; the count when none.
-    /// - Complexity: O(log n) (the rows' midpoints grow with their index).
-    func entryIndex(column t: Int, y: Double, without h: Int) -> Int {
-        let m = members[t], tp = tops[t]
-        let skip = sectionOf[h] == t ? indexOf[h] : -1
-        let base = headerHeight, spacing = rowSpacing
-        let shift = skip >= 0 ? heights[h] + spacing : 0
-        let n = skip >= 0 ? m.count - 1 : m.count
-        // Midpoint of row j of the column without h (j counts the rows without it).
-        func mid(_ j: Int) -> Double {
-            let k = skip >= 0 && j >= skip ? j + 1 : j
-            return base + tp[k] - (skip >= 0 && k > skip ? shift : 0) + heights[m[k]] / 2
-        }
-        var lo = 0, hi = n
-        while lo < hi {
-            let j = (lo + hi) / 2
-            if mid(j) > y { hi = j } else { lo = j + 1 }
-        }
-        return lo
-    }
-
-    func sectionFrame(_ s: Int) -> Rect {
-        kind == .columns ? Rect(x: columnX(s), y: 0, w: cols.width, h: sectionHeight[s])
-            : Rect(x: 0, y: sectionTop[s], w: width, h: sectionHeight[s])
-    }
-    func headerFrame(_ s: Int) -> Rect {
-        kind == .columns ? Rect(x: columnX(s), y: 0, w: cols.width, h: headerHeight)
-            : Rect(x: 0, y: sectionTop[s], w: width, h: headerHeight)
-    }
-
+    func sectionFrame(_ s: Int) -> Rect { layout.sectionFrame(s, in: self) }
+    func headerFrame(_ s: Int) -> Rect { layout.headerFrame(s, in: self) }
     /// The empty-section slot of section `s` (meaningful when it has no items).
-    func slotFrame(_ s: Int) -> Rect {
-        let y = sectionTop[s] + headerHeight
-        switch kind {
-        case .list: return Rect(x: 0, y: y, w: width, h: list.rowHeight)
-        case .grid: return Rect(x: 0, y: y, w: grid.itemWidth, h: grid.itemHeight)
-        case .columns: return Rect(x: columnX(s), y: y, w: cols.width, h: cols.rowHeight)
-        }
-    }
+    func slotFrame(_ s: Int) -> Rect { layout.slotFrame(s, in: self) }
 
-    /// The frame of the cell at index `i` of section `s` (for grids, also past the end).
+    /// The frame of the cell at index `i` of section `s` (for grids, also past the end), by
+    /// the layout's placement.
     /// Always inlined: the session calls it from mutating code, where a call not inlined is
-    /// passed a copy of the whole arrangement (336 bytes, memcpy'd) as its `self`.
+    /// passed a copy of the whole arrangement as its `self`.
     @inline(__always) func frame(section s: Int, index i: Int) -> Rect {
         let y0 = sectionTop[s] + headerHeight
-        switch kind {
-        case .list:
-            let h = members[s][i]
-            return Rect(x: 0, y: y0 + tops[s][i], w: width, h: heights[h])
-        case .columns:
-            let h = members[s][i]
-            return Rect(x: columnX(s), y: y0 + tops[s][i], w: cols.width, h: heights[h])
-        case .grid:
-            let col = i % columns, row = i / columns
-            return Rect(x: Double(col) * (grid.itemWidth + grid.spacing),
-                        y: y0 + Double(row) * (grid.itemHeight + grid.spacing),
-                        w: grid.itemWidth, h: grid.itemHeight)
+        switch traits.placement {
+        case .rows(let pitch, let w):
+            return Rect(x: Double(s) * pitch, y: y0 + tops[s][i], w: w ?? width, h: heights[members[s][i]])
+        case .grid(let w, let h, let spacing):
+            let col = i % cellsPerRow, row = i / cellsPerRow
+            return Rect(x: Double(col) * (w + spacing), y: y0 + Double(row) * (h + spacing), w: w, h: h)
         }
     }
 
@@ -347,7 +259,7 @@ struct Arrangement: Sendable {
         }
     }
 
-    /// The section whose frame holds `y`, clamped to the first and last.
+    /// The section whose frame holds `y`, clamped to the first and last (sections stacked).
     /// - Complexity: O(log sections).
     func section(at y: Double) -> Int {
         var lo = 0, hi = sectionCount - 1
@@ -358,51 +270,9 @@ struct Arrangement: Sendable {
         return lo
     }
 
-    /// The index of the last item of section `s` whose top is at or above `localY`, or -1.
-    /// - Complexity: O(log n).
-    private func lastRow(section s: Int, atOrAbove localY: Double) -> Int {
-        let t = tops[s]
-        var lo = 0, hi = t.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if t[mid] <= localY { lo = mid + 1 } else { hi = mid }
-        }
-        return lo - 1
-    }
-
     /// What lies under `p` (content coordinates).
     /// - Complexity: O(log n).
-    func region(at p: Point) -> Region {
-        let s: Int
-        if kind == .columns {
-            // x in the board's content, y in the column's own (unscrolled) coordinates.
-            guard let k = column(atX: p.x), p.y >= 0, p.y < sectionHeight[k] else { return .none }
-            s = k
-        } else {
-            guard sectionCount > 0, p.y >= 0, p.y < contentHeight, p.x >= 0, p.x < width else { return .none }
-            s = section(at: p.y)
-        }
-        let ly = p.y - sectionTop[s] - headerHeight
-        if ly < 0 { return .header(s) }
-        let n = members[s].count
-        if n == 0 { return slotFrame(s).contains(p) ? .slot(s) : .none }
-        switch kind {
-        case .list, .columns:
-            let i = lastRow(section: s, atOrAbove: ly)
-            guard i >= 0, ly < tops[s][i] + heights[members[s][i]] else { return .none }
-            return .cell(members[s][i])
-        case .grid:
-            let pitchY = grid.itemHeight + grid.spacing, pitchX = grid.itemWidth + grid.spacing
-            let row = Int((ly / pitchY).rounded(.down)), col = Int((p.x / pitchX).rounded(.down))
-            let lastRow = (n - 1) / columns
-            guard row <= lastRow, ly - Double(row) * pitchY < grid.itemHeight else { return .none }
-            // The blank end of the last row: from the last cell's right edge to the content's
-            // width, spacing and the strip past the last column included.
-            if row == lastRow, p.x >= Double((n - 1) % columns) * pitchX + grid.itemWidth { return .trailing(s) }
-            guard col < columns, p.x - Double(col) * pitchX < grid.itemWidth else { return .none }
-            return .cell(members[s][row * columns + col])
-        }
-    }
+    func region(at p: Point) -> Region { layout.region(at: p, in: self) }
 
     /// The handles of the cells that intersect `[y0, y1)`, in order.
     /// - Complexity: O(log n + k) for k cells.
@@ -413,49 +283,7 @@ struct Arrangement: Sendable {
     }
 
     /// `cells(from:to:)` appended to `out` (a buffer the caller reuses).
-    func cells(from y0: Double, to y1: Double, into out: inout [Int]) {
-        guard kind != .columns, sectionCount > 0, y1 > y0 else { return }
-        var s = section(at: max(0, y0))
-        while s < sectionCount, sectionTop[s] < y1 {
-            let base = sectionTop[s] + headerHeight
-            let m = members[s]
-            if !m.isEmpty {
-                switch kind {
-                case .list, .columns:  // columns never come here (`columnCells`)
-                    var i = max(0, lastRow(section: s, atOrAbove: y0 - base))
-                    while i < m.count, base + tops[s][i] < y1 {
-                        if base + tops[s][i] + heights[m[i]] > y0 { out.append(m[i]) }
-                        i += 1
-                    }
-                case .grid:
-                    let pitch = grid.itemHeight + grid.spacing
-                    let firstRow = max(0, Int(((y0 - base) / pitch).rounded(.down)))
-                    var i = firstRow * columns
-                    while i < m.count {
-                        let top = base + Double(i / columns) * pitch
-                        if top >= y1 { break }
-                        if top + grid.itemHeight > y0 { out.append(m[i]) }
-                        i += 1
-                    }
-                }
-            }
-            s += 1
-        }
-    }
-
-    /// Columns: the handles of the rows of column `s` that intersect column y `[y0, y1)`, in
-    /// order, appended to `out`.
-    /// - Complexity: O(log n + k) for k cells.
-    func columnCells(_ s: Int, from y0: Double, to y1: Double, into out: inout [Int]) {
-        let m = members[s]
-        guard !m.isEmpty, y1 > y0 else { return }
-        let base = headerHeight
-        var i = max(0, lastRow(section: s, atOrAbove: y0 - base))
-        while i < m.count, base + tops[s][i] < y1 {
-            if base + tops[s][i] + heights[m[i]] > y0 { out.append(m[i]) }
-            i += 1
-        }
-    }
+    func cells(from y0: Double, to y1: Double, into out: inout [Int]) { layout.cells(from: y0, to: y1, in: self, into: &out) }
 
     // MARK: Moves
 
@@ -592,46 +420,6 @@ struct Arrangement: Sendable {
         restack(from: from)
     }
 
-    /// How many of the first `n` handles `a` and `b` share. A commit on a long section changes
-    /// a few of its thousands: compared eight at a time, with one branch each (about a fifth of
-    /// the element-by-element loop's instructions).
-    /// - Complexity: O(n).
-    static func sharedPrefix(_ a: [Int], _ b: [Int], upTo n: Int) -> Int {
-        precondition(n <= a.count && n <= b.count)
-        return a.withUnsafeBufferPointer { pa in
-            b.withUnsafeBufferPointer { pb in
-                var i = 0
-                while i + 8 <= n {
-                    let d = (pa[i] ^ pb[i]) | (pa[i + 1] ^ pb[i + 1]) | (pa[i + 2] ^ pb[i + 2]) | (pa[i + 3] ^ pb[i + 3])
-                        | (pa[i + 4] ^ pb[i + 4]) | (pa[i + 5] ^ pb[i + 5]) | (pa[i + 6] ^ pb[i + 6]) | (pa[i + 7] ^ pb[i + 7])
-                    if d != 0 { break }
-                    i += 8
-                }
-                while i < n && pa[i] == pb[i] { i += 1 }
-                return i
-            }
-        }
-    }
-
-    /// For `a` and `b` of one length: the last index above `i` where they differ, or `i`.
-    /// - Complexity: O(count - i).
-    static func lastDifference(_ a: [Int], _ b: [Int], above i: Int) -> Int {
-        precondition(a.count == b.count && i >= 0)
-        return a.withUnsafeBufferPointer { pa in
-            b.withUnsafeBufferPointer { pb in
-                var end = a.count - 1
-                while end - 7 > i {
-                    let d = (pa[end] ^ pb[end]) | (pa[end - 1] ^ pb[end - 1]) | (pa[end - 2] ^ pb[end - 2]) | (pa[end - 3] ^ pb[end - 3])
-                        | (pa[end - 4] ^ pb[end - 4]) | (pa[end - 5] ^ pb[end - 5]) | (pa[end - 6] ^ pb[end - 6]) | (pa[end - 7] ^ pb[end - 7])
-                    if d != 0 { break }
-                    end -= 8
-                }
-                while end > i && pa[end] == pb[end] { end -= 1 }
-                return max(end, i)
-            }
-        }
-    }
-
     /// Takes item `h` out of the order (a multi-item drag carries it): it is in no section and
     /// has no frame until a new order names it again; the items after it close the gap, and
     /// its section's pinned items keep their homes.
@@ -661,35 +449,10 @@ struct Arrangement: Sendable {
     @discardableResult
     mutating func shareAttributes(with other: Arrangement) -> Bool {
         // `handleOf` is `ids` inverted: equal ids, equal maps.
-        guard kind == other.kind, ids == other.ids, labels == other.labels, colors == other.colors, heights == other.heights,
+        guard ids == other.ids, labels == other.labels, colors == other.colors, heights == other.heights,
               movable == other.movable, kinds == other.kinds, grips == other.grips, cards == other.cards else { return false }
         ids = other.ids; labels = other.labels; colors = other.colors; heights = other.heights
         movable = other.movable; handleOf = other.handleOf; kinds = other.kinds; grips = other.grips; cards = other.cards
         return true
-    }
-
-    // MARK: Invariants
-
-    /// Every item is in exactly one place, the inverse maps agree, geometry is consistent.
-    func invariantViolations() -> [String] {
-        var v: [String] = []
-        var seen = Array(repeating: false, count: itemCount)
-        for s in 0..<sectionCount {
-            for (i, h) in members[s].enumerated() {
-                if seen[h] { v.append("item \(ids[h]) appears twice") }
-                seen[h] = true
-                if sectionOf[h] != s || indexOf[h] != i { v.append("item \(ids[h]) inverse map is stale") }
-                if stacksRows {
-                    let expected = i == 0 ? 0 : tops[s][i - 1] + heights[members[s][i - 1]] + rowSpacing
-                    if tops[s][i] != expected { v.append("tops[\(s)][\(i)] is \(tops[s][i]), expected \(expected)") }
-                }
-            }
-            if stacksRows, tops[s].count != members[s].count { v.append("tops[\(s)] has the wrong length") }
-            let expectedTop = s == 0 || kind == .columns ? 0 : sectionTop[s - 1] + sectionHeight[s - 1]
-            if sectionTop[s] != expectedTop { v.append("section \(sectionIDs[s]) top is stale") }
-        }
-        if let missing = seen.indices.first(where: { !seen[$0] && sectionOf[$0] >= 0 }) { v.append("item \(ids[missing]) is nowhere") }
-        for h in seen.indices where seen[h] && sectionOf[h] < 0 { v.append("item \(ids[h]) is parked and placed") }
-        return v
     }
 }

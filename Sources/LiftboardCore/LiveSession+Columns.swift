@@ -1,42 +1,47 @@
-/// Columns (docs/protocol.md, "Columns"): sections side by side, the board scrolling sideways
-/// (`scrollX`) and each column vertically on its own (`colScroll`); drags in both axes, pans
-/// that lock to one axis, auto-scroll in both directions at once, and the keyboard across
-/// columns. Lists and grids never come here.
+/// The scroll axes of a layout whose sections scroll on their own (columns, docs/protocol.md,
+/// "Columns"): the board scrolling sideways (`scrollX`) and each column vertically on its own
+/// (`colScroll`); pans that lock to one axis, scrolling.flings, auto-scroll in both directions at once.
+/// Where the cells are and how a drag moves is `ColumnsLayout`'s. Lists and grids never come
+/// here.
 extension LiveSession {
-    var isColumns: Bool { arr.kind == .columns }
+    /// The layout's scroll axes: each section scrolls on its own (columns).
+    @inline(__always) var scrollsSections: Bool { arr.scrollsSections }
+
+    /// The column with its own scroll under content x `x`.
+    func column(atX x: Double) -> Int? { arr.layout.scrolledSection(atX: x, in: arr) }
 
     // MARK: Coordinates
 
     /// Content coordinates of viewport point `p`. Columns: x in the board's content; y in the
     /// column's own coordinates, scrolled by that column's offset below its header (a header
-    /// does not scroll). Lists and grids: `(x, y + scrollY)`.
+    /// does not scroll). Lists and grids: `(x, y + scrolling.y)`.
     func contentPoint(_ p: Point) -> Point {
-        guard isColumns else { return Point(x: p.x, y: p.y + scrollY) }
-        let x = p.x + scrollX
-        guard p.y >= arr.headerHeight, let k = arr.column(atX: x) else { return Point(x: x, y: p.y) }
-        return Point(x: x, y: p.y + colScroll[k])
+        guard scrollsSections else { return Point(x: p.x, y: p.y + scrolling.y) }
+        let x = p.x + scrolling.x
+        guard p.y >= arr.headerHeight, let k = column(atX: x) else { return Point(x: x, y: p.y) }
+        return Point(x: x, y: p.y + scrolling.columns[k])
     }
 
     /// Viewport coordinates of content point `p` of section `s` (a cell's center).
     func viewportPoint(_ p: Point, section s: Int) -> Point {
-        guard isColumns else { return Point(x: p.x, y: p.y - scrollY) }
-        return Point(x: p.x - scrollX, y: p.y - (s >= 0 && s < colScroll.count ? colScroll[s] : 0))
+        guard scrollsSections else { return Point(x: p.x, y: p.y - scrolling.y) }
+        return Point(x: p.x - scrolling.x, y: p.y - (s >= 0 && s < scrolling.columns.count ? scrolling.columns[s] : 0))
     }
 
-    var maxScrollX: Double { isColumns ? max(0, arr.contentWidth - viewport.w) : 0 }
+    var maxScrollX: Double { scrollsSections ? max(0, arr.contentWidth - viewport.w) : 0 }
     func maxColumnScroll(_ k: Int) -> Double { max(0, arr.columnHeight(k) - viewport.h) }
 
     /// The board's content size: columns are as tall as the viewport.
     var contentSize: Size {
-        isColumns ? Size(w: arr.contentWidth, h: viewport.h) : Size(w: viewport.w, h: arr.contentHeight)
+        scrollsSections ? Size(w: arr.contentWidth, h: viewport.h) : Size(w: viewport.w, h: arr.contentHeight)
     }
 
     /// Sections as `layout` and frames carry them: columns add their scroll and content height.
     func sectionInfos() -> [SectionInfo] {
         var list = arr.sections()
-        guard isColumns else { return list }
+        guard scrollsSections else { return list }
         for k in list.indices {
-            list[k].scroll = colScroll[k]
+            list[k].scroll = scrolling.columns[k]
             list[k].contentHeight = arr.columnHeight(k)
         }
         return list
@@ -45,23 +50,23 @@ extension LiveSession {
     /// Whether an offset is past its end (the rows changed under it).
     /// - Complexity: O(columns).
     var columnScrollOutOfRange: Bool {
-        guard isColumns else { return false }
-        if colScroll.count != arr.sectionCount || scrollX > maxScrollX { return true }
-        return colScroll.indices.contains { colScroll[$0] > maxColumnScroll($0) }
+        guard scrollsSections else { return false }
+        if scrolling.columns.count != arr.sectionCount || scrolling.x > maxScrollX { return true }
+        return scrolling.columns.indices.contains { scrolling.columns[$0] > maxColumnScroll($0) }
     }
 
     /// Clamps every column's offset to its rows (they changed) and the board's to its width.
     /// Returns whether any offset moved.
     @discardableResult
     mutating func clampColumnScrolls() -> Bool {
-        guard isColumns else { return false }
+        guard scrollsSections else { return false }
         var moved = false
-        if colScroll.count != arr.sectionCount { colScroll = Array(repeating: 0, count: arr.sectionCount); moved = true }
-        let x = min(max(0, scrollX), maxScrollX)
-        if x != scrollX { scrollX = x; moved = true }
-        for k in colScroll.indices {
-            let y = min(max(0, colScroll[k]), maxColumnScroll(k))
-            if y != colScroll[k] { colScroll[k] = y; moved = true }
+        if scrolling.columns.count != arr.sectionCount { scrolling.columns = Array(repeating: 0, count: arr.sectionCount); moved = true }
+        let x = min(max(0, scrolling.x), maxScrollX)
+        if x != scrolling.x { scrolling.x = x; moved = true }
+        for k in scrolling.columns.indices {
+            let y = min(max(0, scrolling.columns[k]), maxColumnScroll(k))
+            if y != scrolling.columns[k] { scrolling.columns[k] = y; moved = true }
         }
         if moved { step.cellsDirty = true }
         return moved
@@ -85,8 +90,8 @@ extension LiveSession {
     /// Moves the board sideways to `x` (clamped) and retargets every pointer drag.
     mutating func scrollBoard(to x: Double, now: Double) {
         let clamped = min(max(0, x), maxScrollX)
-        guard clamped != scrollX else { return }
-        scrollX = clamped
+        guard clamped != scrolling.x else { return }
+        scrolling.x = clamped
         step.cellsDirty = true
         for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
         settleColumns(now: now)
@@ -94,10 +99,10 @@ extension LiveSession {
 
     /// Moves column `k` to offset `y` (clamped to its rows) and retargets every pointer drag.
     mutating func scrollColumn(_ k: Int, to y: Double, now: Double) {
-        guard k >= 0, k < colScroll.count else { return }
+        guard k >= 0, k < scrolling.columns.count else { return }
         let clamped = min(max(0, y), maxColumnScroll(k))
-        guard clamped != colScroll[k] else { return }
-        colScroll[k] = clamped
+        guard clamped != scrolling.columns[k] else { return }
+        scrolling.columns[k] = clamped
         step.cellsDirty = true
         for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
         settleColumns(now: now)
@@ -106,110 +111,12 @@ extension LiveSession {
     /// `wheel`: `dy` scrolls the column under the pointer (none without `at`, or over no
     /// column), `dx` the board.
     mutating func wheelColumns(dx: Double, dy: Double, at: Point?, now: Double) {
-        flings = []
-        if dx != 0 { scrollBoard(to: scrollX + dx, now: now) }
-        if dy != 0, let at, let k = arr.column(atX: at.x + scrollX) { scrollColumn(k, to: colScroll[k] + dy, now: now) }
+        scrolling.flings = []
+        if dx != 0 { scrollBoard(to: scrolling.x + dx, now: now) }
+        if dy != 0, let at, let k = column(atX: at.x + scrolling.x) { scrollColumn(k, to: scrolling.columns[k] + dy, now: now) }
     }
 
-    // MARK: Targeting
-
-    /// Drag `d`'s place from its snapshot's center: the target column by the center's x (gaps
-    /// keep a bordering current column, else go left; outside, the first or last); entering
-    /// another column, the place before its first row (without the item, in its scroll) whose
-    /// midpoint is below the center's y clamped to the viewport's body; within the current
-    /// column, the list rule. A refusing column is no target. Swap mode exchanges within the
-    /// lift's column.
-    mutating func retargetColumns(_ d: Int) {
-        let h = drags[d].item
-        let cur = arr.sectionOf[h]
-        let c = drags[d].center
-        let x = c.x + scrollX
-        let t = arr.targetColumn(atX: x, current: cur)
-        // `swaps(drags[d])` spelled out (a non-mutating call here copies the session).
-        if config.mode == .swap && drags[d].pointer >= 0 && drags[d].copyFrom == nil {
-            retargetColumnsSwap(d, target: t, x: x)
-            return
-        }
-        if t != cur {
-            guard !arr.hasRules || allows(t, for: h) else { return }
-            enterColumn(h, t, viewportY: c.y)
-        }
-        retargetInColumn(h, y: c.y + colScroll[arr.sectionOf[h]])
-    }
-
-    /// Item `h` enters column `t` before the first row whose midpoint is below the center.
-    mutating func enterColumn(_ h: Int, _ t: Int, viewportY: Double) {
-        let y = min(max(viewportY, arr.headerHeight), viewport.h) + colScroll[t]
-        let i = arr.entryIndex(column: t, y: y, without: h)
-        arr.move(h, toSection: t, index: i, pinnedHome: pinnedHome)
-    }
-
-    /// Whether the list rule, within item `h`'s column only, moves it down (+1), up (-1) or
-    /// not (0) for column y `y`. A column that refuses its drag (the palette it is copied
-    /// out of) passes nothing.
-    func columnStep(_ h: Int, y: Double) -> Int {
-        let s = arr.sectionOf[h], i = arr.indexOf[h]
-        if arr.hasRules && !allows(s, for: h) { return 0 }
-        if let j = nextMovable(section: s, after: i), y >= arr.frame(section: s, index: j).midY { return 1 }
-        if let j = prevMovable(section: s, before: i), y <= arr.frame(section: s, index: j).midY { return -1 }
-        return 0
-    }
-
-    /// Passes neighbours within the column while the center is at or beyond their midpoints.
-    /// - Complexity: O(cells passed).
-    mutating func retargetInColumn(_ h: Int, y: Double) {
-        for _ in 0...arr.itemCount {
-            let dir = columnStep(h, y: y)
-            if dir == 0 { return }
-            let s = arr.sectionOf[h], i = arr.indexOf[h]
-            guard let j = dir > 0 ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) else { return }
-            arr.exchange(section: s, i, j)
-            // Another drag's item whose own rule would pass it straight back: not passed.
-            if passesBackInColumn(arr.members[s][i], dir: dir) { arr.exchange(section: s, i, j); return }
-        }
-    }
-
-    /// Whether item `n`, held by another pointer drag targeting its own column by the insert
-    /// rules, would move in direction `dir` under that drag's still snapshot.
-    func passesBackInColumn(_ n: Int, dir: Int) -> Bool {
-        let s = arr.sectionOf[n]
-        // A swap drag in its lift's column exchanges; outside it, it follows the insert rules.
-        guard let p = liftedBy[n], p >= 0, let k = dragIndex(p), drags[k].item == n,
-              !(swaps(drags[k]) && s == drags[k].liftSection) else { return false }
-        guard arr.targetColumn(atX: drags[k].center.x + scrollX, current: s) == s else { return false }
-        return columnStep(n, y: drags[k].center.y + colScroll[s]) == dir
-    }
-
-    /// Swap mode in columns: over a cell of the lift's column (in the committed layout, with
-    /// that column's scroll) the item exchanges with it; once the target column is another,
-    /// the exchange is undone and the item enters that column by the insert rule, then
-    /// follows it. Only a cell of the lift's column brings it back.
-    mutating func retargetColumnsSwap(_ d: Int, target t: Int, x: Double) {
-        let h = drags[d].item, ls = drags[d].liftSection
-        let c = drags[d].center
-        let cur = arr.sectionOf[h]
-        if t == ls {
-            guard c.y >= arr.headerHeight, let ref = committedLayout,
-                  case .cell(let other) = ref.region(at: Point(x: x, y: c.y + colScroll[ls])), ref.sectionOf[other] == ls else {
-                return  // over no cell of the lift's column: the live order stays
-            }
-            if cur != ls { arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome) }
-            if other == h {
-                setSwapTarget(d, nil)
-            } else if arr.movable[other] && !isHeld(other, byOtherThan: d) {
-                setSwapTarget(d, other)
-            }
-            return
-        }
-        if t != cur {
-            guard !arr.hasRules || allows(t, for: h) else { return }
-            setSwapTarget(d, nil)
-            enterColumn(h, t, viewportY: c.y)
-        }
-        retargetInColumn(h, y: c.y + colScroll[arr.sectionOf[h]])
-    }
-
-    // MARK: Pans and flings
+    // MARK: Pans and scrolling.flings
 
     /// A pan decides its axis once (UIScrollView's directional lock): sideways when |dx| >
     /// |dy|, scrolling the board, else vertically, scrolling the column under its `down`.
@@ -241,30 +148,30 @@ extension LiveSession {
         switch axis {
         case .x: target = -1
         case .y:
-            guard let c = pointer.columnAtDown, c < colScroll.count else { return }
+            guard let c = pointer.columnAtDown, c < scrolling.columns.count else { return }
             target = c
         }
-        let (offset, end) = target < 0 ? (scrollX, maxScrollX) : (colScroll[target], maxColumnScroll(target))
+        let (offset, end) = target < 0 ? (scrolling.x, maxScrollX) : (scrolling.columns[target], maxColumnScroll(target))
         if (velocity < 0 && offset <= 0) || (velocity > 0 && offset >= end) { return }
-        flings.removeAll { $0.target == target }
-        flings.append(Fling(target: target, velocity: velocity, nextTick: now + tickMs))
+        scrolling.flings.removeAll { $0.target == target }
+        scrolling.flings.append(Fling(target: target, velocity: velocity, nextTick: now + tickMs))
     }
 
     /// One tick of fling `i`.
     mutating func flingTick(_ i: Int, now: Double) {
-        guard i < flings.count else { return }
-        var f = flings[i]
+        guard i < scrolling.flings.count else { return }
+        var f = scrolling.flings[i]
         if f.target < 0 {
-            scrollBoard(to: scrollX + f.velocity * Self.distancePerTick, now: now)
+            scrollBoard(to: scrolling.x + f.velocity * Self.distancePerTick, now: now)
         } else {
-            scrollColumn(f.target, to: colScroll[f.target] + f.velocity * Self.distancePerTick, now: now)
+            scrollColumn(f.target, to: scrolling.columns[f.target] + f.velocity * Self.distancePerTick, now: now)
         }
         f.velocity *= Self.decayPerTick
         f.nextTick = now + tickMs
-        let (offset, end) = f.target < 0 ? (scrollX, maxScrollX)
-            : (f.target < colScroll.count ? (colScroll[f.target], maxColumnScroll(f.target)) : (0, 0))
+        let (offset, end) = f.target < 0 ? (scrolling.x, maxScrollX)
+            : (f.target < scrolling.columns.count ? (scrolling.columns[f.target], maxColumnScroll(f.target)) : (0, 0))
         let atEnd = offset <= 0 || offset >= end
-        if abs(f.velocity) * 1000 < 10 || atEnd { flings.remove(at: i) } else { flings[i] = f }
+        if abs(f.velocity) * 1000 < 10 || atEnd { scrolling.flings.remove(at: i) } else { scrolling.flings[i] = f }
     }
 
     // MARK: Auto-scroll
@@ -303,10 +210,10 @@ extension LiveSession {
         }
         guard inBand else { return false }
         let v = columnAutoScrollVelocities()
-        if (v.board < 0 && scrollX > 0) || (v.board > 0 && scrollX < maxScrollX) { return true }
+        if (v.board < 0 && scrolling.x > 0) || (v.board > 0 && scrolling.x < maxScrollX) { return true }
         for k in v.columns.indices {
             let c = v.columns[k]
-            if (c < 0 && colScroll[k] > 0) || (c > 0 && colScroll[k] < maxColumnScroll(k)) { return true }
+            if (c < 0 && scrolling.columns[k] > 0) || (c > 0 && scrolling.columns[k] < maxColumnScroll(k)) { return true }
         }
         return false
     }
@@ -316,18 +223,18 @@ extension LiveSession {
     mutating func columnAutoScrollTick(now: Double) {
         let v = columnAutoScrollVelocities()
         var moved = false
-        let x = min(max(0, scrollX + v.board * tickMs), maxScrollX)
-        if x != scrollX { scrollX = x; moved = true }
+        let x = min(max(0, scrolling.x + v.board * tickMs), maxScrollX)
+        if x != scrolling.x { scrolling.x = x; moved = true }
         for k in v.columns.indices where v.columns[k] != 0 {
-            let y = min(max(0, colScroll[k] + v.columns[k] * tickMs), maxColumnScroll(k))
-            if y != colScroll[k] { colScroll[k] = y; moved = true }
+            let y = min(max(0, scrolling.columns[k] + v.columns[k] * tickMs), maxColumnScroll(k))
+            if y != scrolling.columns[k] { scrolling.columns[k] = y; moved = true }
         }
         if moved {
             step.cellsDirty = true
             for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
             settleColumns(now: now)
         }
-        autoScrollAt = moved && columnAutoScrollWanted() ? now + tickMs : nil
+        scrolling.autoScrollAt = moved && columnAutoScrollWanted() ? now + tickMs : nil
     }
 
     // MARK: The frames' window
@@ -336,60 +243,23 @@ extension LiveSession {
     /// viewport's height of its own visible rows, appended to `out` column by column.
     /// - Complexity: O(columns + log n + k) for k cells.
     func columnWindowCells(into out: inout [Int]) {
-        let x0 = scrollX - viewport.w, x1 = scrollX + 2 * viewport.w
+        let x0 = scrolling.x - viewport.w, x1 = scrolling.x + 2 * viewport.w
         for k in 0..<arr.sectionCount {
-            let cx = arr.columnX(k)
-            guard cx < x1, cx + arr.cols.width > x0 else { continue }
-            arr.columnCells(k, from: colScroll[k] - viewport.h, to: colScroll[k] + 2 * viewport.h, into: &out)
+            let f = arr.sectionFrame(k)
+            let y0 = scrolling.columns[k] - viewport.h, y1 = scrolling.columns[k] + 2 * viewport.h
+            guard f.minX < x1, f.maxX > x0, !arr.members[k].isEmpty, y1 > y0 else { continue }
+            arr.stackedCells(k, base: arr.headerHeight, from: y0, to: y1, into: &out)
         }
     }
 
     /// Whether frame `f` of column `s` is in the frames' window.
     func inColumnWindow(_ f: Rect, section s: Int) -> Bool {
-        let x0 = scrollX - viewport.w, x1 = scrollX + 2 * viewport.w
+        let x0 = scrolling.x - viewport.w, x1 = scrolling.x + 2 * viewport.w
         guard f.x < x1, f.x + f.w > x0 else { return false }
-        return f.y < colScroll[s] + 2 * viewport.h && f.y + f.h > colScroll[s] - viewport.h
+        return f.y < scrolling.columns[s] + 2 * viewport.h && f.y + f.h > scrolling.columns[s] - viewport.h
     }
 
     // MARK: Keyboard
-
-    /// The focus's next item: Left/Right the nearest column that way with items (the same
-    /// index, clamped); Up/Down within the column (nothing at its ends).
-    func columnFocusTarget(from h: Int, key: String) -> Int? {
-        let s = arr.sectionOf[h], i = arr.indexOf[h]
-        switch key {
-        case "ArrowUp": return i > 0 ? arr.members[s][i - 1] : nil
-        case "ArrowDown": return i + 1 < arr.members[s].count ? arr.members[s][i + 1] : nil
-        case "ArrowLeft", "ArrowRight":
-            let step = key == "ArrowLeft" ? -1 : 1
-            var t = s + step
-            while t >= 0 && t < arr.sectionCount {
-                if !arr.members[t].isEmpty { return arr.members[t][min(i, arr.members[t].count - 1)] }
-                t += step
-            }
-            return nil
-        default: return nil
-        }
-    }
-
-    /// A lifted item's keyboard step: Left/Right to the nearest column that way that takes it
-    /// (the same index, clamped); Up/Down one place within its column (pinned items hopped).
-    mutating func columnKeyboardStep(_ h: Int, key: String) {
-        let s = arr.sectionOf[h], i = arr.indexOf[h]
-        let free = !arr.hasRules || allows(s, for: h)
-        switch key {
-        case "ArrowUp":
-            if free, let j = prevMovable(section: s, before: i) { arr.exchange(section: s, i, j) }
-        case "ArrowDown":
-            if free, let j = nextMovable(section: s, after: i) { arr.exchange(section: s, i, j) }
-        case "ArrowLeft":
-            if let t = prevAllowed(before: s, for: h) { arr.move(h, toSection: t, index: min(i, arr.members[t].count), pinnedHome: pinnedHome) }
-        case "ArrowRight":
-            if let t = nextAllowed(after: s, for: h) { arr.move(h, toSection: t, index: min(i, arr.members[t].count), pinnedHome: pinnedHome) }
-        default:
-            break
-        }
-    }
 
     /// Scrolls the board just enough to show item `h`'s column, and the column just enough to
     /// show its cell below the header, animated.
@@ -397,15 +267,15 @@ extension LiveSession {
         let s = arr.sectionOf[h]
         guard s >= 0 else { return }
         let f = arr.frame(of: h)
-        var x = scrollX
+        var x = scrolling.x
         if f.minX < x { x = f.minX } else if f.maxX > x + viewport.w { x = f.maxX - viewport.w }
         x = min(max(0, x), maxScrollX)
-        var y = colScroll[s]
+        var y = scrolling.columns[s]
         if f.minY - arr.headerHeight < y { y = f.minY - arr.headerHeight } else if f.maxY > y + viewport.h { y = f.maxY - viewport.h }
         y = min(max(0, y), maxColumnScroll(s))
-        if x != scrollX || y != colScroll[s] {
-            scrollX = x
-            colScroll[s] = y
+        if x != scrolling.x || y != scrolling.columns[s] {
+            scrolling.x = x
+            scrolling.columns[s] = y
             step.scrollDur = dur(config.shiftMs)
             step.cellsDirty = true
         }

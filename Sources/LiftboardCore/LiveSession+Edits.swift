@@ -5,12 +5,12 @@ extension LiveSession {
     /// The committed board as this session knows it, with every attribute resolved (colors and
     /// heights explicit, so that a rebuilt arrangement draws the same cells the same way).
     func committedBoard() -> Board {
-        var b = Board(id: boardID, layout: arr.kind, list: arr.list, grid: arr.grid, columns: arr.cols, sections: [])
+        var b = Board(id: boardID, layout: arr.spec.kind, list: arr.spec.list, grid: arr.spec.grid, columns: arr.spec.columns, sections: [])
         b.version = version
         b.sections = base.enumerated().map { s, m in
             Section(id: arr.sectionIDs[s], title: arr.titles[s], items: m.map { h in
                 Item(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h],
-                     height: arr.kind != .grid ? arr.heights[h] : nil, movable: arr.movable[h],
+                     height: arr.layout.declaredHeight(arr.heights[h]), movable: arr.movable[h],
                      kind: arr.kinds[h], handle: arr.grips[h], card: arr.cards[h])
             }, accepts: arr.rules[s].accepts.map { $0.sorted() }, max: arr.rules[s].max, copy: arr.rules[s].copy,
                drop: arr.rules[s].drop, subtitle: arr.subtitles[s])
@@ -63,10 +63,10 @@ extension LiveSession {
         }
 
         // What the client has: the same cells under their new handles; removed ones fade out.
-        var sentOrder: [Int] = [], sentCells: [SentCell] = []
+        var order: [Int] = [], cells: [SentCell] = []
         var removed: [String] = []
-        for (k, h) in self.sentOrder.enumerated() {
-            if let n = map(h) { sentOrder.append(n); sentCells.append(self.sentCells[k]) } else { removed.append(old.ids[h]) }
+        for (k, h) in sent.order.enumerated() {
+            if let n = map(h) { order.append(n); cells.append(sent.cells[k]) } else { removed.append(old.ids[h]) }
         }
         step.removed += removed
         step.refreshed = Set(refreshed.compactMap { next.handleOf[$0] })
@@ -79,11 +79,11 @@ extension LiveSession {
         for (h, section, index) in livePlaces.sorted(by: { ($0.section, $0.index) < ($1.section, $1.index) }) {
             if let t = next.sectionIndexOf[section] { next.move(h, toSection: t, index: index, pinnedHome: homes) }
         }
-        if isColumns {
+        if scrollsSections {
             // Columns keep their offsets by id; a new one starts at the top.
-            let was = Dictionary(uniqueKeysWithValues: zip(old.sectionIDs, colScroll))
-            colScroll = next.sectionIDs.map { was[$0] ?? 0 }
-            flings = []
+            let was = Dictionary(uniqueKeysWithValues: zip(old.sectionIDs, scrolling.columns))
+            scrolling.columns = next.sectionIDs.map { was[$0] ?? 0 }
+            scrolling.flings = []
             // A pan keeps scrolling its column, wherever the edit put it (none if it went).
             for k in pointers.indices {
                 pointers[k].columnAtDown = pointers[k].columnAtDown.flatMap { next.sectionIndexOf[old.sectionIDs[$0]] }
@@ -97,23 +97,23 @@ extension LiveSession {
             liftedBy[d.item] = d.pointer
             for x in d.extras { liftedBy[x] = d.pointer }
         }
-        let wasSelected = selected
-        selected = Array(repeating: false, count: arr.itemCount)
-        selectionCount = 0
-        for h in wasSelected.indices where wasSelected[h] { if let n = map(h) { selected[n] = true; selectionCount += 1 } }
-        selectionAnchor = selectionAnchor.flatMap(map)
+        let wasSelected = selection.marked
+        selection.marked = Array(repeating: false, count: arr.itemCount)
+        selection.count = 0
+        for h in wasSelected.indices where wasSelected[h] { if let n = map(h) { selection.marked[n] = true; selection.count += 1 } }
+        selection.anchor = selection.anchor.flatMap(map)
         pinnedHome = homes
         committedLayout = config.mode == .swap ? Arrangement(board: board, width: viewport.w) : nil
         for k in drags.indices { drags[k].liftSection = committedLayout?.sectionOf[drags[k].item] ?? committedSection(of: drags[k].item) }
         refreshRefusals()
         focus = focus.flatMap { old.ids.indices.contains($0) ? next.handleOf[old.ids[$0]] : nil }
-        sentFocus = sentFocus.flatMap { old.ids.indices.contains($0) ? next.handleOf[old.ids[$0]] : nil }
-        self.sentOrder = sentOrder
-        self.sentCells = sentCells
-        sentSlot = Array(repeating: -1, count: arr.itemCount)
-        for (k, h) in sentOrder.enumerated() { sentSlot[h] = Int32(k) }
+        sent.focus = sent.focus.flatMap { old.ids.indices.contains($0) ? next.handleOf[old.ids[$0]] : nil }
+        sent.order = order
+        sent.cells = cells
+        sent.slot = Array(repeating: -1, count: arr.itemCount)
+        for (k, h) in sent.order.enumerated() { sent.slot[h] = Int32(k) }
         rebuildLive(reporting: before)
-        scrollY = clampScroll(scrollY)
+        scrolling.y = clampScroll(scrolling.y)
         clampColumnScrolls()
         step.shiftDur = dur(config.shiftMs)
         updateAutoScroll(now: now)

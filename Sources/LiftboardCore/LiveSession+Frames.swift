@@ -2,7 +2,7 @@
 /// the cells within one viewport's height of the visible area.
 extension LiveSession {
     /// The content band whose cells the client is kept up to date on.
-    var window: (Double, Double) { (scrollY - viewport.h, scrollY + 2 * viewport.h) }
+    var window: (Double, Double) { (scrolling.y - viewport.h, scrolling.y + 2 * viewport.h) }
 
     // `cellInfo`, `sentCell` and `appendUpdate` are always inlined: the diffs call them from
     // mutating code for every cell they compare, and a call of a non-mutating method that is
@@ -10,12 +10,12 @@ extension LiveSession {
     @inline(__always) func cellInfo(_ h: Int) -> CellInfo {
         CellInfo(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h], section: arr.sectionIDs[arr.sectionOf[h]],
                  index: arr.indexOf[h], movable: arr.movable[h], frame: arr.frame(of: h), hidden: liftedBy[h] != nil,
-                 selected: selected[h], handle: arr.grips[h], card: arr.cards[h])
+                 selected: selection.marked[h], handle: arr.grips[h], card: arr.cards[h])
     }
 
     @inline(__always) func sentCell(_ h: Int) -> SentCell {
         SentCell(frame: arr.frame(of: h), hidden: liftedBy[h] != nil, section: arr.sectionOf[h], index: arr.indexOf[h],
-                 selected: selected[h])
+                 selected: selection.marked[h])
     }
 
     func snapshotState(_ d: Drag) -> SnapshotUpdate {
@@ -28,20 +28,20 @@ extension LiveSession {
     mutating func makeLayout() -> ServerEvent {
         let (y0, y1) = window
         var handles: [Int] = []
-        if isColumns { columnWindowCells(into: &handles) } else { arr.cells(from: y0, to: y1, into: &handles) }
-        for h in sentOrder { sentSlot[h] = -1 }
-        sentOrder = handles
-        sentCells = handles.map(sentCell)
-        for (k, h) in handles.enumerated() { sentSlot[h] = Int32(k) }
+        if scrollsSections { columnWindowCells(into: &handles) } else { arr.cells(from: y0, to: y1, into: &handles) }
+        for h in sent.order { sent.slot[h] = -1 }
+        sent.order = handles
+        sent.cells = handles.map(sentCell)
+        for (k, h) in handles.enumerated() { sent.slot[h] = Int32(k) }
         arr.clearChanges()
-        sentScroll = scrollY
-        sentScrollX = scrollX
-        sentContent = contentSize
-        sentSections = sectionInfos()
-        var layout = LayoutMessage(version: version, content: sentContent, scroll: Point(x: scrollX, y: scrollY),
-                                   sections: sentSections, cells: handles.map(cellInfo),
+        sent.scroll = scrolling.y
+        sent.scrollX = scrolling.x
+        sent.content = contentSize
+        sent.sections = sectionInfos()
+        var layout = LayoutMessage(version: version, content: sent.content, scroll: Point(x: scrolling.x, y: scrolling.y),
+                                   sections: sent.sections, cells: handles.map(cellInfo),
                                    snapshots: drags.map(snapshotState))
-        layout.layout = isColumns || config.layouts == .named ? arr.kind : nil
+        layout.layout = scrollsSections || config.layouts == .named ? arr.spec.kind : nil
         return .layout(layout)
     }
 
@@ -50,11 +50,11 @@ extension LiveSession {
     mutating func flushStep(at now: Double, into out: inout [ServerEvent]) {
         // A move can shorten the content under the scroll offset, or slide cells under another
         // drag's still center.
-        if isColumns {
+        if scrollsSections {
             // Columns: whatever moved the rows (a drag, a commit, an edit, a resync), offsets
             // past a column's end come back, retargeting the drags.
             if step.reordered || step.cellsDirty || columnScrollOutOfRange { settleColumns(now: now) }
-        } else if scrollY > maxScroll || (step.reordered && drags.count > 1) {
+        } else if scrolling.y > maxScroll || (step.reordered && drags.count > 1) {
             settleDrags(now: now)
         }
         if stepSendsNothing() {
@@ -68,22 +68,22 @@ extension LiveSession {
             step.scrollDur = nil
             return
         }
-        var f = FrameMessage(seq: frameSeq + 1, ms: now, ack: lastSeq)
-        swap(&f.cells, &lastFrameCells)
+        var f = FrameMessage(seq: identity.frameSeq + 1, ms: now, ack: identity.lastSeq)
+        swap(&f.cells, &sent.lastFrameCells)
         Self.recycle(&f.cells)
         var changed = false
         var cellsDirty = step.cellsDirty
-        if isColumns && scrollX != sentScrollX {
-            f.scroll = Point(x: scrollX, y: 0)
-            sentScrollX = scrollX
+        if scrollsSections && scrolling.x != sent.scrollX {
+            f.scroll = Point(x: scrolling.x, y: 0)
+            sent.scrollX = scrolling.x
             cellsDirty = true
             changed = true
         }
-        if isColumns && step.scrollDur != nil && step.cellsDirty { f.scrollDur = step.scrollDur }
-        if scrollY != sentScroll {
-            f.scroll = Point(x: 0, y: scrollY)
+        if scrollsSections && step.scrollDur != nil && step.cellsDirty { f.scrollDur = step.scrollDur }
+        if scrolling.y != sent.scroll {
+            f.scroll = Point(x: 0, y: scrolling.y)
             f.scrollDur = step.scrollDur
-            sentScroll = scrollY
+            sent.scroll = scrolling.y
             cellsDirty = true
             changed = true
         }
@@ -102,9 +102,9 @@ extension LiveSession {
         }
         if whole {
             let content = contentSize
-            if content != sentContent { f.content = content; sentContent = content; changed = true }
+            if content != sent.content { f.content = content; sent.content = content; changed = true }
             let sections = sectionInfos()
-            if sections != sentSections { f.sections = sections; sentSections = sections; changed = true }
+            if sections != sent.sections { f.sections = sections; sent.sections = sections; changed = true }
             diffCells(into: &f)
             if !step.removed.isEmpty { f.removed = step.removed; f.removeDur = step.shiftDur; changed = true }
         }
@@ -116,18 +116,18 @@ extension LiveSession {
                 // The usual step: one snapshot moved. Its buffer becomes the frame's; the last
                 // frame's becomes the step's.
                 swap(&f.snapshots, &step.snapshots)
-                swap(&step.snapshots, &lastFrameSnapshots)
+                swap(&step.snapshots, &sent.lastFrameSnapshots)
                 Self.recycle(&step.snapshots)
-                lastFrameSnapshots = f.snapshots
+                sent.lastFrameSnapshots = f.snapshots
             } else {
                 f.snapshots = mergeSnapshots(step.snapshots)
                 step.snapshots.removeAll(keepingCapacity: true)
             }
             changed = true
         }
-        if focus != sentFocus, let fh = focus {
+        if focus != sent.focus, let fh = focus {
             f.focus = arr.ids[fh]
-            sentFocus = focus
+            sent.focus = focus
             changed = true
         }
         let frame = changed || step.forceFrame
@@ -137,9 +137,9 @@ extension LiveSession {
             // Handed over, not shared (`removeAll(keepingCapacity:)` of a buffer the frame also
             // held allocated a new one); the last frame's becomes the step's.
             swap(&f.events, &step.gestures)
-            swap(&step.gestures, &lastFrameEvents)
+            swap(&step.gestures, &sent.lastFrameEvents)
             Self.recycle(&step.gestures)
-            lastFrameEvents = f.events
+            sent.lastFrameEvents = f.events
         }
         out.reserveCapacity(out.count + step.errors.count + step.gestures.count + (frame ? 1 : 0)
                             + step.commits.count + step.announces.count)
@@ -148,14 +148,14 @@ extension LiveSession {
         if frame {
             if config.follow == .quiet { addUnsentCenters(to: &f) }
             if config.commits == .inline { inlineCommit(into: &f) }
-            frameSeq += 1
+            identity.frameSeq += 1
             // A drag's frames name a few cells; a bigger frame's (a scroll, a layout's worth)
             // are not kept: an idle session would hold them, their labels and cards, until its
             // next frame.
-            if f.cells.count <= Self.recycledCellsMax { lastFrameCells = f.cells }
+            if f.cells.count <= Self.recycledCellsMax { sent.lastFrameCells = f.cells }
             out.append(.frame(f))
         } else {
-            swap(&lastFrameCells, &f.cells)  // empty: its room kept for the next frame
+            swap(&sent.lastFrameCells, &f.cells)  // empty: its room kept for the next frame
         }
         if !step.commits.isEmpty { out += step.commits; step.commits.removeAll(keepingCapacity: true) }
         if !step.announces.isEmpty { out += step.announces; step.announces.removeAll(keepingCapacity: true) }
@@ -186,10 +186,10 @@ extension LiveSession {
     /// pass it a copy of the whole session, as it does any non-mutating method not inlined.
     mutating func stepSendsNothing() -> Bool {
         guard !step.cellsDirty, !step.reordered, step.restyled == nil, !step.forceFrame,
-              scrollY == sentScroll, !isColumns || scrollX == sentScrollX,
+              scrolling.y == sent.scroll, !scrollsSections || scrolling.x == sent.scrollX,
               step.gestures.isEmpty, step.errors.isEmpty, step.commits.isEmpty, step.announces.isEmpty,
               step.appeared.isEmpty, step.refreshed.isEmpty, step.removed.isEmpty else { return false }
-        if let fh = focus, fh != sentFocus { return false }
+        if let fh = focus, fh != sent.focus { return false }
         return step.snapshots.isEmpty || (config.follow == .quiet && quietStepOnlyFollows)
     }
 
@@ -208,19 +208,19 @@ extension LiveSession {
         let (y0, y1) = window
         // Two buffers each for the window's handles and cells, swapped: no allocation per frame.
         var handles: [Int] = []
-        swap(&handles, &spareOrder)
+        swap(&handles, &sent.spareOrder)
         handles.removeAll(keepingCapacity: true)
-        if isColumns { columnWindowCells(into: &handles) } else { arr.cells(from: y0, to: y1, into: &handles) }
+        if scrollsSections { columnWindowCells(into: &handles) } else { arr.cells(from: y0, to: y1, into: &handles) }
         var next: [SentCell] = []
-        swap(&next, &spareCells)
+        swap(&next, &sent.spareCells)
         next.removeAll(keepingCapacity: true)
         next.reserveCapacity(handles.count)
         for h in handles {
             let now = sentCell(h)
             next.append(now)
-            let slot = Int(sentSlot[h])
+            let slot = Int(sent.slot[h])
             if slot >= 0 {
-                let was = sentCells[slot]
+                let was = sent.cells[slot]
                 let refreshed = !step.refreshed.isEmpty && step.refreshed.contains(h)
                 guard was != now || refreshed else { continue }
                 appendUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: refreshed, to: &f.cells)
@@ -232,18 +232,18 @@ extension LiveSession {
             }
         }
         // Mark the new window, then list what left it (still marked from before, not now).
-        for h in sentOrder { sentSlot[h] = -2 }
-        for (k, h) in handles.enumerated() { sentSlot[h] = Int32(k) }
+        for h in sent.order { sent.slot[h] = -2 }
+        for (k, h) in handles.enumerated() { sent.slot[h] = Int32(k) }
         var gone: [String] = []
-        for h in sentOrder where sentSlot[h] == -2 {
+        for h in sent.order where sent.slot[h] == -2 {
             gone.append(arr.ids[h])
-            sentSlot[h] = -1
+            sent.slot[h] = -1
         }
         if !gone.isEmpty { f.gone += gone }  // one new box for the frame's rare members, not one a cell
-        swap(&sentCells, &next)
-        swap(&sentOrder, &handles)
-        spareCells = next
-        spareOrder = handles
+        swap(&sent.cells, &next)
+        swap(&sent.order, &handles)
+        sent.spareCells = next
+        sent.spareOrder = handles
         arr.clearChanges()
     }
 
@@ -267,12 +267,12 @@ extension LiveSession {
     /// (nothing done) when something moved; the caller then makes the whole diff.
     mutating func diffRestyled(_ h: Int, into f: inout FrameMessage) -> Bool {
         guard arr.changes.section < 0, !arr.changes.wide else { return false }
-        let slot = Int(sentSlot[h])
+        let slot = Int(sent.slot[h])
         guard slot >= 0 else { return true }
-        let was = sentCells[slot], now = sentCell(h)
+        let was = sent.cells[slot], now = sentCell(h)
         if was != now {
             appendUpdate(h, was: was, now: now, shiftDur: step.shiftDur, refreshed: false, to: &f.cells)
-            sentCells[slot] = now
+            sent.cells[slot] = now
         }
         return true
     }
@@ -298,8 +298,8 @@ extension LiveSession {
         for k in c.lo...hi {
             let h = m[k]
             let fr = arr.frame(of: h)
-            let inside = isColumns ? inColumnWindow(fr, section: c.section) : fr.y < y1 && fr.y + fr.h > y0
-            let slot = Int(sentSlot[h])
+            let inside = scrollsSections ? inColumnWindow(fr, section: c.section) : fr.y < y1 && fr.y + fr.h > y0
+            let slot = Int(sent.slot[h])
             guard inside == (slot >= 0) else { return false }
             if inside { first = min(first, slot); last = max(last, slot); count += 1 }
         }
@@ -308,17 +308,17 @@ extension LiveSession {
         f.cells.reserveCapacity(f.cells.count + count)
         for k in c.lo...hi {
             let h = m[k]
-            let slot = Int(sentSlot[h])
+            let slot = Int(sent.slot[h])
             guard slot >= 0 else { continue }
-            let was = sentCells[slot], now = sentCell(h)
+            let was = sent.cells[slot], now = sentCell(h)
             if was != now { appendUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: false, to: &f.cells) }
         }
         var slot = first
-        for k in c.lo...hi where sentSlot[m[k]] >= 0 {
+        for k in c.lo...hi where sent.slot[m[k]] >= 0 {
             let h = m[k]
-            sentOrder[slot] = h
-            sentCells[slot] = sentCell(h)
-            sentSlot[h] = Int32(slot)
+            sent.order[slot] = h
+            sent.cells[slot] = sentCell(h)
+            sent.slot[h] = Int32(slot)
             slot += 1
         }
         arr.clearChanges()

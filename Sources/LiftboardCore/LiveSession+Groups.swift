@@ -37,13 +37,13 @@ extension LiveSession {
         if case .cell(let h) = arr.region(at: content), arr.movable[h] { hit = h }
         if mods.toggles {
             guard let h = hit else { return }
-            setSelected(h, !selected[h])
-            selectionAnchor = h
+            setSelected(h, !selection.marked[h])
+            selection.anchor = h
         } else if mods.contains(.shift) {
             guard let h = hit else { return }
-            guard let a = selectionAnchor, !arr.isParked(a), arr.sectionOf[a] == arr.sectionOf[h] else {
+            guard let a = selection.anchor, !arr.isParked(a), arr.sectionOf[a] == arr.sectionOf[h] else {
                 setSelected(h, true)
-                selectionAnchor = h
+                selection.anchor = h
                 return
             }
             let s = arr.sectionOf[h]
@@ -55,16 +55,16 @@ extension LiveSession {
     }
 
     mutating func setSelected(_ h: Int, _ on: Bool) {
-        guard selected[h] != on else { return }
-        selected[h] = on
-        selectionCount += on ? 1 : -1
+        guard selection.marked[h] != on else { return }
+        selection.marked[h] = on
+        selection.count += on ? 1 : -1
         step.cellsDirty = true
     }
 
     mutating func clearSelection() {
-        selectionAnchor = nil
-        guard selectionCount > 0 else { return }
-        for h in selected.indices where selected[h] { setSelected(h, false) }
+        selection.anchor = nil
+        guard selection.count > 0 else { return }
+        for h in selection.marked.indices where selection.marked[h] { setSelected(h, false) }
     }
 
     // MARK: Lifting a group
@@ -74,15 +74,15 @@ extension LiveSession {
     /// the selection.
     mutating func liftSelection(with d: Int) {
         let h = drags[d].item
-        guard selected[h] else {
+        guard selection.marked[h] else {
             clearSelection()
             return
         }
         // A palette's items are copied one at a time.
-        guard groupsAllowed, selectionCount > 1, drags[d].copyFrom == nil else { return }
+        guard groupsAllowed, selection.count > 1, drags[d].copyFrom == nil else { return }
         var group: [Int] = []
         for (s, m) in base.enumerated() where !arr.rules[s].copy {
-            for x in m where selected[x] && (x == h || (liftedBy[x] == nil && arr.movable[x])) { group.append(x) }
+            for x in m where selection.marked[x] && (x == h || (liftedBy[x] == nil && arr.movable[x])) { group.append(x) }
         }
         guard group.count > 1 else { return }
         carry(drag: d, group: group)

@@ -48,9 +48,9 @@ extension LiveSession {
                 announce("\(arr.labels[f]) is pinned and cannot be selected.")
                 return
             }
-            setSelected(f, !selected[f])
-            selectionAnchor = f
-            announce("\(arr.labels[f]) \(selected[f] ? "selected" : "deselected"), \(selectionCount) selected.")
+            setSelected(f, !selection.marked[f])
+            selection.anchor = f
+            announce("\(arr.labels[f]) \(selection.marked[f] ? "selected" : "deselected"), \(selection.count) selected.")
         case " ", "Spacebar", "Enter":
             guard arr.movable[f] else {
                 announce("\(arr.labels[f]) is pinned and cannot be moved.")
@@ -73,30 +73,8 @@ extension LiveSession {
         }
     }
 
-    func focusTarget(from h: Int, key: String) -> Int? {
-        if isColumns { return columnFocusTarget(from: h, key: key) }
-        let s = arr.sectionOf[h], i = arr.indexOf[h]
-        if arr.kind == .list {
-            switch key {
-            case "ArrowUp": return flatNeighbour(of: h, by: -1)
-            case "ArrowDown": return flatNeighbour(of: h, by: 1)
-            default: return nil
-            }
-        }
-        let cols = arr.columns, n = arr.members[s].count
-        switch key {
-        case "ArrowLeft": return flatNeighbour(of: h, by: -1)
-        case "ArrowRight": return flatNeighbour(of: h, by: 1)
-        case "ArrowUp":
-            if i - cols >= 0 { return arr.members[s][i - cols] }
-            return flatNeighbour(of: arr.members[s][0], by: -1)
-        case "ArrowDown":
-            if i + cols < n { return arr.members[s][i + cols] }
-            if i / cols < (n - 1) / cols { return arr.members[s][n - 1] }
-            return flatNeighbour(of: arr.members[s][n - 1], by: 1)
-        default: return nil
-        }
-    }
+    /// The item an arrow key moves the focus to (the layout's reading of the arrows).
+    func focusTarget(from h: Int, key: String) -> Int? { arr.layout.focusTarget(from: h, key: key, in: self) }
 
     mutating func keyboardDragKey(_ key: String, drag d: Int, now: Double) {
         let h = drags[d].item
@@ -133,31 +111,17 @@ extension LiveSession {
         }
     }
 
-    /// One place in reading order (insert semantics, hopping over pinned items, across
-    /// sections); in a grid, Up and Down move by a row within the section.
+    /// A lifted item's step for an arrow key (the layout's reading of the arrows).
     mutating func keyboardStep(_ h: Int, key: String) {
-        if isColumns { columnKeyboardStep(h, key: key); return }
+        let layout = arr.layout
+        layout.keyboardStep(h, key: key, in: &self)
+    }
+
+    /// One place in reading order (insert semantics, hopping over pinned items, across
+    /// sections). Sections that refuse the drag are passed over (and a palette it is copied
+    /// out of keeps its order).
+    mutating func stepInReadingOrder(_ h: Int, forward: Bool) {
         let s = arr.sectionOf[h], i = arr.indexOf[h]
-        let forward: Bool
-        switch (arr.kind, key) {
-        case (.list, "ArrowDown"), (.grid, "ArrowRight"): forward = true
-        case (.list, "ArrowUp"), (.grid, "ArrowLeft"): forward = false
-        case (.grid, "ArrowDown"):
-            if i + arr.columns < arr.members[s].count {
-                arr.move(h, toSection: s, index: i + arr.columns, pinnedHome: pinnedHome)
-                return
-            }
-            forward = true
-        case (.grid, "ArrowUp"):
-            if i - arr.columns >= 0 {
-                arr.move(h, toSection: s, index: i - arr.columns, pinnedHome: pinnedHome)
-                return
-            }
-            forward = false
-        default: return
-        }
-        // Sections that refuse the drag are passed over (and a palette it is copied out of
-        // keeps its order).
         let free = !arr.hasRules || allows(s, for: h)
         if forward {
             if free, let j = nextMovable(section: s, after: i) { arr.exchange(section: s, i, j); return }
@@ -170,13 +134,13 @@ extension LiveSession {
 
     /// Scrolls just enough to show item `h`'s cell, animated.
     mutating func scrollIntoView(_ h: Int) {
-        if isColumns { columnScrollIntoView(h); return }
+        if scrollsSections { columnScrollIntoView(h); return }
         let f = arr.frame(of: h)
-        var y = scrollY
+        var y = scrolling.y
         if f.minY < y { y = f.minY } else if f.maxY > y + viewport.h { y = f.maxY - viewport.h }
         y = clampScroll(y)
-        if y != scrollY {
-            scrollY = y
+        if y != scrolling.y {
+            scrolling.y = y
             step.scrollDur = dur(config.shiftMs)
             step.cellsDirty = true
         }

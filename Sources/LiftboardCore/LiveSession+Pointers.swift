@@ -4,23 +4,23 @@ extension LiveSession {
     func dragIndex(_ p: Int) -> Int? { drags.firstIndex { $0.pointer == p } }
 
     mutating func pointerDown(_ p: Int, at: Point, kind: PointerKind?, mods: Modifiers = [], button: Int = 0, now: Double) {
-        lastInput = now
+        identity.lastInput = now
         guard pointerIndex(p) == nil else {
             step.errors.append(.error(code: .badMessage, message: "down: pointer \(p) is already down"))
             return
         }
         // A finger on a flung list stops it, as on iOS (columns: every fling).
-        deceleration = nil
-        flings = []
+        scrolling.deceleration = nil
+        scrolling.flings = []
         let recognizer = LongPressRecognizer(at: at, time: now, pressMs: config.pressMs,
                                              allowableMovement: config.allowableMovement)
         pointers.append(PointerState(id: p, kind: kind, mods: mods, recognizer: recognizer, position: at,
-                                     scrollAtDown: scrollY, samples: [(now, at.y)]))
-        if isColumns {
+                                     scrollAtDown: scrolling.y, samples: [(now, at.y)]))
+        if scrollsSections {
             let k = pointers.count - 1
-            pointers[k].scrollXAtDown = scrollX
-            pointers[k].columnAtDown = arr.column(atX: at.x + scrollX)
-            pointers[k].columnScrollAtDown = pointers[k].columnAtDown.map { colScroll[$0] } ?? 0
+            pointers[k].scrollXAtDown = scrolling.x
+            pointers[k].columnAtDown = column(atX: at.x + scrolling.x)
+            pointers[k].columnScrollAtDown = pointers[k].columnAtDown.map { scrolling.columns[$0] } ?? 0
         }
         if button != 0 {
             // Not the primary button (the secondary opens the page's menu): it presses nothing,
@@ -55,7 +55,7 @@ extension LiveSession {
 
     mutating func pointerMove(_ p: Int, to at: Point, now: Double) {
         guard let k = pointerIndex(p) else { return }  // a hovering mouse
-        lastInput = now
+        identity.lastInput = now
         pointers[k].position = at
         let state = pointers[k].recognizer.move(to: at)
         switch pointers[k].phase {
@@ -76,7 +76,7 @@ extension LiveSession {
 
     mutating func pointerUp(_ p: Int, at: Point, now: Double) {
         guard let k = pointerIndex(p) else { return }
-        lastInput = now
+        identity.lastInput = now
         pointers[k].position = at
         pointers[k].recognizer.up()
         let pointer = pointers.remove(at: k)
@@ -88,7 +88,7 @@ extension LiveSession {
             break
         case .panning:
             var moved = pointer
-            if isColumns {
+            if scrollsSections {
                 moved.samples.append((now, moved.panAxis == .x ? at.x : at.y))
                 startFling(from: moved, now: now)
             } else {
@@ -105,7 +105,7 @@ extension LiveSession {
 
     mutating func pointerCancel(_ p: Int, now: Double) {
         guard let k = pointerIndex(p) else { return }
-        lastInput = now
+        identity.lastInput = now
         pointers[k].recognizer.cancel()
         let pointer = pointers.remove(at: k)
         if pointer.phase == .dragging, let d = dragIndex(p) {
@@ -131,7 +131,7 @@ extension LiveSession {
 
     /// The content follows the pointer's whole translation since `down`, clamped.
     mutating func pan(_ k: Int, now: Double) {
-        if isColumns { panColumns(k, now: now); return }
+        if scrollsSections { panColumns(k, now: now); return }
         let p = pointers[k]
         pointers[k].samples.append((now, p.position.y))
         pointers[k].samples.removeAll { now - $0.t > 100 }
@@ -149,14 +149,14 @@ extension LiveSession {
         var tried: [Double] = []
         while true {
             let clamped = clampScroll(y)
-            guard clamped != scrollY else { return }
+            guard clamped != scrolling.y else { return }
             guard !tried.contains(clamped), tried.count <= arr.sectionCount + 1 else { break }
             tried.append(clamped)
-            scrollY = clamped
+            scrolling.y = clamped
             step.cellsDirty = true
             for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
         }
-        if scrollY > maxScroll { settleDrags(now: now) }
+        if scrolling.y > maxScroll { settleDrags(now: now) }
     }
 
     // MARK: Deceleration
@@ -171,18 +171,18 @@ extension LiveSession {
         guard let first = recent.first, let last = recent.last, last.t > first.t else { return }
         let velocity = -(last.y - first.y) / (last.t - first.t)  // content px/ms
         guard abs(velocity) * 1000 >= 10 else { return }
-        if (velocity < 0 && scrollY <= 0) || (velocity > 0 && scrollY >= maxScroll) { return }
-        deceleration = Deceleration(velocity: velocity, nextTick: now + tickMs)
+        if (velocity < 0 && scrolling.y <= 0) || (velocity > 0 && scrolling.y >= maxScroll) { return }
+        scrolling.deceleration = Deceleration(velocity: velocity, nextTick: now + tickMs)
     }
 
     mutating func decelerationTick(now: Double) {
-        guard var d = deceleration else { return }
-        let target = scrollY + d.velocity * Self.distancePerTick
+        guard var d = scrolling.deceleration else { return }
+        let target = scrolling.y + d.velocity * Self.distancePerTick
         scroll(to: target, now: now)
         d.velocity *= Self.decayPerTick
         d.nextTick = now + tickMs
-        let atEnd = scrollY <= 0 || scrollY >= maxScroll
-        deceleration = (abs(d.velocity) * 1000 < 10 || atEnd) ? nil : d
+        let atEnd = scrolling.y <= 0 || scrolling.y >= maxScroll
+        scrolling.deceleration = (abs(d.velocity) * 1000 < 10 || atEnd) ? nil : d
     }
 
     // MARK: Edge auto-scroll
@@ -211,26 +211,26 @@ extension LiveSession {
     /// Starts the auto-scroll clock (first tick one tick from now) when the dragging pointers
     /// in bands ask for a scroll that is not blocked at an end; stops it when they do not.
     mutating func updateAutoScroll(now: Double) {
-        if isColumns {
-            if !columnAutoScrollWanted() { autoScrollAt = nil } else if autoScrollAt == nil { autoScrollAt = now + tickMs }
+        if scrollsSections {
+            if !columnAutoScrollWanted() { scrolling.autoScrollAt = nil } else if scrolling.autoScrollAt == nil { scrolling.autoScrollAt = now + tickMs }
             return
         }
         let v = autoScrollVelocity()
-        let blocked = (v < 0 && scrollY <= 0) || (v > 0 && scrollY >= maxScroll)
+        let blocked = (v < 0 && scrolling.y <= 0) || (v > 0 && scrolling.y >= maxScroll)
         if v == 0 || blocked {
-            autoScrollAt = nil
-        } else if autoScrollAt == nil {
-            autoScrollAt = now + tickMs
+            scrolling.autoScrollAt = nil
+        } else if scrolling.autoScrollAt == nil {
+            scrolling.autoScrollAt = now + tickMs
         }
     }
 
     /// One tick: scroll by the summed velocity, retargeting every drag (in `scroll`).
     mutating func autoScrollTick(now: Double) {
-        if isColumns { columnAutoScrollTick(now: now); return }
+        if scrollsSections { columnAutoScrollTick(now: now); return }
         let v = autoScrollVelocity()
-        let before = scrollY
-        scroll(to: scrollY + v * tickMs, now: now)
+        let before = scrolling.y
+        scroll(to: scrolling.y + v * tickMs, now: now)
         // No progress toward the band's edge (an end, or a clamp that took the offset back): stop.
-        autoScrollAt = (scrollY - before) * v > 0 ? now + tickMs : nil
+        scrolling.autoScrollAt = (scrolling.y - before) * v > 0 ? now + tickMs : nil
     }
 }

@@ -17,7 +17,7 @@ extension LiveSession {
     /// Always inlined: read on most steps, from mutating code (see `nextTimer`).
     @inline(__always) var quietStepOnlyFollows: Bool {
         guard !step.snapshots.isEmpty, step.gestures.isEmpty, !step.forceFrame else { return false }
-        if focus != nil, focus != sentFocus { return false }
+        if focus != nil, focus != sent.focus { return false }
         for u in step.snapshots {
             guard u.p >= 0, u.center != nil, u.moveDur == 0, u.size == nil, u.scale == nil, u.rotation == nil,
                   u.alpha == nil, u.dur == nil, u.ease == nil, !u.done, u.count == nil, u.forbidden == nil else { return false }

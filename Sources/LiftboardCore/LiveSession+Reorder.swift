@@ -16,7 +16,7 @@ extension LiveSession {
         drags.append(drag)
         liftedBy[h] = p
         refreshRefusals(drags.count - 1)
-        let follow = p >= 0 ? Follow(grab: drag.grabOffset, lockX: arr.kind == .list) : nil
+        let follow = p >= 0 ? Follow(grab: drag.grabOffset, lockX: arr.traits.locksFollowX) : nil
         step.gestures.append(.lift(p: p, id: arr.ids[h], from: arr.place(of: h), follow: follow))
         step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[h], center: center, size: f.size, moveDur: 0,
                                              scale: config.liftScale, rotation: config.liftRotation(width: f.size.w),
@@ -30,7 +30,7 @@ extension LiveSession {
     /// The snapshot follows the pointer, keeping the grab offset (lists: y only).
     mutating func followPointer(_ d: Int, to at: Point, now: Double) {
         var c = Point(x: at.x + drags[d].grabOffset.x, y: at.y + drags[d].grabOffset.y)
-        if arr.kind == .list { c.x = drags[d].center.x }
+        if arr.traits.locksFollowX { c.x = drags[d].center.x }
         if c != drags[d].center {
             drags[d].center = c
             step.snapshots.append(SnapshotUpdate(p: drags[d].pointer, id: arr.ids[drags[d].item], center: c, moveDur: 0))
@@ -45,20 +45,19 @@ extension LiveSession {
     mutating func retarget(_ d: Int, now: Double) -> Bool {
         let h = drags[d].item
         let section = arr.sectionOf[h], index = arr.indexOf[h]
-        var c = Point(x: drags[d].center.x, y: drags[d].center.y + scrollY)
-        if c.y != drags[d].retargetY { drags[d].goingDown = c.y > drags[d].retargetY; drags[d].retargetY = c.y }
         // `swaps(drags[d])` and `contentPoint(_:)` spelled out: a call of a non-mutating method
         // here copied the whole session (every array retained and released) on every move.
-        if arr.kind == .columns {
-            c.x += scrollX
-            if drags[d].center.y >= arr.headerHeight, let k = arr.column(atX: c.x) { c.y += colScroll[k] }
-            retargetColumns(d)
-        } else if config.mode == .swap && drags[d].pointer >= 0 && drags[d].copyFrom == nil {
-            retargetSwap(d, center: c)
-        } else if arr.kind == .list {
-            retargetList(h, centerY: c.y)
+        var c = Point(x: drags[d].center.x, y: drags[d].center.y + scrolling.y)
+        if c.y != drags[d].retargetY { drags[d].goingDown = c.y > drags[d].retargetY; drags[d].retargetY = c.y }
+        if arr.scrollsSections {
+            c.x += scrolling.x
+            if drags[d].center.y >= arr.headerHeight, let k = arr.layout.scrolledSection(atX: c.x, in: arr) { c.y += scrolling.columns[k] }
+        }
+        let layout = arr.layout
+        if config.mode == .swap && drags[d].pointer >= 0 && drags[d].copyFrom == nil {
+            layout.retargetSwap(d, center: c, in: &self)
         } else {
-            retargetGrid(d, center: c)
+            layout.retarget(d, center: c, in: &self)
         }
         if arr.hasRules { updateForbidden(d, center: c) }
         // Most moves pass nothing: compare handles, make the places (strings) only for a `moved`.
@@ -108,163 +107,17 @@ extension LiveSession {
     mutating func settleDrags(now: Double) {
         let pointerDrags = drags.reduce(0) { $0 + ($1.pointer >= 0 ? 1 : 0) }
         for _ in 0..<(2 * drags.count + 2) {
-            let clamped = scrollY > maxScroll
-            if clamped { scrollY = maxScroll }
+            let clamped = scrolling.y > maxScroll
+            if clamped { scrolling.y = maxScroll }
             guard clamped || pointerDrags > 1 else { return }
             var moved = false
             for d in drags.indices where drags[d].pointer >= 0 { moved = retarget(d, now: now) || moved }
-            if scrollY <= maxScroll && !moved { return }
+            if scrolling.y <= maxScroll && !moved { return }
         }
-        if scrollY > maxScroll { scrollY = maxScroll }
-        guard arr.kind == .grid else { return }
+        if scrolling.y > maxScroll { scrolling.y = maxScroll }
+        guard arr.traits.entersRegions else { return }
         for d in drags.indices where drags[d].pointer >= 0 {
-            drags[d].lastRegion = arr.region(at: Point(x: drags[d].center.x, y: drags[d].center.y + scrollY))
-        }
-    }
-
-    // MARK: Lists: midpoints, with hysteresis
-
-    @inline(__always) func nextMovable(section s: Int, after i: Int) -> Int? {
-        let m = arr.members[s]
-        var j = i + 1
-        while j < m.count { if arr.movable[m[j]] { return j }; j += 1 }
-        return nil
-    }
-
-    @inline(__always) func prevMovable(section s: Int, before i: Int) -> Int? {
-        let m = arr.members[s]
-        var j = i - 1
-        while j >= 0 { if arr.movable[m[j]] { return j }; j -= 1 }
-        return nil
-    }
-
-    /// Whether the list rule would move item `h` down (+1), up (-1), or not (0) for center `y`.
-    /// Sections that refuse its drag are not there for the rule: down, it goes to the next
-    /// section that takes it when the center reaches that section's header midpoint; up, to
-    /// the end of the previous one that takes it when the center reaches its own header's
-    /// midpoint (the section just above takes it) or the frame of that section (refusing
-    /// sections between).
-    /// Always inlined: `retargetList` asks on every move, from mutating code (see `nextTimer`).
-    @inline(__always) func listStep(_ h: Int, centerY y: Double) -> Int {
-        let s = arr.sectionOf[h], i = arr.indexOf[h]
-        // In a section that refuses it (a palette it is copied out of) it passes no neighbour.
-        let inRefused = arr.hasRules && !allows(s, for: h)
-        if !inRefused, let j = nextMovable(section: s, after: i) {
-            if y >= arr.frame(section: s, index: j).midY { return 1 }
-        } else if let t = arr.hasRules ? nextAllowed(after: s, for: h) : (s + 1 < arr.sectionCount ? s + 1 : nil),
-                  y >= arr.headerFrame(t).midY {
-            return 1
-        }
-        if !inRefused, let j = prevMovable(section: s, before: i) {
-            if y <= arr.frame(section: s, index: j).midY { return -1 }
-        } else if let t = arr.hasRules ? prevAllowed(before: s, for: h) : (s > 0 ? s - 1 : nil),
-                  t == s - 1 ? y <= arr.headerFrame(s).midY : y < arr.sectionTop[t + 1] {
-            return -1
-        }
-        return 0
-    }
-
-    /// Whether item `n`, held by another pointer drag that follows the list's insert rules,
-    /// would move in direction `dir` under that drag's still snapshot.
-    /// Mutating (it changes nothing): `retargetList` calls it on every pass, and a non-mutating
-    /// method not inlined is passed a copy of the whole session (1.2 KB, memcpy'd).
-    mutating func passesBack(_ n: Int, dir: Int) -> Bool {
-        guard let p = liftedBy[n], p >= 0, let k = dragIndex(p), drags[k].item == n,
-              !(swaps(drags[k]) && arr.sectionOf[n] == drags[k].liftSection) else { return false }
-        return listStep(n, centerY: drags[k].center.y + scrollY) == dir
-    }
-
-    /// Passes neighbours one at a time while the center is at or beyond their midpoint. A pass
-    /// that the reverse rule would undo at once (a section's empty slot appearing or vanishing
-    /// changes the geometry) is not made, so holding still never moves anything.
-    /// - Complexity: O(cells passed).
-    /// `barred`: a section the item must not be taken into across a header (a swap drag
-    /// outside its lift section comes back over a cell of it only).
-    mutating func retargetList(_ h: Int, centerY y: Double, barred: Int? = nil) {
-        for _ in 0...(arr.itemCount + arr.sectionCount) {
-            let dir = listStep(h, centerY: y)
-            if dir == 0 { return }
-            let s = arr.sectionOf[h], i = arr.indexOf[h]
-            if !arr.hasRules || allows(s, for: h), let j = dir > 0 ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
-                arr.exchange(section: s, i, j)
-                // Passing an item that another drag holds, whose rule would pass it straight
-                // back (both snapshots beyond each other's cells), is not made either.
-                if passesBack(arr.members[s][i], dir: dir) { arr.exchange(section: s, i, j); return }
-                continue
-            }
-            // Across a header (and the sections that refuse the drag).
-            guard let t = dir > 0 ? nextAllowed(after: s, for: h) : prevAllowed(before: s, for: h), t != barred else { return }
-            arr.move(h, toSection: t, index: dir > 0 ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
-            if listStep(h, centerY: y) == -dir {
-                arr.move(h, toSection: s, index: i, pinnedHome: pinnedHome)
-                return
-            }
-        }
-    }
-
-    // MARK: Grids: entering frames
-
-    /// Acts when the center enters a new region: a cell (take its place: pinned cells and
-    /// cells other drags hold included), a header (down: the section's start; up: the end of
-    /// the section above), an empty slot or a row's blank end. A move can slide another region
-    /// under the still center (a section above shrank or grew): within the same input the
-    /// rule is applied again against the new layout until the center is over a region it has
-    /// acted on (its own cell, a pinned cell that gave its index back) or over nothing.
-    /// `barred`: a section the insert rules must not take the item into (a swap drag outside
-    /// its lift section comes back over a cell of it only); entering it leaves the item where
-    /// it is.
-    /// - Complexity: O(cells passed) per region entered, at most one pass per section and cell.
-    mutating func retargetGrid(_ d: Int, center c: Point, barred: Int? = nil) {
-        let h = drags[d].item
-        var region = arr.region(at: c)
-        // A region entered twice in one input would start a cycle: stop there, and take it as
-        // the region the center is in, so the same point entered again moves nothing.
-        var entered: [Region] = []
-        while region != drags[d].lastRegion && !entered.contains(region) {
-            entered.append(region)
-            drags[d].lastRegion = region
-            if let (t, index) = gridTarget(d, entering: region), t != barred {
-                arr.move(h, toSection: t, index: index, pinnedHome: pinnedHome)
-            }
-            region = arr.region(at: c)
-        }
-        drags[d].lastRegion = region
-    }
-
-    /// Whether drag `d`'s center goes down into section `t`'s header: it does when its last
-    /// vertical motion (content coordinates, between retargets) was down, whatever section
-    /// the header belongs to; up when it was up. A center that has not moved vertically since
-    /// the lift goes down into a later section's header than the item's, up into any other.
-    func headerGoesDown(_ d: Int, header t: Int) -> Bool {
-        drags[d].goingDown ?? (t > arr.sectionOf[drags[d].item])
-    }
-
-    /// Where the grid's insert rules put drag `d`'s item when its center enters `region`: `nil` for its own cell, spacing, the header of its own section going down and
-    /// the first section's header going up from the first section (no section above).
-    /// A header going down takes the item to that section's first place; going up, to the
-    /// end of the section above. A section that refuses the drag is no target: entering its
-    /// regions leaves the item where it is, and going up into a header takes it to the end of
-    /// the nearest section above that takes it.
-    func gridTarget(_ d: Int, entering region: Region) -> (section: Int, index: Int)? {
-        let h = drags[d].item, s = arr.sectionOf[h]
-        let r = refusedSections(of: h)
-        func allowed(_ t: Int) -> Bool { r.isEmpty || !r[t] }
-        switch region {
-        case .cell(let other) where other != h:
-            return allowed(arr.sectionOf[other]) ? (arr.sectionOf[other], arr.indexOf[other]) : nil
-        case .header(let t):
-            if headerGoesDown(d, header: t) { return t != s && allowed(t) ? (t, 0) : nil }
-            if t > 0 {
-                guard let u = prevAllowed(before: t, for: h) else { return nil }
-                return (u, arr.members[u].count)
-            }
-            return s > 0 && allowed(0) ? (0, 0) : nil
-        case .slot(let t):
-            return allowed(t) ? (t, 0) : nil
-        case .trailing(let t):
-            return allowed(t) ? (t, arr.members[t].count) : nil
-        default:
-            return nil
+            drags[d].lastRegion = arr.region(at: Point(x: drags[d].center.x, y: drags[d].center.y + scrolling.y))
         }
     }
 
@@ -277,58 +130,31 @@ extension LiveSession {
     /// cell of the lift's section brings it back (never that section's header, slot or row
     /// end), and a cell another drag holds (lifted, or another swap drag's target) is never a
     /// target.
-    mutating func retargetSwap(_ d: Int, center c: Point) {
+    /// This is the part every layout shares: `true` when the center is over such a cell (the
+    /// exchange made), else the layout's own rule decides whether it has left the section.
+    mutating func swapOverCommittedCell(_ d: Int, center c: Point) -> Bool {
         let h = drags[d].item, ls = drags[d].liftSection
-        if let ref = committedLayout, case .cell(let x) = ref.region(at: c), ref.sectionOf[x] == ls {
-            if arr.sectionOf[h] != ls {
-                // Back over the lift's section: from the item's committed place, no exchange.
-                arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome)
-            }
-            if x == h {
-                setSwapTarget(d, nil)
-            } else if arr.movable[x] && !isHeld(x, byOtherThan: d) {
-                setSwapTarget(d, x)
-            }  // a pinned or held cell is never a target: the live order stays
-            drags[d].lastRegion = nil
-            return
+        guard let ref = committedLayout, case .cell(let x) = ref.region(at: c), ref.sectionOf[x] == ls else { return false }
+        if arr.sectionOf[h] != ls {
+            // Back over the lift's section: from the item's committed place, no exchange.
+            arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome)
         }
-        if arr.sectionOf[h] == ls {
-            guard leavesLiftSection(d, center: c) else { return }
-            // Refusing sections are not there: the nearest one that takes it, reached as the
-            // list rule reaches it. None that way (or, in a grid, entering a refusing section's
-            // region): the live order stays as it is, as over no cell.
-            let up = arr.kind == .list && ls > 0 && c.y <= arr.headerFrame(ls).midY
-            var across: Int? = nil
-            if arr.kind == .list {
-                if let t = up ? prevAllowed(before: ls, for: h) : nextAllowed(after: ls, for: h),
-                   up ? (t == ls - 1 || c.y < arr.sectionTop[t + 1]) : c.y >= arr.headerFrame(t).midY {
-                    across = t
-                } else if arr.hasRules {
-                    return
-                }
-            } else if arr.hasRules, gridTarget(d, entering: arr.region(at: c)) == nil {
-                return
-            }
+        if x == h {
             setSwapTarget(d, nil)
-            if arr.kind == .list {
-                // Straight across the header it passed (the insert rules' pass of a header),
-                // never through the lift section's own items, which stay in committed order.
-                if let t = across {
-                    arr.move(h, toSection: t, index: up ? arr.members[t].count : 0, pinnedHome: pinnedHome)
-                    retargetList(h, centerY: c.y, barred: ls)
-                }
-            } else {
-                retargetGrid(d, center: c, barred: ls)
-            }
-            if arr.sectionOf[h] == ls, let ref = committedLayout {
-                // The insert rules kept it in its section: it waits at its committed place.
-                arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome)
-                drags[d].lastRegion = nil
-            }
-        } else if arr.kind == .list {
-            retargetList(h, centerY: c.y, barred: ls)
-        } else {
-            retargetGrid(d, center: c, barred: ls)
+        } else if arr.movable[x] && !isHeld(x, byOtherThan: d) {
+            setSwapTarget(d, x)
+        }  // a pinned or held cell is never a target: the live order stays
+        drags[d].lastRegion = nil
+        return true
+    }
+
+    /// After the insert rules had their turn: a swap drag they kept in its lift's section
+    /// waits at its committed place.
+    mutating func waitAtCommittedPlace(_ d: Int) {
+        let h = drags[d].item, ls = drags[d].liftSection
+        if arr.sectionOf[h] == ls, let ref = committedLayout {
+            arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: pinnedHome)
+            drags[d].lastRegion = nil
         }
     }
 
@@ -336,27 +162,6 @@ extension LiveSession {
     func isHeld(_ x: Int, byOtherThan d: Int) -> Bool {
         if let p = liftedBy[x], p != drags[d].pointer { return true }
         return drags.indices.contains { $0 != d && drags[$0].swapTarget == x }
-    }
-
-    /// Whether the center, over no cell of the lift's section, has gone into another section
-    /// by the insert rules: past a header's midpoint in a list; into a header (but the lift
-    /// section's own going down, and the first section's own going up: there is no section
-    /// above), an empty slot, a row's blank end or a cell of another section in a grid.
-    func leavesLiftSection(_ d: Int, center c: Point) -> Bool {
-        let ls = drags[d].liftSection
-        if arr.kind == .list {
-            if ls + 1 < arr.sectionCount, c.y >= arr.headerFrame(ls + 1).midY { return true }
-            if ls > 0, c.y <= arr.headerFrame(ls).midY { return true }
-            return false
-        }
-        switch arr.region(at: c) {
-        case .header(let t):
-            // Its own header going down, or the first section's going up: no other section.
-            return headerGoesDown(d, header: t) ? t != ls : !(t == 0 && ls == 0)
-        case .slot(let t), .trailing(let t): return t != ls
-        case .cell(let x): return arr.sectionOf[x] != ls
-        case .none: return false
-        }
     }
 
     /// Undoes drag `d`'s exchange, if any, and exchanges with `target` (both in the item's
@@ -501,7 +306,7 @@ extension LiveSession {
             Move(id: arr.ids[$0.item], from: Place(section: arr.sectionIDs[$0.from.section], index: $0.from.index),
                  to: Place(section: arr.sectionIDs[$0.to.section], index: $0.to.index))
         }
-        step.commits.append(.persist(Commit(board: boardID, version: version, by: sessionID, moves: moves,
+        step.commits.append(.persist(Commit(board: boardID, version: version, by: identity.sessionID, moves: moves,
                                             order: baseOrder, change: change)))
         if let revert { remember(revert) }
     }
@@ -689,185 +494,5 @@ extension LiveSession {
         reportPlaces(since: before)
         // Whatever moved is in the arrangement's changes.
         step.reordered = true
-    }
-
-    // MARK: Commits from elsewhere
-
-    /// `ChangeRule.apply` to `base`, with the hints of where items are. The hints hold the
-    /// arrangement's place arrays; they are let go on return, before the live order changes,
-    /// or its first write would copy them (two arrays of the board's length).
-    mutating func applyToBase(_ resolved: ChangeRule.Resolved<Int>) -> [ChangeRule.Displacement<Int>] {
-        let movable = arr.movable, hints = committedHints
-        return ChangeRule.apply(resolved, to: &base, movable: { movable[$0] }, hints: hints)
-    }
-
-    /// `rebuildLive(reporting:touching:)` for the usual commit from elsewhere: an insert that
-    /// moved one item `y` within its section `s`, from index `i` to `j` of the committed order
-    /// (the items between shifting one place), not by a drag of this session. The live
-    /// section is the committed one with the drags' items held at their live places and the
-    /// others in committed order around them, so it changes as the committed one did: `y`
-    /// passes over as many of the others as it did there, and the drags' items stay where
-    /// they are. Done in place over the places between, O(the distance), where the rebuild
-    /// copies and compares the whole section.
-    /// `false`, changing nothing, where that does not hold or cannot be seen at once (swap
-    /// mode, pinned items in `s` or in a section a drag reordered, a drag carrying several
-    /// items or a palette's copy, `y` dragged here): the rebuild does it then.
-    /// - Complexity: O(|i - j|) + O(drags) + O(the distance of each drag's item in `s` from
-    ///   its committed place).
-    mutating func shiftLive(_ d: ChangeRule.Displacement<Int>) -> Bool {
-        let s = d.from.section, y = d.item, i = d.from.index, j = d.to.index
-        guard config.mode != .swap, d.to.section == s, arr.pinnedNow[s] == 0, arr.sectionOf[y] == s,
-              !arr.visited.contains(where: { arr.pinnedNow[$0] > 0 }) else { return false }
-        // The drags' items: their live places in `s` (held), and how many of those committed
-        // in `s` come before `y` there, before the change and after it.
-        var held: [Int] = []
-        var beforeI = 0, beforeJ = 0
-        for k in drags.indices {
-            let x = drags[k].item
-            guard x != y, drags[k].copyFrom == nil, drags[k].group.allSatisfy({ $0 == x }) else { return false }
-            if arr.sectionOf[x] == s { held.append(arr.indexOf[x]) }
-            guard drags[k].liftSection == s else { continue }
-            guard let now = ChangeRule.position(of: x, in: base[s], near: arr.sectionOf[x] == s ? arr.indexOf[x] : j) else { return false }
-            // Its committed index before the change: the places between `i` and `j` moved one.
-            let was = i < j && now >= i && now < j ? now + 1 : i > j && now > j && now <= i ? now - 1 : now
-            if was < i { beforeI += 1 }
-            if now < j { beforeJ += 1 }
-        }
-        // `y` among the items not held: where it is live, which must be where it was
-        // committed, and where the change put it.
-        let p = arr.indexOf[y]
-        let from = p - held.reduce(0) { $0 + ($1 < p ? 1 : 0) }
-        guard from == i - beforeI else { return false }
-        let to = j - beforeJ
-        if drags.isEmpty {
-            // No drag: the live section is the committed one; it takes the committed one's
-            // storage (as the rebuild leaves them), not a second copy written in place.
-            arr.adopt(section: s, base[s], changedFrom: min(i, j), through: max(i, j))
-        } else if to != from {
-            arr.shift(section: s, from: p, over: to - from, holding: held)
-        }
-        if !drags.isEmpty { shiftsMidDrag += 1 }
-        return true
-    }
-
-    /// A commit that another session (or another server process) made: it becomes the
-    /// committed order; every drag in flight keeps its live place.
-    mutating func applyExternal(_ c: Commit, now: Double) {
-        guard c.board == boardID else {
-            step.errors.append(.error(code: .badMessage, message: "external: commit for board \"\(c.board)\", this session is on \"\(boardID)\""))
-            return
-        }
-        guard c.version > version else {
-            step.errors.append(.error(code: .badMessage, message: "external: version \(c.version) is not newer than \(version)"))
-            return
-        }
-        if let change = c.change, change.isEdit {
-            guard c.version == version + 1, applyEdit(change, now: now) else {
-                step.errors.append(.error(code: .badMessage, message: "external: the edit of v\(c.version) does not apply to v\(version)"))
-                return
-            }
-            version = c.version
-            step.commits.append(.commit(withOrder(c)))
-            return
-        }
-        var next: [[Int]]
-        if c.version == version + 1, let change = c.change, let resolved = resolve(change) {
-            // The change on top of the order it was made on, applied where it is.
-            if wholeRebuilds {
-                next = base
-                let movable = arr.movable
-                _ = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] })
-            } else {
-                // Applied to the committed order where it is: no copy of a section this
-                // session holds alone, and the sections it touched are those its displacements
-                // name (every place it changed is one of theirs), not found by comparing.
-                let moved = applyToBase(resolved)
-                var touched: [Int] = []
-                for d in moved {
-                    if !touched.contains(d.from.section) { touched.append(d.from.section) }
-                    if !touched.contains(d.to.section) { touched.append(d.to.section) }
-                }
-                touched.sort()
-                let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-                committedChanged(version: c.version, touching: touched, moved: moved)
-                // One item put elsewhere (an insert, the usual drop): the items between its two
-                // places shift by one. (A group's or a batch's one displacement can hide more.)
-                if case .insert = resolved, moved.count == 1, shiftLive(moved[0]) {
-                    reportPlaces(since: before)
-                    step.reordered = true
-                    if drags.isEmpty { arr.clearVisited() }
-                } else {
-                    rebuildLive(reporting: before, touching: touched)
-                }
-                step.shiftDur = dur(config.shiftMs)
-                step.commits.append(.commit(withOrder(c)))
-                return
-            }
-        } else if let order = resolve(c.order) {
-            next = order
-        } else {
-            step.errors.append(.error(code: .badMessage, message: "external: order must name every section and item of the board exactly once"))
-            return
-        }
-        let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-        setCommitted(next, version: c.version)
-        rebuildLive(reporting: before)
-        step.shiftDur = dur(config.shiftMs)
-        step.commits.append(.commit(withOrder(c)))
-    }
-
-    /// `c` as this client gets it: a commit that came without its order (its change only) gets
-    /// the committed order filled in for a client that asked for the whole order.
-    func withOrder(_ c: Commit) -> Commit {
-        guard c.order.isEmpty, config.commitOrder == .full else { return c }
-        var full = c
-        full.order = baseOrder
-        return full
-    }
-
-    /// Makes `order` at `version` the committed order whatever this session had (a resync to
-    /// the store's truth); drags in flight keep their live places. `false` when the order does
-    /// not name every section and item of the board once.
-    mutating func resync(to order: [SectionOrder], version: Int) -> Bool {
-        guard let next = resolve(order) else { return false }
-        let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-        setCommitted(next, version: version)
-        rebuildLive(reporting: before)
-        // The order may be shorter (an item left a section for an empty one, which then
-        // loses its drop slot): the scroll offset stays inside the content, as after a step.
-        if scrollY > maxScroll { scrollY = maxScroll }
-        clampColumnScrolls()
-        return true
-    }
-
-    /// The order as handles, if it names every section and item exactly once.
-    func resolve(_ order: [SectionOrder]) -> [[Int]]? {
-        guard order.count == arr.sectionCount else { return nil }
-        var out = Array(repeating: [Int](), count: arr.sectionCount)
-        var seen = Array(repeating: false, count: arr.itemCount)
-        var seenSection = Array(repeating: false, count: arr.sectionCount)
-        var count = 0
-        for so in order {
-            guard let s = arr.sectionIndexOf[so.section], !seenSection[s] else { return nil }
-            seenSection[s] = true
-            for id in so.items {
-                guard let h = arr.handleOf[id], !seen[h] else { return nil }
-                seen[h] = true
-                out[s].append(h)
-                count += 1
-            }
-        }
-        return count == arr.itemCount ? out : nil
-    }
-}
-
-extension Session {
-    /// Tests and benchmarks only: this live session applies every commit from elsewhere by the
-    /// whole rebuild (`LiveSession.wholeRebuilds`), the reference the in-place path must equal.
-    public mutating func useWholeRebuilds() {
-        guard let b = liveBox else { return }
-        var s = b.session
-        s.wholeRebuilds = true
-        replaceLive(with: s)
     }
 }

@@ -79,13 +79,8 @@ extension LiveSession {
         guard arr.hasRules else { return }
         var over: Int? = nil
         let r = drags[d].refused
-        if arr.kind == .columns {
-            // Columns: while the center's x is inside a refusing column's span.
-            if !r.isEmpty, let t = arr.column(atX: c.x), r[t] && t != drags[d].copyFrom { over = t }
-        } else if !r.isEmpty, arr.sectionCount > 0, c.y >= 0, c.y < arr.contentHeight, c.x >= 0, c.x < arr.width {
-            let t = arr.section(at: c.y)
-            if r[t] && t != drags[d].copyFrom { over = t }  // over its own palette: a cancel, not a refusal
-        }
+        // Over its own palette: a cancel, not a refusal.
+        if !r.isEmpty, let t = arr.layout.sectionUnder(c, in: arr), r[t] && t != drags[d].copyFrom { over = t }
         guard over != drags[d].forbiddenIn else { return }
         if (over != nil) != drags[d].forbidden {
             step.snapshots.append(SnapshotUpdate(p: drags[d].pointer, id: arr.ids[drags[d].item], forbidden: over != nil))
@@ -133,7 +128,7 @@ extension LiveSession {
         }
         rebuild(from: board, now: now, refreshed: [])
         version += 1
-        step.commits.append(.persist(Commit(board: boardID, version: version, by: sessionID, moves: [], order: baseOrder,
+        step.commits.append(.persist(Commit(board: boardID, version: version, by: identity.sessionID, moves: [], order: baseOrder,
                                             change: change)))
         if let revert {
             // Nothing to find where the commit left it: the revert itself says whether it still applies.
@@ -187,8 +182,7 @@ extension LiveSession {
         guard let p = drag.copyFrom else { return false }
         if arr.sectionOf[drag.item] == p { return true }
         let c = contentPoint(drag.center)
-        if arr.kind == .columns { return arr.column(atX: c.x) == p }
-        return c.y >= 0 && c.y < arr.contentHeight && arr.section(at: c.y) == p
+        return arr.layout.sectionAlong(c, in: arr) == p
     }
 
     /// Ends drag `d` out of a palette with its `copyItem`: the copy joins the board where the

@@ -70,7 +70,7 @@ extension LiveSession {
     }
 
     mutating func undo(now: Double) {
-        lastInput = now
+        identity.lastInput = now
         guard let last = undoStack.popLast() else {
             step.errors.append(.error(code: .cannotUndo, message: "undo: this session has nothing left to undo"))
             return

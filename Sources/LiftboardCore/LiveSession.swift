@@ -1,4 +1,4 @@
-/// The interval of auto-scroll and deceleration ticks: 60 per second.
+/// The interval of auto-scroll and scrolling.deceleration ticks: 60 per second.
 let tickMs = 1000.0 / 60.0
 
 /// One pointer that is down.
@@ -93,7 +93,7 @@ struct LiftTable: Sendable {
     }
 }
 
-/// A fling's deceleration after a pan (UIScrollView's normal rate).
+/// A fling's scrolling.deceleration after a pan (UIScrollView's normal rate).
 struct Deceleration: Sendable {
     /// Content velocity in px/ms.
     var velocity: Double
@@ -102,8 +102,9 @@ struct Deceleration: Sendable {
 
 /// The session after `hello`: everything the engine knows about one client.
 struct LiveSession: Sendable {
-    /// Set once, but for a session that takes another's view (`Session.adoptView`).
-    var sessionID: String
+    /// This session's own facts (its id, frame count, last `seq`, last input), apart from
+    /// the view it may share with others (`Session.adoptView`).
+    var identity: Identity
     let boardID: String
     let config: SessionConfig
     var viewport: Viewport
@@ -116,66 +117,24 @@ struct LiveSession: Sendable {
     var committedLayout: Arrangement?
     /// A pinned item's index in the committed order: where it stays while others move.
     var pinnedHome: [Int]
-    var scrollY: Double = 0
-    /// Columns: the board's sideways offset and each column's own vertical offset.
-    var scrollX: Double = 0
-    var colScroll: [Double] = []
-    /// Columns: the flings of released pans (the board's, columns'), each on its own.
-    var flings: [Fling] = []
+    /// Offsets and what moves them on its own (scrolling.flings, decelerations, edge auto-scroll).
+    var scrolling = Scrolling()
 
     // Gestures.
     var pointers: [PointerState] = []
     var drags: [Drag] = []
     var liftedBy: LiftTable
-    var deceleration: Deceleration? = nil
-    /// When the next edge auto-scroll tick is due: one clock for every dragging pointer in a
-    /// band, whose speeds add up.
-    var autoScrollAt: Double? = nil
-    var lastInput: Double
     var focus: Int? = nil
     var keyboardStarted = false
-    /// The selection (Ctrl/Meta and Shift clicks, Shift+Space), by handle, and where a Shift
-    /// click's range starts (the last cell a Ctrl/Meta click or Shift+Space toggled).
-    var selected: [Bool]
-    var selectionCount = 0
-    var selectionAnchor: Int? = nil
+    var selection: Selection
     /// This session's commits, newest last, for `undo`.
     var undoStack: [OwnCommit] = []
 
-    // What the client has been sent.
-    var frameSeq = 0
-    var lastSeq: Int? = nil
-    var sentScroll: Double = 0
-    var sentScrollX: Double = 0
-    var sentContent = Size.zero
-    var sentSections: [SectionInfo] = []
-    /// The cells the client has, in window order, and where each handle's entry is (-1: none).
-    /// Arrays, not a dictionary: this is diffed on every reorder and scroll.
-    var sentCells: [SentCell] = []
-    var sentOrder: [Int] = []
-    var sentSlot: [Int32]
-    var sentFocus: Int? = nil
-    /// The other halves of `sentOrder` and `sentCells`: `diffCells` builds the new window in
-    /// these and swaps, so a frame allocates neither.
-    var spareOrder: [Int] = []
-    var spareCells: [SentCell] = []
-    /// The arrays of the last frame sent, still shared with it: once the driver has written
-    /// that frame and let it go, the next frame takes them back, unique, and empties them in
-    /// place (`recycle`) instead of allocating new ones and freeing the old. (Only while the
-    /// connection holds no other reference: a frame a hub shares with watchers, or one still
-    /// queued, makes the next frame allocate, as before. Cells at most `recycledCellsMax`.)
-    var lastFrameCells: [CellUpdate] = []
+    /// What the client has been sent, and the buffers the next frame reuses.
+    var sent: SentState
     static let recycledCellsMax = 8
-    var lastFrameSnapshots: [SnapshotUpdate] = []
-    var lastFrameEvents: [ServerEvent] = []
     /// Tests only: never take `diffReordered`'s shortcut.
     var wholeDiffs = false
-    /// Tests only: apply every commit from elsewhere by the whole rebuild, never just where
-    /// it changed the order (the two must give the same bytes).
-    var wholeRebuilds = false
-    /// Tests only: how many commits from elsewhere `shiftLive` applied while a drag was in
-    /// flight (the random streams must reach it).
-    var shiftsMidDrag = 0
 
     // The step being assembled (one input or one timer).
     var step = Step()
@@ -211,7 +170,7 @@ struct LiveSession: Sendable {
     }
 
     init(sessionID: String, board: Board, hello: Hello, at now: Double) {
-        self.sessionID = sessionID
+        identity = Identity(sessionID: sessionID, frameSeq: 0, lastSeq: nil, lastInput: now)
         boardID = board.id
         config = hello.config
         viewport = hello.viewport
@@ -220,11 +179,10 @@ struct LiveSession: Sendable {
         version = board.version
         committedLayout = hello.config.mode == .swap ? arr : nil
         pinnedHome = Array(repeating: 0, count: arr.itemCount)
-        sentSlot = Array(repeating: -1, count: arr.itemCount)
+        sent = SentState(slot: Array(repeating: -1, count: arr.itemCount))
         liftedBy = LiftTable(count: arr.itemCount)
-        selected = Array(repeating: false, count: arr.itemCount)
-        lastInput = now
-        colScroll = Array(repeating: 0, count: board.layout == .columns ? arr.sectionCount : 0)
+        selection = Selection(marked: Array(repeating: false, count: arr.itemCount))
+        scrolling.columns = Array(repeating: 0, count: arr.scrollsSections ? arr.sectionCount : 0)
         resetPinnedHomes()
     }
 
@@ -242,8 +200,8 @@ struct LiveSession: Sendable {
 
     /// `welcome` and the first `layout`.
     mutating func start(seq: Int?, at now: Double) -> [ServerEvent] {
-        lastSeq = seq
-        return [.welcome(Welcome(session: sessionID, board: boardID, config: config)), makeLayout()]
+        identity.lastSeq = seq
+        return [.welcome(Welcome(session: identity.sessionID, board: boardID, config: config)), makeLayout()]
     }
 
     // MARK: Dispatch
@@ -257,7 +215,7 @@ struct LiveSession: Sendable {
     /// `handle(_:seq:at:)`, appending to `out` (a driver's buffer, reused from input to input).
     mutating func handle(_ event: ClientEvent, seq: Int?, at now: Double, into out: inout [ServerEvent]) {
         fire(at: now, into: &out)
-        if let seq { lastSeq = max(lastSeq ?? seq, seq) }
+        if let seq { identity.lastSeq = max(identity.lastSeq ?? seq, seq) }
         switch event {
         case .hello:
             break  // `Session` answers a second hello before it gets here
@@ -270,14 +228,14 @@ struct LiveSession: Sendable {
         case .cancel(let p):
             pointerCancel(p, now: now)
         case .wheel(let dx, let dy, let at):
-            lastInput = now
-            deceleration = nil
-            if isColumns { wheelColumns(dx: dx, dy: dy, at: at, now: now) } else { scroll(to: scrollY + dy, now: now) }
+            identity.lastInput = now
+            scrolling.deceleration = nil
+            if scrollsSections { wheelColumns(dx: dx, dy: dy, at: at, now: now) } else { scroll(to: scrolling.y + dy, now: now) }
         case .resize(let vp):
-            lastInput = now
+            identity.lastInput = now
             viewport = vp
             arr.relayout(width: vp.w)
-            scrollY = clampScroll(scrollY)
+            scrolling.y = clampScroll(scrolling.y)
             clampColumnScrolls()
             committedLayout?.relayout(width: vp.w)
             for k in drags.indices { drags[k].lastRegion = nil }
@@ -285,14 +243,14 @@ struct LiveSession: Sendable {
             out.append(makeLayout())
             return
         case .key(let key, let mods):
-            lastInput = now
+            identity.lastInput = now
             handleKey(key, mods: mods, now: now)
         case .ping(let id):
             step.gestures.append(.pong(id: id, ms: now))
         case .undo:
             undo(now: now)
         case .moveTo(let id, let section, let place):
-            lastInput = now
+            identity.lastInput = now
             moveTo(id, section: section, place: place, now: now)
         case .advance:
             break
@@ -322,7 +280,7 @@ struct LiveSession: Sendable {
 
     enum Timer { case press(Int), autoScroll, deceleration, fling(Int), idleReset }
 
-    /// The earliest pending timer; ties go to presses, then auto-scroll, deceleration, idle.
+    /// The earliest pending timer; ties go to presses, then auto-scroll, scrolling.deceleration, idle.
     /// Always inlined, as `idleResetDeadline`: every input asks (`fire`, `Session.nextDeadline`),
     /// from mutating code, and a call of a non-mutating method from there that is not inlined
     /// is passed a copy of the whole session (1.2 KB, memcpy'd) as its `self`.
@@ -334,9 +292,9 @@ struct LiveSession: Sendable {
         for p in pointers {
             if let t = p.recognizer.deadline, best == nil || t < best!.0 { best = (t, .press(p.id)) }
         }
-        if let t = autoScrollAt, best == nil || t < best!.0 { best = (t, .autoScroll) }
-        if let t = deceleration?.nextTick, best == nil || t < best!.0 { best = (t, .deceleration) }
-        for (i, f) in flings.enumerated() where best == nil || f.nextTick < best!.0 { best = (f.nextTick, .fling(i)) }
+        if let t = scrolling.autoScrollAt, best == nil || t < best!.0 { best = (t, .autoScroll) }
+        if let t = scrolling.deceleration?.nextTick, best == nil || t < best!.0 { best = (t, .deceleration) }
+        for (i, f) in scrolling.flings.enumerated() where best == nil || f.nextTick < best!.0 { best = (f.nextTick, .fling(i)) }
         if let t = idleResetDeadline, best == nil || t < best!.0 { best = (t, .idleReset) }
         return best
     }
@@ -350,9 +308,9 @@ struct LiveSession: Sendable {
     mutating func nextDeadlineInPlace() -> Double? { nextTimer()?.0 }
 
     @inline(__always) var idleResetDeadline: Double? {
-        guard config.idleResetMs > 0, pointers.isEmpty, drags.isEmpty, deceleration == nil, flings.isEmpty,
-              scrollY != 0 || scrollX != 0 || colScroll.contains(where: { $0 != 0 }) else { return nil }
-        return lastInput + config.idleResetMs
+        guard config.idleResetMs > 0, pointers.isEmpty, drags.isEmpty, scrolling.deceleration == nil, scrolling.flings.isEmpty,
+              scrolling.y != 0 || scrolling.x != 0 || scrolling.columns.contains(where: { $0 != 0 }) else { return nil }
+        return identity.lastInput + config.idleResetMs
     }
 
     mutating func fireTimer(_ timer: Timer, at now: Double) {
@@ -362,15 +320,15 @@ struct LiveSession: Sendable {
         case .deceleration: decelerationTick(now: now)
         case .fling(let i): flingTick(i, now: now)
         case .idleReset:
-            lastInput = now
-            if scrollX != 0 || colScroll.contains(where: { $0 != 0 }) {
-                scrollX = 0
-                for k in colScroll.indices { colScroll[k] = 0 }
+            identity.lastInput = now
+            if scrolling.x != 0 || scrolling.columns.contains(where: { $0 != 0 }) {
+                scrolling.x = 0
+                for k in scrolling.columns.indices { scrolling.columns[k] = 0 }
                 step.scrollDur = dur(500)
                 step.cellsDirty = true
             }
-            if scrollY != 0 {
-                scrollY = 0
+            if scrolling.y != 0 {
+                scrolling.y = 0
                 step.scrollDur = dur(500)
                 step.cellsDirty = true
             }
@@ -381,12 +339,12 @@ struct LiveSession: Sendable {
 
     func invariantViolations() -> [String] {
         var v = arr.invariantViolations()
-        if scrollY < 0 || scrollY > maxScroll + 1e-9 { v.append("scroll \(scrollY) outside [0, \(maxScroll)]") }
-        if isColumns {
-            if colScroll.count != arr.sectionCount { v.append("\(colScroll.count) column offsets for \(arr.sectionCount) columns") }
-            if scrollX < 0 || scrollX > maxScrollX + 1e-9 { v.append("scroll.x \(scrollX) outside [0, \(maxScrollX)]") }
-            for k in colScroll.indices where k < arr.sectionCount && (colScroll[k] < 0 || colScroll[k] > maxColumnScroll(k) + 1e-9) {
-                v.append("column \(arr.sectionIDs[k]) scroll \(colScroll[k]) outside [0, \(maxColumnScroll(k))]")
+        if scrolling.y < 0 || scrolling.y > maxScroll + 1e-9 { v.append("scroll \(scrolling.y) outside [0, \(maxScroll)]") }
+        if scrollsSections {
+            if scrolling.columns.count != arr.sectionCount { v.append("\(scrolling.columns.count) column offsets for \(arr.sectionCount) columns") }
+            if scrolling.x < 0 || scrolling.x > maxScrollX + 1e-9 { v.append("scroll.x \(scrolling.x) outside [0, \(maxScrollX)]") }
+            for k in scrolling.columns.indices where k < arr.sectionCount && (scrolling.columns[k] < 0 || scrolling.columns[k] > maxColumnScroll(k) + 1e-9) {
+                v.append("column \(arr.sectionIDs[k]) scroll \(scrolling.columns[k]) outside [0, \(maxColumnScroll(k))]")
             }
         }
         for d in drags where liftedBy[d.item] != d.pointer { v.append("drag of \(arr.ids[d.item]) not in liftedBy") }
@@ -402,7 +360,7 @@ struct LiveSession: Sendable {
         }
         let parked = (0..<arr.itemCount).filter(arr.isParked).count
         if parked != carried { v.append("\(parked) items parked, \(carried) carried") }
-        if selected.filter({ $0 }).count != selectionCount { v.append("selectionCount is stale") }
+        if selection.marked.filter({ $0 }).count != selection.count { v.append("selectionCount is stale") }
         for d in drags where d.pointer >= 0 && !pointers.contains(where: { $0.id == d.pointer && $0.phase == .dragging }) {
             v.append("drag of pointer \(d.pointer) has no dragging pointer")
         }

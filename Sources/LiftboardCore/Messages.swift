@@ -1,3 +1,5 @@
+// Over 500 lines on purpose: the protocol's whole vocabulary in one place, each message type
+// next to the ones it carries, so that a reader checks it against docs/protocol.md in one file.
 // The protocol's vocabulary as values (contract §3 and §5). LiftboardWire turns them into JSON
 // and back; LiftboardCore only ever sees these types.
 

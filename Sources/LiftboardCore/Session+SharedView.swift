@@ -31,9 +31,9 @@ extension Session {
     public var sharedViewKey: SharedViewKey? {
         guard isIdleForSharing, let b = liveBox else { return nil }
         return SharedViewKey(board: b.session.boardID, version: b.session.version, config: b.session.config,
-                             viewport: b.session.viewport, scrollY: b.session.scrollY, scrollX: b.session.scrollX,
-                             colScroll: b.session.colScroll, sentScroll: b.session.sentScroll, sentScrollX: b.session.sentScrollX,
-                             sentContent: b.session.sentContent,
+                             viewport: b.session.viewport, scrollY: b.session.scrolling.y, scrollX: b.session.scrolling.x,
+                             colScroll: b.session.scrolling.columns, sentScroll: b.session.sent.scroll, sentScrollX: b.session.sent.scrollX,
+                             sentContent: b.session.sent.content,
                              lastInput: b.session.config.idleResetMs > 0 ? ownIdentity()?.lastInput : nil)
     }
 
@@ -42,10 +42,10 @@ extension Session {
     /// watcher of each commit that is compared with the last view's.
     public func hasSharedView(_ key: SharedViewKey) -> Bool {
         guard isIdleForSharing, let b = liveBox else { return false }
-        return b.session.version == key.version && b.session.scrollY == key.scrollY && b.session.scrollX == key.scrollX
-            && b.session.sentScroll == key.sentScroll && b.session.sentScrollX == key.sentScrollX
-            && b.session.viewport == key.viewport && b.session.sentContent == key.sentContent
-            && b.session.boardID == key.board && b.session.colScroll == key.colScroll && b.session.config == key.config
+        return b.session.version == key.version && b.session.scrolling.y == key.scrollY && b.session.scrolling.x == key.scrollX
+            && b.session.sent.scroll == key.sentScroll && b.session.sent.scrollX == key.sentScrollX
+            && b.session.viewport == key.viewport && b.session.sent.content == key.sentContent
+            && b.session.boardID == key.board && b.session.scrolling.columns == key.colScroll && b.session.config == key.config
             && (b.session.config.idleResetMs > 0 ? ownIdentity()?.lastInput : nil) == key.lastInput
     }
 
@@ -77,10 +77,10 @@ extension Session {
     private static func isIdleForSharing(_ b: LiveBox) -> Bool {
         // Read property by property through the box: a copy of the whole session would retain
         // and release each of its arrays, for every watcher of every commit.
-        guard b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.deceleration == nil,
-              b.session.autoScrollAt == nil, b.session.focus == nil, b.session.sentFocus == nil, !b.session.keyboardStarted,
-              b.session.selectionCount == 0, b.session.undoStack.isEmpty, b.session.flings.isEmpty,
-              b.session.nextDeadline == nil, !b.session.wholeDiffs, !b.session.wholeRebuilds else { return false }
+        guard b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.scrolling.deceleration == nil,
+              b.session.scrolling.autoScrollAt == nil, b.session.focus == nil, b.session.sent.focus == nil, !b.session.keyboardStarted,
+              b.session.selection.count == 0, b.session.undoStack.isEmpty, b.session.scrolling.flings.isEmpty,
+              b.session.nextDeadline == nil, !b.session.wholeDiffs else { return false }
         return true
     }
 
@@ -175,13 +175,6 @@ extension LiveSession {
         var lastInput: Double
     }
 
-    var identity: Identity { Identity(sessionID: sessionID, frameSeq: frameSeq, lastSeq: lastSeq, lastInput: lastInput) }
-
     /// Keeps `own`'s per-session facts in a state taken from another session.
-    mutating func adoptIdentity(_ own: Identity) {
-        sessionID = own.sessionID
-        frameSeq = own.frameSeq
-        lastSeq = own.lastSeq
-        lastInput = own.lastInput
-    }
+    mutating func adoptIdentity(_ own: Identity) { identity = own }
 }

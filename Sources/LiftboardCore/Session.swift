@@ -129,11 +129,11 @@ public struct Session: Sendable {
     public var committedBoard: Board? { live?.session.committedBoard() }
 
     /// The content's scroll offset.
-    public var scrollY: Double? { live?.session.scrollY }
+    public var scrollY: Double? { live?.session.scrolling.y }
 
     /// Columns: the board's sideways offset, and each column's own vertical offset.
-    public var scrollX: Double? { live?.session.scrollX }
-    public var columnScrolls: [Double]? { live?.session.colScroll }
+    public var scrollX: Double? { live?.session.scrolling.x }
+    public var columnScrolls: [Double]? { live?.session.scrolling.columns }
 
     public mutating func handle(_ event: ClientEvent, seq: Int? = nil, at now: Double,
                                 boards: (String) -> Board?) -> [ServerEvent] {
@@ -173,6 +173,21 @@ public struct Session: Sendable {
             guard case .live = state else { return out += handle(event, seq: seq, at: now) }
             withLive { $0.handle(event, seq: seq, at: now, into: &out) }
         }
+    }
+
+    /// `handle(.external(c), at: now)`, with the plan the session took to apply it.
+    /// `wholeRebuild`: by the whole rebuild, whatever the commit: the reference every other
+    /// plan equals (the suites compare against it, `liftboard bench engine` times it).
+    public mutating func applyExternal(_ c: Commit, at now: Double, wholeRebuild: Bool = false) -> (events: [ServerEvent], plan: ExternalPlan) {
+        guard case .live = state else { return (handle(.external(c), at: now), .refused) }
+        var out: [ServerEvent] = []
+        let plan = withLive { s in
+            s.fire(at: now, into: &out)
+            let plan = s.applyExternal(c, now: now, wholeRebuild: wholeRebuild)
+            s.flushStep(at: now, into: &out)
+            return plan
+        }
+        return (out, plan ?? .refused)
     }
 
     /// Fires the timers due at or before `now`, earliest first.

@@ -1,3 +1,6 @@
+// Over 500 lines on purpose: every server message's encoder in one file, the fast pieces of a
+// frame (cells, snapshots, events written through one cursor each) beside the plain writer
+// calls they must equal byte for byte.
 import LiftboardCore
 
 extension Wire {

@@ -32,7 +32,6 @@ extension BenchEngine {
         var session = Session(id: "bench")
         let b0 = hub
         _ = session.handle(.hello(Hello(board: b0.id, viewport: Viewport(w: 400, h: 800), config: config)), at: 0) { _ in b0 }
-        if whole { session.useWholeRebuilds() }
         // Lift a row of the first section and drag it two rows down: a drag in flight.
         _ = session.handle(.down(pointer: 1, at: Point(x: 60, y: 92), kind: .touch), at: 0)
         _ = session.fire(at: 600)
@@ -50,7 +49,7 @@ extension BenchEngine {
             t += 16
             let c = Commit(board: hub.id, version: hub.version, by: "other", moves: [], order: [], change: change)
             let s0 = nowNs()
-            _ = session.handle(.external(c), at: t)
+            _ = session.applyExternal(c, at: t, wholeRebuild: whole)
             ns.append(nowNs() - s0)
         }
         precondition(session.isDragging, "the drag stays in flight")

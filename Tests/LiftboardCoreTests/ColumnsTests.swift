@@ -43,15 +43,16 @@ import Testing
 
     @Test func theTargetColumnTakesGapsAndOutsidesByTheRules() {
         let a = Arrangement(board: Self.board(), width: 700)
-        #expect(a.targetColumn(atX: 100, current: 2) == 0)
-        #expect(a.targetColumn(atX: 300, current: 0) == 1)
+        let l = ColumnsLayout(metrics: Self.board().columns)
+        #expect(l.targetColumn(atX: 100, current: 2, in: a) == 0)
+        #expect(l.targetColumn(atX: 300, current: 0, in: a) == 1)
         // The gap between 0 and 1 (280..292): a bordering current column stays, else the left one.
-        #expect(a.targetColumn(atX: 285, current: 0) == 0)
-        #expect(a.targetColumn(atX: 285, current: 1) == 1)
-        #expect(a.targetColumn(atX: 285, current: 2) == 0)
-        #expect(a.targetColumn(atX: -50, current: 2) == 0)
-        #expect(a.targetColumn(atX: 5000, current: 0) == 2)
-        #expect(a.column(atX: 285) == nil && a.column(atX: 864) == nil && a.column(atX: 583.9) == nil && a.column(atX: 584) == 2)
+        #expect(l.targetColumn(atX: 285, current: 0, in: a) == 0)
+        #expect(l.targetColumn(atX: 285, current: 1, in: a) == 1)
+        #expect(l.targetColumn(atX: 285, current: 2, in: a) == 0)
+        #expect(l.targetColumn(atX: -50, current: 2, in: a) == 0)
+        #expect(l.targetColumn(atX: 5000, current: 0, in: a) == 2)
+        #expect(l.column(atX: 285, in: a) == nil && l.column(atX: 864, in: a) == nil && l.column(atX: 583.9, in: a) == nil && l.column(atX: 584, in: a) == 2)
     }
 
     @Test func theEntryIndexIsTheFirstRowWhoseMidpointIsBelowTheCenterWithoutTheItem() {
@@ -71,7 +72,7 @@ import Testing
                 if top + a.heights[x] / 2 > y { expected = k; break }
                 top += a.heights[x] + 8
             }
-            #expect(a.entryIndex(column: 0, y: y, without: h) == expected)
+            #expect(ColumnsLayout(metrics: b.columns).entryIndex(column: 0, y: y, without: h, in: a) == expected)
         }
     }
 

@@ -172,10 +172,9 @@ enum RandomStreams {
     /// with no drag in flight the live order is the committed order, and that every commit of
     /// its own is exactly one change on the order before it, with pinned items at their indexes.
     static func run(board: Board, config: SessionConfig, events: [(ClientEvent, Double)],
-                    violations: inout [String], wholeDiffs: Bool = false, wholeRebuilds: Bool = false) -> [ServerEvent] {
+                    violations: inout [String], wholeDiffs: Bool = false) -> [ServerEvent] {
         var s = Session(id: "prop", wholeDiffs: wholeDiffs)
         var out = s.handle(.hello(Hello(board: board.id, viewport: Viewport(w: 400, h: 600), config: config)), at: 0) { _ in board }
-        if wholeRebuilds { s.useWholeRebuilds() }
         func check(_ o: [ServerEvent], before: Board, after what: String) {
             var prev = before
             for case .persist(let c) in o {

@@ -1,0 +1,74 @@
+/// What layouts that stack things share: rows below a header (lists, columns: prefix sums,
+/// binary searches) and sections one below the other (lists, grids).
+extension Arrangement {
+    /// Stacked rows: section `s`'s height below its header, its rows or (empty) `empty`.
+    func stackedContentHeight(ofSection s: Int, empty: Double) -> Double {
+        let n = members[s].count
+        return n == 0 ? empty : tops[s][n - 1] + heights[members[s][n - 1]]
+    }
+
+    /// Sections stacked vertically, as wide as the viewport: section `s`'s frame, or with
+    /// `header`, its header's of that height.
+    func wideSectionFrame(_ s: Int, header: Double? = nil) -> Rect {
+        Rect(x: 0, y: sectionTop[s], w: width, h: header ?? sectionHeight[s])
+    }
+
+    /// Sections stacked vertically: the section whose frame holds `p` (`strictly`: inside the
+    /// content's width too), or nil outside the content.
+    func stackedSection(under p: Point, strictly: Bool) -> Int? {
+        guard sectionCount > 0, p.y >= 0, p.y < contentHeight else { return nil }
+        if strictly && !(p.x >= 0 && p.x < width) { return nil }
+        return section(at: p.y)
+    }
+
+    /// Stacked rows: the index of the last item of section `s` whose top is at or above
+    /// `localY`, or -1.
+    /// - Complexity: O(log n).
+    func lastRow(section s: Int, atOrAbove localY: Double) -> Int {
+        let t = tops[s]
+        var lo = 0, hi = t.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if t[mid] <= localY { lo = mid + 1 } else { hi = mid }
+        }
+        return lo - 1
+    }
+
+    /// Stacked rows: the handles of the rows of section `s` whose local y span (below the
+    /// header) intersects `[y0, y1)`, in order, appended to `out`; `base` is the header's
+    /// bottom in the coordinates of `y0` and `y1`.
+    /// - Complexity: O(log n + k) for k cells.
+    func stackedCells(_ s: Int, base: Double, from y0: Double, to y1: Double, into out: inout [Int]) {
+        let m = members[s]
+        var i = max(0, lastRow(section: s, atOrAbove: y0 - base))
+        while i < m.count, base + tops[s][i] < y1 {
+            if base + tops[s][i] + heights[m[i]] > y0 { out.append(m[i]) }
+            i += 1
+        }
+    }
+
+    /// Stacked rows: what lies under `p` (content coordinates) in section `s`, whose span
+    /// holds it: its header, its slot, a row, or the spacing between rows.
+    /// - Complexity: O(log n).
+    func stackedRegion(section s: Int, at p: Point) -> Region {
+        let ly = p.y - sectionTop[s] - headerHeight
+        if ly < 0 { return .header(s) }
+        if members[s].isEmpty { return slotFrame(s).contains(p) ? .slot(s) : .none }
+        let i = lastRow(section: s, atOrAbove: ly)
+        guard i >= 0, ly < tops[s][i] + heights[members[s][i]] else { return .none }
+        return .cell(members[s][i])
+    }
+
+    /// Sections stacked vertically: calls `body` with each section whose frame starts above
+    /// `y1`, from the one that holds `y0`, and the y of its header's bottom; sections with no
+    /// items are skipped.
+    /// - Complexity: O(log sections) + O(sections visited).
+    func forStackedSections(from y0: Double, to y1: Double, _ body: (_ s: Int, _ base: Double) -> Void) {
+        guard sectionCount > 0, y1 > y0 else { return }
+        var s = section(at: max(0, y0))
+        while s < sectionCount, sectionTop[s] < y1 {
+            if !members[s].isEmpty { body(s, sectionTop[s] + headerHeight) }
+            s += 1
+        }
+    }
+}

@@ -1,0 +1,210 @@
+/// Columns (docs/protocol.md, "Columns"): sections side by side, section k's content x from
+/// `k * (width + gap)` to that plus `width`; each a header and rows stacked below it, scrolling
+/// vertically on its own while the board scrolls sideways (`LiveSession+Columns.swift`). A
+/// drag's center x picks its column; within it, the list rule (`LiveSession+ListRule.swift`)
+/// runs inside the column's frame.
+struct ColumnsLayout: Layout {
+    let metrics: ColumnMetrics
+
+    var traits: LayoutTraits {
+        LayoutTraits(headerHeight: metrics.headerHeight, stacksRows: true, rowSpacing: metrics.spacing,
+                     scrollsSections: true, locksFollowX: false, entersRegions: false,
+                     placement: .rows(pitch: metrics.width + metrics.gap, width: metrics.width))
+    }
+
+    // MARK: Geometry
+
+    func cellHeight(declared: Double?) -> Double { declared ?? metrics.rowHeight }
+    func declaredHeight(_ h: Double) -> Double? { h }
+    func cellsPerRow(width: Double) -> Int { 1 }
+
+    func contentHeight(ofSection s: Int, in a: Arrangement) -> Double {
+        a.stackedContentHeight(ofSection: s, empty: metrics.rowHeight)
+    }
+
+    /// Every column's width and the gaps between: `n * width + (n - 1) * gap`.
+    func contentWidth(in a: Arrangement) -> Double {
+        let n = a.sectionCount
+        return n == 0 ? 0 : Double(n) * metrics.width + Double(n - 1) * metrics.gap
+    }
+
+    /// The content x where column `s` starts.
+    func columnX(_ s: Int) -> Double { Double(s) * (metrics.width + metrics.gap) }
+
+    func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: columnX(s), y: 0, w: metrics.width, h: a.sectionHeight[s]) }
+    func headerFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: columnX(s), y: 0, w: metrics.width, h: metrics.headerHeight) }
+
+    func slotFrame(_ s: Int, in a: Arrangement) -> Rect {
+        Rect(x: columnX(s), y: a.sectionTop[s] + metrics.headerHeight, w: metrics.width, h: metrics.rowHeight)
+    }
+
+    // MARK: Hit testing
+
+    /// x in the board's content, y in the column's own (unscrolled) coordinates.
+    func region(at p: Point, in a: Arrangement) -> Region {
+        guard let k = column(atX: p.x, in: a), p.y >= 0, p.y < a.sectionHeight[k] else { return .none }
+        return a.stackedRegion(section: k, at: p)
+    }
+
+    /// None: each column has its own band (`LiveSession.columnWindowCells`).
+    func cells(from y0: Double, to y1: Double, in a: Arrangement, into out: inout [Int]) {}
+
+    func scrolledSection(atX x: Double, in a: Arrangement) -> Int? { column(atX: x, in: a) }
+    func targetSection(atX x: Double, current: Int, in a: Arrangement) -> Int { targetColumn(atX: x, current: current, in: a) }
+    func sectionUnder(_ p: Point, in a: Arrangement) -> Int? { column(atX: p.x, in: a) }
+    func sectionAlong(_ p: Point, in a: Arrangement) -> Int? { column(atX: p.x, in: a) }
+
+    /// The column whose span `[x_k, x_k + width)` holds content x `x`, or nil (a gap, outside
+    /// the board).
+    /// - Complexity: O(1).
+    func column(atX x: Double, in a: Arrangement) -> Int? {
+        guard a.sectionCount > 0, x >= 0 else { return nil }
+        let pitch = metrics.width + metrics.gap
+        let k = (x / pitch).rounded(.down)
+        guard k.isFinite, k < Double(a.sectionCount) else { return nil }
+        let s = Int(k)
+        return x - columnX(s) < metrics.width ? s : nil
+    }
+
+    /// The target column for content x `x` when the item is in column `current`: the column
+    /// whose span holds it; in a gap, `current` if it borders the gap, else the column left of
+    /// it; left of the first column the first, right of the last the last.
+    /// - Complexity: O(1).
+    func targetColumn(atX x: Double, current: Int, in a: Arrangement) -> Int {
+        guard a.sectionCount > 0 else { return 0 }
+        if x < 0 { return 0 }
+        let pitch = metrics.width + metrics.gap
+        let k = (x / pitch).rounded(.down)
+        guard k.isFinite, k < Double(a.sectionCount) else { return a.sectionCount - 1 }
+        let s = Int(k)
+        if x - columnX(s) < metrics.width { return s }
+        if s + 1 >= a.sectionCount { return s }  // right of the last column
+        return current == s + 1 ? s + 1 : s
+    }
+
+    /// The index before which item `h` enters column `t`: the first row of `t`, without `h`,
+    /// whose midpoint is strictly below column y `y`; the count when none.
+    /// - Complexity: O(log n) (the rows' midpoints grow with their index).
+    func entryIndex(column t: Int, y: Double, without h: Int, in a: Arrangement) -> Int {
+        let m = a.members[t], tp = a.tops[t]
+        let skip = a.sectionOf[h] == t ? a.indexOf[h] : -1
+        let base = metrics.headerHeight, spacing = metrics.spacing
+        let shift = skip >= 0 ? a.heights[h] + spacing : 0
+        let n = skip >= 0 ? m.count - 1 : m.count
+        // Midpoint of row j of the column without h (j counts the rows without it).
+        func mid(_ j: Int) -> Double {
+            let k = skip >= 0 && j >= skip ? j + 1 : j
+            return base + tp[k] - (skip >= 0 && k > skip ? shift : 0) + a.heights[m[k]] / 2
+        }
+        var lo = 0, hi = n
+        while lo < hi {
+            let j = (lo + hi) / 2
+            if mid(j) > y { hi = j } else { lo = j + 1 }
+        }
+        return lo
+    }
+
+    // MARK: Gestures
+
+    /// The target column by the center's x (gaps keep a bordering current column, else go
+    /// left; outside, the first or last); entering another column, the place before its first
+    /// row (without the item, in its scroll) whose midpoint is below the center's y clamped
+    /// to the viewport's body; within the current column, the list rule. A refusing column is
+    /// no target.
+    func retarget(_ d: Int, center _: Point, in s: inout LiveSession) {
+        let h = s.drags[d].item
+        let c = s.drags[d].center
+        let t = targetColumn(atX: c.x + s.scrolling.x, current: s.arr.sectionOf[h], in: s.arr)
+        followIntoColumn(h, t, viewportY: c.y, in: &s)
+    }
+
+    /// Into column `t` (unless it refuses the item), then the list rule within its column.
+    private func followIntoColumn(_ h: Int, _ t: Int, viewportY y: Double, in s: inout LiveSession) {
+        if t != s.arr.sectionOf[h] {
+            guard !s.arr.hasRules || s.allows(t, for: h) else { return }
+            enterColumn(h, t, viewportY: y, in: &s)
+        }
+        s.retargetByListRule(h, centerY: y + s.scrolling.columns[s.arr.sectionOf[h]], acrossHeaders: false)
+    }
+
+    /// Item `h` enters column `t` before the first row whose midpoint is below the center.
+    private func enterColumn(_ h: Int, _ t: Int, viewportY: Double, in s: inout LiveSession) {
+        let y = min(max(viewportY, metrics.headerHeight), s.viewport.h) + s.scrolling.columns[t]
+        let i = entryIndex(column: t, y: y, without: h, in: s.arr)
+        s.arr.move(h, toSection: t, index: i, pinnedHome: s.pinnedHome)
+    }
+
+    /// Swap mode: over a cell of the lift's column (in the committed layout, with that
+    /// column's scroll) the item exchanges with it; once the target column is another, the
+    /// exchange is undone and the item enters that column by the insert rule, then follows it.
+    /// Only a cell of the lift's column brings it back.
+    func retargetSwap(_ d: Int, center _: Point, in s: inout LiveSession) {
+        let h = s.drags[d].item, ls = s.drags[d].liftSection
+        let c = s.drags[d].center
+        let x = c.x + s.scrolling.x
+        let cur = s.arr.sectionOf[h]
+        let t = targetColumn(atX: x, current: cur, in: s.arr)
+        if t == ls {
+            guard c.y >= metrics.headerHeight, let ref = s.committedLayout,
+                  case .cell(let other) = ref.region(at: Point(x: x, y: c.y + s.scrolling.columns[ls])), ref.sectionOf[other] == ls else {
+                return  // over no cell of the lift's column: the live order stays
+            }
+            if cur != ls { s.arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: s.pinnedHome) }
+            if other == h {
+                s.setSwapTarget(d, nil)
+            } else if s.arr.movable[other] && !s.isHeld(other, byOtherThan: d) {
+                s.setSwapTarget(d, other)
+            }
+            return
+        }
+        if t != cur {
+            guard !s.arr.hasRules || s.allows(t, for: h) else { return }
+            s.setSwapTarget(d, nil)
+            enterColumn(h, t, viewportY: c.y, in: &s)
+        }
+        s.retargetByListRule(h, centerY: c.y + s.scrolling.columns[s.arr.sectionOf[h]], acrossHeaders: false)
+    }
+
+    /// Left/Right: the nearest column that way with items (the same index, clamped); Up/Down
+    /// within the column (nothing at its ends).
+    func focusTarget(from h: Int, key: String, in s: LiveSession) -> Int? {
+        let a = s.arr
+        let sec = a.sectionOf[h], i = a.indexOf[h]
+        switch key {
+        case "ArrowUp": return i > 0 ? a.members[sec][i - 1] : nil
+        case "ArrowDown": return i + 1 < a.members[sec].count ? a.members[sec][i + 1] : nil
+        case "ArrowLeft", "ArrowRight":
+            let step = key == "ArrowLeft" ? -1 : 1
+            var t = sec + step
+            while t >= 0 && t < a.sectionCount {
+                if !a.members[t].isEmpty { return a.members[t][min(i, a.members[t].count - 1)] }
+                t += step
+            }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// Left/Right to the nearest column that way that takes it (the same index, clamped);
+    /// Up/Down one place within its column (pinned items hopped).
+    func keyboardStep(_ h: Int, key: String, in s: inout LiveSession) {
+        let sec = s.arr.sectionOf[h], i = s.arr.indexOf[h]
+        let free = !s.arr.hasRules || s.allows(sec, for: h)
+        switch key {
+        case "ArrowUp":
+            if free, let j = s.prevMovable(section: sec, before: i) { s.arr.exchange(section: sec, i, j) }
+        case "ArrowDown":
+            if free, let j = s.nextMovable(section: sec, after: i) { s.arr.exchange(section: sec, i, j) }
+        case "ArrowLeft":
+            if let t = s.prevAllowed(before: sec, for: h) {
+                s.arr.move(h, toSection: t, index: min(i, s.arr.members[t].count), pinnedHome: s.pinnedHome)
+            }
+        case "ArrowRight":
+            if let t = s.nextAllowed(after: sec, for: h) {
+                s.arr.move(h, toSection: t, index: min(i, s.arr.members[t].count), pinnedHome: s.pinnedHome)
+            }
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,92 @@
+/// The list rule, with its hysteresis: a dragged item passes its neighbours one at a time
+/// while its snapshot's center is at or beyond their midpoints, so holding still never moves
+/// anything. A list runs it over the whole board, across headers (`ListLayout`); a kanban
+/// column runs it inside the column's frame, the column itself chosen by the center's x
+/// (`ColumnsLayout`).
+extension LiveSession {
+    @inline(__always) func nextMovable(section s: Int, after i: Int) -> Int? {
+        let m = arr.members[s]
+        var j = i + 1
+        while j < m.count { if arr.movable[m[j]] { return j }; j += 1 }
+        return nil
+    }
+
+    @inline(__always) func prevMovable(section s: Int, before i: Int) -> Int? {
+        let m = arr.members[s]
+        var j = i - 1
+        while j >= 0 { if arr.movable[m[j]] { return j }; j -= 1 }
+        return nil
+    }
+
+    /// Whether the list rule would move item `h` down (+1), up (-1), or not (0) for center `y`
+    /// (its section's content coordinates). In a section that refuses its drag (a palette it is
+    /// copied out of) it passes no neighbour. `acrossHeaders` (lists): at a section's end,
+    /// sections that refuse its drag are not there for the rule: down, it goes to the next
+    /// section that takes it when the center reaches that section's header midpoint; up, to
+    /// the end of the previous one that takes it when the center reaches its own header's
+    /// midpoint (the section just above takes it) or the frame of that section (refusing
+    /// sections between).
+    /// Always inlined: `retargetByListRule` asks on every move, from mutating code (see
+    /// `nextTimer`).
+    @inline(__always) func listStep(_ h: Int, centerY y: Double, acrossHeaders: Bool) -> Int {
+        let s = arr.sectionOf[h], i = arr.indexOf[h]
+        let inRefused = arr.hasRules && !allows(s, for: h)
+        if !inRefused, let j = nextMovable(section: s, after: i) {
+            if y >= arr.frame(section: s, index: j).midY { return 1 }
+        } else if acrossHeaders, let t = arr.hasRules ? nextAllowed(after: s, for: h) : (s + 1 < arr.sectionCount ? s + 1 : nil),
+                  y >= arr.headerFrame(t).midY {
+            return 1
+        }
+        if !inRefused, let j = prevMovable(section: s, before: i) {
+            if y <= arr.frame(section: s, index: j).midY { return -1 }
+        } else if acrossHeaders, let t = arr.hasRules ? prevAllowed(before: s, for: h) : (s > 0 ? s - 1 : nil),
+                  t == s - 1 ? y <= arr.headerFrame(s).midY : y < arr.sectionTop[t + 1] {
+            return -1
+        }
+        return 0
+    }
+
+    /// Whether item `n`, held by another pointer drag that follows the list rule where it is
+    /// (a swap drag in its lift's section exchanges instead; in columns, one whose center's x
+    /// targets another column is entering that one), would move in direction `dir` under that
+    /// drag's still snapshot.
+    /// Mutating (it changes nothing): `retargetByListRule` calls it on every pass, and a
+    /// non-mutating method not inlined is passed a copy of the whole session.
+    mutating func passesBack(_ n: Int, dir: Int, acrossHeaders: Bool) -> Bool {
+        let s = arr.sectionOf[n]
+        guard let p = liftedBy[n], p >= 0, let k = dragIndex(p), drags[k].item == n,
+              !(swaps(drags[k]) && s == drags[k].liftSection) else { return false }
+        let c = drags[k].center
+        guard arr.layout.targetSection(atX: c.x + scrolling.x, current: s, in: arr) == s else { return false }
+        let y = c.y + (arr.scrollsSections ? scrolling.columns[s] : scrolling.y)
+        return listStep(n, centerY: y, acrossHeaders: acrossHeaders) == dir
+    }
+
+    /// Passes neighbours one at a time while the center is at or beyond their midpoint. A pass
+    /// that the reverse rule would undo at once (a section's empty slot appearing or vanishing
+    /// changes the geometry) is not made, so holding still never moves anything.
+    /// `barred`: a section the item must not be taken into across a header (a swap drag
+    /// outside its lift section comes back over a cell of it only).
+    /// - Complexity: O(cells passed).
+    mutating func retargetByListRule(_ h: Int, centerY y: Double, acrossHeaders: Bool, barred: Int? = nil) {
+        for _ in 0...(arr.itemCount + arr.sectionCount) {
+            let dir = listStep(h, centerY: y, acrossHeaders: acrossHeaders)
+            if dir == 0 { return }
+            let s = arr.sectionOf[h], i = arr.indexOf[h]
+            if !arr.hasRules || allows(s, for: h), let j = dir > 0 ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
+                arr.exchange(section: s, i, j)
+                // Passing an item that another drag holds, whose rule would pass it straight
+                // back (both snapshots beyond each other's cells), is not made either.
+                if passesBack(arr.members[s][i], dir: dir, acrossHeaders: acrossHeaders) { arr.exchange(section: s, i, j); return }
+                continue
+            }
+            // Across a header (and the sections that refuse the drag).
+            guard acrossHeaders, let t = dir > 0 ? nextAllowed(after: s, for: h) : prevAllowed(before: s, for: h), t != barred else { return }
+            arr.move(h, toSection: t, index: dir > 0 ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
+            if listStep(h, centerY: y, acrossHeaders: acrossHeaders) == -dir {
+                arr.move(h, toSection: s, index: i, pinnedHome: pinnedHome)
+                return
+            }
+        }
+    }
+}

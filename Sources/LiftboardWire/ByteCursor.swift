@@ -1,0 +1,78 @@
+/// A write position in room a `JSONWriter` made ahead (`JSONWriter.pieces`): no check per
+/// write; the caller bounds the piece, and `pieces` checks what it wrote against that bound
+/// (`precondition`, in every build). The bytes are those of the writer's own methods.
+struct ByteCursor {
+    private(set) var p: UnsafeMutablePointer<UInt8>
+
+    @inline(__always) init(_ p: UnsafeMutablePointer<UInt8>) { self.p = p }
+
+    /// The most `string(s)` writes: six bytes per byte escaped (`\u00XX`), and the quotes.
+    @inline(__always) static func bound(_ s: String) -> Int { s.utf8.count &* 6 &+ 2 }
+
+    @inline(__always) mutating func byte(_ c: UInt8) { p.pointee = c; p += 1 }
+
+    /// Fixed text (names, separators, literals), verbatim.
+    @inline(__always) mutating func put(_ s: StaticString) {
+        if s.hasPointerRepresentation {
+            let n = s.utf8CodeUnitCount
+            JSONWriter.copy(s.utf8Start, n, to: p)
+            p += n
+        } else {
+            s.withUTF8Buffer { b in
+                JSONWriter.copy(b.baseAddress!, b.count, to: p)
+                p += b.count
+            }
+        }
+    }
+
+    /// At most 20 bytes.
+    @inline(__always) mutating func int(_ v: Int) { p += JSONWriter.writeInt(v, p) }
+
+    /// As `JSONWriter.number` writes it (at most 25 bytes).
+    @inline(__always) mutating func number(_ x: Double) {
+        let k = JSONWriter.numberText(x, p)
+        p += k >= 0 ? k : JSONWriter.rareNumber(x, p)
+    }
+
+    @inline(__always) mutating func bool(_ b: Bool) { if b { put("true") } else { put("false") } }
+
+    /// A JSON string, escaped as `JSONWriter.string` escapes it.
+    @inline(__always) mutating func string(_ s: String) {
+        // Read in place (`withUTF8` is mutating: it needed a copy of `s`, retained).
+        let start = p
+        guard let end = s.utf8.withContiguousStorageIfAvailable({ Self.quoted($0, at: start) }) else {
+            let bytes = Array(s.utf8)  // a string without contiguous UTF-8 (bridged): never on the server
+            p = bytes.withUnsafeBufferPointer { Self.quoted($0, at: start) }
+            return
+        }
+        p = end
+    }
+
+    @inline(never)
+    private static func quoted(_ utf8: UnsafeBufferPointer<UInt8>, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var p = start
+        p.pointee = UInt8(ascii: "\"")
+        p += 1
+        for c in utf8 {
+            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
+                p.pointee = c
+                p += 1
+                continue
+            }
+            p[0] = 0x5C
+            switch c {
+            case 0x0A: p[1] = UInt8(ascii: "n"); p += 2
+            case 0x0D: p[1] = UInt8(ascii: "r"); p += 2
+            case 0x09: p[1] = UInt8(ascii: "t"); p += 2
+            case 0..<0x20:
+                let hex: StaticString = "0123456789abcdef"
+                p[1] = UInt8(ascii: "u"); p[2] = 0x30; p[3] = 0x30
+                p[4] = hex.utf8Start[Int(c >> 4)]; p[5] = hex.utf8Start[Int(c & 15)]
+                p += 6
+            default: p[1] = c; p += 2
+            }
+        }
+        p.pointee = UInt8(ascii: "\"")
+        return p + 1
+    }
+}
