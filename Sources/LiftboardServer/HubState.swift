@@ -10,7 +10,7 @@ import LiftboardStore
 /// order, whichever process made them), and `board`, the truth with this process's commits
 /// still on their way to the store applied on top (`pending`). A session's own commit is
 /// applied at once (it is `board` + 1) and handed to the other sessions; a `commit` message
-/// reaches clients only once `truth` reaches its version (`Connection.Outgoing.barrier`).
+/// reaches clients only once `truth` reaches its version (the barrier of its entry in `OutgoingQueue`).
 ///
 /// When the store's result is not what the sessions were told, `settle` rebases `board` on
 /// the truth with the pending changes re-applied, and tells the sessions:
