@@ -30,23 +30,20 @@ final class PlannedWatcher: FanOutMember {
     static func deliver(_ c: Commit, to members: [PlannedWatcher], except origin: PlannedWatcher? = nil, now: Double = 10,
                         shared: SharedEncoding = SharedEncoding()) -> FanOutPlan {
         let plan = FanOutPlan(members, except: origin)
-        var leaders = [(session: Session, answer: ConnectionMachine.SharedAnswer)?](repeating: nil, count: plan.views)
+        var leaders = [ConnectionMachine.SharedAnswer?](repeating: nil, count: plan.views)
         for (w, step) in zip(members, plan.steps) {
             switch step {
             case .skip:
                 continue
             case .alone:
-                _ = w.d.input { m, out in m.external(c, now: now, shared: shared, into: &out) }
+                _ = w.d.input { m, out in m.external(c, delivery: .alone(shared), now: now, into: &out) }
             case .leads(let view):
-                var answer: ConnectionMachine.SharedAnswer?
-                _ = w.d.input { m, out in answer = m.external(c, now: now, sharing: shared, into: &out) }
-                leaders[view] = (w.d.machine.session, answer!)
+                _ = w.d.input { m, out in leaders[view] = m.external(c, delivery: .leading(shared), now: now, into: &out) }
             case .follows(let view):
-                let leader = leaders[view]!
-                if leader.answer.shareable {
-                    _ = w.d.input { m, out in m.external(c, now: now, shared: shared, following: leader.answer, into: &out) }
+                if let answer = leaders[view] {
+                    _ = w.d.input { m, out in m.external(c, delivery: .following(answer, shared: shared), now: now, into: &out) }
                 } else {
-                    _ = w.d.input { m, out in m.external(c, now: now, shared: shared, sameViewAs: leader.session, answer: leader.answer, into: &out) }
+                    _ = w.d.input { m, out in leaders[view] = m.external(c, delivery: .leading(shared), now: now, into: &out) }
                 }
             }
         }
@@ -117,7 +114,7 @@ final class PlannedWatcher: FanOutMember {
             let plan = PlannedWatcher.deliver(c, to: members, except: members[0])
             #expect(plan.views == hellos.count && plan.steps[0] == .skip && plan.steps[5] == .alone)
             for (w, twin) in zip(members, twins) where w !== members[0] {
-                _ = twin.d.input { m, out in m.external(c, now: 10, into: &out) }
+                _ = twin.d.input { m, out in m.external(c, delivery: .alone(nil), now: 10, into: &out) }
                 _ = w.d.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
                 _ = twin.d.input { m, out in m.durableAdvanced(to: k + 1, into: &out) }
                 let expected = FanOutTests.bytes(&twin.d)
