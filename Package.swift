@@ -44,7 +44,7 @@ let package = Package(
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
         // Signed tokens (issue 42): JWKS keys, strict JWT verification, claims and roles.
-        .target(name: "LiftboardAuth", dependencies: ["LiftboardWire", "CLibCrypto"], swiftSettings: strict),
+        .target(name: "LiftboardAuth", dependencies: ["LiftboardCore", "LiftboardWire", "CLibCrypto"], swiftSettings: strict),
         // The load generator: WebSocket clients (its own, on epoll) driving real sessions.
         .systemLibrary(name: "CLoadSockets"),
         .target(name: "LiftboardLoad", dependencies: ["LiftboardCore", "LiftboardWire", "CLoadSockets"], swiftSettings: strict),
@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "LiftboardServerTests",
                     dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer"], swiftSettings: strict),
         .testTarget(name: "LiftboardLoadTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardLoad"], swiftSettings: strict),
-        .testTarget(name: "LiftboardAuthTests", dependencies: ["LiftboardWire", "LiftboardAuth"],
+        .testTarget(name: "LiftboardAuthTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardAuth"],
                     exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "LiftboardScriptTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardScript"], swiftSettings: strict),
     ],

@@ -1,31 +1,5 @@
+import LiftboardCore
 import LiftboardWire
-
-/// What a token lets its holder do on the boards it names, each role including the ones
-/// below it: `view` < `move` < `edit` < `admin` (issue 42, "Roles").
-public enum Role: String, Hashable, Sendable, CaseIterable, Comparable {
-    /// Sees the board live, scrolls and pans; lifts nothing.
-    case view
-    /// Every gesture, keyboard reorder and Move to…; a token's role when it names none.
-    case move
-    /// Also palettes, trash and the API's item and section edits.
-    case edit
-    /// Also creating, replacing and deleting boards and their rules.
-    case admin
-
-    private var rank: Int {
-        switch self {
-        case .view: 0
-        case .move: 1
-        case .edit: 2
-        case .admin: 3
-        }
-    }
-
-    public static func < (a: Role, b: Role) -> Bool { a.rank < b.rank }
-
-    /// Whether this role has every right of `other`.
-    public func includes(_ other: Role) -> Bool { self >= other }
-}
 
 /// The claims of a verified token (RFC 7519 §4.1, plus Liftboard's `name`, `boards`, `role`).
 /// Times are seconds since the Unix epoch (NumericDate, fractions allowed).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiftboardAuth
+import LiftboardCore
 import LiftboardWire
 
 /// `liftboard token`: keys and tokens for operators (issue 42). The server does not read

@@ -1,5 +1,6 @@
 import Foundation
 import LiftboardAuth
+import LiftboardCore
 
 /// The keys the tests sign and verify with.
 enum Keys {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import LiftboardAuth
+import LiftboardCore
 
 /// Each refusal of the verifier, and the edges of what it accepts.
 @Suite struct VerifierTests {
