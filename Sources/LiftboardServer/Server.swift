@@ -68,11 +68,17 @@ public final class Server {
     /// accessor each swap was an exclusivity check (two a write, 130 instructions a message).
     var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE)
     /// The stop flag, the signals, and whether a shutdown began.
-    private var running = RunState()
+    var running = RunState()
     /// The log's limiter, kept line and sink.
     var logger = ServerLog()
+    /// Who requests and sessions act for: `--auth-keys`, `--token`, `--admin-token` (issue 42).
+    var auth: Authenticator
+
     /// Where `now` counts from (uptime ns); a test moves it back to let time pass at once.
-    var started = DispatchTime.now().uptimeNanoseconds
+    var started: UInt64 {
+        get { running.started }
+        set { running.started = newValue }
+    }
 
     /// The boards served, by id.
     var hubs: [String: Hub] {
@@ -92,6 +98,8 @@ public final class Server {
     public init(config: ServerConfig) {
         self.config = config
         sessions = Sessions(recordBytesPerSecond: config.recordMaxBytesPerSecond)
+        auth = Authenticator(keys: config.authKeys, keysPath: config.authKeysPath, audience: config.authAudience,
+                             sharedToken: config.token, adminToken: config.adminToken, warningSeconds: config.tokenWarningSeconds)
         endpoint = Endpoint(staticFiles: StaticFiles(root: config.publicDir), mediaFiles: config.mediaDir.map { StaticFiles(root: $0) })
     }
 
@@ -351,6 +359,18 @@ public final class Server {
             source.resume()
             running.signalSources.append(source)
         }
+        // SIGHUP: `--auth-keys` read again, on the service thread (Server+Auth.swift).
+        signal(SIGHUP, SIG_IGN)
+        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        let reloadFlag = running.reloadFlag
+        let box = ContextBox()
+        if let context { box.set(context) }
+        hangUp.setEventHandler { @Sendable in
+            reloadFlag.set()
+            box.wake()
+        }
+        hangUp.resume()
+        running.signalSources.append(hangUp)
     }
 
     // MARK: Connections
@@ -422,6 +442,7 @@ final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
     func set() { lock.lock(); value = true; lock.unlock() }
+    func clear() { lock.lock(); value = false; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }
 
