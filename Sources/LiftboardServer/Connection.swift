@@ -263,7 +263,7 @@ final class Connection {
         hub.join(self)
         if let dir = server.config.recordDir {
             recorder = Recorder(dir: dir, session: id, board: hub.board, hello: hello, ms: ms,
-                                maxBytes: server.config.recordMaxBytes, rate: server.recordingRate, log: server.log)
+                                maxBytes: server.config.recordMaxBytes, rate: server.recordingRate, person: machine.auth.person, log: server.log)
         }
         machine.joined(durable: hub.durableVersion, recording: recorder != nil)
         // The hello came: its deadline is moot. Left armed, it fires anyway, and lws's libuv

@@ -353,3 +353,28 @@ def test_a_keys_file_that_does_not_parse_stops_serve_naming_it(tmp_path, liftboa
     r = subprocess.run([liftboard, "serve", "--port", "0", "--data", str(tmp_path / "d"), "--auth-keys", str(bad)],
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 2 and str(bad) in r.stderr and "RSA" in r.stderr, r.stderr
+
+
+def test_a_recording_keeps_the_person_and_never_the_token(keys, tmp_path):
+    record = tmp_path / "rec"
+    s = RunningServer("--auth-keys", str(keys["path"]), "--auth-audience", AUDIENCE, "--record", str(record),
+                      data_dir=tmp_path / "data").start()
+    token, renewed = mint(keys, "ed", role="view", sub="wall-3", name="Lobby"), mint(keys, "hs", role="view", sub="wall-3")
+    try:
+        async def go():
+            async with connect(s, token) as ws:
+                await hello(ws)
+                await ws.send(json.dumps({"t": "auth", "token": renewed}))
+                got = await recv_until(ws, lambda m: m["t"] == "token_renewed")
+                assert got and got[-1]["t"] == "token_renewed", got
+                await until_pong(ws)
+        run(go())
+        wait_for(lambda: sessions_open(s) == 0, timeout=5, what="the session to close")
+        streams = list(record.glob("*.jsonl"))
+        assert len(streams) == 1, streams
+        text = streams[0].read_text()
+        assert text.splitlines()[0] == '# person {"user":"wall-3","name":"Lobby","role":"view"}', text[:200]
+        assert token not in text and renewed not in text and '"auth"' not in text, text
+        assert_never_logged(s, [token, renewed])
+    finally:
+        s.stop()
