@@ -106,7 +106,10 @@ final class Connection {
 
     /// An `auth` message's token, verified for the session's board.
     private func verify(_ token: String) {
-        let outcome = server.renewal(token, board: machine.auth.board ?? hub?.board.id)
+        // Before the hello found its board (and with no board in the URL) no token can be
+        // checked against one: refused as not naming it.
+        let board = machine.auth.board ?? hub?.board.id
+        let outcome = board.map { server.renewal(token, board: $0) } ?? .failure(.token(.boardForbidden))
         var out = takeActions()
         machine.renewed(outcome, now: server.now, into: &out)
         perform(out)

@@ -46,6 +46,10 @@ extension ConnectionMachine {
         guard !isClosing else { return }
         let message: [UInt8]
         switch outcome {
+        case .success(let admitted) where auth.person.user != nil && admitted.person.user != auth.person.user:
+            // A session stays its user's: another user's token opens a session of its own.
+            message = AuthMessages.error(code: HTTPErrorCode.claimInvalid.rawValue, message: "the token names another user than the session's")
+            out.append(.log(.warn, event: "refusal", detail: "auth: claim_invalid (another user)"))
         case .success(let admitted):
             auth.renew(person: admitted.person, expiresAt: admitted.expiresAt)
             message = AuthMessages.renewed(role: admitted.person.role, msLeft: admitted.expiresAt.map { $0 - now })

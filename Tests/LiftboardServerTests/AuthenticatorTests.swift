@@ -148,6 +148,9 @@ import LiftboardWire
         #expect(renewed.contains(.armExpiry(afterMs: 67_000)))
         #expect(d.writtenMessages() == [.object([("t", .string("token_renewed")), ("role", .string("edit")), ("ms", .number(69_000))])])
         #expect(d.machine.auth.person.role == .edit)
+        _ = d.input { m, out in m.renewed(.success((Person(user: "bob", role: .admin), 90_000)), now: 2_000, into: &out) }
+        #expect(d.written() == ["error"], "another user's token does not take over the session")
+        #expect(d.machine.auth.person == Person(user: "ada", role: .edit) && d.machine.auth.nextDeadline == 68_000)
     }
 
     @Test func aHelloForAnotherBoardThanTheURLsIsRefusedWith4403() {
