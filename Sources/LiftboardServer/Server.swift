@@ -345,32 +345,21 @@ public final class Server {
         if let context { lws_cancel_service(context) }
     }
 
+    /// SIGINT and SIGTERM set the stop flag; SIGHUP the reload flag (`--auth-keys` read again
+    /// on the service thread, Server+Auth.swift). Each wakes the service loop.
     private func installSignalHandlers() {
-        for sig in [SIGINT, SIGTERM] {
+        for (sig, flag) in [(SIGINT, running.stopFlag), (SIGTERM, running.stopFlag), (SIGHUP, running.reloadFlag)] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            let stopFlag = running.stopFlag
             let box = ContextBox()
             if let context { box.set(context) }
             source.setEventHandler { @Sendable in
-                stopFlag.set()
+                flag.set()
                 box.wake()
             }
             source.resume()
             running.signalSources.append(source)
         }
-        // SIGHUP: `--auth-keys` read again, on the service thread (Server+Auth.swift).
-        signal(SIGHUP, SIG_IGN)
-        let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
-        let reloadFlag = running.reloadFlag
-        let box = ContextBox()
-        if let context { box.set(context) }
-        hangUp.setEventHandler { @Sendable in
-            reloadFlag.set()
-            box.wake()
-        }
-        hangUp.resume()
-        running.signalSources.append(hangUp)
     }
 
     // MARK: Connections
