@@ -145,7 +145,7 @@ extension Server {
     /// Whether the request carries `Authorization: Bearer <--admin-token>`.
     func adminAccepted(_ wsi: OpaquePointer) -> Bool {
         guard let expected = config.adminToken, let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION) else { return false }
-        return auth == "Bearer \(expected)"
+        return Authenticator.same(auth, "Bearer \(expected)")
     }
 
     /// The `If-Match` version: `7`, `"7"` or `W/"7"`.

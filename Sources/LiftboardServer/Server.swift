@@ -416,9 +416,10 @@ public final class Server {
         for (board, hub) in touched { (boardsChanged ? hubs[board] : hub)?.settle() }
     }
 
+    /// `--token` in `Authorization: Bearer` or `?token=`, compared in constant time.
     func tokenAccepted(wsi: OpaquePointer, expected: String) -> Bool {
-        if let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), auth == "Bearer \(expected)" { return true }
-        return queryValue(wsi, "token") == expected
+        if let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), Authenticator.same(auth, "Bearer \(expected)") { return true }
+        return queryValue(wsi, "token").map { Authenticator.same($0, expected) } ?? false
     }
 }
 
