@@ -61,7 +61,7 @@ extension Server {
         case .board(let id), .history(let id), .events(let id):
             guard let hub = hubs[id] else { return send(wsi, .error(404, .boardNotFound, "no board \(id)")) }
             switch route {
-            case .events: return openEvents(wsi, hub: hub)
+            case .events: return openEvents(wsi, hub: hub, expiresAt: reader.expiresAt.map(serverTime(unix:)))
             case .history: return complete(wsi, history(wsi, hub: hub), what: "GET \(path)")
             default: return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.truth))
             }
