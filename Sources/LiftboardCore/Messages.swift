@@ -228,9 +228,14 @@ public struct Commit: Hashable, Sendable {
     public var moves: [Move]
     public var order: [SectionOrder]
     public var change: Change?
-    public init(board: String, version: Int, by: String, moves: [Move], order: [SectionOrder], change: Change? = nil) {
+    /// Issue 42: the user who made it (a token's `sub`; an API write's token) and the name shown
+    /// for them; nil for a session without a user, and for commits made before users.
+    public var user: String?
+    public var name: String?
+    public init(board: String, version: Int, by: String, moves: [Move], order: [SectionOrder], change: Change? = nil,
+                user: String? = nil, name: String? = nil) {
         self.board = board; self.version = version; self.by = by; self.moves = moves; self.order = order
-        self.change = change
+        self.change = change; self.user = user; self.name = name
     }
 }
 
@@ -493,6 +498,10 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// The store found the drop changes nothing (another change came first and made it moot):
     /// a `layout` puts the session on the store's order.
     case dropMoot = "drop_moot"
+    /// The session's role does not allow it (issue 42): a `view` session's key reorder,
+    /// `moveTo`, `undo` or tap-to-add; a `move` session's palette copy or trash by key or
+    /// `moveTo`. Nothing changes and the session goes on.
+    case roleForbids = "role_forbids"
 }
 
 /// Welcome: the session's id, its board and the config in force.
