@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import LiftboardCore
+@testable import LiftboardStore
+
+/// Issue 42 in the stores: a commit keeps the user who made it and their name (schema 10),
+/// through a restart, in both stores; commits made before have none.
+@Suite struct PeopleStoreTests {
+    /// A drop on board demo at `version`, signed by `user` (nil: a session without one).
+    func signed(_ version: Int, _ change: Change, user: String?, name: String?) -> CommitRecord {
+        CommitRecord(commit: Commit(board: "demo", version: version, by: "s\(version)", moves: [], order: [], change: change,
+                                    user: user, name: name),
+                     at: 1_700_000_000_000 + Double(version), origin: "p1", token: version)
+    }
+
+    let changes: [Change] = [.insert(id: "a", section: "done", after: nil, index: 0), .insert(id: "b", section: "done", after: "a", index: 1),
+                             .updateItem(ItemUpdate(id: "a", label: "Aa"))]
+
+    @Test("a commit keeps its user and name, one without a user has none, and both survive a restart", arguments: storeKinds)
+    func usersSurviveARestart(_ kind: StoreKind) throws {
+        let open = try kind.fresh()
+        do {
+            let store = try open()
+            try store.seed(demo)
+            let out = try store.apply([signed(1, changes[0], user: "u-ada", name: "Ada Lovelace"),
+                                       signed(2, changes[1], user: nil, name: nil),
+                                       signed(3, changes[2], user: "u-\u{e9}mile", name: "")])
+            // What the writer hands on (the hub, the SSE feed) is signed as it was written.
+            let landed = out.compactMap { if case .landed(let d) = $0 { d } else { nil } }
+            #expect(landed.map(\.user) == ["u-ada", nil, "u-\u{e9}mile"] && landed.map(\.name) == ["Ada Lovelace", nil, ""])
+        }
+        // Another process, after a restart: the history, and the board replayed from it.
+        let again = try open()
+        let back = try again.commits(board: "demo", after: 0)
+        #expect(back.map(\.version) == [1, 2, 3] && back.map(\.change) == changes)
+        #expect(back.map(\.user) == ["u-ada", nil, "u-\u{e9}mile"])
+        #expect(back.map(\.name) == ["Ada Lovelace", nil, ""])
+        #expect(back.map(\.by) == ["s1", "s2", "s3"])
+        #expect(try again.board(id: "demo")?.version == 3)
+    }
+
+    @Test("a database of schema 9 migrates to 10: its commits have no user, new ones keep theirs", arguments: storeKinds)
+    func schema9Migrates(_ kind: StoreKind) throws {
+        let open: () throws -> any Store
+        // Back to schema 9's shape: the commits table without the two columns, numbered 9.
+        let toSchema9: () throws -> Void
+        switch kind {
+        case .sqlite:
+            let path = tempPath()
+            open = { try SQLiteStore(path: path, edits: .wire) }
+            toSchema9 = {
+                try SQLiteDatabase(path: path).execute(
+                    "ALTER TABLE commits DROP COLUMN user_id; ALTER TABLE commits DROP COLUMN user_name; PRAGMA user_version = 9")
+            }
+        case .postgres:
+            let url = try StoreKind.freshPostgresDatabase()
+            open = { try PostgresStore(url: url, edits: .wire) }
+            toSchema9 = {
+                let db = try PostgresConnection(url: url)
+                try db.exec("ALTER TABLE commits DROP COLUMN user_id, DROP COLUMN user_name")
+                try db.exec("UPDATE liftboard_schema SET version = 9")
+            }
+        }
+        do {
+            let store = try open()
+            try store.seed(demo)
+            _ = try store.apply([signed(1, changes[0], user: nil, name: nil)])
+            try store.bringUpToDate()
+        }
+        try toSchema9()
+        let store = try open()
+        switch store {
+        case let s as SQLiteStore: #expect(try s.userVersion() == 10)
+        case let p as PostgresStore: #expect(try p.schemaVersionInDatabase() == 10)
+        default: Issue.record("a store of another kind: \(type(of: store))")
+        }
+        #expect(StoreSchema.version == 10)
+        #expect(try store.commits(board: "demo", after: 0).map(\.user) == [nil])
+        _ = try store.apply([signed(2, changes[1], user: "u-ada", name: "Ada")])
+        let back = try open().commits(board: "demo", after: 0)
+        #expect(back.map(\.version) == [1, 2])
+        #expect(back.map(\.user) == [nil, "u-ada"] && back.map(\.name) == [nil, "Ada"])
+    }
+}
+
+@Suite struct PeopleNotifyTests {
+    @Test("a notification carries a commit's user and name; one from an older process (12 columns) has none")
+    func notifyPayload() throws {
+        let codec = EditCodec.wire
+        let row: [String?] = ["demo", "4", "s1", "17", "p1", "9", "insert", "a", nil, "done", "0", nil, "u-ada", "Ada"]
+        let n = try #require(NotifyPayload.decode(NotifyPayload.encode(row), edits: codec)?.commit)
+        #expect(n.user == "u-ada" && n.name == "Ada" && n.version == 4 && n.by == "s1")
+        let old = try #require(NotifyPayload.decode(NotifyPayload.encode(Array(row.prefix(12))), edits: codec)?.commit)
+        #expect(old.user == nil && old.name == nil && old.change == n.change)
+    }
+}
