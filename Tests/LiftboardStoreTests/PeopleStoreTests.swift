@@ -3,18 +3,18 @@ import Testing
 import LiftboardCore
 @testable import LiftboardStore
 
-/// Issue 42 in the stores: a commit keeps the user who made it and their name (schema 10),
-/// through a restart, in both stores; commits made before have none.
-@Suite struct PeopleStoreTests {
-    /// A drop on board demo at `version`, signed by `user` (nil: a session without one).
-    func signed(_ version: Int, _ change: Change, user: String?, name: String?) -> CommitRecord {
-        CommitRecord(commit: Commit(board: "demo", version: version, by: "s\(version)", moves: [], order: [], change: change,
-                                    user: user, name: name),
-                     at: 1_700_000_000_000 + Double(version), origin: "p1", token: version)
-    }
+/// A drop on board demo at `version`, signed by `user` (nil: a session without one).
+func signed(_ version: Int, _ change: Change, user: String?, name: String?) -> CommitRecord {
+    CommitRecord(commit: Commit(board: "demo", version: version, by: "s\(version)", moves: [], order: [], change: change,
+                                user: user, name: name),
+                 at: 1_700_000_000_000 + Double(version), origin: "p1", token: version)
+}
 
-    let changes: [Change] = [.insert(id: "a", section: "done", after: nil, index: 0), .insert(id: "b", section: "done", after: "a", index: 1),
-                             .updateItem(ItemUpdate(id: "a", label: "Aa"))]
+/// Issue 42 in the stores: a commit keeps the user who made it and their name (schema 10),
+/// through a restart, in both stores (part of the conformance suite); commits made before have none.
+extension StoreConformanceTests {
+    static let signedChanges: [Change] = [.insert(id: "a", section: "done", after: nil, index: 0),
+                                          .insert(id: "b", section: "done", after: "a", index: 1), .updateItem(ItemUpdate(id: "a", label: "Aa"))]
 
     @Test("a commit keeps its user and name, one without a user has none, and both survive a restart", arguments: storeKinds)
     func usersSurviveARestart(_ kind: StoreKind) throws {
@@ -22,9 +22,9 @@ import LiftboardCore
         do {
             let store = try open()
             try store.seed(demo)
-            let out = try store.apply([signed(1, changes[0], user: "u-ada", name: "Ada Lovelace"),
-                                       signed(2, changes[1], user: nil, name: nil),
-                                       signed(3, changes[2], user: "u-\u{e9}mile", name: "")])
+            let out = try store.apply([signed(1, Self.signedChanges[0], user: "u-ada", name: "Ada Lovelace"),
+                                       signed(2, Self.signedChanges[1], user: nil, name: nil),
+                                       signed(3, Self.signedChanges[2], user: "u-\u{e9}mile", name: "")])
             // What the writer hands on (the hub, the SSE feed) is signed as it was written.
             let landed = out.compactMap { if case .landed(let d) = $0 { d } else { nil } }
             #expect(landed.map(\.user) == ["u-ada", nil, "u-\u{e9}mile"] && landed.map(\.name) == ["Ada Lovelace", nil, ""])
@@ -32,12 +32,16 @@ import LiftboardCore
         // Another process, after a restart: the history, and the board replayed from it.
         let again = try open()
         let back = try again.commits(board: "demo", after: 0)
-        #expect(back.map(\.version) == [1, 2, 3] && back.map(\.change) == changes)
+        #expect(back.map(\.version) == [1, 2, 3] && back.map(\.change) == Self.signedChanges)
         #expect(back.map(\.user) == ["u-ada", nil, "u-\u{e9}mile"])
         #expect(back.map(\.name) == ["Ada Lovelace", nil, ""])
         #expect(back.map(\.by) == ["s1", "s2", "s3"])
         #expect(try again.board(id: "demo")?.version == 3)
     }
+}
+
+@Suite struct PeopleStoreTests {
+    let changes = StoreConformanceTests.signedChanges
 
     @Test("a database of schema 9 migrates to 10: its commits have no user, new ones keep theirs", arguments: storeKinds)
     func schema9Migrates(_ kind: StoreKind) throws {
