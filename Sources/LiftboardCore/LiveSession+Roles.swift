@@ -34,6 +34,18 @@ extension LiveSession {
         !role.includes(.edit) && arr.rules[t].drop == .remove
     }
 
+    /// Acts for `p` from now on: a drag the new role could not have made ends as a cancel, and
+    /// what a trash refuses follows the role.
+    mutating func renew(_ p: Person, now: Double) {
+        identity.person = p
+        for d in drags.indices.reversed() where !role.includes(.move) || (drags[d].copyFrom != nil && !role.includes(.edit)) {
+            // Its pointer presses nothing more until it goes up.
+            if let k = pointerIndex(drags[d].pointer) { pointers[k].phase = .inert }
+            endDrag(d, cancelled: true, now: now)
+        }
+        refreshRefusals()
+    }
+
     /// Answers `role_forbids` for `what`, which needs role `needed`; nothing changes.
     mutating func forbid(_ what: String, needs needed: Role) {
         step.errors.append(.error(code: .roleForbids,

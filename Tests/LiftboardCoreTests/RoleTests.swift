@@ -206,6 +206,35 @@ import Testing
         #expect(nameless.ownCommits.first.map { $0.user == nil && $0.name == nil } == true)
     }
 
+    // MARK: A renewed token
+
+    @Test("a renewal to view mid-drag cancels the drag, nothing commits, and the pointer lifts nothing more")
+    func renewalToViewCancelsTheDrag() {
+        var d = driver(Self.trash, .edit)
+        d.drag(from: Point(x: 50, y: 60), to: Point(x: 50, y: 180), at: 0, release: false)
+        #expect(d.session.isDragging)
+        let out = d.session.renew(person: Self.person(.view), at: 900)
+        #expect(out.contains { if case .drop(1, "a", _, true) = $0 { true } else { false } })
+        #expect(!d.session.isDragging && d.session.person.role == .view && d.session.invariantViolations().isEmpty)
+        d.send(.move(pointer: 1, at: Point(x: 50, y: 200)), at: 950)
+        d.send(.up(pointer: 1, at: Point(x: 50, y: 200)), at: 1000)
+        d.send(.undo, at: 1100)
+        #expect(d.commits.isEmpty && d.errors == [.roleForbids] && d.order == [["a", "b", "c"], ["d"], []])
+    }
+
+    @Test("a renewal from edit to move mid-drag makes the trash a refused place; a renewal back makes it a trash again")
+    func renewalToMoveRefusesTheTrash() {
+        var d = driver(Self.trash, .edit)
+        d.drag(from: Point(x: 50, y: 117), to: Point(x: 50, y: 250), at: 0, release: false)
+        _ = d.session.renew(person: Self.person(.move), at: 800)
+        d.send(.move(pointer: 1, at: Point(x: 50, y: 340)), at: 850)
+        d.send(.up(pointer: 1, at: Point(x: 50, y: 340)), at: 900)
+        #expect(!d.ownCommits.contains { $0.change?.isEdit == true } && Set(d.order.joined()) == ["a", "b", "c", "d"])
+        _ = d.session.renew(person: Self.person(.edit), at: 2000)
+        d.drag(from: Point(x: 50, y: 60), to: Point(x: 50, y: 340), at: 3000)
+        #expect(d.ownCommits.last?.change == .removeItem("a"))
+    }
+
     // MARK: Shared views
 
     @Test("a view session that shares an edit session's view keeps its own role (and the other its own)")
