@@ -43,46 +43,54 @@ extension StoreConformanceTests {
 @Suite struct PeopleStoreTests {
     let changes = StoreConformanceTests.signedChanges
 
-    @Test("a database of schema 9 migrates to 10: its commits have no user, new ones keep theirs", arguments: storeKinds)
+    /// Board demo after its first commit (a into done), as schema 9's rows hold it, and that
+    /// commit's history row (no user: schema 9 had none). Each store's SQL for it.
+    static func schema9Rows(postgres: Bool) -> [String] {
+        let (yes, no) = postgres ? ("true", "false") : ("1", "0")
+        return [
+            "INSERT INTO boards (id, layout, version, row_height, list_header, list_spacing, item_width, item_height, grid_spacing, grid_header) "
+                + "VALUES ('demo', 'list', 1, 56, 32, 1, 120, 120, 8, 32)",
+            "INSERT INTO sections (board, id, position, title) VALUES ('demo', 'todo', 0, ''), ('demo', 'done', 1, '')",
+            "INSERT INTO items (board, id, section, position, label, color, height, movable) VALUES "
+                + "('demo', 'b', 'todo', 0, 'B', '#222', 96, \(yes)), ('demo', 'c', 'todo', 1, 'C', '#333', NULL, \(no)), "
+                + "('demo', 'a', 'done', 0, 'A', '#111', NULL, \(yes))",
+            "INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index) "
+                + "VALUES ('demo', 1, 's1', 1700000000001, 'p1', 1, 'insert', 'a', NULL, 'done', 0)",
+        ]
+    }
+
+    @Test("a database of schema 9 migrates: its commits have no user, new ones keep theirs", arguments: storeKinds)
     func schema9Migrates(_ kind: StoreKind) throws {
         let open: () throws -> any Store
-        // Back to schema 9's shape: the commits table without the two columns, numbered 9.
-        let toSchema9: () throws -> Void
+        // A database as a build of schema 9 left it: its steps, its number, a board and a commit.
         switch kind {
         case .sqlite:
             let path = tempPath()
+            let db = try SQLiteDatabase(path: path)
+            for step in SQLiteStore.migrations[..<9] { try db.execute(step) }
+            for row in Self.schema9Rows(postgres: false) { try db.execute(row) }
+            try db.execute("PRAGMA user_version = 9")
             open = { try SQLiteStore(path: path, edits: .wire) }
-            toSchema9 = {
-                try SQLiteDatabase(path: path).execute(
-                    "ALTER TABLE commits DROP COLUMN user_id; ALTER TABLE commits DROP COLUMN user_name; PRAGMA user_version = 9")
-            }
         case .postgres:
             let url = try StoreKind.freshPostgresDatabase()
+            let db = try PostgresConnection(url: url)
+            for step in PostgresStore.migrations[..<9] { if let step { try db.exec(step) } }
+            for row in Self.schema9Rows(postgres: true) { try db.exec(row) }
+            try db.exec("CREATE TABLE liftboard_schema (version INTEGER NOT NULL)")
+            try db.exec("INSERT INTO liftboard_schema VALUES (9)")
             open = { try PostgresStore(url: url, edits: .wire) }
-            toSchema9 = {
-                let db = try PostgresConnection(url: url)
-                try db.exec("ALTER TABLE commits DROP COLUMN user_id, DROP COLUMN user_name")
-                try db.exec("UPDATE liftboard_schema SET version = 9")
-            }
         }
-        do {
-            let store = try open()
-            try store.seed(demo)
-            _ = try store.apply([signed(1, changes[0], user: nil, name: nil)])
-            try store.bringUpToDate()
-        }
-        try toSchema9()
         let store = try open()
         switch store {
-        case let s as SQLiteStore: #expect(try s.userVersion() == 10)
-        case let p as PostgresStore: #expect(try p.schemaVersionInDatabase() == 10)
+        case let s as SQLiteStore: #expect(try s.userVersion() == StoreSchema.version)
+        case let p as PostgresStore: #expect(try p.schemaVersionInDatabase() == StoreSchema.version)
         default: Issue.record("a store of another kind: \(type(of: store))")
         }
-        #expect(StoreSchema.version == 10)
+        #expect(try store.board(id: "demo")?.order.map(\.items) == [["b", "c"], ["a"]])
         #expect(try store.commits(board: "demo", after: 0).map(\.user) == [nil])
         _ = try store.apply([signed(2, changes[1], user: "u-ada", name: "Ada")])
         let back = try open().commits(board: "demo", after: 0)
-        #expect(back.map(\.version) == [1, 2])
+        #expect(back.map(\.version) == [1, 2] && back.map(\.by) == ["s1", "s2"])
         #expect(back.map(\.user) == [nil, "u-ada"] && back.map(\.name) == [nil, "Ada"])
     }
 }
