@@ -137,7 +137,7 @@ struct ConnectionMachine {
         self.bounds = bounds
         self.auth = auth
         state = mode == .echo ? .live(Live()) : .awaitingHello(authorized: authorized, lookedUp: false)
-        session = Session(id: id)
+        session = Session(id: id, person: auth.person)
         rate = RateLimiter(limit: bounds.messagesPerSecond, windowMs: 1000)
     }
 

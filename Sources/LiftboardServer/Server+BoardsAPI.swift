@@ -67,7 +67,8 @@ extension Server {
         return complete(wsi, perform(write, for: wsi, as: admission.person), what: what)
     }
 
-    /// Does what a write was decided to do, for `person` (who the request's token names).
+    /// Does what a write was decided to do; its commits are signed by `person`'s user (issue 42:
+    /// the request's token's; no user without tokens).
     private func perform(_ write: BoardsAPI.Write, for wsi: OpaquePointer, as person: Person) -> APIAnswer {
         switch write {
         case .respond(let r):
@@ -88,20 +89,20 @@ extension Server {
             let version = hub.board.version
             var last: (commit: Commit, token: Int)?
             for (k, change) in changes.enumerated() {
-                guard let made = hub.edit(change, by: "api", ifVersion: version + k) else { break }
+                guard let made = hub.edit(change, by: "api", person: person, ifVersion: version + k) else { break }
                 last = made
             }
             guard let last else { return .now(.done(version: version, changed: false)) }
             return .afterCommit(board: id, token: last.token, status: 200)
         case .edit(let id, let change, let expected, let status):
             guard let hub = hubs[id] else { return .error(404, .boardNotFound, "no board \(id)") }
-            guard let (_, token) = hub.edit(change, by: "api", ifVersion: expected) else {
+            guard let (_, token) = hub.edit(change, by: "api", person: person, ifVersion: expected) else {
                 return .now(.done(version: hub.board.version, changed: false))
             }
             return .afterCommit(board: id, token: token, status: status)
         case .undo(let id, let change, let expected):
             guard let hub = hubs[id] else { return .error(404, .boardNotFound, "no board \(id)") }
-            guard let (_, token) = hub.edit(change, by: "api", ifVersion: expected) else { return .now(BoardsAPI.nothingToUndo(hub.board)) }
+            guard let (_, token) = hub.edit(change, by: "api", person: person, ifVersion: expected) else { return .now(BoardsAPI.nothingToUndo(hub.board)) }
             return .afterCommit(board: id, token: token, status: 200)
         }
     }
