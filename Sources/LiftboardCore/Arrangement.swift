@@ -274,15 +274,9 @@ struct Arrangement: Sendable {
     /// - Complexity: O(log n).
     func region(at p: Point) -> Region { layout.region(at: p, in: self) }
 
-    /// The handles of the cells that intersect `[y0, y1)`, in order.
+    /// The handles of the cells that intersect `[y0, y1)`, in order, appended to `out` (a
+    /// buffer the caller reuses).
     /// - Complexity: O(log n + k) for k cells.
-    func cells(from y0: Double, to y1: Double) -> [Int] {
-        var out: [Int] = []
-        cells(from: y0, to: y1, into: &out)
-        return out
-    }
-
-    /// `cells(from:to:)` appended to `out` (a buffer the caller reuses).
     func cells(from y0: Double, to y1: Double, into out: inout [Int]) { layout.cells(from: y0, to: y1, in: self, into: &out) }
 
     // MARK: Moves

@@ -16,7 +16,6 @@ struct ColumnsLayout: Layout {
 
     func cellHeight(declared: Double?) -> Double { declared ?? metrics.rowHeight }
     func declaredHeight(_ h: Double) -> Double? { h }
-    func cellsPerRow(width: Double) -> Int { 1 }
 
     func contentHeight(ofSection s: Int, in a: Arrangement) -> Double {
         a.stackedContentHeight(ofSection: s, empty: metrics.rowHeight)

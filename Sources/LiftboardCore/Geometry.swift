@@ -33,6 +33,4 @@ public struct Rect: Hashable, Sendable {
 
     /// Half-open on the far edges, so that two touching cells never both contain a point.
     public func contains(_ p: Point) -> Bool { p.x >= x && p.x < x + w && p.y >= y && p.y < y + h }
-
-    public func offsetBy(dx: Double, dy: Double) -> Rect { Rect(x: x + dx, y: y + dy, w: w, h: h) }
 }

@@ -28,10 +28,6 @@ struct GridLayout: Layout {
         return Double(rows) * (metrics.itemHeight + metrics.spacing) - metrics.spacing
     }
 
-    func contentWidth(in a: Arrangement) -> Double { a.width }
-    func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s) }
-    func headerFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s, header: metrics.headerHeight) }
-
     func slotFrame(_ s: Int, in a: Arrangement) -> Rect {
         Rect(x: 0, y: a.sectionTop[s] + metrics.headerHeight, w: metrics.itemWidth, h: metrics.itemHeight)
     }
@@ -70,12 +66,6 @@ struct GridLayout: Layout {
             }
         }
     }
-
-    func scrolledSection(atX x: Double, in a: Arrangement) -> Int? { nil }
-    func targetSection(atX x: Double, current: Int, in a: Arrangement) -> Int { current }
-
-    func sectionUnder(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: true) }
-    func sectionAlong(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: false) }
 
     // MARK: Gestures
 

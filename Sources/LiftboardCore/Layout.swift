@@ -106,3 +106,16 @@ struct LayoutSpec: Sendable, Hashable {
         }
     }
 }
+
+/// What most layouts share, sections stacked vertically and the content scrolling as one
+/// (lists, grids): each overrides what it does otherwise.
+extension Layout {
+    func cellsPerRow(width: Double) -> Int { 1 }
+    func contentWidth(in a: Arrangement) -> Double { a.width }
+    func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s) }
+    func headerFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s, header: a.headerHeight) }
+    func scrolledSection(atX x: Double, in a: Arrangement) -> Int? { nil }
+    func targetSection(atX x: Double, current: Int, in a: Arrangement) -> Int { current }
+    func sectionUnder(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: true) }
+    func sectionAlong(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: false) }
+}

@@ -15,15 +15,10 @@ struct ListLayout: Layout {
 
     func cellHeight(declared: Double?) -> Double { declared ?? metrics.rowHeight }
     func declaredHeight(_ h: Double) -> Double? { h }
-    func cellsPerRow(width: Double) -> Int { 1 }
 
     func contentHeight(ofSection s: Int, in a: Arrangement) -> Double {
         a.stackedContentHeight(ofSection: s, empty: metrics.rowHeight)
     }
-
-    func contentWidth(in a: Arrangement) -> Double { a.width }
-    func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s) }
-    func headerFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s, header: metrics.headerHeight) }
 
     func slotFrame(_ s: Int, in a: Arrangement) -> Rect {
         Rect(x: 0, y: a.sectionTop[s] + metrics.headerHeight, w: a.width, h: metrics.rowHeight)
@@ -39,12 +34,6 @@ struct ListLayout: Layout {
     func cells(from y0: Double, to y1: Double, in a: Arrangement, into out: inout [Int]) {
         a.forStackedSections(from: y0, to: y1) { s, base in a.stackedCells(s, base: base, from: y0, to: y1, into: &out) }
     }
-
-    func scrolledSection(atX x: Double, in a: Arrangement) -> Int? { nil }
-    func targetSection(atX x: Double, current: Int, in a: Arrangement) -> Int { current }
-
-    func sectionUnder(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: true) }
-    func sectionAlong(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: false) }
 
     // MARK: Gestures
 

@@ -91,7 +91,7 @@ extension LiveSession {
         var whole = cellsDirty
         if !whole && (step.reordered || step.restyled != nil) {
             // Only the cells the step touched are compared, when that says all (see below).
-            if edited || wholeDiffs {
+            if edited {
                 whole = true
             } else if let h = step.restyled {
                 // Only if nothing moved (a drop that leaves every item where it was live).
@@ -131,8 +131,8 @@ extension LiveSession {
             changed = true
         }
         let frame = changed || step.forceFrame
-        // `events: "inline"`: the step's lift, moved and drop ride in its frame, as
-        // `inliningEvents()` would put them (drivers still call it; it then finds none here).
+        // `events: "inline"`: the step's lift, moved and drop ride in its frame (the tests'
+        // reference, `inliningEvents()`, puts them there from the separate form).
         if frame, config.events == .inline, !step.gestures.isEmpty, step.gestures.allSatisfy(\.isGestureEvent) {
             // Handed over, not shared (`removeAll(keepingCapacity:)` of a buffer the frame also
             // held allocated a new one); the last frame's becomes the step's.

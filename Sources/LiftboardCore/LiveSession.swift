@@ -136,8 +136,6 @@ struct LiveSession: Sendable {
     /// What the client has been sent, and the buffers the next frame reuses.
     var sent: SentState
     static let recycledCellsMax = 8
-    /// Tests only: never take `diffReordered`'s shortcut.
-    var wholeDiffs = false
 
     // The step being assembled (one input or one timer).
     var step = Step()
@@ -217,6 +215,7 @@ struct LiveSession: Sendable {
 
     /// `handle(_:seq:at:)`, appending to `out` (a driver's buffer, reused from input to input).
     mutating func handle(_ event: ClientEvent, seq: Int?, at now: Double, into out: inout [ServerEvent]) {
+        if case .move(let p, let at) = event { return move(p, to: at, seq: seq, at: now, into: &out) }
         fire(at: now, into: &out)
         if let seq { identity.lastSeq = max(identity.lastSeq ?? seq, seq) }
         switch event {
@@ -224,8 +223,8 @@ struct LiveSession: Sendable {
             break  // `Session` answers a second hello before it gets here
         case .down(let p, let at, let kind, let mods, let button):
             pointerDown(p, at: at, kind: kind, mods: mods, button: button, now: now)
-        case .move(let p, let at):
-            pointerMove(p, to: at, now: now)
+        case .move:
+            break  // `move`, above
         case .up(let p, let at):
             pointerUp(p, at: at, now: now)
         case .cancel(let p):
@@ -262,6 +261,14 @@ struct LiveSession: Sendable {
         case .resync, .rebase:
             break  // `Session` handles them before they get here
         }
+        flushStep(at: now, into: &out)
+    }
+
+    /// A move as one step: the timers due first, then the pointer's move, then the frame.
+    mutating func move(_ p: Int, to at: Point, seq: Int?, at now: Double, into out: inout [ServerEvent]) {
+        fire(at: now, into: &out)
+        if let seq { identity.lastSeq = max(identity.lastSeq ?? seq, seq) }
+        pointerMove(p, to: at, now: now)
         flushStep(at: now, into: &out)
     }
 

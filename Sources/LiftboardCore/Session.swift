@@ -40,20 +40,9 @@ public struct Session: Sendable {
     /// replaced (`replaceLive`). Nil when the box holds them.
     private var pendingIdentity: LiveSession.Identity?
 
-    /// Tests only: every frame diffs every cell in the window, never just the ones the reorder
-    /// engine moved (the two must give the same frames).
-    let wholeDiffs: Bool
-
     public init(id: String, person: Person = .open) {
         self.id = id
         self.person = person
-        wholeDiffs = false
-    }
-
-    init(id: String, person: Person = .open, wholeDiffs: Bool) {
-        self.id = id
-        self.person = person
-        self.wholeDiffs = wholeDiffs
     }
 
     /// The live session's box, to read from (never to mutate: see `withLive`).
@@ -179,6 +168,13 @@ public struct Session: Sendable {
         }
     }
 
+    /// A `move` straight from the decoder into the engine's step, with no `ClientEvent` made:
+    /// what `handle(.move(pointer:at:), seq:at:into:)` does, for the server's most frequent input.
+    public mutating func move(_ pointer: Int, to at: Point, seq: Int?, at now: Double, into out: inout [ServerEvent]) {
+        guard case .live = state else { return out += handle(.move(pointer: pointer, at: at), seq: seq, at: now) }
+        withLive { $0.move(pointer, to: at, seq: seq, at: now, into: &out) }
+    }
+
     /// `handle(.external(c), at: now)`, with the plan the session took to apply it.
     /// `wholeRebuild`: by the whole rebuild, whatever the commit: the reference every other
     /// plan equals (the suites compare against it, `liftboard bench engine` times it).
@@ -279,7 +275,6 @@ public struct Session: Sendable {
             return [.error(code: .noBoard, message: "no board \"\(hello.board)\"")]
         }
         var session = LiveSession(sessionID: id, person: person, board: board, hello: hello, at: now)
-        session.wholeDiffs = wholeDiffs
         let out = session.start(seq: seq, at: now)
         state = .live(LiveBox(session))
         return out

@@ -110,7 +110,7 @@ extension ConnectionMachine {
         let ms = clock.message(ms: m.ms, serverNow: now)
         let events = session.handle(m.event, seq: m.seq, at: ms) { board?.id == $0 ? board : nil }
         if session.boardID != nil, let board {
-            state = .live(Live(commitOrder: session.config?.commitOrder ?? .full, inlineEvents: session.config?.events == .inline))
+            state = .live(Live(commitOrder: session.config?.commitOrder ?? .full))
             out.append(.join(board: board.id, hello: Array(message), ms: ms))
         }
         deliver(events, now: now, into: &out)
@@ -124,7 +124,7 @@ extension ConnectionMachine {
         // Into the machine's own buffer, taken for the while: unique, so emptied in place.
         var events: [ServerEvent] = []
         swap(&events, &moveEvents)
-        session.handle(.move(pointer: pointer, at: at), seq: seq, at: ms, into: &events)
+        session.move(pointer, to: at, seq: seq, at: ms, into: &events)
         deliver(events, now: now, into: &out)
         // One by one: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, which costs
         // more than the one or two events a move answers.

@@ -86,8 +86,6 @@ struct ConnectionMachine {
     struct Live: Equatable, Sendable {
         /// What this client asked `commit` messages to carry.
         var commitOrder = CommitOrderMode.full
-        /// Whether it asked for lift, moved and drop inside frames.
-        var inlineEvents = false
         /// Whether a recorder takes `.record` lines.
         var recording = false
     }
@@ -212,7 +210,6 @@ struct ConnectionMachine {
         // Most inputs (a quiet move) answer nothing: only the timer may need arming.
         if events.isEmpty { schedule(now: now, into: &out); return shared == nil ? nil : [] }
         let live = self.live
-        let events = live?.inlineEvents == true ? events.inliningEvents() : events
         let commitOrder = live?.commitOrder ?? .full
         var barrier = initial
         var planned: [Planned]? = shared == nil ? nil : []

@@ -76,3 +76,37 @@ struct ByteCursor {
         return p + 1
     }
 }
+
+/// The one table of the room the fast encoders ask for (`JSONWriter.pieces(bound:)`): each
+/// piece's fixed text at most (names, quotes, separators, literals), plus `number` bytes for
+/// each number and `int` for each integer it writes, plus `ByteCursor.bound` of each string,
+/// added where the piece is written. Every bound an encoder passes comes from here; `pieces`
+/// checks what was written against it in every build (`precondition`).
+enum PieceBound {
+    /// `JSONWriter.number`'s longest text (`-1.2345678901234567e-308`).
+    static let number = 25
+    /// An `Int`'s longest decimal text, its sign included.
+    static let int = 20
+    /// `"t":"frame","seq":N,"ms":M,"ack":A`: 40 bytes of text, two integers, a number.
+    static let frameHead = 40 + 2 * int + number
+    /// A snapshot (`Wire.snapshot`): 200 bytes of text, nine numbers, two integers; and its id.
+    static let snapshot = 200 + 9 * number + 2 * int
+    /// A cell's members up to its attributes (`Wire.cell`): 125 bytes of text, seven numbers;
+    /// and its id.
+    static let cell = 125 + 7 * number
+    /// A cell's attributes (`Wire.cellInfoMembers`): 80 bytes of text, an integer; and its
+    /// label, color and section, and its card.
+    static let cellInfo = 80 + int
+    /// A card's members (`Wire.cardMembers`): 64 bytes of text; and its strings.
+    static let card = 64
+    /// One tag of a card: 32 bytes of text; and its text and color.
+    static let tag = 32
+    /// One section of an order (`Wire.order`): 30 bytes of text; and its id and each item's
+    /// id, one separator each.
+    static let section = 30
+    /// An inline `lift`, `moved` or `drop` (`Wire.gestureEvent`): 110 bytes of text, three
+    /// integers, two numbers; and its id and sections.
+    static let gestureEvent = 110 + 3 * int + 2 * number
+    /// A `snapshots` member's own text (`,"snapshots":[`, `]`), and one separator an element.
+    static let snapshots = 16
+}

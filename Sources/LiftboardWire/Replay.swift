@@ -24,7 +24,6 @@ public struct Replay {
         var clock = 0.0
         func emit(_ events: [ServerEvent], line: Int?) {
             let commitOrder = session.config?.commitOrder ?? .full
-            let events = session.config?.events == .inline ? events.inliningEvents() : events
             for e in events {
                 var e = e
                 // No store here: the session's own commit is durable at once.

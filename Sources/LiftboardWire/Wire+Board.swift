@@ -209,18 +209,7 @@ extension Wire {
             w.key("id"); w.string(s.id)
             w.key("title"); w.string(s.title)
             w.key("items"); w.beginArray()
-            for i in s.items {
-                w.beginObject()
-                w.key("id"); w.string(i.id)
-                w.key("label"); w.string(i.label)
-                w.key("color"); w.string(i.color)
-                if let h = i.height { w.key("height"); w.number(h) }
-                w.key("movable"); w.bool(i.movable)
-                if let k = i.kind { w.key("kind"); w.string(k) }
-                if let h = i.handle { w.key("handle"); w.string(h.rawValue) }
-                cardMembers(i.card, &w)
-                w.endObject()
-            }
+            for i in s.items { item(i, everyColor: true, &w) }
             w.endArray()
             if let a = s.accepts { w.key("accepts"); w.beginArray(); for k in a { w.string(k) }; w.endArray() }
             if let m = s.max { w.key("max"); w.int(m) }

@@ -4,13 +4,11 @@ import LiftboardCore
 /// wherever an item travels (board files, edits, `layout` and whole frame cells), each written
 /// only when set.
 extension Wire {
-    /// Writes the card's members into the object being written.
+    /// Writes the card's members into the object being written, which has members before
+    /// them (an item's or a cell's id): in one piece, by the cursor's `cardMembers`.
     static func cardMembers(_ c: Card, _ w: inout JSONWriter) {
-        if let v = c.detail { w.key("detail"); w.string(v) }
-        if let v = c.image { w.key("image"); w.string(v) }
-        if let v = c.badge { w.key("badge"); w.string(v) }
-        if !c.tags.isEmpty { w.key("tags"); tags(c.tags, &w) }
-        if let v = c.accent { w.key("accent"); w.string(v) }
+        guard !c.isEmpty else { return }
+        w.pieces(bound: cardBound(c)) { o, _ in cardMembers(c, &o) }
     }
 
     static func tags(_ tags: [Tag], _ w: inout JSONWriter) {

@@ -9,21 +9,6 @@ extension Wire {
         return String(decoding: w.bytes, as: UTF8.self)
     }
 
-    /// A commit's moves as text, in the form a `commit` message carries them
-    /// (`[{"id", "from": {"section", "index"}, "to": {…}}…]`): how the SQLite store keeps them,
-    /// one value in the commit's row instead of a row each.
-    public static func encodeMoves(_ list: [Move]) -> String {
-        var w = JSONWriter()
-        moves(list, &w)
-        return String(decoding: w.bytes, as: UTF8.self)
-    }
-
-    /// The moves `encodeMoves` wrote, or nil when the text is not such a list.
-    public static func decodeMoves(_ text: String) -> [Move]? {
-        guard let v = try? JSONParser.parse(Array(text.utf8)), case .array(let list) = v else { return nil }
-        return try? moves(list, path: "moves")
-    }
-
     /// Writes a change as a commit carries it, as the value of the member just started.
     public static func writeChange(_ c: Change, into w: inout JSONWriter) { change(c, &w) }
 

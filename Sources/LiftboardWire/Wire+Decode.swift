@@ -9,9 +9,7 @@ extension Wire {
     /// Decodes and validates one client message. Validation comes before meaning: a wrong,
     /// missing or out-of-range field is `bad_message` whatever it refers to.
     public static func decodeClient(_ bytes: some Collection<UInt8>) -> Result<ClientMessage, WireError> {
-        guard bytes.count <= maxMessageBytes else {
-            return .failure(WireError(code: .tooLarge, message: "message of \(bytes.count) bytes is over the \(maxMessageBytes)-byte limit"))
-        }
+        if let e = oversize(bytes.count) { return .failure(e) }
         if let m = bytes.withContiguousStorageIfAvailable(fastMove) ?? nil { return .success(m) }
         return decodeParsed(bytes)
     }
@@ -19,9 +17,7 @@ extension Wire {
     /// `decodeClient` for a byte array (the server's receive buffer): the same answer, without
     /// the generic collection's dispatch on every message.
     public static func decodeClient(_ bytes: [UInt8]) -> Result<ClientMessage, WireError> {
-        guard bytes.count <= maxMessageBytes else {
-            return .failure(WireError(code: .tooLarge, message: "message of \(bytes.count) bytes is over the \(maxMessageBytes)-byte limit"))
-        }
+        if let e = oversize(bytes.count) { return .failure(e) }
         if let m = bytes.withUnsafeBufferPointer(fastMove) { return .success(m) }
         return decodeParsed(bytes)
     }
@@ -29,11 +25,14 @@ extension Wire {
     /// `decodeClient` for bytes where they lie (a whole message in lws's receive buffer): the
     /// same answer, without copying them into an array first.
     public static func decodeClient(_ bytes: UnsafeRawBufferPointer) -> Result<ClientMessage, WireError> {
-        guard bytes.count <= maxMessageBytes else {
-            return .failure(WireError(code: .tooLarge, message: "message of \(bytes.count) bytes is over the \(maxMessageBytes)-byte limit"))
-        }
+        if let e = oversize(bytes.count) { return .failure(e) }
         if let m = fastMove(bytes.assumingMemoryBound(to: UInt8.self)) { return .success(m) }
         return decodeParsed(bytes)
+    }
+
+    /// The error for a message of `count` bytes over the limit; nil within it.
+    private static func oversize(_ count: Int) -> WireError? {
+        count <= maxMessageBytes ? nil : WireError(code: .tooLarge, message: "message of \(count) bytes is over the \(maxMessageBytes)-byte limit")
     }
 
     /// The general way: a JSON tree, then its fields.

@@ -187,12 +187,13 @@ extension Wire {
         w.endObject()
     }
 
-    /// An item as a board file writes it.
-    static func item(_ i: Item, _ w: inout JSONWriter) {
+    /// An item as a board file writes it (`color` left out when empty, but for `everyColor`:
+    /// a board as `GET /api/boards/{id}` returns it).
+    static func item(_ i: Item, everyColor: Bool = false, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("id"); w.string(i.id)
         w.key("label"); w.string(i.label)
-        if !i.color.isEmpty { w.key("color"); w.string(i.color) }
+        if everyColor || !i.color.isEmpty { w.key("color"); w.string(i.color) }
         if let h = i.height { w.key("height"); w.number(h) }
         w.key("movable"); w.bool(i.movable)
         if let k = i.kind { w.key("kind"); w.string(k) }
@@ -231,7 +232,7 @@ extension Wire {
     static func order(_ order: [SectionOrder], _ w: inout JSONWriter) {
         w.beginArray()
         for s in order {
-            var bound = 30 &+ ByteCursor.bound(s.section)
+            var bound = PieceBound.section &+ ByteCursor.bound(s.section)
             for i in s.items { bound &+= 1 &+ ByteCursor.bound(i) }
             w.pieces(bound: bound) { o, comma in
                 if comma { o.byte(UInt8(ascii: ",")) }
@@ -286,7 +287,7 @@ extension Wire {
 
     /// A frame's first members, `"t":"frame","seq":N,"ms":M[,"ack":A]`.
     static func frameHead(seq: Int, ms: Double, ack: Int?, _ w: inout JSONWriter) {
-        w.pieces(bound: 100) { o, comma in
+        w.pieces(bound: PieceBound.frameHead) { o, comma in
             if comma { o.byte(UInt8(ascii: ",")) }
             o.put(#""t":"frame","seq":"#); o.int(seq)
             o.put(#","ms":"#); o.number(ms)
@@ -329,7 +330,7 @@ extension Wire {
     /// `,"snapshots":[…]`, in one piece.
     static func snapshots(_ list: [SnapshotUpdate], _ w: inout JSONWriter) {
         list.withUnsafeBufferPointer { list in
-            var bound = 16
+            var bound = PieceBound.snapshots
             for k in list.indices { bound &+= snapshotBound(list.baseAddress! + k) &+ 1 }
             w.pieces(bound: bound) { o, comma in
                 if comma { o.byte(UInt8(ascii: ",")) }
@@ -343,10 +344,9 @@ extension Wire {
         }
     }
 
-    /// At most what `snapshot` writes: 200 bytes of names and fixed text, two integers of at
-    /// most 20 bytes, nine numbers of at most 25, and its id.
+    /// At most what `snapshot` writes (`PieceBound.snapshot`, and its id).
     @inline(__always)
-    static func snapshotBound(_ s: UnsafePointer<SnapshotUpdate>) -> Int { 470 &+ ByteCursor.bound(s.pointee.id) }
+    static func snapshotBound(_ s: UnsafePointer<SnapshotUpdate>) -> Int { PieceBound.snapshot &+ ByteCursor.bound(s.pointee.id) }
 
     @inline(__always)
     static func snapshot(_ s: UnsafePointer<SnapshotUpdate>, _ o: inout ByteCursor) {
@@ -384,12 +384,10 @@ extension Wire {
         list.withUnsafeBufferPointer { cells in
             for k in cells.indices {
                 let c = cells.baseAddress! + k
-                // 300 bytes at most for the names, the fixed text and seven numbers; with the
-                // attributes, 100 more and their texts.
-                var bound = 300 &+ ByteCursor.bound(c.pointee.id)
+                var bound = PieceBound.cell &+ ByteCursor.bound(c.pointee.id)
                 let info = infoPointer(c)
                 if let i = info {
-                    bound &+= 100 &+ ByteCursor.bound(i.pointee.label) &+ ByteCursor.bound(i.pointee.color)
+                    bound &+= PieceBound.cellInfo &+ ByteCursor.bound(i.pointee.label) &+ ByteCursor.bound(i.pointee.color)
                         &+ ByteCursor.bound(i.pointee.section)
                     if !isEmpty(i.pointer(to: \.card)!) { bound &+= cardBound(i.pointee.card) }
                 }
@@ -405,12 +403,12 @@ extension Wire {
     }
 
     static func cardBound(_ c: Card) -> Int {
-        var n = 64
+        var n = PieceBound.card
         if let v = c.detail { n &+= ByteCursor.bound(v) }
         if let v = c.image { n &+= ByteCursor.bound(v) }
         if let v = c.badge { n &+= ByteCursor.bound(v) }
         if let v = c.accent { n &+= ByteCursor.bound(v) }
-        for t in c.tags { n &+= 32 &+ ByteCursor.bound(t.text) &+ ByteCursor.bound(t.color) }
+        for t in c.tags { n &+= PieceBound.tag &+ ByteCursor.bound(t.text) &+ ByteCursor.bound(t.color) }
         return n
     }
 
@@ -484,7 +482,7 @@ extension Wire {
     static func gestureEvent(_ e: ServerEvent, _ w: inout JSONWriter) -> Bool {
         switch e {
         case .lift(let p, let id, let from, let follow, let added):
-            w.pieces(bound: 200 &+ ByteCursor.bound(id) &+ ByteCursor.bound(from.section)) { o, comma in
+            w.pieces(bound: PieceBound.gestureEvent &+ ByteCursor.bound(id) &+ ByteCursor.bound(from.section)) { o, comma in
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"lift","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
@@ -498,7 +496,7 @@ extension Wire {
                 o.byte(UInt8(ascii: "}"))
             }
         case .moved(let p, let id, let from, let to):
-            w.pieces(bound: 200 &+ ByteCursor.bound(id) &+ ByteCursor.bound(from.section) &+ ByteCursor.bound(to.section)) { o, comma in
+            w.pieces(bound: PieceBound.gestureEvent &+ ByteCursor.bound(id) &+ ByteCursor.bound(from.section) &+ ByteCursor.bound(to.section)) { o, comma in
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"moved","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
@@ -507,7 +505,7 @@ extension Wire {
                 o.put("}}")
             }
         case .drop(let p, let id, let at, let cancelled):
-            w.pieces(bound: 200 &+ ByteCursor.bound(id) &+ ByteCursor.bound(at.section)) { o, comma in
+            w.pieces(bound: PieceBound.gestureEvent &+ ByteCursor.bound(id) &+ ByteCursor.bound(at.section)) { o, comma in
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"drop","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
@@ -584,15 +582,6 @@ extension Wire {
         case .list: "list"
         case .grid: "grid"
         case .columns: "columns"
-        }
-    }
-
-    /// An ease's name, as a literal (its `rawValue` would make a String each time).
-    static func easeName(_ e: Ease) -> StaticString {
-        switch e {
-        case .linear: "linear"
-        case .easeOut: "easeOut"
-        case .easeInOut: "easeInOut"
         }
     }
 

@@ -171,11 +171,18 @@ enum RandomStreams {
     /// Runs a stream to quiescence, checking after every step the session's invariants, that
     /// with no drag in flight the live order is the committed order, and that every commit of
     /// its own is exactly one change on the order before it, with pinned items at their indexes.
+    /// `checkFrames`: also that the frames said all the whole differ would (`FrameReference`).
     static func run(board: Board, config: SessionConfig, events: [(ClientEvent, Double)],
-                    violations: inout [String], wholeDiffs: Bool = false) -> [ServerEvent] {
-        var s = Session(id: "prop", wholeDiffs: wholeDiffs)
+                    violations: inout [String], checkFrames: Bool = false) -> [ServerEvent] {
+        var s = Session(id: "prop")
         var out = s.handle(.hello(Hello(board: board.id, viewport: Viewport(w: 400, h: 600), config: config)), at: 0) { _ in board }
+        var reference = FrameReference()
+        if checkFrames { reference.absorb(out) }
         func check(_ o: [ServerEvent], before: Board, after what: String) {
+            if checkFrames {
+                reference.absorb(o)
+                violations += reference.violations(s).map { "\(what): \($0)" }
+            }
             var prev = before
             for case .persist(let c) in o {
                 guard let change = c.change, let (next, _) = prev.applying(change) else {
