@@ -378,3 +378,24 @@ def test_a_recording_keeps_the_person_and_never_the_token(keys, tmp_path):
         assert_never_logged(s, [token, renewed])
     finally:
         s.stop()
+
+
+def test_a_renewal_to_view_ends_the_drag_in_flight_as_a_cancel(server, keys):
+    token, viewer, reader = mint(keys, "hs", role="move"), mint(keys, "hs", role="view"), mint(keys, "hs")
+
+    async def go():
+        async with connect(server, token) as ws:
+            version = (await hello(ws))[-1]["version"]
+            await long_press_drag(ws, 50, MILK_Y, MUM_MID + 5, release=False)
+            await ws.send(json.dumps({"t": "auth", "token": viewer}))
+            got = await recv_until(ws, lambda m: m["t"] == "token_renewed")
+            assert got and got[-1]["role"] == "view", got[-3:]
+            drops = [m for m in got if m["t"] == "drop"]
+            assert drops and drops[-1]["cancelled"] is True, got
+            await ws.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MUM_MID + 5, "ms": 0}))
+            assert not [m for m in await until_pong(ws) if m["t"] == "commit"]
+        return version
+
+    version = run(go())
+    _, _, body = server.get("/api/boards/demo", headers={"Authorization": f"Bearer {reader}"})
+    assert json.loads(body)["version"] == version
