@@ -47,16 +47,29 @@ extension Server {
     }
 
     private func finishWrite(_ wsi: OpaquePointer, _ request: APIRequest) -> Int32 {
-        let writer: BoardsAPI.Writer = adminAccepted(wsi) ? .admin : .refused(configured: config.adminToken != nil)
+        let what = "\(request.method.rawValue) \(request.path)"
+        var writer: BoardsAPI.Writer = adminAccepted(wsi) ? .admin : .refused(configured: config.adminToken != nil)
+        var admission = Admission(person: Person(role: .admin), expiresAt: nil, boards: nil)
+        // With `--auth-keys`, the token's role and boards decide (Server+Auth.swift).
+        if auth.usesKeys, let decided = admitRequest(wsi, route: request.route) {
+            switch decided {
+            case .failure(let refusal): return complete(wsi, .now(APIResponse(refusal.httpError)), what: "\(what) \(refusal.code)")
+            case .success(let admitted): (writer, admission) = (.admin, admitted)
+            }
+        }
         let write = BoardsAPI.decide(request, writer: writer, ifMatch: ifMatch(wsi)) { id in
             hubs[id].map { BoardsAPI.BoardFacts(board: $0.board, truthVersion: $0.truth.version, lastRevert: $0.lastRevert) }
         }
-        return complete(wsi, perform(write, for: wsi), what: "\(request.method.rawValue) \(request.path)")
+        // A board created must be one the token names (its id is known once the body is read).
+        if case .create(let board) = write, !admission.grants(board.id) {
+            return complete(wsi, .now(APIResponse(AuthRefusal.token(.boardForbidden).httpError)), what: "\(what) board_forbidden")
+        }
+        return complete(wsi, perform(write, for: wsi, as: admission.person), what: what)
     }
 
     /// Does what a write was decided to do; its commits are signed by `person`'s user (issue 42:
-    /// the request's token's; `.open`, no user, without tokens).
-    private func perform(_ write: BoardsAPI.Write, for wsi: OpaquePointer, person: Person = .open) -> APIAnswer {
+    /// the request's token's; no user without tokens).
+    private func perform(_ write: BoardsAPI.Write, for wsi: OpaquePointer, as person: Person) -> APIAnswer {
         switch write {
         case .respond(let r):
             return .now(r)
@@ -133,7 +146,7 @@ extension Server {
     /// Whether the request carries `Authorization: Bearer <--admin-token>`.
     func adminAccepted(_ wsi: OpaquePointer) -> Bool {
         guard let expected = config.adminToken, let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION) else { return false }
-        return auth == "Bearer \(expected)"
+        return Authenticator.same(auth, "Bearer \(expected)")
     }
 
     /// The `If-Match` version: `7`, `"7"` or `W/"7"`.
