@@ -52,6 +52,11 @@ extension ConnectionMachine {
             out.append(.log(.warn, event: "refusal", detail: "auth: claim_invalid (another user)"))
         case .success(let admitted):
             auth.renew(person: admitted.person, expiresAt: admitted.expiresAt)
+            if admitted.person != session.person {
+                // The engine acts for the new person (its role) from the next input on; a drag
+                // the new role could not have made ends as a cancel, sent now.
+                deliver(session.renew(person: admitted.person, at: clock.serverEvent(serverNow: now)), now: now, into: &out)
+            }
             message = AuthMessages.renewed(role: admitted.person.role, msLeft: admitted.expiresAt.map { $0 - now })
             out.append(.log(.info, event: "token", detail: "renewed: role \(admitted.person.role.rawValue)"))
             scheduleExpiry(now: now, into: &out)

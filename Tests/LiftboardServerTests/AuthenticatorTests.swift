@@ -153,6 +153,20 @@ import LiftboardWire
         #expect(d.machine.auth.person == Person(user: "ada", role: .edit) && d.machine.auth.nextDeadline == 68_000)
     }
 
+    @Test func aRenewalToViewCancelsTheDragInFlightAndTheEngineTakesTheRole() {
+        var d = Self.driver(expiresAt: 10_000)
+        d.start()
+        _ = d.receive(#"{"t":"key","key":"Tab","ms":10}"#)
+        _ = d.receive(#"{"t":"key","key":" ","ms":20}"#)
+        #expect(d.written().contains("lift"))
+        _ = d.input { m, out in m.renewed(.success((Person(user: "ada", role: .view), 70_000)), now: 1_000, into: &out) }
+        let drop = d.writtenMessages().first { $0["t"] == .string("drop") }
+        #expect(drop?["cancelled"] == .bool(true), "the keyboard drag ends as a cancel")
+        #expect(d.machine.session.person.role == .view)
+        _ = d.receive(#"{"t":"key","key":" ","ms":1100}"#)
+        #expect(d.writtenMessages().contains { $0["code"] == .string("role_forbids") })
+    }
+
     @Test func aHelloForAnotherBoardThanTheURLsIsRefusedWith4403() {
         var d = Self.driver(expiresAt: nil)
         d.boards["other"] = Board(id: "other", sections: [Section(id: "s", items: [])])
