@@ -60,10 +60,6 @@ extension ConnectionMachine {
             message = AuthMessages.renewed(role: admitted.person.role, msLeft: admitted.expiresAt.map { $0 - now })
             out.append(.log(.info, event: "token", detail: "renewed: role \(admitted.person.role.rawValue)"))
             scheduleExpiry(now: now, into: &out)
-            // The engine acts for the new person from the next input; a drag the new role could
-            // not have made ends as a cancel (its drop and frame go out before the answer).
-            let ended = session.renew(person: admitted.person, at: clock.serverEvent(serverNow: now))
-            if !ended.isEmpty { deliver(ended, now: now, into: &out) }
         case .failure(let refusal):
             message = AuthMessages.error(code: refusal.code.rawValue, message: refusal.message)
             out.append(.log(.warn, event: "refusal", detail: "auth: \(refusal.code)"))
