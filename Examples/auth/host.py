@@ -205,7 +205,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 LOGIN = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Sign in</title><link rel="stylesheet" href="/host.css"></head>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in</title><link rel="stylesheet" href="/host.css"><link rel="icon" href="data:,"></head>
 <body><h1>Sign in</h1>
 <form method="post" action="/login"><label>User <select name="user">{users}</select></label> <button>Sign in</button></form>
 </body></html>
@@ -214,6 +214,7 @@ LOGIN = """<!doctype html>
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{board}</title>
 <link rel="stylesheet" href="/host.css">
+<link rel="icon" href="data:,">
 <script type="module" src="{liftboard}/liftboard.js"></script>
 <script type="module" src="/host.js"></script>
 </head>
