@@ -4,7 +4,7 @@
 // is told of the connection's state, of every message and of every error.
 import { backoffMs, elementSocketURL, helloMessage } from "./client.js";
 import { resetForConnection } from "./dispatch.js";
-import { AuthSession } from "./auth-session.js";
+import { AuthSession, readClaims } from "./auth-session.js";
 import * as predict from "./predict.js";
 
 export class Connection {
@@ -55,6 +55,7 @@ export class Connection {
     this.#auth.connectToken().then(({ token, retry }) => {
       if (attempt !== this.#attempt) return;  // closed or opened again meanwhile
       if (token === undefined) {  // the endpoint failed (reported): again later, unless it said no
+        hooks.onState("closed");
         if (retry) this.#retry = setTimeout(() => this.open(), backoffMs(state.attempts++));
         return;
       }
@@ -66,6 +67,7 @@ export class Connection {
     const state = this.#state, hooks = this.#hooks, opts = hooks.options();
     resetForConnection(state);
     state.keyboardStarted = false;
+    state.prediction.viewOnly = readClaims(token)?.role === "view";  // a hint: the server decides
     const ws = new WebSocket(elementSocketURL(opts.server, import.meta.url, token, opts.board), "liftboard.v1");
     this.#socket = ws;
     ws.onopen = () => {
@@ -78,6 +80,7 @@ export class Connection {
     ws.onmessage = (ev) => {
       const msg = JSON.parse(ev.data);
       if (msg.t === "token_expiring") this.#auth.expiring(msg).then((renewal) => { if (renewal && ws === this.#socket) this.send(renewal); });
+      if (msg.t === "token_renewed") state.prediction.viewOnly = msg.role === "view";
       hooks.onMessage(msg);
     };
     ws.onclose = (ev) => {
