@@ -64,6 +64,22 @@ def api_board(server, token, board="demo"):
     return json.loads(body)
 
 
+def live_version(server, token, board="demo"):
+    """The board's version as the server holds it now, commits not yet durable included: the
+    `layout` a new session (with `token`) is given. The HTTP API answers the durable one."""
+    import asyncio
+    import websockets
+    from liftboard_server import HELLO, recv_until
+
+    async def read():
+        async with websockets.connect(f"{server.ws}?board={board}&token={token}", subprotocols=["liftboard.v1"]) as ws:
+            await ws.send(json.dumps(dict(HELLO, board=board)))
+            got = await recv_until(ws, lambda m: m["t"] == "layout")
+            assert got and got[-1]["t"] == "layout", f"no layout within 5 s: {got}"
+            return got[-1]["version"]
+    return asyncio.run(read())
+
+
 def order(board):
     return {s["section"]: s["items"] for s in board["order"]}
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from auth_helpers import HostApp, Keys, api_board, needs_auth_server, order, sign_in
+from auth_helpers import HostApp, Keys, api_board, live_version, needs_auth_server, order, sign_in
 from conftest import make_driver
 from liftboard_server import RunningServer
 from pages import board_state, canvas_origin, cell_center, debug_query, pointer, scene_cells, wait_for
@@ -154,16 +154,20 @@ def test_the_trash_is_an_edit_right(server, keys, drivers, role, removed):
     before = order(api_board(server, reader))
     start = cell_center(page, "milk")
     slow_drag(page, start, trash_point(page), 1.0, kind="mouse")
-    wait_for(lambda: events(page, "drop") or events(page, "cancel"), what="the drag's end")
+    # The server's drop: the drop is decided, and its commit (if any) is in the live version.
+    drop = wait_for(lambda: events(page, "drop"), what="the drag's drop")[0]["detail"]
+    version = live_version(server, reader)
+    wait_for(lambda: api_board(server, reader)["version"] == version, what="the drop's commit durable")
+    now = order(api_board(server, reader))
+    items = sorted(sum(now.values(), []))
     if removed:
-        wait_for(lambda: "milk" not in sum(order(api_board(server, reader)).values(), []), what="milk removed by the trash")
+        assert drop["to"]["section"] == "trash", drop
+        assert items == sorted(i for i in sum(before.values(), []) if i != "milk"), now
     else:
-        # A refused place: the drop lands elsewhere (or in place); the undo after it is answered
-        # once the drop is handled, and milk is still on the board, every item with it.
-        answered_undo(page)
-        now = order(api_board(server, reader))
-        assert sorted(sum(now.values(), [])) == sorted(sum(before.values(), [])), now
-        assert now["trash"] == []
+        # A refused place: the drop lands elsewhere; milk is still on the board, every item with it.
+        assert drop["to"]["section"] != "trash", drop
+        assert items == sorted(sum(before.values(), [])), now
+    assert now["trash"] == []
 
 
 def test_a_session_renewed_through_its_auth_endpoint_keeps_a_drag_across_the_first_tokens_expiry(servers, keys, drivers, tmp_path):
