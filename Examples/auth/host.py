@@ -98,9 +98,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         path = urllib.parse.urlsplit(self.path).path
-        if path in ("/host.js", "/host.css"):
+        if path in ("/host.js", "/host-frame.js", "/host.css"):
             return self.file(path[1:])
-        if path != "/":
+        if path not in ("/", "/frame"):
             return self.send_json(404, {"error": "not found"})
         user = self.user()
         if user is None:
@@ -111,8 +111,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
         board = query.get("board", [boards[0]])[0]
         name = self.host.users[user].get("name", user)
-        self.page(PAGE.replace("{board}", html.escape(board)).replace("{name}", html.escape(name))
-                  .replace("{liftboard}", html.escape(self.host.liftboard)))
+        # `/`: the element on this page, getting its tokens from /token itself; `/frame`: the
+        # board in Liftboard's iframe, to which this page passes the tokens by postMessage.
+        embed = f"{self.host.liftboard}/embed?{urllib.parse.urlencode({'board': board, 'auth': 'parent'})}"
+        self.page((FRAME if path == "/frame" else PAGE).replace("{board}", html.escape(board)).replace("{name}", html.escape(name))
+                  .replace("{liftboard}", html.escape(self.host.liftboard)).replace("{embed}", html.escape(embed)))
 
     def do_POST(self):
         path = urllib.parse.urlsplit(self.path).path
@@ -161,7 +164,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         lb = urllib.parse.urlsplit(self.host.liftboard)
         ws = f"{'wss' if lb.scheme == 'https' else 'ws'}://{lb.netloc}"
         self.send_header("Content-Security-Policy", f"default-src 'self'; script-src 'self' {self.host.liftboard}; "
-                         f"connect-src 'self' {ws}; img-src 'self' data: {self.host.liftboard}; style-src 'self'; frame-ancestors 'none'")
+                         f"connect-src 'self' {ws}; img-src 'self' data: {self.host.liftboard}; style-src 'self'; "
+                         f"frame-src {self.host.liftboard}; frame-ancestors 'none'")
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Cache-Control", "no-store")
 
@@ -221,6 +225,19 @@ PAGE = """<!doctype html>
 <body>
 <header><span id="who">{name}</span> <form method="post" action="/logout"><button>Sign out</button></form></header>
 <liftboard-board id="board" board="{board}" auth-endpoint="/token"></liftboard-board>
+<p id="status" role="status">connecting…</p>
+</body></html>
+"""
+
+FRAME = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{board}</title>
+<link rel="stylesheet" href="/host.css">
+<link rel="icon" href="data:,">
+<script type="module" src="/host-frame.js"></script>
+</head>
+<body>
+<header><span id="who">{name}</span> <form method="post" action="/logout"><button>Sign out</button></form></header>
+<iframe id="frame" title="{board}" data-src="{embed}"></iframe>
 <p id="status" role="status">connecting…</p>
 </body></html>
 """

@@ -203,6 +203,41 @@ def test_a_session_renewed_through_its_auth_endpoint_keeps_a_drag_across_the_fir
             host.stop()
 
 
+def test_the_iframe_takes_its_tokens_by_postmessage_and_keeps_a_drag_across_the_first_tokens_expiry(servers, keys, drivers, tmp_path):
+    users = tmp_path / "users.json"
+    users.write_text(json.dumps({"mo": {"name": "Mo", "boards": ["demo"], "role": "move"}}))
+    ttl = 2 * WARNING
+    port = free_port()
+    # The host app's /frame page frames /embed and passes it tokens from its own /token.
+    server = servers("--embed-origin", f"http://127.0.0.1:{port}")
+    host = None
+    try:
+        host = HostApp("--keys", str(keys.signer), "--users", str(users), "--liftboard", server.http, "--ttl", str(ttl), "--port", str(port))
+        page = drivers(width=600, height=1400)
+        sign_in(page, host, "mo")
+        page.get(host.url + "frame")
+        frame = wait_for(lambda: page.find_elements("id", "frame"), what="the frame page")[0]
+        wait_for(lambda: frame.get_attribute("src"), what="the iframe's src")
+        page.switch_to.frame(frame)
+        wait_for(lambda: (scene_cells(page, "#board") or {}).get("milk"), what="the board drawn in the iframe")
+        connected = time.time()
+        assert host.token_requests() == 1
+        start = cell_center(page, "milk", "#board")
+        end = (start[0], cell_center(page, "dentist", "#board")[1])
+        slow_drag(page, start, end, ttl + 1.5)
+        assert time.time() > connected + ttl + 1, "the drag ended before the first token's expiry"
+        reader = keys.mint("reader", "view")
+        wait_for(lambda: api_board(server, reader)["version"] == 1, what="the drag's commit")
+        assert "closed" not in [e["detail"]["state"] for e in events(page, "connection")]
+        page.switch_to.default_content()
+        heard = [e["type"] for e in page.execute_script("return window.hostLog")]
+        assert heard[0] == "token-request" and "liftboard-token-expiring" in heard, heard
+        assert host.token_requests() >= 2
+    finally:
+        if host:
+            host.stop()
+
+
 def test_a_session_not_renewed_is_closed_at_exp_with_its_drag_cancelled_and_nothing_committed(server, keys, drivers):
     page = drivers()
     ttl = WARNING + 4
