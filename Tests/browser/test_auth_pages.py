@@ -218,17 +218,23 @@ def test_the_iframe_takes_its_tokens_by_postmessage_and_keeps_a_drag_across_the_
         page.get(host.url + "frame")
         frame = wait_for(lambda: page.find_elements("id", "frame"), what="the frame page")[0]
         wait_for(lambda: frame.get_attribute("src"), what="the iframe's src")
+        # Where the frame's content starts in the page: pointer actions take the page's viewport.
+        fx, fy = page.execute_script("const f = document.getElementById('frame'), r = f.getBoundingClientRect();"
+                                     "return [r.left + f.clientLeft, r.top + f.clientTop];")
         page.switch_to.frame(frame)
         wait_for(lambda: (scene_cells(page, "#board") or {}).get("milk"), what="the board drawn in the iframe")
         connected = time.time()
         assert host.token_requests() == 1
         start = cell_center(page, "milk", "#board")
         end = (start[0], cell_center(page, "dentist", "#board")[1])
-        slow_drag(page, start, end, ttl + 1.5)
+        page.switch_to.default_content()
+        slow_drag(page, (start[0] + fx, start[1] + fy), (end[0] + fx, end[1] + fy), ttl + 1.5)
         assert time.time() > connected + ttl + 1, "the drag ended before the first token's expiry"
         reader = keys.mint("reader", "view")
         wait_for(lambda: api_board(server, reader)["version"] == 1, what="the drag's commit")
+        page.switch_to.frame(frame)
         assert "closed" not in [e["detail"]["state"] for e in events(page, "connection")]
+        assert [e["detail"]["id"] for e in events(page, "drop")] == ["milk"]
         page.switch_to.default_content()
         heard = [e["type"] for e in page.execute_script("return window.hostLog")]
         assert heard[0] == "token-request" and "liftboard-token-expiring" in heard, heard
