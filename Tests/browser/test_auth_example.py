@@ -1,8 +1,8 @@
 """Examples/auth as docs/embedding.md and its README run it (their commands, with free ports for
 8000 and 8080), against a real `liftboard serve --auth-keys`, in Chromium: a person signs in,
 the page's `<liftboard-board auth-endpoint="/token">` gets a token from the app, connects and
-draws the board with no Content-Security-Policy violation, and no token reaches the server's
-log; signed out, the element says `auth_endpoint_failed`. And docs/kiosk.md's operator token opens the kiosk page."""
+draws the board with no Content-Security-Policy violation, and so does the iframe of `/frame`
+given its token by postMessage; no token reaches the server's log; signed out, the element says `auth_endpoint_failed`. And docs/kiosk.md's operator token opens the kiosk page."""
 import shlex
 import socket
 
@@ -87,7 +87,22 @@ def test_the_example_runs_as_written_and_its_page_gets_a_token_and_connects(tmp_
         assert host.token_requests() == 1
         assert driver.execute_script("return window.__csp") == []
         assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+        # /frame: the same board in Liftboard's iframe, its token passed down by postMessage.
+        driver.get(host.url + "frame")
+        frame = wait_for(lambda: driver.find_elements("id", "frame"), what="the frame page")[0]
+        wait_for(lambda: frame.get_attribute("src"), what="the iframe's src")
+        driver.switch_to.frame(frame)
+        try:
+            wait_for(lambda: (scene_cells(driver, "#board") or {}).get("milk"), what="the kitchen board drawn in the iframe")
+            assert driver.execute_script("return window.__csp") == []
+        finally:
+            driver.switch_to.default_content()
+        assert driver.execute_script("return window.__csp") == []
+        assert host.token_requests() == 2
+        assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
         assert not any("eyJ" in l for l in server.lines), "a token in the server's log"
+        driver.get(host.url)
+        wait_for(lambda: (scene_cells(driver, "#board") or {}).get("milk"), what="the element's page again")
         # Signed out (the browser lost its session): the next token is refused by the app; the
         # element says so and does not connect.
         driver.delete_all_cookies()
@@ -95,7 +110,7 @@ def test_the_example_runs_as_written_and_its_page_gets_a_token_and_connects(tmp_
         error = wait_for(lambda: [e for e in driver.execute_script("return window.__events") if e["type"] == "error"],
                          what="liftboard-error once signed out")[0]["detail"]
         assert error["code"] == "auth_endpoint_failed" and "401" in error["message"], error
-        assert host.token_requests() == 1 and any(l.startswith("host POST /token 401") for l in host.lines)
+        assert host.token_requests() == 3 and any(l.startswith("host POST /token 401") for l in host.lines)
         assert driver.execute_script("return document.getElementById('board').dataset.connection") == "closed"
     finally:
         if host:
