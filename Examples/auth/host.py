@@ -22,6 +22,7 @@ import http.cookies
 import http.server
 import json
 import pathlib
+import re
 import secrets
 import sys
 import time
@@ -110,12 +111,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         boards = self.host.users[user]["boards"]
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
         board = query.get("board", [boards[0]])[0]
-        name = self.host.users[user].get("name", user)
-        # `/`: the element on this page, getting its tokens from /token itself; `/frame`: the
-        # board in Liftboard's iframe, to which this page passes the tokens by postMessage.
-        embed = f"{self.host.liftboard}/embed?{urllib.parse.urlencode({'board': board, 'auth': 'parent'})}"
-        self.page((FRAME if path == "/frame" else PAGE).replace("{board}", html.escape(board)).replace("{name}", html.escape(name))
-                  .replace("{liftboard}", html.escape(self.host.liftboard)).replace("{embed}", html.escape(embed)))
+        values = {"board": board, "name": self.host.users[user].get("name", user), "liftboard": self.host.liftboard,
+                  "embed": f"{self.host.liftboard}/embed?{urllib.parse.urlencode({'board': board, 'auth': 'parent'})}"}
+        parts = IFRAME if path == "/frame" else ELEMENT
+        self.page(fill(PAGE.replace("{scripts}", parts["scripts"]).replace("{content}", parts["content"]), values))
 
     def do_POST(self):
         path = urllib.parse.urlsplit(self.path).path
@@ -219,28 +218,26 @@ PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{board}</title>
 <link rel="stylesheet" href="/host.css">
 <link rel="icon" href="data:,">
-<script type="module" src="{liftboard}/liftboard.js"></script>
-<script type="module" src="/host.js"></script>
+{scripts}
 </head>
 <body>
 <header><span id="who">{name}</span> <form method="post" action="/logout"><button>Sign out</button></form></header>
-<liftboard-board id="board" board="{board}" auth-endpoint="/token"></liftboard-board>
+{content}
 <p id="status" role="status">connecting…</p>
 </body></html>
 """
+# `/`: the element on this page, which gets its tokens from /token itself.
+ELEMENT = {"scripts": '<script type="module" src="{liftboard}/liftboard.js"></script>\n<script type="module" src="/host.js"></script>',
+           "content": '<liftboard-board id="board" board="{board}" auth-endpoint="/token"></liftboard-board>'}
+# `/frame`: the board in Liftboard's iframe, to which this page passes the tokens by postMessage.
+IFRAME = {"scripts": '<script type="module" src="/host-frame.js"></script>',
+          "content": '<iframe id="frame" title="{board}" data-src="{embed}"></iframe>'}
 
-FRAME = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{board}</title>
-<link rel="stylesheet" href="/host.css">
-<link rel="icon" href="data:,">
-<script type="module" src="/host-frame.js"></script>
-</head>
-<body>
-<header><span id="who">{name}</span> <form method="post" action="/logout"><button>Sign out</button></form></header>
-<iframe id="frame" title="{board}" data-src="{embed}"></iframe>
-<p id="status" role="status">connecting…</p>
-</body></html>
-"""
+
+def fill(template, values):
+    """`template` with each `{name}` replaced by `values[name]`, HTML-escaped, in one pass (a
+    value is never read as a template)."""
+    return re.sub(r"\{(\w+)\}", lambda m: html.escape(values[m.group(1)]), template)
 
 
 def serve(argv=None):
