@@ -168,32 +168,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Cache-Control", "no-store")
 
-    def send_json(self, status, obj):
-        body = json.dumps(obj).encode()
+    def send(self, status, body, content_type):
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.security_headers()
         self.end_headers()
         self.wfile.write(body)
+
+    def send_json(self, status, obj):
+        self.send(status, json.dumps(obj).encode(), "application/json")
 
     def page(self, text):
-        body = text.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.security_headers()
-        self.end_headers()
-        self.wfile.write(body)
+        self.send(200, text.encode(), "text/html; charset=utf-8")
 
     def file(self, name):
-        body = (HERE / name).read_bytes()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/javascript" if name.endswith(".js") else "text/css")
-        self.send_header("Content-Length", str(len(body)))
-        self.security_headers()
-        self.end_headers()
-        self.wfile.write(body)
+        self.send(200, (HERE / name).read_bytes(), "text/javascript" if name.endswith(".js") else "text/css")
 
     def redirect(self, to, cookie):
         self.send_response(303)
