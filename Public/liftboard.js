@@ -7,8 +7,9 @@
 //   <liftboard-board board="kitchen" auth-endpoint="/liftboard-token"></liftboard-board>
 //
 // Events (bubbling, composed): liftboard-lift, -move, -drop, -cancel {id, from, to, pointer};
-// liftboard-commit {version, by, own, change, order?}; liftboard-connection {state};
-// liftboard-error {code, message}; liftboard-token-expiring {ms}. Methods: order(), undo(), focusItem(id). See docs/embedding.md.
+// liftboard-commit {version, by, own, change, order?, user?, name?}; liftboard-connection {state};
+// liftboard-error {code, message}; liftboard-token-expiring {ms}. Methods: order(), undo(),
+// focusItem(id). See docs/embedding.md.
 //
 // This module is the element: its attributes, methods and events, wiring the modules of one
 // concern each: element-shadow.js (its nodes and style), connection.js (the socket),
