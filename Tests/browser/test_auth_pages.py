@@ -267,9 +267,10 @@ def test_a_session_not_renewed_is_closed_at_exp_with_its_drag_cancelled_and_noth
 def test_a_page_whose_token_the_server_refuses_at_the_upgrade_says_why(server, keys, drivers, boards, ttl, code):
     page = drivers()
     # Expired beyond the server's 60 s of leeway, or naming another board: refused before the upgrade.
-    page.get(f"{server.http}/{debug_query(f'?board=demo&token={keys.mint('mo', 'move', boards=boards, ttl=ttl)}')}")
+    token = keys.mint("mo", "move", boards=boards, ttl=ttl)
+    page.get(f"{server.http}/{debug_query(f'?board=demo&token={token}')}")
     error = wait_for(lambda: events(page, "error"), what="liftboard-error")[0]["detail"]
     assert error["code"] == code, error
     assert board_state(page, "st.open") is False and scene_cells(page) == {}
-    server.wait_for_line(f"refusal")  # the server refused it too, for the same reason
+    server.wait_for_line("refusal")  # the server refused it too, for the same reason
     assert not any("eyJ" in l for l in server.lines), "a token in the server's log"
