@@ -263,8 +263,8 @@ def test_a_session_not_renewed_is_closed_at_exp_with_its_drag_cancelled_and_noth
     assert api_board(server, keys.mint("reader", "view"))["version"] == 0
 
 
-@pytest.mark.parametrize("boards,ttl,code", [(["garden"], 600, "board_forbidden"), (["demo"], -120, "token_expired")])
-def test_a_page_whose_token_the_server_refuses_at_the_upgrade_says_why(server, keys, drivers, boards, ttl, code):
+@pytest.mark.parametrize("boards,ttl,status,code", [(["garden"], 600, 403, "board_forbidden"), (["demo"], -120, 401, "token_expired")])
+def test_a_page_whose_token_the_server_refuses_at_the_upgrade_says_why(server, keys, drivers, boards, ttl, status, code):
     page = drivers()
     # Expired beyond the server's 60 s of leeway, or naming another board: refused before the upgrade.
     token = keys.mint("mo", "move", boards=boards, ttl=ttl)
@@ -272,5 +272,5 @@ def test_a_page_whose_token_the_server_refuses_at_the_upgrade_says_why(server, k
     error = wait_for(lambda: events(page, "error"), what="liftboard-error")[0]["detail"]
     assert error["code"] == code, error
     assert board_state(page, "st.open") is False and scene_cells(page) == {}
-    server.wait_for_line("refusal")  # the server refused it too, for the same reason
+    server.wait_for_line(f"refusal upgrade {status} {code}")  # the server refused it, for that reason
     assert not any("eyJ" in l for l in server.lines), "a token in the server's log"
