@@ -3,8 +3,10 @@
 press lifts nothing and its undo is `role_forbids`, while a `move` page on the same board drags
 and both see the commit with its user; a `move` page cannot use the trash, an `edit` page can;
 a page renewing through `auth-endpoint` (Examples/auth/host.py) keeps a drag in flight across
-its first token's expiry; a page whose token is not renewed is closed at `exp` with
-`liftboard-error` `token_expired`, nothing committed."""
+its first token's expiry, and so does the iframe (`/embed?auth=parent`) whose host page posts
+it tokens; a page whose token is not renewed is closed at `exp` with `liftboard-error`
+`token_expired`, nothing committed; a token refused at the upgrade (another board, long
+expired) is named by `liftboard-error`."""
 import base64
 import json
 import math
