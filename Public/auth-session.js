@@ -9,6 +9,8 @@
 
 /** The close code of a session whose token expired (`token_expired`), or was refused. */
 export const TOKEN_CLOSE = 4401;
+/** The close code of a session whose hello named another board than its URL (`board_forbidden`). */
+export const BOARD_CLOSE = 4403;
 
 /** A JWT's claims, decoded but NOT verified (the server verifies; a page cannot): used only to
  *  say why the server refused an upgrade, which a browser's WebSocket does not tell (a refused
@@ -154,6 +156,7 @@ export class AuthSession {
       const why = reason || "token_expired";
       return { error: [why, `the server closed the session: ${why}`], retry: endpoint && why === "token_expired" };
     }
+    if (code === BOARD_CLOSE) return { error: ["board_forbidden", `the server closed the session: ${reason || "board_forbidden"}`], retry: false };
     if (opened || !this.current) return { error: null, retry: true };
     const why = refusalCode(this.current, opts.board, this.#hooks.now());
     if (why === "board_forbidden") return { error: [why, `the token does not name board "${opts.board}"`], retry: false };

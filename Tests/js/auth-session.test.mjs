@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { AuthSession, TOKEN_CLOSE, fetchToken, grantsBoard, readClaims, refusalCode } from "../../Public/auth-session.js";
+import { AuthSession, BOARD_CLOSE, TOKEN_CLOSE, fetchToken, grantsBoard, readClaims, refusalCode } from "../../Public/auth-session.js";
 
 const b64url = (obj) => Buffer.from(JSON.stringify(obj)).toString("base64url");
 /** A token shaped like a JWT (the page never verifies one: the signature is any bytes). */
@@ -146,6 +146,13 @@ test("close 4401: reported with its reason; reconnect only with an endpoint to g
   const renewing = session({ authEndpoint: "/token" }, fakeFetch({ status: 200, body: { token: fresh() } }));
   await renewing.auth.connectToken();
   assert.equal(renewing.auth.closed({ code: TOKEN_CLOSE, reason: "token_expired" }, true).retry, true);
+});
+
+test("close 4403 (a hello for another board than the URL's) is board_forbidden, not retried", async () => {
+  const s = session({ authEndpoint: "/token" }, fakeFetch({ status: 200, body: { token: fresh() } }));
+  await s.auth.connectToken();
+  assert.deepEqual(s.auth.closed({ code: BOARD_CLOSE, reason: "board_forbidden" }, true),
+    { error: ["board_forbidden", "the server closed the session: board_forbidden"], retry: false });
 });
 
 test("a refused upgrade names the cause when the claims show it; other closes reconnect quietly", async () => {
