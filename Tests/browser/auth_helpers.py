@@ -11,23 +11,10 @@ import time
 
 
 import jwt
-import pytest
-
-from conftest import BINARY, ROOT
+from conftest import ROOT
 from liftboard_server import wait_for
 
 HOST_PY = ROOT / "Examples" / "auth" / "host.py"
-
-
-def serve_has_auth_keys():
-    """Whether this build's `liftboard serve` takes `--auth-keys` (issue 42's server side)."""
-    if not BINARY.exists():
-        return True  # the `liftboard` fixture fails the test, naming the missing build
-    out = subprocess.run([str(BINARY), "serve", "--help"], capture_output=True, text=True, timeout=30)
-    return "--auth-keys" in out.stdout + out.stderr
-
-
-needs_auth_server = pytest.mark.skipif(not serve_has_auth_keys(), reason="needs issue 42 server")
 
 
 def b64url(data):

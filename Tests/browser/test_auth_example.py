@@ -8,12 +8,10 @@ import socket
 
 import pytest
 
-from auth_helpers import HostApp, needs_auth_server, sign_in
+from auth_helpers import HostApp, sign_in
 from conftest import BINARY, ROOT
 from liftboard_server import RunningServer
 from pages import scene_cells, wait_for
-
-pytestmark = needs_auth_server
 
 DOC = (ROOT / "docs" / "embedding.md").read_text()
 README = (ROOT / "Examples" / "auth" / "README.md").read_text()

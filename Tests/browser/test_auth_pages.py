@@ -15,12 +15,10 @@ import time
 
 import pytest
 
-from auth_helpers import HostApp, Keys, api_board, live_version, needs_auth_server, order, sign_in
+from auth_helpers import HostApp, Keys, api_board, live_version, order, sign_in
 from conftest import make_driver
 from liftboard_server import RunningServer
 from pages import board_state, canvas_origin, cell_center, debug_query, pointer, scene_cells, wait_for
-
-pytestmark = needs_auth_server
 
 # Installed before any script of the page: every liftboard-* event the document hears, in order.
 EVENTS = """
