@@ -15,10 +15,21 @@ export function pageOptions(search) {
   };
 }
 
-/** The WebSocket URL for a page served at `location`. */
-export function socketURL(location, token) {
+/** The WebSocket URL for a page served at `location`. With a token it names the board too
+ *  (`/ws?board=B&token=T`): a server with `--auth-keys` checks both before the upgrade. */
+export function socketURL(location, token, board) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${location.host}/ws${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+  return withToken(`${scheme}//${location.host}/ws`, token, board);
+}
+
+function withToken(href, token, board) {
+  if (!token) return href;
+  const url = new URL(href);
+  for (const name of ["board", "token"]) url.searchParams.delete(name);
+  const query = (board ? [["board", board]] : []).concat([["token", token]])
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
+  url.search = url.search ? `${url.search}&${query}` : `?${query}`;
+  return url.href;
 }
 
 /** A `<liftboard-board>`'s options from its attributes (`get(name)`: the value or null). */
@@ -29,6 +40,9 @@ export function elementOptions(get) {
     server: get("server"),
     board: get("board") || "demo",
     token: get("token"),
+    // A URL of the host app that answers a POST (with the page's cookies) with `{"token"}`:
+    // fetched before connecting and when the server says the token is expiring (auth-session.js).
+    authEndpoint: get("auth-endpoint"),
     mode: mode === "swap" || mode === "insert" ? mode : null,
     idleResetMs: Number.isFinite(idle) && idle > 0 ? idle : 0,
     predict: get("predict") !== "off",
@@ -38,14 +52,11 @@ export function elementOptions(get) {
   };
 }
 
-/** Where an element connects: its `server` attribute (the token added), else the `/ws` of the
- *  server that served the module (`moduleURL`, its `import.meta.url`). */
-export function elementSocketURL(server, moduleURL, token) {
-  if (!server) return socketURL(new URL(moduleURL), token);
-  if (!token) return server;
-  const url = new URL(server);
-  url.searchParams.set("token", token);
-  return url.href;
+/** Where an element connects: its `server` attribute (the board and token added), else the
+ *  `/ws` of the server that served the module (`moduleURL`, its `import.meta.url`). */
+export function elementSocketURL(server, moduleURL, token, board) {
+  if (!server) return socketURL(new URL(moduleURL), token, board);
+  return withToken(server, token, board);
 }
 
 /** The first message; `ms` is the page's clock, which the server maps onto its own. */

@@ -123,6 +123,9 @@ function committed(state, msg, out) {
   state.version = msg.version;
   state.lastChange = msg.change ?? null;
   const detail = { version: msg.version, by: msg.by, own: msg.by === state.session, change: msg.change ?? null };
+  // Who made it (issue 42): the token's `sub` and `name`, when the server knows them.
+  if (msg.user !== undefined) detail.user = msg.user;
+  if (msg.name !== undefined) detail.name = msg.name;
   if (msg.order) {
     detail.order = orderObject(msg.order);
     knowOrder(state, msg.version, orderObject(msg.order));

@@ -4,13 +4,16 @@
 //
 //   <script type="module" src="https://HOST/liftboard.js"></script>
 //   <liftboard-board board="kitchen" server="wss://HOST/ws" token="…" mode="swap"></liftboard-board>
+//   <liftboard-board board="kitchen" auth-endpoint="/liftboard-token"></liftboard-board>
 //
 // Events (bubbling, composed): liftboard-lift, -move, -drop, -cancel {id, from, to, pointer};
-// liftboard-commit {version, by, own, change, order?}; liftboard-connection {state};
-// liftboard-error {code, message}. Methods: order(), undo(), focusItem(id). See docs/embedding.md.
+// liftboard-commit {version, by, own, change, order?, user?, name?}; liftboard-connection {state};
+// liftboard-error {code, message}; liftboard-token-expiring {ms}. Methods: order(), undo(),
+// focusItem(id). See docs/embedding.md.
 //
 // This module is the element: its attributes, methods and events, wiring the modules of one
 // concern each: element-shadow.js (its nodes and style), connection.js (the socket),
+// auth-session.js (its token: the attribute's or the auth-endpoint's, renewed in place),
 // dispatch.js (what a message does), frame-loop.js (drawing), viewport.js (size and pixel
 // ratio), theme-watch.js (light, dark, forced colors, the host's properties), menu-view.js
 // ("Move to…"), pointer-input.js and key-input.js (input), focus-walk.js (focusItem).
@@ -27,7 +30,7 @@ import { PointerInput } from "./pointer-input.js";
 import { listenKeys } from "./key-input.js";
 import { focusStep, focusWalk } from "./focus-walk.js";
 
-const RECONNECTING_ATTRIBUTES = ["board", "server", "token", "mode", "idle-reset", "predict", "commit-order"];
+const RECONNECTING_ATTRIBUTES = ["board", "server", "token", "auth-endpoint", "mode", "idle-reset", "predict", "commit-order"];
 
 export class LiftboardBoard extends HTMLElement {
   static observedAttributes = RECONNECTING_ATTRIBUTES;
@@ -50,6 +53,8 @@ export class LiftboardBoard extends HTMLElement {
       viewport: () => readViewport(canvas),
       onState: (s) => this.#setConnection(s),
       onMessage: (msg) => this.#received(msg),
+      onError: (code, message) => this.#fire("liftboard-error", { code, message }),
+      onExpiring: (ms) => this.#fire("liftboard-token-expiring", { ms }),
     });
     this.#menu = new MoveToMenu(menu, canvas, { scene: () => this.state.scene, send });
     const openMenu = (id, at) => this.#menu.open(id, at);
@@ -102,6 +107,8 @@ export class LiftboardBoard extends HTMLElement {
     this.#options = elementOptions((n) => this.getAttribute(n));
     this.state.prediction.enabled = this.#options.predict;
     if (!this.#viewport?.started) return;  // not started yet (an upgrade reports every attribute first)
+    // A new signed token on an open session renews it in place: a drag in flight goes on.
+    if (name === "token" && !this.#options.authEndpoint && this.#connection.renew(value)) return;
     if (this.#options.board !== board) this.state.order = null;
     this.#connection.close();
     this.#connection.open();

@@ -119,6 +119,8 @@ export function pressFired(pred, p, scene, now) {
   const ptr = pred.pointers.get(p);
   if (!ptr || ptr.phase !== "pending" || ptr.endSeq !== null || ptr.drag) return null;
   ptr.phase = "pressed";
+  // A `view` token's page never lifts (the server refuses): no snapshot to show and take back.
+  if (pred.viewOnly) return null;
   const cell = cellUnder(scene, ptr.x, ptr.y, now, true);
   const key = cell && `${p}:${cell.id}`;
   if (!cell || !cell.movable || cell.hidden || scene.snapshots.has(key)) return null;

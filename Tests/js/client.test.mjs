@@ -11,6 +11,9 @@ test("the page's URL picks the board, kiosk mode, idle reset, token and predicti
 test("the socket follows the page's scheme and passes the token on", () => {
   assert.equal(socketURL({ protocol: "http:", host: "h:8080" }, null), "ws://h:8080/ws");
   assert.equal(socketURL({ protocol: "https:", host: "h" }, "a b"), "wss://h/ws?token=a%20b");
+  // With a token the URL names the board: a server with --auth-keys refuses before the upgrade.
+  assert.equal(socketURL({ protocol: "https:", host: "h" }, "t.u.v", "team/1"), "wss://h/ws?board=team%2F1&token=t.u.v");
+  assert.equal(socketURL({ protocol: "http:", host: "h" }, null, "b"), "ws://h/ws");
 });
 
 test("hello asks for reduced motion and idle reset only when wanted", () => {
@@ -42,15 +45,17 @@ test("gesture events come from a frame's inline events or from a message of thei
 test("an element's attributes pick the board, server, token, mode and the commits' order", () => {
   const attrs = (a) => (name) => a[name] ?? null;
   assert.deepEqual(elementOptions(attrs({})),
-    { server: null, board: "demo", token: null, mode: null, idleResetMs: 0, predict: true, commitOrder: "full" });
+    { server: null, board: "demo", token: null, authEndpoint: null, mode: null, idleResetMs: 0, predict: true, commitOrder: "full" });
   assert.deepEqual(elementOptions(attrs({ board: "k", server: "wss://h/ws", token: "t", mode: "swap", "idle-reset": "5000", predict: "off", "commit-order": "none" })),
-    { server: "wss://h/ws", board: "k", token: "t", mode: "swap", idleResetMs: 5000, predict: false, commitOrder: "none" });
+    { server: "wss://h/ws", board: "k", token: "t", authEndpoint: null, mode: "swap", idleResetMs: 5000, predict: false, commitOrder: "none" });
   assert.equal(elementOptions(attrs({ mode: "sideways" })).mode, null);
 });
 
 test("an element connects to its server attribute, else to the server that served its module", () => {
   assert.equal(elementSocketURL(null, "https://boards.example/liftboard.js", null), "wss://boards.example/ws");
   assert.equal(elementSocketURL(null, "http://127.0.0.1:8080/liftboard.js", "a b"), "ws://127.0.0.1:8080/ws?token=a%20b");
+  assert.equal(elementSocketURL(null, "http://127.0.0.1:8080/liftboard.js", "t", "k"), "ws://127.0.0.1:8080/ws?board=k&token=t");
+  assert.equal(elementSocketURL("wss://other/ws", "http://x/liftboard.js", "t", "k"), "wss://other/ws?board=k&token=t");
   assert.equal(elementSocketURL("wss://other/ws", "http://x/liftboard.js", null), "wss://other/ws");
   assert.equal(elementSocketURL("wss://other/ws?x=1", "http://x/liftboard.js", "t"), "wss://other/ws?x=1&token=t");
 });

@@ -74,6 +74,13 @@ test("a commit says whose it was, and a full order becomes the order the element
   assert.equal(state.commits, 2);
 });
 
+test("a commit signed by a person carries the person's user and name to the event", () => {
+  const state = connected();
+  const change = { id: "a", section: "todo", after: null, index: 0 };
+  const out = receive(state, { t: "commit", board: "demo", version: 6, by: "s2", user: "ana", name: "Ana Lima", moves: [], change }, 1);
+  assert.deepEqual(out.events, [["liftboard-commit", { version: 6, by: "s2", own: false, change, user: "ana", name: "Ana Lima" }]]);
+});
+
 test("a frame carrying its commit (commits inline) is the frame, then the commit", () => {
   const state = createClientState(false);
   receive(state, { t: "welcome", v: 1, session: "s1", board: "demo", config: { commits: "inline" } }, 0);

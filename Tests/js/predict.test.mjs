@@ -55,6 +55,15 @@ test("no local lift over a pinned cell or after the pointer went too far", () =>
   assert.equal(scene.snapshots.size, 0);
 });
 
+test("a page whose token says view lifts nothing locally: its press is the server's to refuse", () => {
+  const { scene, pred } = setup();
+  pred.viewOnly = true;
+  downAt(pred, scene, 1, { x: 50, y: 70 }, 1);
+  assert.equal(predict.pressFired(pred, 1, scene, 500), null);
+  assert.equal(scene.snapshots.size, 0);
+  assert.ok(!scene.cells.get("a").hidden);
+});
+
 test("a pong without a lift before it undoes the local lift: the snapshot settles into its cell", () => {
   const { scene, pred } = setup();
   downAt(pred, scene, 1, { x: 50, y: 70 }, 1);
