@@ -94,6 +94,9 @@ public enum ClientEvent: Hashable, Sendable {
     /// at `version` with nothing sent, before the commits that follow as `external` (another
     /// process's commit came first and this process's drops landed after it).
     indirect case rebase(version: Int, order: [SectionOrder])
+    /// Replay only (and the hub, live; issue 44): who is on the board and what each holds.
+    /// The items other sessions hold do not lift here; the session passes it on as `presence`.
+    indirect case presence(Presence)
 }
 
 /// Where `moveTo` puts an item: the first or last place of a section, or one place up or down
@@ -280,11 +283,14 @@ public struct CellInfo: Hashable, Sendable {
     /// Extension (issue 25): detail, image, badge, tags and accent, each sent only when set.
     /// (No default values here: the init's assignments would destroy them, and copy.)
     public var card: Card
+    /// Issue 44: the name of the other session that holds the item (sent only when set).
+    public var heldBy: String?
     public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
-                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card()) {
+                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card(),
+                heldBy: String? = nil) {
         self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
         self.movable = movable; self.frame = frame; self.hidden = hidden; self.selected = selected; self.handle = handle
-        self.card = card
+        self.card = card; self.heldBy = heldBy
     }
 }
 
@@ -327,9 +333,12 @@ public struct CellUpdate: Hashable, Sendable {
     public var appear: Bool
     /// Extension: the cell entered (`true`) or left (`false`) the selection; `nil`: unchanged.
     public var selected: Bool?
+    /// Issue 44: another session began (`.some(name)`) or ended (`.some(nil)`) holding the
+    /// item; `nil`: unchanged.
+    public var heldBy: String??
     public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
         self.id = id; self.frame = frame; self.alpha = alpha; self.hidden = hidden; self.dur = dur; self.ease = ease; self.info = info
-        self.appear = false; self.selected = nil
+        self.appear = false; self.selected = nil; self.heldBy = nil
     }
 }
 
@@ -487,12 +496,14 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// A change that would place an item where a section's rule refuses it (`accepts`, `max`,
     /// `copy`, `drop`): it is applied as nothing; the message names the rule.
     case ruleRefused = "rule_refused"
-    /// `moveTo` that cannot be done: an unknown, pinned or held item, a section that is not
+    /// `moveTo` that cannot be done: an unknown or pinned item, one this session drags, a section that is not
     /// its own for `up`/`down`, or a place it is at already.
     case cannotMove = "cannot_move"
     /// The store found the drop changes nothing (another change came first and made it moot):
     /// a `layout` puts the session on the store's order.
     case dropMoot = "drop_moot"
+    /// A keyboard lift, `moveTo` or tap-to-add of an item another session holds (issue 44).
+    case held = "held"
 }
 
 /// Welcome: the session's id, its board and the config in force.
@@ -538,4 +549,7 @@ public indirect enum ServerEvent: Hashable, Sendable {
     case announce(String)
     case error(code: ErrorCode, message: String)
     case pong(id: PingID, ms: Double)
+    /// Who is on the board and what each holds (issue 44): sent when the board's people or
+    /// holds change; one queued behind another is replaced by it.
+    case presence(Presence)
 }
