@@ -107,7 +107,7 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         let p = Int(reader.byte() % 3)
         let point = Point(x: reader.double(700) - 50, y: reader.double(1400) - 100)
         let event: ClientEvent
-        switch reader.byte() % 14 {
+        switch reader.byte() % 15 {
         case 0, 1: event = .down(pointer: p, at: point, kind: .touch, mods: Modifiers(rawValue: reader.byte() & 0x0F))
         case 2, 3, 4: event = .move(pointer: p, at: point)
         case 5: event = .up(pointer: p, at: point)
@@ -133,6 +133,13 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
             event = .moveTo(id: items[Int(reader.byte()) % items.count].id,
                             section: driver.board.sections[Int(reader.byte()) % driver.board.sections.count].id,
                             place: [MovePlace.first, .last, .up, .down][Int(reader.byte() % 4)])
+        case 13:
+            // Issue 44: another session holds a few items (none: its holds end).
+            let items = driver.board.sections.flatMap(\.items)
+            let held = items.isEmpty ? [] : (0..<Int(reader.byte() % 4)).map { _ in items[Int(reader.byte()) % items.count].id }
+            event = .presence(Presence(board: driver.board.id, people: [
+                Presence.Entry(session: "other", name: "Ana", color: Presence.color(for: "other"), role: .move, holds: held),
+            ], watching: Int(reader.byte() % 3)))
         default: event = .advance
         }
         driver.step(event, at: now)
@@ -144,6 +151,9 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
 struct SessionUnderTest {
     var session = Session(id: "fuzz")
     var board: Board
+    /// Issue 44: the items another session holds that this one did not hold when told: none
+    /// of them may lift here.
+    var heldElsewhere: Set<String> = []
 
     init(board: Board) { self.board = board }
 
@@ -160,6 +170,10 @@ struct SessionUnderTest {
             guard session.boardID != nil, c.board == board.id, c.version == board.version + 1,
                   let next = board.applying(c) else { return }
             board = next
+        }
+        if case .presence(let p) = event {
+            let mine = Set(session.holds)
+            heldElsewhere = Set(p.people.filter { $0.session != session.id }.flatMap(\.holds)).subtracting(mine)
         }
         engineInputs += 1
         if traceEvents { FileHandle.standardError.write(Data("trace \(now) \(event)\n".utf8)) }
@@ -191,6 +205,10 @@ struct SessionUnderTest {
 
     private mutating func absorb(_ out: [ServerEvent]) {
         for e in out {
+            if case .lift(_, let id, _, _, _) = e, heldElsewhere.contains(id) { fatalError("\(id), held by another session, lifted") }
+            if case .frame(let f) = e {
+                for case .lift(_, let id, _, _, _) in f.events where heldElsewhere.contains(id) { fatalError("\(id), held by another session, lifted") }
+            }
             guard case .commit(let c) = e, c.by == session.id else { continue }
             guard c.version == board.version + 1, let next = board.applying(c) else {
                 fatalError("commit v\(c.version) does not follow board v\(board.version)")
