@@ -56,7 +56,9 @@ struct StreamDriver {
                 commits.append(c)
             case .announce(let text):
                 lastAnnounce = text
-            case .error(_, let m):
+            case .error(let code, let m) where code != .held:
+                // `held` (issue 44) is the session refusing an item another person holds, as
+                // a pinned item's lift is refused: the world's doing, not a wrong step.
                 errors.append((lines.count, m))
             default:
                 break

@@ -165,9 +165,9 @@ final class Connection {
     var person: Person { .open }
 
     /// Issue 44: the board's presence, an input of the session (recorded).
-    func presence(_ p: Presence) {
+    func presence(_ p: Presence, shared: SharedMessage) {
         var out = takeActions()
-        machine.presence(p, now: server.now, into: &out)
+        machine.presence(p, shared: shared, now: server.now, into: &out)
         perform(out)
     }
 

@@ -4,13 +4,21 @@ import LiftboardCore
 /// from elsewhere, so that a replay of the recording gives the same bytes.
 extension ConnectionMachine {
     /// The hub's presence of this session's board: the session takes the others' holds (its
-    /// cells' `heldBy`) and answers the `presence` message, queued behind nothing new (a
-    /// `presence` still queued is replaced by it, `OutgoingQueue.append`).
-    mutating func presence(_ p: Presence, now: Double, into out: inout [Action]) {
+    /// cells' `heldBy`) and answers the `presence` message, queued as `shared`'s bytes (the
+    /// hub encodes it once for every session; a `presence` still queued is replaced by it,
+    /// `OutgoingQueue.append`).
+    mutating func presence(_ p: Presence, shared: SharedMessage? = nil, now: Double, into out: inout [Action]) {
         guard session.committedOrder != nil else { return }
         let ms = clock.serverEvent(serverNow: now)
         if recording { out.append(.record(.presence(p, ms: ms))) }
-        deliver(session.handle(.presence(p), at: ms), now: now, into: &out)
+        var answered = session.handle(.presence(p), at: ms)
+        if let shared, case .presence? = answered.last {
+            answered.removeLast()
+            deliver(answered, now: now, into: &out)
+            queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, now: now, into: &out)
+        } else {
+            deliver(answered, now: now, into: &out)
+        }
         finish(direct: false, into: &out)
     }
 }

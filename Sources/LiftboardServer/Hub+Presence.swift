@@ -1,4 +1,5 @@
 import LiftboardCore
+import LiftboardWire
 
 /// Presence and holds on one board (issue 44): the hub tells every session who is here and what
 /// each holds, as an input of the session (`ConnectionMachine.presence`), at most ten times a
@@ -34,6 +35,8 @@ extension Hub {
 
     private func sendPresence() {
         let (p, except) = presence.take(board: board.id, now: server.now)
-        for c in connections where c.id != except { c.presence(p) }
+        // One encoding for every session: the message is the same for all.
+        let shared = SharedMessage(event: .presence(p), mode: .full, bytes: Wire.encode(.presence(p)), isFrameBody: false)
+        for c in connections where c.id != except { c.presence(p, shared: shared) }
     }
 }

@@ -56,7 +56,11 @@ struct OutgoingQueue {
 
         /// A `presence`: a newer one queued replaces it.
         var isPresence: Bool {
-            if case .event(.presence, _) = self { true } else { false }
+            switch self {
+            case .event(.presence, _): true
+            case .shared(let s, _): if case .presence = s.event { true } else { false }
+            default: false
+            }
         }
 
         /// A `commit` message.

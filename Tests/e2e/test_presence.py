@@ -5,6 +5,7 @@ import json
 import os
 import socket
 import struct
+import subprocess
 
 import pytest
 import websockets
@@ -144,3 +145,41 @@ def test_a_hold_is_told_to_the_others_and_refuses_their_press(server):
             assert held_by(got, "milk") is None, got
             await long_press_drag(bo, 50, 60, 60, steps=1)
     run(go())
+
+
+def test_a_recording_of_bos_session_with_ana_dragging_replays_to_what_bo_was_sent(tmp_path, liftboard):
+    rec = tmp_path / "rec"
+    s = RunningServer("--record", str(rec), data_dir=tmp_path / "data").start()
+    try:
+        async def go():
+            async with connect(s) as ana, connect(s) as bo:
+                await ana.send(json.dumps(HELLO))
+                await recv_until(ana, lambda m: m["t"] == "presence")
+                await bo.send(json.dumps(HELLO))
+                told = await recv_until(bo, lambda m: m["t"] == "presence" and len(m["people"]) == 2)
+                await long_press_drag(ana, 50, 60, 200, steps=8, release=False)
+                told += await recv_until(bo, lambda m: m["t"] == "presence" and any(e["holds"] for e in m["people"]))
+                await bo.send(json.dumps({"t": "down", "p": 1, "x": 50, "y": 60, "ms": 0, "kind": "touch"}))
+                told += await recv_until(bo, lambda m: m["t"] == "announce", timeout=3)
+                await bo.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 60, "ms": 0}))
+                await ana.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 200, "ms": 0}))
+                told += await recv_until(bo, lambda m: m["t"] == "commit")
+                told += await recv_until(bo, lambda m: m["t"] == "presence" and not any(e["holds"] for e in m["people"]))
+                told += await until_pong(bo, "end")
+                return told
+        told = run(go())
+    finally:
+        s.stop()
+    session = told[0]["session"]
+    stream = (rec / f"{session}.jsonl").read_text()
+    assert '"t":"presence"' in stream
+    out = subprocess.run([liftboard, "replay", "--board", str(rec / f"{session}.board.json"), str(rec / f"{session}.jsonl")],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    replayed = [json.loads(l) for l in out.stdout.splitlines()]
+    # The replay's session id is `replay`; everything else, frames' times included, is what Bo
+    # was sent, message for message (the pong came after the last recorded line: not replayed).
+    told[0]["session"] = "replay"
+    replayed = [m for m in replayed if m["t"] != "pong"]
+    assert replayed[:len(told)] == told
+    assert any(held_by([m], "milk") == "Guest 1" for m in replayed)
