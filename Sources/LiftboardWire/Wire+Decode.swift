@@ -191,36 +191,6 @@ extension Wire {
     }
 
     /// An `order` member: `[{"section", "items": [id…]}…]`.
-    /// A `presence` input (issue 44): the members of the server's `presence` message.
-    static func presence(_ f: Fields) throws(WireError) -> Presence {
-        var people: [Presence.Entry] = []
-        for (k, v) in try f.array("people", max: 10_000).enumerated() {
-            guard case .object = v else { throw f.fail("people[\(k)]", "expected an object") }
-            let pf = Fields(object: v, path: "\(f.path).people[\(k)]")
-            var holds: [String] = []
-            for (j, id) in try pf.array("holds", max: 100_000).enumerated() {
-                guard case .string(let s) = id else { throw pf.fail("holds[\(j)]", "expected a string") }
-                holds.append(s)
-            }
-            var user: String? = nil
-            if let u = pf.object["user"], u != .null { user = try pf.string("user", maxLength: 256) }
-            guard let role = Role(rawValue: try pf.string("role", maxLength: 8)) else {
-                throw pf.fail("role", "expected \"view\", \"move\", \"edit\" or \"admin\"")
-            }
-            var target: Place? = nil
-            if pf.has("target") {
-                let tf = try pf.object("target")
-                target = Place(section: try tf.string("section", maxLength: 256), index: try tf.int("index", in: 0...Int(Int32.max)))
-            }
-            people.append(Presence.Entry(session: try pf.string("session", maxLength: 256), user: user,
-                                         name: try pf.string("name", maxLength: 256), color: try pf.string("color", maxLength: 32),
-                                         role: role, holds: holds, target: target))
-        }
-        return Presence(board: try f.string("board", maxLength: 256), people: people,
-                        watching: try f.int("watching", in: 0...Int(Int32.max)),
-                        more: try f.optionalInt("more", in: 0...Int(Int32.max)) ?? 0)
-    }
-
     static func order(_ f: Fields) throws(WireError) -> [SectionOrder] {
         var order: [SectionOrder] = []
         for (k, s) in try f.array("order", max: 100_000).enumerated() {

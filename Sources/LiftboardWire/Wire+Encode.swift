@@ -93,29 +93,6 @@ extension Wire {
         w.endObject()
     }
 
-    /// A `presence`'s members after `t` (also what a recording's `presence` input carries):
-    /// `board`, `people` (each `session`, `user` (null for a guest), `name`, `color`, `role`,
-    /// `holds`), `watching`.
-    public static func presenceBody(_ p: Presence, _ w: inout JSONWriter) {
-        w.key("board"); w.string(p.board)
-        w.key("people"); w.beginArray()
-        for e in p.people {
-            w.beginObject()
-            w.key("session"); w.string(e.session)
-            w.key("user")
-            if let u = e.user { w.string(u) } else { w.null() }
-            w.key("name"); w.string(e.name)
-            w.key("color"); w.string(e.color)
-            w.key("role"); w.string(e.role.rawValue)
-            w.key("holds"); w.beginArray(); for id in e.holds { w.string(id) }; w.endArray()
-            if let t = e.target { w.key("target"); place(t, &w) }
-            w.endObject()
-        }
-        w.endArray()
-        w.key("watching"); w.int(p.watching)
-        if p.more > 0 { w.key("more"); w.int(p.more) }
-    }
-
     /// A commit's members after `t` (also what `external` carries as `commit`).
     public static func commitBody(_ c: Commit, withOrder: Bool = true, _ w: inout JSONWriter) {
         w.key("board"); w.string(c.board)
