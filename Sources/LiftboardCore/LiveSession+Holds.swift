@@ -18,7 +18,9 @@ extension LiveSession {
         var others: [String: String] = [:]
         for e in p.people where e.session != identity.sessionID {
             for id in e.holds where others[id] == nil {
-                guard let h = arr.handleOf[id], liftedBy[h] == nil else { continue }
+                // An item not on this session's board now (in a trash, not yet added) is
+                // kept: it is held still when it comes back.
+                if let h = arr.handleOf[id], liftedBy[h] != nil { continue }
                 others[id] = e.name
             }
         }
