@@ -72,4 +72,18 @@ import Testing
         d.send(.up(pointer: 2, at: Point(x: 50, y: 60)), at: 720)
         #expect(d.errors == [.held, .held, .held] && d.lifts == 1, "tap-to-add of a held a")
     }
+
+    @Test func anEditFromElsewhereKeepsTheOthersHolds() {
+        // Found by the session fuzzer: an edit rebuilt the lift table and forgot them.
+        var d = Driver(Fixtures.listBoard())
+        d.send(.presence(Self.presence(["a"])), at: 10)
+        var board = d.board
+        let change = Change.addItem(Item(id: "z"), section: "done", after: nil)
+        let moves = board.apply(change)!
+        d.send(.external(Commit(board: board.id, version: board.version, by: "s2", moves: moves, order: board.order, change: change)), at: 20)
+        d.board = board
+        d.send(.down(pointer: 1, at: Point(x: 50, y: 60), kind: .touch), at: 100)
+        d.send(.move(pointer: 1, at: Point(x: 50, y: 60)), at: 700)
+        #expect(d.lifts == 0 && d.announcements.last == "Ana is moving a.")
+    }
 }
