@@ -45,6 +45,7 @@ extension ConnectionMachine {
     mutating func renewed(_ outcome: Result<(person: Person, expiresAt: Double?), AuthRefusal>, now: Double, into out: inout [Action]) {
         guard !isClosing else { return }
         let message: [UInt8]
+        var answered: [ServerEvent] = []
         switch outcome {
         case .success(let admitted) where auth.person.user != nil && admitted.person.user != auth.person.user:
             // A session stays its user's: another user's token opens a session of its own.
@@ -52,6 +53,8 @@ extension ConnectionMachine {
             out.append(.log(.warn, event: "refusal", detail: "auth: claim_invalid (another user)"))
         case .success(let admitted):
             auth.renew(person: admitted.person, expiresAt: admitted.expiresAt)
+            // The session acts for the renewed person from now on (its role may have changed).
+            answered = session.renew(person: admitted.person, at: clock.serverEvent(serverNow: now))
             message = AuthMessages.renewed(role: admitted.person.role, msLeft: admitted.expiresAt.map { $0 - now })
             out.append(.log(.info, event: "token", detail: "renewed: role \(admitted.person.role.rawValue)"))
             scheduleExpiry(now: now, into: &out)
@@ -60,6 +63,7 @@ extension ConnectionMachine {
             out.append(.log(.warn, event: "refusal", detail: "auth: \(refusal.code)"))
         }
         queue(.raw(message, binary: false), barrier: 0, size: message.count, now: now, into: &out)
+        if !answered.isEmpty { deliver(answered, now: now, into: &out) }
         finish(direct: false, into: &out)
     }
 
