@@ -46,7 +46,7 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// A change that would place an item where a section's rule refuses it (`accepts`, `max`,
     /// `copy`, `drop`): it is applied as nothing; the message names the rule.
     case ruleRefused = "rule_refused"
-    /// `moveTo` that cannot be done: an unknown, pinned or held item, a section that is not
+    /// `moveTo` that cannot be done: an unknown or pinned item, one this session drags, a section that is not
     /// its own for `up`/`down`, or a place it is at already.
     case cannotMove = "cannot_move"
     /// The store found the drop changes nothing (another change came first and made it moot):
@@ -56,4 +56,6 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// `moveTo`, `undo` or tap-to-add; a `move` session's palette copy or trash by key or
     /// `moveTo`. Nothing changes and the session goes on.
     case roleForbids = "role_forbids"
+    /// A keyboard lift, `moveTo` or tap-to-add of an item another session holds (issue 44).
+    case held = "held"
 }

@@ -22,6 +22,7 @@ extension FrameMessage {
                 var merged = c
                 if merged.info == nil { merged.info = m.cells[k].info }
                 if merged.selected == nil { merged.selected = m.cells[k].selected }
+                if merged.heldBy == nil { merged.heldBy = m.cells[k].heldBy }
                 m.cells[k] = merged
             } else {
                 index[c.id] = m.cells.count

@@ -92,7 +92,9 @@ extension LiveSession {
         arr = next
         base = board.sections.map { $0.items.map { next.handleOf[$0.id]! } }
         drags = kept
+        let others = liftedBy.others
         liftedBy = LiftTable(count: arr.itemCount)
+        liftedBy.others = others  // by id: others' holds outlive the rebuild (issue 44)
         for d in drags {
             liftedBy[d.item] = d.pointer
             for x in d.extras { liftedBy[x] = d.pointer }

@@ -10,12 +10,12 @@ extension LiveSession {
     @inline(__always) func cellInfo(_ h: Int) -> CellInfo {
         CellInfo(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h], section: arr.sectionIDs[arr.sectionOf[h]],
                  index: arr.indexOf[h], movable: arr.movable[h], frame: arr.frame(of: h), hidden: liftedBy[h] != nil,
-                 selected: selection.marked[h], handle: arr.grips[h], card: arr.cards[h])
+                 selected: selection.marked[h], handle: arr.grips[h], card: arr.cards[h], heldBy: heldByOther(h))
     }
 
     @inline(__always) func sentCell(_ h: Int) -> SentCell {
         SentCell(frame: arr.frame(of: h), hidden: liftedBy[h] != nil, section: arr.sectionOf[h], index: arr.indexOf[h],
-                 selected: selection.marked[h])
+                 selected: selection.marked[h], heldBy: heldByOther(h))
     }
 
     func snapshotState(_ d: Drag) -> SnapshotUpdate {
@@ -260,6 +260,7 @@ extension LiveSession {
         let last = cells.count - 1
         if renamed { cells[last].info = cellInfo(h) }
         if was.selected != now.selected { cells[last].selected = now.selected }
+        if was.heldBy != now.heldBy { cells[last].heldBy = .some(now.heldBy) }
     }
 
     /// `diffCells` for a step in which only cell `h`'s visibility changed (a lift, a drop) and

@@ -22,6 +22,7 @@ extension LiveSession {
             guard groupsAllowed, case .cell(let h) = arr.region(at: content), arr.movable[h], liftedBy[h] == nil,
                   !drags.contains(where: { $0.swapTarget == h }), drags[d].copyFrom == nil,
                   !arr.rules[arr.sectionOf[h]].copy else { return }
+            if refuseHeld(h, by: "tap-to-add") { return }
             carry(drag: d, group: (drags[d].group.isEmpty ? [drags[d].item] : drags[d].group) + [h])
             announce("\(drags[d].group.count) items lifted.")
             return
@@ -83,7 +84,7 @@ extension LiveSession {
         guard groupsAllowed, selection.count > 1, drags[d].copyFrom == nil else { return }
         var group: [Int] = []
         for (s, m) in base.enumerated() where !arr.rules[s].copy {
-            for x in m where selection.marked[x] && (x == h || (liftedBy[x] == nil && arr.movable[x])) { group.append(x) }
+            for x in m where selection.marked[x] && (x == h || (liftedBy[x] == nil && arr.movable[x] && heldByOther(x) == nil)) { group.append(x) }
         }
         guard group.count > 1 else { return }
         carry(drag: d, group: group)

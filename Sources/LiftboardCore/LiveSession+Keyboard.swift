@@ -66,6 +66,7 @@ extension LiveSession {
                 announce("\(arr.labels[f]) is being moved by another pointer.")
                 return
             }
+            if refuseHeld(f, by: "keyboard lift") { return }
             scrollIntoView(f)
             lift(f, pointer: Self.keyboardPointer, at: viewportCenter(of: f), now: now)
             let n = drags.last?.group.count ?? 1

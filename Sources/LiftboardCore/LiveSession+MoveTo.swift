@@ -11,6 +11,7 @@ extension LiveSession {
             return
         }
         guard arr.movable[h] else { refuseMove("moveTo: \(arr.labels[h]) is pinned"); return }
+        if refuseHeld(h, by: "moveTo") { return }
         guard liftedBy[h] == nil, !drags.contains(where: { $0.swapTarget == h }) else {
             refuseMove("moveTo: \(arr.labels[h]) is being dragged")
             return

@@ -131,6 +131,12 @@ extension LiveSession {
             pointers[k].roleRefused = true
             return
         }
+        if let holder = heldByOther(h) {
+            // Held elsewhere: nothing lifts; the cell already carries `heldBy`.
+            pointers[k].phase = .inert
+            announce("\(holder) is moving \(arr.labels[h]).")
+            return
+        }
         pointers[k].phase = .dragging
         lift(h, pointer: p, at: at, now: now)
     }

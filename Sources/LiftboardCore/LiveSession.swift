@@ -78,11 +78,14 @@ struct Drag: Sendable {
 }
 
 /// Which pointer has lifted each item (by handle): read for every cell of every frame, so an
-/// array rather than a dictionary.
+/// array rather than a dictionary. Also the items other sessions hold (issue 44), by id.
 struct LiftTable: Sendable {
     private var pointer: [Int]
     private static let none = Int.min
     private(set) var count = 0
+    /// The items another session holds: id to the holder's name (the last `presence` input,
+    /// this session's own holds left out). Usually empty: a frame's cells look in it only then.
+    var others: [String: String] = [:]
 
     init(count: Int) { pointer = Array(repeating: Self.none, count: count) }
 
@@ -146,6 +149,7 @@ struct LiveSession: Sendable {
         var section: Int
         var index: Int
         var selected: Bool = false
+        var heldBy: String? = nil
     }
 
     struct Step: Sendable {
@@ -260,6 +264,11 @@ struct LiveSession: Sendable {
             applyExternal(commit, now: now)
         case .resync, .rebase:
             break  // `Session` handles them before they get here
+        case .presence(let p):
+            othersHold(p)
+            flushStep(at: now, into: &out)
+            out.append(.presence(p))
+            return
         }
         flushStep(at: now, into: &out)
     }

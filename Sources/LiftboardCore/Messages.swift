@@ -94,6 +94,9 @@ public enum ClientEvent: Hashable, Sendable {
     /// at `version` with nothing sent, before the commits that follow as `external` (another
     /// process's commit came first and this process's drops landed after it).
     indirect case rebase(version: Int, order: [SectionOrder])
+    /// Replay only (and the hub, live; issue 44): who is on the board and what each holds.
+    /// The items other sessions hold do not lift here; the session passes it on as `presence`.
+    indirect case presence(Presence)
 }
 
 /// Where `moveTo` puts an item: the first or last place of a section, or one place up or down
@@ -265,11 +268,14 @@ public struct CellInfo: Hashable, Sendable {
     /// Extension (issue 25): detail, image, badge, tags and accent, each sent only when set.
     /// (No default values here: the init's assignments would destroy them, and copy.)
     public var card: Card
+    /// Issue 44: the name of the other session that holds the item (sent only when set).
+    public var heldBy: String?
     public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
-                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card()) {
+                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card(),
+                heldBy: String? = nil) {
         self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
         self.movable = movable; self.frame = frame; self.hidden = hidden; self.selected = selected; self.handle = handle
-        self.card = card
+        self.card = card; self.heldBy = heldBy
     }
 }
 
@@ -312,9 +318,12 @@ public struct CellUpdate: Hashable, Sendable {
     public var appear: Bool
     /// Extension: the cell entered (`true`) or left (`false`) the selection; `nil`: unchanged.
     public var selected: Bool?
+    /// Issue 44: another session began (`.some(name)`) or ended (`.some(nil)`) holding the
+    /// item; `nil`: unchanged.
+    public var heldBy: String??
     public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
         self.id = id; self.frame = frame; self.alpha = alpha; self.hidden = hidden; self.dur = dur; self.ease = ease; self.info = info
-        self.appear = false; self.selected = nil
+        self.appear = false; self.selected = nil; self.heldBy = nil
     }
 }
 
@@ -487,4 +496,7 @@ public indirect enum ServerEvent: Hashable, Sendable {
     case announce(String)
     case error(code: ErrorCode, message: String)
     case pong(id: PingID, ms: Double)
+    /// Who is on the board and what each holds (issue 44): sent when the board's people or
+    /// holds change; one queued behind another is replaced by it.
+    case presence(Presence)
 }

@@ -115,6 +115,18 @@ public struct Session: Sendable {
     /// The live order (dragged items at their live places).
     public var liveOrder: [SectionOrder]? { live?.session.arr.order }
 
+    /// Issue 44: the items this session's drags carry, in the order they were lifted.
+    public var holds: [String] {
+        guard let s = live?.session else { return [] }
+        return s.drags.flatMap { $0.carried.map { s.arr.ids[$0] } }
+    }
+
+    /// Issue 44: where the latest drag would drop now (its item's live place), if any.
+    public var holdTarget: Place? {
+        guard let s = live?.session, let d = s.drags.last else { return nil }
+        return s.arr.place(of: d.item)
+    }
+
     /// The committed order as this session knows it.
     public var committedOrder: [SectionOrder]? { live?.session.baseOrder }
 

@@ -111,7 +111,7 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         let p = Int(reader.byte() % 3)
         let point = Point(x: reader.double(700) - 50, y: reader.double(1400) - 100)
         let event: ClientEvent
-        switch reader.byte() % 14 {
+        switch reader.byte() % 15 {
         case 0, 1: event = .down(pointer: p, at: point, kind: .touch, mods: Modifiers(rawValue: reader.byte() & 0x0F))
         case 2, 3, 4: event = .move(pointer: p, at: point)
         case 5: event = .up(pointer: p, at: point)
@@ -137,6 +137,13 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
             event = .moveTo(id: items[Int(reader.byte()) % items.count].id,
                             section: driver.board.sections[Int(reader.byte()) % driver.board.sections.count].id,
                             place: [MovePlace.first, .last, .up, .down][Int(reader.byte() % 4)])
+        case 13:
+            // Issue 44: another session holds a few items (none: its holds end).
+            let items = driver.board.sections.flatMap(\.items)
+            let held = items.isEmpty ? [] : (0..<Int(reader.byte() % 4)).map { _ in items[Int(reader.byte()) % items.count].id }
+            event = .presence(Presence(board: driver.board.id, people: [
+                Presence.Entry(session: "other", name: "Ana", color: Presence.color(for: "other"), role: .move, holds: held),
+            ], watching: Int(reader.byte() % 3)))
         default: event = .advance
         }
         driver.step(event, at: now)
@@ -148,6 +155,9 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
 struct SessionUnderTest {
     var session: Session
     var board: Board
+    /// Issue 44: the items another session holds that this one did not hold when told: none
+    /// of them may lift here.
+    var heldElsewhere: Set<String> = []
 
     /// `role`: what the session may do (issue 42), checked on every commit it makes.
     init(board: Board, role: Role = .edit) {
@@ -180,6 +190,11 @@ struct SessionUnderTest {
             out = session.handle(event, seq: seq, at: now) { id in id == board.id ? board : nil }
         }
         absorb(out)
+        if case .presence(let p) = event {
+            // After the step: a timer it fired first may have lifted one of them here (then it
+            // is this session's, as it would be in the hub's order of events).
+            heldElsewhere = Set(p.people.filter { $0.session != session.id }.flatMap(\.holds)).subtracting(session.holds)
+        }
         check(after: event)
         if case .move = event, let still = session.stillPointMoved(repeating: event, at: now) {
             fatalError("after \(event): the same point again moved \(still)")
@@ -200,6 +215,10 @@ struct SessionUnderTest {
 
     private mutating func absorb(_ out: [ServerEvent]) {
         for e in out {
+            if case .lift(_, let id, _, _, _) = e, heldElsewhere.contains(id) { fatalError("\(id), held by another session, lifted") }
+            if case .frame(let f) = e {
+                for case .lift(_, let id, _, _, _) in f.events where heldElsewhere.contains(id) { fatalError("\(id), held by another session, lifted") }
+            }
             guard case .commit(let c) = e, c.by == session.id else { continue }
             // Roles (issue 42): a view session never commits; a move session never removes or
             // copies (a trash, a palette); every commit is signed by the session's user.

@@ -17,6 +17,8 @@ struct ClientView: Sendable {
     var follow: [Int: Follow] = [:]
     /// The items the frames marked selected (Ctrl/Meta and Shift clicks, Shift+Space).
     var selected: Set<String> = []
+    /// Issue 44: the items the frames marked held by another person, and by whom.
+    var heldBy: [String: String] = [:]
 
     init(viewport: Size) { self.viewport = viewport }
 
@@ -33,6 +35,7 @@ struct ClientView: Sendable {
                 for c in l.cells { cells[c.id] = c.frame }
                 // A layout names the selected cells of its window; the others it does not say.
                 for c in l.cells { if c.selected { selected.insert(c.id) } else { selected.remove(c.id) } }
+                for c in l.cells { heldBy[c.id] = c.heldBy }
             case .frame(let f):
                 if let s = f.scroll { scrollY = s.y; scrollX = s.x }
                 if let c = f.content { content = c }
@@ -40,6 +43,7 @@ struct ClientView: Sendable {
                 for c in f.cells {
                     cells[c.id] = c.frame
                     if let s = c.selected ?? c.info.map(\.selected) { if s { selected.insert(c.id) } else { selected.remove(c.id) } }
+                    if let h = c.heldBy ?? c.info.map(\.heldBy) { heldBy[c.id] = h }
                 }
                 // Not kept: a cell out of the window may move unseen (another session's
                 // commit), and a stale frame would press or aim at the wrong cell.

@@ -99,6 +99,12 @@ public enum ScriptParser {
             guard ms >= 0 else { throw .syntax(step: "wait", usage: "wait MS, MS >= 0") }
             return .wait(ms)
         case "expect": return try expectation(t)
+        case "other":
+            let usage = "other NAME holds ID... | other NAME holds nothing"
+            guard words.count >= 3, words[1] == "holds", !t[1].quoted, !words[0].isEmpty else { throw .syntax(step: "other", usage: usage) }
+            let items = Array(words.dropFirst(2))
+            if items == ["nothing"], !t[2].quoted { return .otherHolds(name: words[0], items: []) }
+            return .otherHolds(name: words[0], items: items)
         default: throw .unknownStep(String(keyword))
         }
     }
@@ -119,7 +125,7 @@ public enum ScriptParser {
 
     static func expectation(_ t: [ScriptToken]) throws(ScriptReadError) -> Step {
         guard let kind = t.first?.text else {
-            throw .syntax(step: "expect", usage: "expect order|commits|lifted|announce|selected ...")
+            throw .syntax(step: "expect", usage: "expect order|commits|lifted|announce|selected|held ...")
         }
         let args = Array(t.dropFirst())
         switch kind {
@@ -144,8 +150,13 @@ public enum ScriptParser {
             return .expectAnnounce(args.count == 1 ? args[0].text : args.map(\.text).joined(separator: " "))
         case "selected":
             return .expectSelected(args.map(\.text))
+        case "held":
+            guard args.count == 3, args[1].text == "by", !args[1].quoted else {
+                throw .syntax(step: "expect held", usage: "expect held ID by NAME")
+            }
+            return .expectHeld(args[0].text, by: args[2].text)
         default:
-            throw .syntax(step: "expect", usage: "expect order|commits|lifted|announce|selected ...")
+            throw .syntax(step: "expect", usage: "expect order|commits|lifted|announce|selected|held ...")
         }
     }
 

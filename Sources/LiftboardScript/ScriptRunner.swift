@@ -17,6 +17,8 @@ public struct ScriptRunner {
     var gesture: (line: ScriptLine, lifted: String?, commitsBefore: Int)?
     /// When the last pointer gesture's drop has landed.
     var readyAt = 0.0
+    /// Issue 44: the other people `other` steps named, in order, and what each holds.
+    var others: [(name: String, holds: [String])] = []
 
     /// Starts the session: `config` members are merged, in order, into `hello.config`. The
     /// stream starts with `header` as a `#` line, when given, and the session acts for `person`
@@ -122,6 +124,16 @@ public struct ScriptRunner {
             // What a hand-written message makes the session answer, errors included, is the
             // script's business: it has no step to expect them with yet.
             return nil
+        case .otherHolds(let name, let items):
+            for id in items { try requireItem(id, step: "other") }
+            if let k = others.firstIndex(where: { $0.name == name }) { others[k].holds = items } else { others.append((name, items)) }
+            driver.send(presenceMessage(), ms: driver.clock)
+        case .expectHeld(let item, let name):
+            try requireItem(item, step: "expect held")
+            let got = driver.view.heldBy[item]
+            if got != name {
+                kind = .expectation(expected: "\(item) held by \(name)", got: got.map { "\(item) held by \($0)" } ?? "\(item) held by no one")
+            }
         case .expectOrder(let section, let items):
             guard let order = driver.session.committedOrder?.first(where: { $0.section == section }) else {
                 throw .noSection(step: "expect order", id: section)
@@ -156,6 +168,18 @@ public struct ScriptRunner {
         }
         guard let kind else { return nil }
         return ScriptFailure(line: line, kind: kind, gesture: gesture?.line, commits: gestureCommits())
+    }
+
+    /// The `presence` input the `other` steps so far make: each other person a session of its
+    /// own (`other1`, `other2`, ...), role `move`, no user.
+    private func presenceMessage() -> [(String, JSONValue)] {
+        let people: [JSONValue] = others.enumerated().map { k, o in
+            let session = "other\(k + 1)"
+            return .object([("session", .string(session)), ("user", .null), ("name", .string(o.name)),
+                            ("color", .string(Presence.color(for: session))), ("role", .string("move")),
+                            ("holds", .array(o.holds.map(JSONValue.string)))])
+        }
+        return [("t", .string("presence")), ("board", .string(driver.board.id)), ("people", .array(people)), ("watching", .number(0))]
     }
 
     private mutating func startGesture(_ line: ScriptLine) {

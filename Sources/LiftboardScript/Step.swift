@@ -21,6 +21,9 @@ public enum Step: Hashable, Sendable {
     case key([String])
     case wait(Double)
     case send(JSONValue)
+    /// Issue 44: another person on the board holds these items from now on (none: holds
+    /// nothing); the session gets it as a `presence` input.
+    case otherHolds(name: String, items: [String])
     // Expectations.
     case expectOrder(section: String, items: [String])
     case expectCommits(Int)
@@ -28,6 +31,8 @@ public enum Step: Hashable, Sendable {
     case expectAnnounce(String)
     /// The session's selection now, as the frames marked it (any order).
     case expectSelected([String])
+    /// Issue 44: the item's cell, as the frames marked it, is held by the person named.
+    case expectHeld(String, by: String)
 
     /// Whether the step must come before the first gesture (it shapes the `hello`).
     public var isSetup: Bool {
@@ -40,7 +45,7 @@ public enum Step: Hashable, Sendable {
     /// Whether the step is an expectation (it sends nothing).
     public var isExpectation: Bool {
         switch self {
-        case .expectOrder, .expectCommits, .expectLifted, .expectAnnounce, .expectSelected: true
+        case .expectOrder, .expectCommits, .expectLifted, .expectAnnounce, .expectSelected, .expectHeld: true
         default: false
         }
     }
@@ -71,11 +76,13 @@ extension Step {
         case .key: "key"
         case .wait: "wait"
         case .send: "send"
+        case .otherHolds: "other"
         case .expectOrder: "expect order"
         case .expectCommits: "expect commits"
         case .expectLifted: "expect lifted"
         case .expectAnnounce: "expect announce"
         case .expectSelected: "expect selected"
+        case .expectHeld: "expect held"
         }
     }
 }

@@ -75,6 +75,10 @@ struct StreamDriver {
                 // The person the script chose may not do it (issue 42): its answer, not a bug
                 // in the step; the session goes on, and `expect` lines say what came of it.
                 break
+            case .error(.held, _):
+                // `held` (issue 44) is the session refusing an item another person holds, as
+                // a pinned item's lift is refused: the world's doing, not a wrong step.
+                break
             case .error(_, let m):
                 errors.append((lines.count, m))
             default:

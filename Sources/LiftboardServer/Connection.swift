@@ -192,6 +192,17 @@ final class Connection {
         perform(out)
     }
 
+    /// Who the session acts for (issue 42): a session without a token's name is "Guest N" in
+    /// `presence`.
+    var person: Person { machine.auth.person }
+
+    /// Issue 44: the board's presence, an input of the session (recorded).
+    func presence(_ p: Presence, shared: SharedMessage) {
+        var out = takeActions()
+        machine.presence(p, shared: shared, now: server.now, into: &out)
+        perform(out)
+    }
+
     /// A message for the client from outside its own input (the hub's refusals).
     func send(_ e: ServerEvent) {
         var out = takeActions()
@@ -229,6 +240,8 @@ final class Connection {
                 timer?.cancel()
             case .commit(let c):
                 _ = hub?.commit(c, from: self)
+            case .holds(let ids, let target):
+                hub?.holds(ids, target: target, of: self)
             case .lookUpBoard(let board):
                 if server.lookUpBoard(board, for: self) { awaitingLookup = true } else { boardLookupAnswered() }
             case .forgetLookup:
@@ -273,6 +286,8 @@ final class Connection {
         // plugin spins the loop for the last half millisecond before it (LIBWEBSOCKETS.md).
         clws_cancel_timer(wsi)
         server.log(.info, "hello", session: id, "board \(hub.board.id) v\(hub.board.version)")
+        // Everyone hears of the join, this session too (after `joined`: it is recorded).
+        hub.presenceChanged()
     }
 
     private func record(_ line: ConnectionMachine.RecordedLine) {
@@ -283,6 +298,7 @@ final class Connection {
         case .external(let c, let ms): recorder.recordExternal(c, ms: ms)
         case .resync(let version, let order, let ms): recorder.recordResync(version: version, order: order, ms: ms)
         case .rebase(let version, let order, let ms): recorder.recordRebase(version: version, order: order, ms: ms)
+        case .presence(let p, let ms): recorder.recordPresence(p, ms: ms)
         }
     }
 

@@ -74,7 +74,7 @@ extension ConnectionMachine {
                 return move(pointer, to: at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out)
             }
             switch m.event {
-            case .advance, .external, .resync, .rebase:
+            case .advance, .external, .resync, .rebase, .presence:
                 send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"), now: now, into: &out)
                 return
             default: break
@@ -241,6 +241,7 @@ extension ClientEvent {
         case .external: "external"
         case .resync: "resync"
         case .rebase: "rebase"
+        case .presence: "presence"
         }
     }
 }

@@ -43,6 +43,8 @@ struct ConnectionMachine {
         case external(Commit, ms: Double)
         case resync(version: Int, order: [SectionOrder], ms: Double)
         case rebase(version: Int, order: [SectionOrder], ms: Double)
+        /// Issue 44: who is on the board and what each holds, as the session got it.
+        case presence(Presence, ms: Double)
     }
 
     enum Action: Equatable, Sendable {
@@ -56,6 +58,9 @@ struct ConnectionMachine {
         case cancelTimer
         /// This session's own commit: the hub persists it and hands it to the other sessions.
         case commit(Commit)
+        /// Issue 44: the items this session holds changed (a lift, a drop), or where it would
+        /// drop them (a `moved`): all it holds now, and the latest drag's place.
+        case holds([String], target: Place?)
         /// Ask the shared store whether board `id` exists (`boardLookupAnswered` follows).
         case lookUpBoard(String)
         /// The lookup asked for is of no more interest.
@@ -210,6 +215,8 @@ struct ConnectionMachine {
         // Most inputs (a quiet move) answer nothing: only the timer may need arming.
         if events.isEmpty { schedule(now: now, into: &out); return shared == nil ? nil : [] }
         let live = self.live
+        // A lift or a drop of this session's changes what it holds (issue 44).
+        if events.contains(where: \.changesHolds) { out.append(.holds(session.holds, target: session.holdTarget)) }
         let commitOrder = live?.commitOrder ?? .full
         var barrier = initial
         var planned: [Planned]? = shared == nil ? nil : []

@@ -11,6 +11,10 @@ final class Hub {
     private(set) var connections: [Connection] = []
     private var byID: [String: Connection] = [:]
     unowned let server: Server
+    /// Who is on the board and what each holds (issue 44; `Hub+Presence.swift`).
+    var presence = BoardPresence()
+    /// Fires when coalesced presence news may go.
+    var presenceTimer: LoopTimer?
 
     init(board: Board, server: Server) {
         state = HubState(board: board, origin: server.store.origin)
@@ -30,6 +34,7 @@ final class Hub {
         connections.append(c)
         byID[c.id] = c
         state.join(c.id)
+        presence.join(c.id, person: c.person)
     }
 
     func leave(_ c: Connection) {
@@ -39,6 +44,8 @@ final class Hub {
         if let k = connections.firstIndex(where: { $0 === c }) { connections.remove(at: k) }
         byID[c.id] = nil
         state.leave(c.id)
+        presence.leave(c.id)
+        presenceChanged()
     }
 
     /// A session committed: apply, persist, and hand it to every other session on the board.

@@ -54,6 +54,15 @@ struct OutgoingQueue {
             }
         }
 
+        /// A `presence`: a newer one queued replaces it.
+        var isPresence: Bool {
+            switch self {
+            case .event(.presence, _): true
+            case .shared(let s, _): if case .presence = s.event { true } else { false }
+            default: false
+            }
+        }
+
         /// A `commit` message.
         var isCommit: Bool {
             switch self {
@@ -109,8 +118,11 @@ struct OutgoingQueue {
 
     /// Queues `entry`, or merges it into the last one: a plain frame behind a plain frame with
     /// the same barrier (not a frame carrying a commit: the commit would end up before the
-    /// later changes). The merged frame keeps the first one's size and time.
+    /// later changes). The merged frame keeps the first one's size and time. A `presence`
+    /// replaces any presence still queued: the older is dropped and the newer goes last, so
+    /// nothing else changes its order (a presence is the whole state, not a change to it).
     mutating func append(_ entry: consuming Entry) {
+        if entry.message.isPresence { removeQueuedPresence() }
         let last = entries.count - 1
         if entry.message.isPlainFrame, last >= head, entries[last].message.isPlainFrame, entries[last].barrier == entry.barrier,
            let g = entries[last].message.frame, let f = entry.message.frame {
@@ -121,6 +133,19 @@ struct OutgoingQueue {
         }
         pendingBytes += entry.size
         entries.append(consume entry)
+    }
+
+    /// Drops the presence messages not yet written (at most one: each replaced the one before).
+    private mutating func removeQueuedPresence() {
+        var i = head
+        while i < entries.count {
+            if entries[i].message.isPresence {
+                pendingBytes -= entries[i].size
+                entries.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
     }
 
     /// Drops everything queued, and the memory (a slow reader's or a flooding client's queue
@@ -235,6 +260,7 @@ extension ServerEvent {
         switch self {
         case .commit(let c) where commitOrder == .none, .persist(let c) where commitOrder == .none: 160 + c.moves.count * 90
         case .layout(let l): 200 + l.cells.count * 170
+        case .presence(let p): 80 + p.people.reduce(0) { $0 + 120 + $1.holds.count * 12 }
         case .frame(let f): f.estimatedWireSize
         case .commit(let c), .persist(let c): 100 + c.order.reduce(0) { $0 + 30 + $1.items.count * 10 }
         default: 120

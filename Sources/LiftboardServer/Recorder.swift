@@ -101,6 +101,17 @@ final class Recorder {
         write(Wire.encodeRebaseLine(version: version, order: order, ms: ms))
     }
 
+    /// Issue 44: a `presence` input, as the server's message with its time.
+    func recordPresence(_ p: Presence, ms: Double) {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("t"); w.string("presence")
+        w.key("ms"); w.number(ms)
+        Wire.presenceBody(p, &w)
+        w.endObject()
+        write(w.bytes)
+    }
+
     func recordExternal(_ c: Commit, ms: Double) {
         var w = JSONWriter()
         w.beginObject()

@@ -109,6 +109,8 @@ extension Wire {
             event = .resync(version: try f.int("version", in: 0...Int(Int32.max)), order: try order(f))
         case "rebase":
             event = .rebase(version: try f.int("version", in: 0...Int(Int32.max)), order: try order(f))
+        case "presence":
+            event = .presence(try presence(f))
         default:
             throw WireError(code: .unknownType, message: "unknown message type \"\(t.utf8.count <= 64 ? t : String(t.prefix(64)) + "…")\"")
         }

@@ -86,6 +86,9 @@ extension Wire {
             case .string(let s): w.string(s)
             }
             w.key("ms"); w.number(ms)
+        case .presence(let p):
+            w.key("t"); w.literal("presence")
+            presenceBody(p, &w)
         }
         w.endObject()
     }
@@ -391,9 +394,18 @@ extension Wire {
                         &+ ByteCursor.bound(i.pointee.section)
                     if !isEmpty(i.pointer(to: \.card)!) { bound &+= cardBound(i.pointee.card) }
                 }
+                // Issue 44: `heldBy`, the update's own (a change) or else the attributes' (a
+                // cell that comes whole while held). Rare: nothing is read when no one holds.
+                var held: String?? = nil
+                if case .some = c.pointee.heldBy { held = c.pointee.heldBy } else if let i = info, case .some = i.pointee.heldBy { held = i.pointee.heldBy }
+                if case .some(let name) = held { bound &+= 20 &+ (name.map(ByteCursor.bound) ?? 0) }
                 w.pieces(bound: bound) { o, comma in
                     if comma { o.byte(UInt8(ascii: ",")) }
                     cell(c, &o)
+                    if case .some(let name) = held {
+                        o.put(#","heldBy":"#)
+                        if let name { o.string(name) } else { o.put("null") }
+                    }
                     if let info { cellInfoMembers(info, &o) }
                     o.byte(UInt8(ascii: "}"))
                 }
@@ -530,6 +542,7 @@ extension Wire {
         if c.hidden { w.key("hidden"); w.bool(true) }
         if c.selected { w.key("selected"); w.bool(true) }
         if let h = c.handle { w.key("handle"); w.string(h.rawValue) }
+        if let name = c.heldBy { w.key("heldBy"); w.string(name) }
         cardMembers(c.card, &w)
         w.endObject()
     }

@@ -1,0 +1,40 @@
+/// Items other sessions hold (issue 44, contract "Presence and holds"). They reach a session as
+/// `presence` inputs (live from the hub, in a replay from the recording), so a session's output
+/// follows from its inputs alone. A held item does not lift here: a press on it announces who
+/// moves it, a keyboard lift, `moveTo` or tap-to-add gets `error` `held`; its cells carry
+/// `heldBy` (the holder's name) while it is held.
+extension LiveSession {
+    /// The name of the other session holding item `h`, or nil. The common case (nobody else
+    /// holds anything) costs one test of an empty dictionary.
+    @inline(__always) func heldByOther(_ h: Int) -> String? {
+        liftedBy.others.isEmpty ? nil : liftedBy.others[arr.ids[h]]
+    }
+
+    /// Takes the holds of `p` not this session's own as the items others hold; the cells
+    /// whose holder changed are sent again in this step's frame. Its own are told apart by
+    /// what it lifts, not by its id: a presence lists them as they are when it is delivered
+    /// (the hub hears of every lift and drop at once), and a replay's session has another id.
+    mutating func othersHold(_ p: Presence) {
+        var others: [String: String] = [:]
+        for e in p.people where e.session != identity.sessionID {
+            for id in e.holds where others[id] == nil {
+                // An item not on this session's board now (in a trash, not yet added) is
+                // kept: it is held still when it comes back.
+                if let h = arr.handleOf[id], liftedBy[h] != nil { continue }
+                others[id] = e.name
+            }
+        }
+        guard others != liftedBy.others else { return }
+        liftedBy.others = others
+        step.cellsDirty = true
+    }
+
+    /// Refuses a lift of `h` by `what` (a keyboard lift, `moveTo`, tap-to-add) when another
+    /// session holds it: `error` `held` naming the holder, and the same words announced.
+    mutating func refuseHeld(_ h: Int, by what: String) -> Bool {
+        guard let holder = heldByOther(h) else { return false }
+        step.errors.append(.error(code: .held, message: "\(what): \(arr.ids[h]) is held by \(holder)"))
+        announce("\(holder) is moving \(arr.labels[h]).")
+        return true
+    }
+}

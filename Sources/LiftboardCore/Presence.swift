@@ -1,0 +1,76 @@
+extension ServerEvent {
+    /// A `lift`, a `moved` or a `drop`: what the session holds, or where it would drop it,
+    /// may have changed.
+    public var changesHolds: Bool {
+        switch self {
+        case .lift, .moved, .drop: true
+        default: false
+        }
+    }
+}
+
+/// Who is on a board and what each holds (issue 44, contract "Presence"): the `presence`
+/// message's body. `view` sessions are counted in `watching`, not listed.
+public struct Presence: Hashable, Sendable {
+    /// One session on the board that may move things (role above `view`).
+    public struct Entry: Hashable, Sendable {
+        /// The session's id (its `welcome`'s `session`).
+        public var session: String
+        /// The token's user, nil for a session admitted without one.
+        public var user: String?
+        /// The name shown to others: the token's, else "Guest N" (N the session's number).
+        public var name: String
+        /// `#rrggbb`, stable per user (per session for a guest): `Presence.color(for:)`.
+        public var color: String
+        public var role: Role
+        /// The items the session holds, in the order it lifted them.
+        public var holds: [String]
+        /// Where the session's latest drag would drop now (its item's live place): moved by
+        /// its `moved`, nil while it holds nothing.
+        public var target: Place?
+
+        public init(session: String, user: String? = nil, name: String, color: String, role: Role, holds: [String] = [],
+                    target: Place? = nil) {
+            self.session = session; self.user = user; self.name = name; self.color = color
+            self.role = role; self.holds = holds; self.target = target
+        }
+    }
+
+    public var board: String
+    /// Ordered by session number (the order sessions joined the process), then id.
+    public var people: [Entry]
+    /// How many `view` sessions watch the board.
+    public var watching: Int
+    /// Sessions above `view` that hold nothing and are not listed (a board of many: the list
+    /// keeps every holder and the first few others).
+    public var more: Int
+
+    public init(board: String, people: [Entry], watching: Int, more: Int = 0) {
+        self.board = board; self.people = people; self.watching = watching; self.more = more
+    }
+
+    /// The holder of each held item: item id to the holder's entry (the first listed wins,
+    /// though a deployment lets one session alone hold an item).
+    public var holders: [String: Entry] {
+        var out: [String: Entry] = [:]
+        for p in people { for id in p.holds where out[id] == nil { out[id] = p } }
+        return out
+    }
+
+    /// The avatar colors: twelve that keep white initials readable.
+    public static let palette = [
+        "#d9480f", "#c2255c", "#9c36b5", "#6741d9", "#3b5bdb", "#1971c2",
+        "#0c8599", "#099268", "#2f9e44", "#66a80f", "#e67700", "#495057",
+    ]
+
+    /// A color stable for `key` (a user, or a guest's session id): FNV-1a over its UTF-8 bytes
+    /// picks one of `palette`, the same in every process and every run.
+    public static func color(for key: String) -> String {
+        var h: UInt32 = 2_166_136_261
+        for b in key.utf8 { h = (h ^ UInt32(b)) &* 16_777_619 }
+        return palette[Int(h % UInt32(palette.count))]
+    }
+
+    /// The name a session without a token's name goes by: "Guest N".
+    public static func guestName(number: Int) -> String { "Guest \(number)" }
+}

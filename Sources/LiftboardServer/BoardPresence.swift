@@ -1,0 +1,105 @@
+import LiftboardCore
+
+/// Who is on one board and what each holds, and when the next `presence` may go (issue 44,
+/// contract "Presence and holds"): a value, decided apart from the sockets. Changes coalesce:
+/// a `presence` goes at most every `interval` ms, carrying the state when it goes.
+struct BoardPresence {
+    struct Member: Equatable {
+        var session: String
+        /// The session's number in its process ("Guest N").
+        var number: Int
+        var person: Person
+        var holds: [String] = []
+        var target: Place? = nil
+    }
+
+    /// In the order they joined.
+    private(set) var members: [Member] = []
+    /// Each member's index in `members` (a lift on a board of a thousand sessions finds its
+    /// member without a walk over them).
+    private var index: [String: Int] = [:]
+    /// At most this many sessions that hold nothing are listed (every holder is: the others'
+    /// `heldBy` comes from the list); the rest are counted in `more`. A board of a thousand
+    /// watchers sends a `presence` of a few KB, not of 150 KB.
+    static let maxIdleListed = 24
+    /// A session joined or left since the last `presence`: every session is told.
+    private var joinedOrLeft = false
+    /// The sessions whose holds changed since the last `presence`.
+    private var holdsChanged: [String] = []
+    /// When the last `presence` went (server ms).
+    private(set) var lastSent = -Double.infinity
+    /// At most ten a second.
+    static let interval = 100.0
+
+    /// Whether something changed that the sessions were not told.
+    var hasNews: Bool { joinedOrLeft || !holdsChanged.isEmpty }
+
+    mutating func join(_ session: String, person: Person) {
+        index[session] = members.count
+        members.append(Member(session: session, number: Self.number(of: session), person: person))
+        joinedOrLeft = true
+    }
+
+    /// A session left: its holds end with it.
+    mutating func leave(_ session: String) {
+        guard let k = index.removeValue(forKey: session) else { return }
+        members.remove(at: k)
+        for j in k..<members.count { index[members[j].session] = j }
+        holdsChanged.removeAll { $0 == session }
+        joinedOrLeft = true
+    }
+
+    /// The items `session` holds now, and where its latest drag would drop. Returns whether
+    /// that is news.
+    @discardableResult
+    mutating func setHolds(_ holds: [String], target: Place? = nil, of session: String) -> Bool {
+        guard let k = index[session],
+              members[k].holds != holds || members[k].target != target else { return false }
+        members[k].holds = holds
+        members[k].target = target
+        if !holdsChanged.contains(session) { holdsChanged.append(session) }
+        return true
+    }
+
+    /// When the news may go: at `now` when the last `presence` is `interval` old, else when
+    /// it will be; nil when there is no news.
+    func due(now: Double) -> Double? {
+        guard hasNews else { return nil }
+        return max(now, lastSent + Self.interval)
+    }
+
+    /// The `presence` of the board, and the one session not to send it to: the session whose
+    /// own holds are all the news (it knows them: a session is not told of its own lifts and
+    /// drops). Clears the news; `now` is when it goes.
+    mutating func take(board: String, now: Double) -> (presence: Presence, except: String?) {
+        let except = !joinedOrLeft && holdsChanged.count == 1 ? holdsChanged[0] : nil
+        joinedOrLeft = false
+        holdsChanged.removeAll()
+        lastSent = now
+        return (presence(board: board), except)
+    }
+
+    /// The board's presence as it stands: `view` sessions counted in `watching`; of those
+    /// holding nothing, the first `maxIdleListed` to join listed and the rest counted in `more`.
+    func presence(board: String) -> Presence {
+        var people: [Presence.Entry] = []
+        var watching = 0, idle = 0, more = 0
+        for m in members {
+            guard m.person.role != .view else { watching += 1; continue }
+            if m.holds.isEmpty {
+                idle += 1
+                if idle > Self.maxIdleListed { more += 1; continue }
+            }
+            people.append(Presence.Entry(session: m.session, user: m.person.user,
+                                         name: m.person.name ?? Presence.guestName(number: m.number),
+                                         color: Presence.color(for: m.person.user ?? m.session), role: m.person.role,
+                                         holds: m.holds, target: m.target))
+        }
+        return Presence(board: board, people: people, watching: watching, more: more)
+    }
+
+    /// `s12` and `s12-9f3a` are session 12.
+    static func number(of session: String) -> Int {
+        Int(session.dropFirst().prefix { $0.isNumber }) ?? 0
+    }
+}

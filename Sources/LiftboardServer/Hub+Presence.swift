@@ -1,0 +1,42 @@
+import LiftboardCore
+import LiftboardWire
+
+/// Presence and holds on one board (issue 44): the hub tells every session who is here and what
+/// each holds, as an input of the session (`ConnectionMachine.presence`), at most ten times a
+/// second (`BoardPresence.interval`); news comes from joins, leaves and the sessions' own lifts
+/// and drops (`ConnectionMachine.Action.holds`).
+extension Hub {
+    /// A session's held items changed (its lift, its drop, its cancel), or their target (its
+    /// `moved`).
+    func holds(_ ids: [String], target: Place?, of c: Connection) {
+        if presence.setHolds(ids, target: target, of: c.id) { presenceChanged() }
+    }
+
+    /// Something changed: sends the news now, or when the last `presence` is `interval` old.
+    func presenceChanged() {
+        guard let due = presence.due(now: server.now) else { return }
+        if due <= server.now {
+            sendPresence()
+            return
+        }
+        if presenceTimer == nil {
+            presenceTimer = LoopTimer(loop: server.serviceLoop.uvLoop, context: server.context) { [unowned self] in
+                presenceDue()
+            }
+        }
+        presenceTimer?.arm(afterMs: due - server.now)
+    }
+
+    /// The coalescing timer fired (maybe early: a libuv timer's clock is a turn old).
+    private func presenceDue() {
+        guard let due = presence.due(now: server.now) else { return }
+        if due <= server.now { sendPresence() } else { presenceTimer?.arm(afterMs: due - server.now) }
+    }
+
+    private func sendPresence() {
+        let (p, except) = presence.take(board: board.id, now: server.now)
+        // One encoding for every session: the message is the same for all.
+        let shared = SharedMessage(event: .presence(p), mode: .full, bytes: Wire.encode(.presence(p)), isFrameBody: false)
+        for c in connections where c.id != except { c.presence(p, shared: shared) }
+    }
+}

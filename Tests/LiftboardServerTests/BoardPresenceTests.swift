@@ -1,0 +1,85 @@
+import Testing
+import LiftboardCore
+@testable import LiftboardServer
+
+/// `BoardPresence` alone (issue 44): who is listed, who is told, and when.
+@Suite struct BoardPresenceTests {
+    static let viewer = Person(user: "v", name: "Vera", role: .view)
+
+    @Test func viewSessionsAreCountedNotListedAndGuestsAreNamedByTheirNumber() {
+        var b = BoardPresence()
+        b.join("s3", person: .open)
+        b.join("s7-9f3a", person: Person(user: "ana", name: "Ana", role: .move))
+        b.join("s8", person: Self.viewer)
+        let p = b.presence(board: "demo")
+        #expect(p.people.map(\.name) == ["Guest 3", "Ana"])
+        #expect(p.people.map(\.user) == [nil, "ana"])
+        #expect(p.watching == 1 && p.more == 0)
+        #expect(p.people[1].color == Presence.color(for: "ana"), "a user's color: of the user")
+        #expect(p.people[0].color == Presence.color(for: "s3"), "a guest's: of the session")
+    }
+
+    @Test func colorsAreStableAndSpreadOverThePalette() {
+        #expect(Presence.color(for: "ana") == Presence.color(for: "ana"))
+        let colors = Set((0..<200).map { Presence.color(for: "user\($0)") })
+        #expect(colors.count == Presence.palette.count, "200 users reach every color")
+        // FNV-1a of "" is the offset basis, 2166136261 % 12 == 1.
+        #expect(Presence.color(for: "") == Presence.palette[1])
+    }
+
+    @Test func aSessionWhoseOwnHoldsAreAllTheNewsIsNotToldOfThem() {
+        var b = BoardPresence()
+        b.join("s1", person: .open)
+        b.join("s2", person: .open)
+        _ = b.take(board: "demo", now: 0)
+        #expect(!b.hasNews)
+        let news = b.setHolds(["a"], target: Place(section: "todo", index: 2), of: "s1")
+        let again = b.setHolds(["a"], target: Place(section: "todo", index: 2), of: "s1")
+        #expect(news && !again, "the same again is no news")
+        let (p, except) = b.take(board: "demo", now: 200)
+        #expect(except == "s1")
+        #expect(p.people[0].holds == ["a"] && p.people[0].target == Place(section: "todo", index: 2))
+        // Two sessions' news: both are told (each of the other's).
+        b.setHolds(["b"], of: "s2")
+        b.setHolds([], of: "s1")
+        let both = b.take(board: "demo", now: 400)
+        #expect(both.except == nil)
+        // A join: everyone.
+        b.setHolds([], of: "s2")
+        b.join("s3", person: .open)
+        let joined = b.take(board: "demo", now: 600)
+        #expect(joined.except == nil)
+    }
+
+    @Test func newsGoesAtMostEveryHundredMilliseconds() {
+        var b = BoardPresence()
+        #expect(b.due(now: 0) == nil)
+        b.join("s1", person: .open)
+        #expect(b.due(now: 5) == 5, "the first at once")
+        _ = b.take(board: "demo", now: 5)
+        b.setHolds(["a"], of: "s1")
+        #expect(b.due(now: 30) == 105, "within 100 ms of the last: when it is 100 ms old")
+        #expect(b.due(now: 250) == 250)
+    }
+
+    @Test func aLeaveEndsTheHoldsAndKeepsTheOthersFound() {
+        var b = BoardPresence()
+        for k in 1...4 { b.join("s\(k)", person: .open) }
+        b.setHolds(["a"], of: "s2")
+        b.leave("s2")
+        b.setHolds(["d"], of: "s4")
+        let p = b.presence(board: "demo")
+        #expect(p.people.map(\.session) == ["s1", "s3", "s4"])
+        #expect(p.people.flatMap(\.holds) == ["d"])
+    }
+
+    @Test func onABoardOfManyEveryHolderIsListedAndTheIdleBeyondTheFirstAreCounted() {
+        var b = BoardPresence()
+        for k in 1...1000 { b.join("s\(k)", person: .open) }
+        b.setHolds(["x"], of: "s900")
+        let p = b.presence(board: "demo")
+        #expect(p.people.count == BoardPresence.maxIdleListed + 1)
+        #expect(p.people.last?.session == "s900")
+        #expect(p.more == 1000 - 1 - BoardPresence.maxIdleListed)
+    }
+}
