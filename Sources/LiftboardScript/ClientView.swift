@@ -17,6 +17,11 @@ struct ClientView: Sendable {
     var follow: [Int: Follow] = [:]
     /// The items the frames marked selected (Ctrl/Meta and Shift clicks, Shift+Space).
     var selected: Set<String> = []
+    /// Trees: a level's indent, each shown row's depth, and each pointer's lifted item's
+    /// depth (from its `lift`, then each `moved`).
+    var indent = 0.0
+    var depths: [String: Int] = [:]
+    var liftDepth: [Int: Int] = [:]
 
     init(viewport: Size) { self.viewport = viewport }
 

@@ -66,7 +66,7 @@ public struct ScriptRunner {
                 if driver.board.sections.contains(where: { $0.items.contains { $0.id == y && !$0.movable } }) {
                     throw .pinnedAnchor(step: "drag", id: y)
                 }
-            case .onto(let y): try requireItem(y, step: "drag")
+            case .onto(let y), .into(let y), .afterAt(let y, _): try requireItem(y, step: "drag")
             case .first(let s): try requireSection(s, step: "drag")
             }
             startGesture(line)
@@ -126,6 +126,14 @@ public struct ScriptRunner {
             if order.items != items {
                 kind = .expectation(expected: Self.orderText(section, items), got: Self.orderText(section, order.items))
             }
+        case .expectTree(let section, let forest):
+            guard let order = driver.session.committedOrder?.first(where: { $0.section == section }) else {
+                throw .noSection(step: "expect tree", id: section)
+            }
+            let got = TreeNotation.forest(items: order.items, parents: Self.parents(order))
+            if got != forest {
+                kind = .expectation(expected: TreeNotation.sectionText(section, forest), got: TreeNotation.sectionText(section, got))
+            }
         case .expectCommits(let n):
             if driver.ownCommits != n {
                 kind = .expectation(expected: "\(n) commit\(n == 1 ? "" : "s")",
@@ -179,6 +187,9 @@ public struct ScriptRunner {
         let known = driver.session.committedOrder?.contains { $0.section == id } ?? false
         if !known { throw .noSection(step: step, id: id) }
     }
+
+    /// A committed section's parents (nil on a board that is no tree's: every item top level).
+    static func parents(_ order: SectionOrder) -> [String?]? { nil }
 
     static func orderText(_ section: String, _ items: [String]) -> String {
         ([ScriptToken.written(section) + ":"] + items.map(ScriptToken.written)).joined(separator: " ")

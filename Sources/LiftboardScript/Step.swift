@@ -26,6 +26,8 @@ public enum Step: Hashable, Sendable {
     case expectAnnounce(String)
     /// The session's selection now, as the frames marked it (any order).
     case expectSelected([String])
+    /// A tree board's section, committed, in the tree notation (`TreeNotation`).
+    case expectTree(section: String, forest: [TreeNode])
 
     /// Whether the step must come before the first gesture (it shapes the `hello`).
     public var isSetup: Bool {
@@ -38,7 +40,7 @@ public enum Step: Hashable, Sendable {
     /// Whether the step is an expectation (it sends nothing).
     public var isExpectation: Bool {
         switch self {
-        case .expectOrder, .expectCommits, .expectLifted, .expectAnnounce, .expectSelected: true
+        case .expectOrder, .expectCommits, .expectLifted, .expectAnnounce, .expectSelected, .expectTree: true
         default: false
         }
     }
@@ -73,6 +75,7 @@ extension Step {
         case .expectLifted: "expect lifted"
         case .expectAnnounce: "expect announce"
         case .expectSelected: "expect selected"
+        case .expectTree: "expect tree"
         }
     }
 }
