@@ -106,6 +106,8 @@ public enum MovePlace: String, Hashable, Sendable {
 public struct Place: Hashable, Sendable, CustomStringConvertible {
     public var section: String
     public var index: Int
+    /// Trees: the depth at this place (`lift`, `moved`, `drop`; nil elsewhere).
+    public var depth: Int? = nil
     public init(section: String, index: Int) { self.section = section; self.index = index }
     public var description: String { "\(section)[\(index)]" }
 }
@@ -114,6 +116,8 @@ public struct Place: Hashable, Sendable, CustomStringConvertible {
 public struct SectionOrder: Hashable, Sendable {
     public var section: String
     public var items: [String]
+    /// Trees: each item's parent id (`nil`: top level), in the order of `items` (nil: not a tree).
+    public var parents: [String?]? = nil
     public init(section: String, items: [String]) { self.section = section; self.items = items }
 }
 
@@ -143,6 +147,10 @@ public enum Change: Hashable, Sendable {
     /// Reorder changes applied in order as one commit (an undo of a group drop, which puts
     /// every item back where it was). Edits are not batched.
     case batch([Change])
+    /// Trees: item `move` and its subtree go to `section` under `parent` (nil: top level),
+    /// right after its sibling `after`'s subtree (nil: first), `index` its place among those
+    /// siblings after the removal (used when `after` is no longer a child of `parent`).
+    case move(String, section: String, parent: String?, after: String?, index: Int)
     /// Edits (the board's content, not only its order): a new item right after `after` in
     /// `section` (first when nil; last when `after` is no longer there).
     /// Indirect, as `updateItem`: an item inline made every change (and every commit, record
@@ -168,7 +176,7 @@ public enum Change: Hashable, Sendable {
     /// is an edit.
     public var isEdit: Bool {
         switch self {
-        case .insert, .swap, .group: false
+        case .insert, .swap, .group, .move: false
         case .batch(let changes): changes.first?.isEdit ?? false
         default: true
         }
@@ -351,6 +359,8 @@ public struct SnapshotUpdate: Hashable, Sendable {
     public var count: Int? = nil
     /// Extension: whether the center is over a section that refuses what the drag carries.
     public var forbidden: Bool? = nil
+    /// Extension (trees): the descendants a lifted subtree carries (the page shows "+N").
+    public var subtree: Int? = nil
     public init(p: Int, id: String, center: Point? = nil, size: Size? = nil, moveDur: Double? = nil,
                 scale: Double? = nil, rotation: Double? = nil, alpha: Double? = nil,
                 dur: Double? = nil, ease: Ease? = nil, done: Bool = false, count: Int? = nil, forbidden: Bool? = nil) {

@@ -135,6 +135,8 @@ extension Wire {
             w.key("index"); w.int(index)
         case .batch(let changes):
             w.key("batch"); w.beginArray(); for c in changes { change(c, &w) }; w.endArray()
+        case .move(let id, let section, let parent, let after, let index):
+            move(id, section: section, parent: parent, after: after, index: index, &w)
         case .addItem(let item, let section, let after):
             w.key("edit"); w.literal("addItem")
             w.key("item"); self.item(item, &w)
@@ -231,6 +233,7 @@ extension Wire {
         for s in order {
             var bound = 30 &+ ByteCursor.bound(s.section)
             for i in s.items { bound &+= 1 &+ ByteCursor.bound(i) }
+            if let ps = s.parents { bound &+= 12; for p in ps { bound &+= 5 &+ (p.map(ByteCursor.bound) ?? 0) } }
             w.pieces(bound: bound) { o, comma in
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"section":"#); o.string(s.section)
@@ -239,6 +242,7 @@ extension Wire {
                     if k > 0 { o.byte(UInt8(ascii: ",")) }
                     o.string(s.items[k])
                 }
+                if let ps = s.parents { parents(ps, &o) }
                 o.put("]}")
             }
         }
@@ -342,9 +346,9 @@ extension Wire {
     }
 
     /// At most what `snapshot` writes: 200 bytes of names and fixed text, two integers of at
-    /// most 20 bytes, nine numbers of at most 25, and its id.
+    /// most 20 bytes, nine numbers of at most 25, and its id; a tree's `subtree`, 31 more.
     @inline(__always)
-    static func snapshotBound(_ s: UnsafePointer<SnapshotUpdate>) -> Int { 470 &+ ByteCursor.bound(s.pointee.id) }
+    static func snapshotBound(_ s: UnsafePointer<SnapshotUpdate>) -> Int { 501 &+ ByteCursor.bound(s.pointee.id) }
 
     @inline(__always)
     static func snapshot(_ s: UnsafePointer<SnapshotUpdate>, _ o: inout ByteCursor) {
@@ -360,6 +364,7 @@ extension Wire {
         if let v = s.pointee.ease { o.put(#","ease":"#); ease(v, &o) }
         if let v = s.pointee.count { o.put(#","count":"#); o.int(v) }
         if let v = s.pointee.forbidden { o.put(#","forbidden":"#); o.bool(v) }
+        if let v = s.pointee.subtree { o.put(#","subtree":"#); o.int(v) }
         if s.pointee.done { o.put(#","done":true}"#) } else { o.put(#","done":false}"#) }
     }
 
@@ -486,7 +491,7 @@ extension Wire {
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"lift","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
-                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index)
+                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index); depth(from, &o)
                 o.byte(UInt8(ascii: "}"))
                 if let follow {
                     o.put(#","grab":{"x":"#); o.number(follow.grab.x); o.put(#","y":"#); o.number(follow.grab.y)
@@ -500,8 +505,8 @@ extension Wire {
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"moved","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
-                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index)
-                o.put(#"},"to":{"section":"#); o.string(to.section); o.put(#","index":"#); o.int(to.index)
+                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index); depth(from, &o)
+                o.put(#"},"to":{"section":"#); o.string(to.section); o.put(#","index":"#); o.int(to.index); depth(to, &o)
                 o.put("}}")
             }
         case .drop(let p, let id, let at, let cancelled):
@@ -509,7 +514,7 @@ extension Wire {
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"drop","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
-                o.put(#","at":{"section":"#); o.string(at.section); o.put(#","index":"#); o.int(at.index)
+                o.put(#","at":{"section":"#); o.string(at.section); o.put(#","index":"#); o.int(at.index); depth(at, &o)
                 if cancelled { o.put(#"},"cancelled":true}"#) } else { o.put(#"},"cancelled":false}"#) }
             }
         default:
@@ -582,6 +587,7 @@ extension Wire {
         case .list: "list"
         case .grid: "grid"
         case .columns: "columns"
+        case .tree: "tree"
         }
     }
 
