@@ -266,6 +266,10 @@ struct Arrangement: Sendable {
         (0..<sectionCount).map {
             SectionInfo(id: sectionIDs[$0], title: titles[$0], frame: sectionFrame($0), header: headerHeight,
                         slot: members[$0].isEmpty ? slotFrame($0) : nil, subtitle: subtitles[$0], count: members[$0].count)
+        }.enumerated().map { s, info in
+            var info = info
+            info.maxDepth = tree?.maxDepth[s]
+            return info
         }
     }
 

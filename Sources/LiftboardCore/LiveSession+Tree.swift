@@ -30,8 +30,10 @@ extension LiveSession {
     mutating func refreshTreeShape() {
         guard arr.tree != nil else { return }
         for m in base {
+            let parents = TreeOrder.parents(depths: m.map { arr.tree!.committedDepth[$0] })
             for (k, h) in m.enumerated() {
                 arr.tree!.hasChildren[h] = k + 1 < m.count && arr.tree!.committedDepth[m[k + 1]] > arr.tree!.committedDepth[h]
+                arr.tree!.parent[h] = parents[k].map { m[$0] } ?? -1
             }
         }
     }
@@ -196,5 +198,48 @@ extension LiveSession {
         let place = "position \(before + 1) of \(before + after + 1)"
         guard let parent else { return "\(place) in \(arr.titles[s]), level 1" }
         return "\(place), nested under \(arr.labels[parent]), level \(depth + 1)"
+    }
+}
+
+/// What a client has of a tree row's facts (`SentCell.tree`), by handle.
+struct SentTree: Sendable, Equatable {
+    var depth: Int
+    var parent: Int
+    var hasChildren: Bool
+    var collapsed: Bool
+}
+
+extension LiveSession {
+    // MARK: Cells
+
+    /// Row `h`'s parent: the committed one, but for a dragged row, the nearest row above it
+    /// one level less deep (-1: none).
+    @inline(__always) func treeParent(_ h: Int) -> Int {
+        guard let tree = arr.tree else { return -1 }
+        guard liftedBy[h] != nil else { return tree.parent[h] }
+        let m = arr.members[arr.sectionOf[h]], depth = tree.depth[h]
+        var k = arr.indexOf[h] - 1
+        while k >= 0 { if tree.depth[m[k]] < depth { return m[k] }; k -= 1 }
+        return -1
+    }
+
+    @inline(__always) func sentTree(_ h: Int) -> SentTree {
+        let tree = arr.tree!
+        return SentTree(depth: tree.depth[h], parent: treeParent(h), hasChildren: tree.hasChildren[h], collapsed: tree.collapsed[h])
+    }
+
+    func treeFacts(_ h: Int) -> TreeFacts {
+        let t = sentTree(h)
+        return TreeFacts(depth: t.depth, parent: t.parent < 0 ? nil : arr.ids[t.parent], hasChildren: t.hasChildren, collapsed: t.collapsed)
+    }
+
+    func treeChange(_ h: Int, was: SentTree?, now: SentTree?) -> TreeChange {
+        var c = TreeChange()
+        guard let now else { return c }
+        if was?.depth != now.depth { c.depth = now.depth }
+        if was?.parent != now.parent { c.parent = .some(now.parent < 0 ? nil : arr.ids[now.parent]) }
+        if was?.hasChildren != now.hasChildren { c.hasChildren = now.hasChildren }
+        if was?.collapsed != now.collapsed { c.collapsed = now.collapsed }
+        return c
     }
 }

@@ -147,6 +147,8 @@ struct LiveSession: Sendable {
         var section: Int
         var index: Int
         var selected: Bool = false
+        /// Trees: what the client has of the row's facts.
+        var tree: SentTree? = nil
     }
 
     struct Step: Sendable {

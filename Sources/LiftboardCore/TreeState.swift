@@ -17,6 +17,8 @@ struct TreeState: Sendable {
     let maxDepth: [Int?]
     /// Whether each item has children in the committed order.
     var hasChildren: [Bool]
+    /// Each item's parent in the committed order (-1: top level).
+    var parent: [Int]
 
     init(board: Board) {
         indent = board.tree.indent
@@ -26,6 +28,7 @@ struct TreeState: Sendable {
         }
         committedDepth = depth
         hasChildren = depth.indices.map { $0 + 1 < depth.count && depth[$0 + 1] > depth[$0] }
+        parent = TreeOrder.parents(depths: depth).map { $0 ?? -1 }
         self.depth = depth
         self.collapsed = collapsed
         self.leaf = leaf

@@ -51,6 +51,7 @@ extension Wire {
         case .layout(let m):
             w.key("t"); w.literal("layout")
             if let kind = m.layout { w.key("layout"); w.literal(layoutName(kind)) }
+            if let i = m.treeIndent { w.key("tree"); w.beginObject(); w.key("indent"); w.number(i); w.endObject() }
             w.key("version"); w.int(m.version)
             w.key("content"); size(m.content, &w)
             w.key("scroll"); point(m.scroll, &w)
@@ -389,7 +390,7 @@ extension Wire {
                 let c = cells.baseAddress! + k
                 // 300 bytes at most for the names, the fixed text and seven numbers; with the
                 // attributes, 100 more and their texts.
-                var bound = 300 &+ ByteCursor.bound(c.pointee.id)
+                var bound = 300 &+ ByteCursor.bound(c.pointee.id) &+ treeBound(c)
                 let info = infoPointer(c)
                 if let i = info {
                     bound &+= 100 &+ ByteCursor.bound(i.pointee.label) &+ ByteCursor.bound(i.pointee.color)
@@ -432,6 +433,7 @@ extension Wire {
         o.put(#","ease":"#); ease(c.pointee.ease, &o)
         if c.pointee.appear { o.put(#","appear":true"#) }
         if let s = c.pointee.selected { o.put(#","selected":"#); o.bool(s) }
+        if case .some = c.pointee.tree { treeChange(c.pointee.tree!, &o) }
     }
 
     /// The attributes of the update at `c`, where they lie; nil when it has none. An Optional
@@ -456,6 +458,7 @@ extension Wire {
         o.put(#","section":"#); o.string(i.pointee.section)
         o.put(#","index":"#); o.int(i.pointee.index)
         if i.pointee.movable { o.put(#","movable":true"#) } else { o.put(#","movable":false"#) }
+        if case .some = i.pointee.tree { treeFacts(i.pointee.tree!, &o) }
         switch i.pointee.handle {
         case .leading?: o.put(#","handle":"leading""#)
         case .trailing?: o.put(#","handle":"trailing""#)
@@ -531,6 +534,7 @@ extension Wire {
         w.key("section"); w.string(c.section)
         w.key("index"); w.int(c.index)
         w.key("movable"); w.bool(c.movable)
+        if let t = c.tree { treeFacts(t, &w) }
         w.key("frame"); rect(c.frame, &w)
         if c.hidden { w.key("hidden"); w.bool(true) }
         if c.selected { w.key("selected"); w.bool(true) }
@@ -552,6 +556,7 @@ extension Wire {
             if let h = s.contentHeight { w.key("contentHeight"); w.number(h) }
             if let sub = s.subtitle { w.key("subtitle"); w.string(sub) }
             w.key("count"); w.int(s.count)
+            if let m = s.maxDepth { w.key("maxDepth"); w.int(m) }
             w.endObject()
         }
         w.endArray()

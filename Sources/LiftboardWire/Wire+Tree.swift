@@ -122,3 +122,38 @@ extension Wire {
         }
     }
 }
+
+/// Trees in `layout` and frames: cells' `depth`, `parent`, `hasChildren`, `collapsed`.
+extension Wire {
+    /// A whole cell's tree members (after `movable`).
+    static func treeFacts(_ t: TreeFacts, _ o: inout ByteCursor) {
+        o.put(#","depth":"#); o.int(t.depth)
+        if let p = t.parent { o.put(#","parent":"#); o.string(p) }
+        if t.hasChildren { o.put(#","hasChildren":true"#) }
+        if t.collapsed { o.put(#","collapsed":true"#) }
+    }
+
+    static func treeFacts(_ t: TreeFacts, _ w: inout JSONWriter) {
+        w.key("depth"); w.int(t.depth)
+        if let p = t.parent { w.key("parent"); w.string(p) }
+        if t.hasChildren { w.key("hasChildren"); w.bool(true) }
+        if t.collapsed { w.key("collapsed"); w.bool(true) }
+    }
+
+    /// A changed cell's tree members: each that changed, `false` and `null` included.
+    static func treeChange(_ t: TreeChange, _ o: inout ByteCursor) {
+        if let d = t.depth { o.put(#","depth":"#); o.int(d) }
+        if let p = t.parent { o.put(#","parent":"#); if let p { o.string(p) } else { o.put("null") } }
+        if let v = t.hasChildren { o.put(#","hasChildren":"#); o.bool(v) }
+        if let v = t.collapsed { o.put(#","collapsed":"#); o.bool(v) }
+    }
+
+    /// What a cell's tree members take at most (0 on other boards).
+    @inline(__always)
+    static func treeBound(_ c: UnsafePointer<CellUpdate>) -> Int {
+        var n = 0
+        if case .some = c.pointee.tree { n &+= 100 &+ (c.pointee.tree!.parent.flatMap { $0 }.map(ByteCursor.bound) ?? 0) }
+        if case .some = c.pointee.info, let t = c.pointee.info!.tree { n &+= 100 &+ (t.parent.map(ByteCursor.bound) ?? 0) }
+        return n
+    }
+}
