@@ -4,6 +4,7 @@ extension LiveSession {
     static let keyboardPointer = -1
 
     func describe(_ h: Int) -> String {
+        if arr.tree != nil { return treeDescribe(h) }
         let s = arr.sectionOf[h]
         return "position \(arr.indexOf[h] + 1) of \(arr.members[s].count) in \(arr.titles[s])"
     }

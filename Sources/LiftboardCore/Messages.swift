@@ -106,6 +106,8 @@ public enum MovePlace: String, Hashable, Sendable {
 public struct Place: Hashable, Sendable, CustomStringConvertible {
     public var section: String
     public var index: Int
+    /// Trees: the depth at this place (`lift`, `moved`, `drop`; nil elsewhere).
+    public var depth: Int? = nil
     public init(section: String, index: Int) { self.section = section; self.index = index }
     public var description: String { "\(section)[\(index)]" }
 }
@@ -114,6 +116,8 @@ public struct Place: Hashable, Sendable, CustomStringConvertible {
 public struct SectionOrder: Hashable, Sendable {
     public var section: String
     public var items: [String]
+    /// Trees: each item's parent id (`nil`: top level), in the order of `items` (nil: not a tree).
+    public var parents: [String?]? = nil
     public init(section: String, items: [String]) { self.section = section; self.items = items }
 }
 
@@ -143,6 +147,10 @@ public enum Change: Hashable, Sendable {
     /// Reorder changes applied in order as one commit (an undo of a group drop, which puts
     /// every item back where it was). Edits are not batched.
     case batch([Change])
+    /// Trees: item `move` and its subtree go to `section` under `parent` (nil: top level),
+    /// right after its sibling `after`'s subtree (nil: first), `index` its place among those
+    /// siblings after the removal (used when `after` is no longer a child of `parent`).
+    case move(String, section: String, parent: String?, after: String?, index: Int)
     /// Edits (the board's content, not only its order): a new item right after `after` in
     /// `section` (first when nil; last when `after` is no longer there).
     /// Indirect, as `updateItem`: an item inline made every change (and every commit, record
@@ -168,7 +176,7 @@ public enum Change: Hashable, Sendable {
     /// is an edit.
     public var isEdit: Bool {
         switch self {
-        case .insert, .swap, .group: false
+        case .insert, .swap, .group, .move: false
         case .batch(let changes): changes.first?.isEdit ?? false
         default: true
         }
@@ -256,6 +264,8 @@ public struct SectionInfo: Hashable, Sendable {
     public var subtitle: String? = nil
     /// Extension (issue 25): how many items the section holds (live, during a drag).
     public var count: Int = 0
+    /// Extension (trees): the section's `maxDepth`, when its file sets one.
+    public var maxDepth: Int? = nil
     public init(id: String, title: String, frame: Rect, header: Double = 0, slot: Rect? = nil, subtitle: String? = nil, count: Int = 0) {
         self.id = id; self.title = title; self.frame = frame; self.header = header; self.slot = slot
         self.subtitle = subtitle; self.count = count
@@ -280,12 +290,38 @@ public struct CellInfo: Hashable, Sendable {
     /// Extension (issue 25): detail, image, badge, tags and accent, each sent only when set.
     /// (No default values here: the init's assignments would destroy them, and copy.)
     public var card: Card
+    /// Extension (trees): the row's depth, parent, children and collapsed state.
+    public var tree: TreeFacts?
     public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
-                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card()) {
+                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card(), tree: TreeFacts? = nil) {
         self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
         self.movable = movable; self.frame = frame; self.hidden = hidden; self.selected = selected; self.handle = handle
-        self.card = card
+        self.card = card; self.tree = tree
     }
+}
+
+/// A tree row's place in its forest, as a whole cell carries it (docs/protocol.md, "Trees").
+public struct TreeFacts: Hashable, Sendable {
+    public var depth: Int
+    /// The parent's id (nil: top level).
+    public var parent: String?
+    /// It has children in the committed order, visible or not.
+    public var hasChildren: Bool
+    /// Collapsed in this session.
+    public var collapsed: Bool
+    public init(depth: Int, parent: String?, hasChildren: Bool, collapsed: Bool) {
+        self.depth = depth; self.parent = parent; self.hasChildren = hasChildren; self.collapsed = collapsed
+    }
+}
+
+/// What changed of a tree row's facts since the frame that last sent them (nil: unchanged).
+public struct TreeChange: Hashable, Sendable {
+    public var depth: Int? = nil
+    /// `.some(nil)`: it became top level.
+    public var parent: String?? = nil
+    public var hasChildren: Bool? = nil
+    public var collapsed: Bool? = nil
+    public init() {}
 }
 
 /// The whole picture: after `welcome`, after `resize`, and on resync.
@@ -300,6 +336,8 @@ public struct LayoutMessage: Hashable, Sendable {
     /// Extension: the layout this message names (`"layout"`), or nil for none: a columns board
     /// always says so; a list or a grid only to a session that asked (`SessionConfig.layouts`).
     public var layout: LayoutKind? = nil
+    /// Extension (trees): the px a level indents (`"tree": {"indent"}`), on a tree board only.
+    public var treeIndent: Double? = nil
     /// Extension: the board's layout is `columns` (sent as `"layout": "columns"`).
     public var columns: Bool {
         get { layout == .columns }
@@ -327,9 +365,11 @@ public struct CellUpdate: Hashable, Sendable {
     public var appear: Bool
     /// Extension: the cell entered (`true`) or left (`false`) the selection; `nil`: unchanged.
     public var selected: Bool?
+    /// Extension (trees): the row's facts that changed, when `info` does not carry them whole.
+    public var tree: TreeChange?
     public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
         self.id = id; self.frame = frame; self.alpha = alpha; self.hidden = hidden; self.dur = dur; self.ease = ease; self.info = info
-        self.appear = false; self.selected = nil
+        self.appear = false; self.selected = nil; self.tree = nil
     }
 }
 
@@ -351,6 +391,8 @@ public struct SnapshotUpdate: Hashable, Sendable {
     public var count: Int? = nil
     /// Extension: whether the center is over a section that refuses what the drag carries.
     public var forbidden: Bool? = nil
+    /// Extension (trees): the descendants a lifted subtree carries (the page shows "+N").
+    public var subtree: Int? = nil
     public init(p: Int, id: String, center: Point? = nil, size: Size? = nil, moveDur: Double? = nil,
                 scale: Double? = nil, rotation: Double? = nil, alpha: Double? = nil,
                 dur: Double? = nil, ease: Ease? = nil, done: Bool = false, count: Int? = nil, forbidden: Bool? = nil) {

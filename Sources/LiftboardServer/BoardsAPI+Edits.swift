@@ -66,7 +66,7 @@ extension BoardsAPI {
     static func conflict(_ change: Change, on board: Board) -> APIResponse? {
         func hasSection(_ id: String) -> Bool { board.sections.contains { $0.id == id } }
         switch change {
-        case .insert, .swap, .group, .batch:
+        case .insert, .swap, .group, .batch, .move:
             return nil
         case .addItem(let item, let section, _):
             if board.locate(item: item.id) != nil { return .error(409, .itemExists, "the board has an item \(item.id) already") }

@@ -199,7 +199,9 @@ extension Wire {
                 guard case .string(let id) = item else { throw sf.fail("items[\(j)]", "expected a string") }
                 items.append(id)
             }
-            order.append(SectionOrder(section: try sf.string("section", maxLength: 256), items: items))
+            var o = SectionOrder(section: try sf.string("section", maxLength: 256), items: items)
+            if sf.has("parents") { o.parents = try parents(sf, count: items.count) }
+            order.append(o)
         }
         return order
     }
@@ -254,6 +256,7 @@ extension Wire {
             let (section, after, index) = try insertPlace(f)
             return .group(ids: ids, section: section, after: after, index: index)
         }
+        if f.has("move") { return try move(f) }
         if f.has("swap") {
             let pair = try f.array("swap", max: 2)
             guard pair.count == 2, case .string(let x) = pair[0], case .string(let y) = pair[1], !x.isEmpty, !y.isEmpty else {

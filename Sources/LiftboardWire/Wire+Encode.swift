@@ -51,6 +51,7 @@ extension Wire {
         case .layout(let m):
             w.key("t"); w.literal("layout")
             if let kind = m.layout { w.key("layout"); w.literal(layoutName(kind)) }
+            if let i = m.treeIndent { w.key("tree"); w.beginObject(); w.key("indent"); w.number(i); w.endObject() }
             w.key("version"); w.int(m.version)
             w.key("content"); size(m.content, &w)
             w.key("scroll"); point(m.scroll, &w)
@@ -135,6 +136,8 @@ extension Wire {
             w.key("index"); w.int(index)
         case .batch(let changes):
             w.key("batch"); w.beginArray(); for c in changes { change(c, &w) }; w.endArray()
+        case .move(let id, let section, let parent, let after, let index):
+            move(id, section: section, parent: parent, after: after, index: index, &w)
         case .addItem(let item, let section, let after):
             w.key("edit"); w.literal("addItem")
             w.key("item"); self.item(item, &w)
@@ -231,6 +234,7 @@ extension Wire {
         for s in order {
             var bound = 30 &+ ByteCursor.bound(s.section)
             for i in s.items { bound &+= 1 &+ ByteCursor.bound(i) }
+            if let ps = s.parents { bound &+= 12; for p in ps { bound &+= 5 &+ (p.map(ByteCursor.bound) ?? 0) } }
             w.pieces(bound: bound) { o, comma in
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"section":"#); o.string(s.section)
@@ -239,6 +243,7 @@ extension Wire {
                     if k > 0 { o.byte(UInt8(ascii: ",")) }
                     o.string(s.items[k])
                 }
+                if let ps = s.parents { parents(ps, &o) }
                 o.put("]}")
             }
         }
@@ -342,9 +347,9 @@ extension Wire {
     }
 
     /// At most what `snapshot` writes: 200 bytes of names and fixed text, two integers of at
-    /// most 20 bytes, nine numbers of at most 25, and its id.
+    /// most 20 bytes, nine numbers of at most 25, and its id; a tree's `subtree`, 31 more.
     @inline(__always)
-    static func snapshotBound(_ s: UnsafePointer<SnapshotUpdate>) -> Int { 470 &+ ByteCursor.bound(s.pointee.id) }
+    static func snapshotBound(_ s: UnsafePointer<SnapshotUpdate>) -> Int { 501 &+ ByteCursor.bound(s.pointee.id) }
 
     @inline(__always)
     static func snapshot(_ s: UnsafePointer<SnapshotUpdate>, _ o: inout ByteCursor) {
@@ -360,6 +365,7 @@ extension Wire {
         if let v = s.pointee.ease { o.put(#","ease":"#); ease(v, &o) }
         if let v = s.pointee.count { o.put(#","count":"#); o.int(v) }
         if let v = s.pointee.forbidden { o.put(#","forbidden":"#); o.bool(v) }
+        if let v = s.pointee.subtree { o.put(#","subtree":"#); o.int(v) }
         if s.pointee.done { o.put(#","done":true}"#) } else { o.put(#","done":false}"#) }
     }
 
@@ -384,7 +390,7 @@ extension Wire {
                 let c = cells.baseAddress! + k
                 // 300 bytes at most for the names, the fixed text and seven numbers; with the
                 // attributes, 100 more and their texts.
-                var bound = 300 &+ ByteCursor.bound(c.pointee.id)
+                var bound = 300 &+ ByteCursor.bound(c.pointee.id) &+ treeBound(c)
                 let info = infoPointer(c)
                 if let i = info {
                     bound &+= 100 &+ ByteCursor.bound(i.pointee.label) &+ ByteCursor.bound(i.pointee.color)
@@ -427,6 +433,7 @@ extension Wire {
         o.put(#","ease":"#); ease(c.pointee.ease, &o)
         if c.pointee.appear { o.put(#","appear":true"#) }
         if let s = c.pointee.selected { o.put(#","selected":"#); o.bool(s) }
+        if case .some = c.pointee.tree { treeChange(c.pointee.tree!, &o) }
     }
 
     /// The attributes of the update at `c`, where they lie; nil when it has none. An Optional
@@ -451,6 +458,7 @@ extension Wire {
         o.put(#","section":"#); o.string(i.pointee.section)
         o.put(#","index":"#); o.int(i.pointee.index)
         if i.pointee.movable { o.put(#","movable":true"#) } else { o.put(#","movable":false"#) }
+        if case .some = i.pointee.tree { treeFacts(i.pointee.tree!, &o) }
         switch i.pointee.handle {
         case .leading?: o.put(#","handle":"leading""#)
         case .trailing?: o.put(#","handle":"trailing""#)
@@ -486,7 +494,7 @@ extension Wire {
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"lift","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
-                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index)
+                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index); depth(from, &o)
                 o.byte(UInt8(ascii: "}"))
                 if let follow {
                     o.put(#","grab":{"x":"#); o.number(follow.grab.x); o.put(#","y":"#); o.number(follow.grab.y)
@@ -500,8 +508,8 @@ extension Wire {
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"moved","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
-                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index)
-                o.put(#"},"to":{"section":"#); o.string(to.section); o.put(#","index":"#); o.int(to.index)
+                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index); depth(from, &o)
+                o.put(#"},"to":{"section":"#); o.string(to.section); o.put(#","index":"#); o.int(to.index); depth(to, &o)
                 o.put("}}")
             }
         case .drop(let p, let id, let at, let cancelled):
@@ -509,7 +517,7 @@ extension Wire {
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"drop","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
-                o.put(#","at":{"section":"#); o.string(at.section); o.put(#","index":"#); o.int(at.index)
+                o.put(#","at":{"section":"#); o.string(at.section); o.put(#","index":"#); o.int(at.index); depth(at, &o)
                 if cancelled { o.put(#"},"cancelled":true}"#) } else { o.put(#"},"cancelled":false}"#) }
             }
         default:
@@ -526,6 +534,7 @@ extension Wire {
         w.key("section"); w.string(c.section)
         w.key("index"); w.int(c.index)
         w.key("movable"); w.bool(c.movable)
+        if let t = c.tree { treeFacts(t, &w) }
         w.key("frame"); rect(c.frame, &w)
         if c.hidden { w.key("hidden"); w.bool(true) }
         if c.selected { w.key("selected"); w.bool(true) }
@@ -547,6 +556,7 @@ extension Wire {
             if let h = s.contentHeight { w.key("contentHeight"); w.number(h) }
             if let sub = s.subtitle { w.key("subtitle"); w.string(sub) }
             w.key("count"); w.int(s.count)
+            if let m = s.maxDepth { w.key("maxDepth"); w.int(m) }
             w.endObject()
         }
         w.endArray()
@@ -582,6 +592,7 @@ extension Wire {
         case .list: "list"
         case .grid: "grid"
         case .columns: "columns"
+        case .tree: "tree"
         }
     }
 
