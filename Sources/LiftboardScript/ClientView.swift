@@ -21,6 +21,7 @@ struct ClientView: Sendable {
     /// depth (from its `lift`, then each `moved`).
     var indent = 0.0
     var depths: [String: Int] = [:]
+    var collapsed: Set<String> = []
     var liftDepth: [Int: Int] = [:]
 
     init(viewport: Size) { self.viewport = viewport }
@@ -36,6 +37,10 @@ struct ClientView: Sendable {
                 sections = l.sections
                 cells = [:]
                 for c in l.cells { cells[c.id] = c.frame }
+                indent = l.treeIndent ?? 0
+                depths = [:]
+                collapsed = []
+                for c in l.cells { if let t = c.tree { depths[c.id] = t.depth; if t.collapsed { collapsed.insert(c.id) } } }
                 // A layout names the selected cells of its window; the others it does not say.
                 for c in l.cells { if c.selected { selected.insert(c.id) } else { selected.remove(c.id) } }
             case .frame(let f):
@@ -44,14 +49,19 @@ struct ClientView: Sendable {
                 if let s = f.sections { sections = s }
                 for c in f.cells {
                     cells[c.id] = c.frame
+                    if let d = c.info?.tree?.depth ?? c.tree?.depth { depths[c.id] = d }
+                    if let k = c.info?.tree?.collapsed ?? c.tree?.collapsed { if k { collapsed.insert(c.id) } else { collapsed.remove(c.id) } }
                     if let s = c.selected ?? c.info.map(\.selected) { if s { selected.insert(c.id) } else { selected.remove(c.id) } }
                 }
                 // Not kept: a cell out of the window may move unseen (another session's
                 // commit), and a stale frame would press or aim at the wrong cell.
-                for g in f.gone { cells[g] = nil }
+                for g in f.gone { cells[g] = nil; depths[g] = nil }
                 for inner in f.events { take([inner]) }
-            case .lift(let p, _, _, let follow, _):
+            case .lift(let p, _, let from, let follow, let added):
                 if let follow { self.follow[p] = follow }
+                if !added, let d = from.depth { liftDepth[p] = d }
+            case .moved(let p, _, _, let to):
+                if let d = to.depth { liftDepth[p] = d }
             default:
                 break
             }

@@ -11,6 +11,7 @@ extension DragPilot {
         switch target {
         case .afterAt(let y, let depth): return (y, depth)
         case .into(let y):
+            if driver.view.collapsed.contains(y) { return nil }  // it springs open first
             // Y's last shown descendant (or Y), in the live order without X: X goes after it,
             // one level under Y.
             guard let order = driver.session.liveOrder, let sec = order.first(where: { $0.items.contains(y) }),
@@ -25,6 +26,14 @@ extension DragPilot {
             return (last, dy + 1)
         case .after, .first, .onto: return nil
         }
+    }
+
+    /// `drag X into Y` with Y collapsed: Y, which the pilot hovers over until the engine
+    /// springs it open (docs/protocol.md, Trees, "Spring-open"), so that X can go last among
+    /// its children.
+    func springTarget(_ driver: StreamDriver) -> String? {
+        guard case .into(let y) = target, driver.view.collapsed.contains(y), driver.view.cells[y] != nil else { return nil }
+        return y
     }
 
     /// The target the row steering works toward: `after R` for a tree's targets.

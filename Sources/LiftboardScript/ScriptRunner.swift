@@ -189,7 +189,7 @@ public struct ScriptRunner {
     }
 
     /// A committed section's parents (nil on a board that is no tree's: every item top level).
-    static func parents(_ order: SectionOrder) -> [String?]? { nil }
+    private static func parents(_ order: SectionOrder) -> [String?]? { order.parents }
 
     static func orderText(_ section: String, _ items: [String]) -> String {
         ([ScriptToken.written(section) + ":"] + items.map(ScriptToken.written)).joined(separator: " ")
@@ -203,13 +203,18 @@ public struct ScriptRunner {
             what = after.map { "\(id) after \($0) in \(section)" } ?? "\(id) first in \(section)"
         case .swap(let x, let y)?:
             what = "\(x) onto \(y)"
+        case .move(let id, let section, let parent, let after, _)?:
+            let under = parent.map { " under \($0)" } ?? " at the top level"
+            what = after.map { "\(id)\(under) after \($0) in \(section)" } ?? "\(id) first\(under) in \(section)"
         case let other?:
             what = "an edit (\(Wire.encodeChange(other)))"
         case nil:
             what = c.moves.map { "\($0.id) to \($0.to)" }.joined(separator: ", ")
         }
         let touched = Set(c.moves.flatMap { [$0.from.section, $0.to.section] })
-        let orders = c.order.filter { touched.contains($0.section) }.map { orderText($0.section, $0.items) }
+        let orders = c.order.filter { touched.contains($0.section) }.map { o in
+            o.parents == nil ? orderText(o.section, o.items) : TreeNotation.sectionText(o.section, TreeNotation.forest(items: o.items, parents: o.parents))
+        }
         return "version \(c.version) by \(c.by): \(what)" + (orders.isEmpty ? "" : " -> " + orders.joined(separator: "; "))
     }
 }

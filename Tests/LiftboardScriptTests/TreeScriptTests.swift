@@ -64,4 +64,50 @@ import LiftboardWire
     func aWrongTreeStepIsAReadErrorAtItsLine(_ line: String) {
         #expect(throws: ScriptProblem.self) { try ScriptParser.parse("board b.json\n\(line)") }
     }
+
+    /// A script on the example tree board (Examples/tests/boards/tree.json) with `body` after its setup lines.
+    func run(_ body: String) -> ScriptResult {
+        let board = Files.root.appendingPathComponent("Examples/tests/boards/tree.json").path
+        let script = "board \(board)\nviewport 400 600\n\(body)\n"
+        return ScriptFile.run(path: "t.lbtest", read: Files.reader(["t.lbtest": script]))
+    }
+
+    @Test func aDragIntoAnItemAndOneAtADepthCommitTheTreeTheyName() {
+        let r = run("""
+            drag bike into groceries
+            drag seeds after milk at depth 2
+            expect tree home: groceries (milk (seeds) eggs bike) garden (shed) bills (water phone)
+            expect commits 2
+            """)
+        #expect(r.outcome == .passed, "\(TestReport.text(r))")
+    }
+
+    @Test func aFailedTreeExpectationNamesItsLineAndPrintsBothTrees() {
+        let r = run("""
+            drag bike into bills
+            expect tree home: groceries (milk eggs) garden (seeds shed) bike (bills)
+            """)
+        guard case .failed(let f) = r.outcome else { Issue.record("expected a failure, got \(r.outcome)"); return }
+        #expect(f.line.number == 4)
+        #expect(f.kind == .expectation(expected: "home: groceries (milk eggs) garden (seeds shed) bike (bills)",
+                                       got: "home: groceries (milk eggs) garden (seeds shed) bills (water phone bike)"))
+        let text = TestReport.text(r)
+        #expect(text.hasPrefix("t.lbtest:4: expect tree home: groceries (milk eggs) garden (seeds shed) bike (bills)\n"))
+        #expect(text.contains("- expected home: groceries (milk eggs) garden (seeds shed) bike (bills)\n"))
+        #expect(text.contains("+ got home: groceries (milk eggs) garden (seeds shed) bills (water phone bike)\n"))
+        #expect(text.contains("version 1 by replay: bike under bills after phone in home -> home: groceries (milk eggs) garden (seeds shed) bills (water phone bike)"))
+    }
+
+    @Test func aDepthTheClampsRefuseIsNotReached() {
+        // Under the leaf eggs nothing nests; and home takes no third level.
+        for line in ["drag bike after eggs at depth 2", "drag bike after milk at depth 3"] {
+            let r = run(line)
+            guard case .failed(let f) = r.outcome, case .notReached = f.kind else { Issue.record("\(line): \(r.outcome)"); continue }
+            #expect(r.stream.count > 2)
+        }
+    }
+
+    @Test func anUnknownSectionInATreeExpectationIsAReadError() {
+        #expect(run("expect tree nowhere: a").outcome == .broken(ScriptProblem(line: 3, error: .noSection(step: "expect tree", id: "nowhere"))))
+    }
 }
