@@ -70,5 +70,14 @@ extension SQLiteStore {
         """
         SELECT 1;
         """,
+        // 10: trees (issue 43): the indent, a section's maxDepth, an item's depth in its
+        // section's pre-order, its collapsed state to begin with and whether it is a leaf.
+        """
+        ALTER TABLE boards ADD COLUMN tree_indent REAL NOT NULL DEFAULT 24;
+        ALTER TABLE sections ADD COLUMN max_depth INTEGER;
+        ALTER TABLE items ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE items ADD COLUMN collapsed INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE items ADD COLUMN leaf INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 }
