@@ -112,7 +112,8 @@ export function insertionLine(f, depth, indent) {
 export function drawGuides(ctx, cell, f, indent, theme) {
   const xs = guidesFor(cell.depth ?? 0, indent);
   if (xs.length === 0) return;
-  ctx.fillStyle = theme.separator;
+  // The slot's gray: a separator's would vanish against the background.
+  ctx.fillStyle = theme.slot;
   for (const x of xs) ctx.fillRect(x - 0.5, f.y, 1, f.h + 2);
 }
 
