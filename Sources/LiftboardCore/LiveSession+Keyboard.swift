@@ -40,6 +40,7 @@ extension LiveSession {
         }
         switch key {
         case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":
+            if arr.tree != nil, toggleByKey(f, key: key, now: now) { return }
             guard let next = focusTarget(from: f, key: key) else { return }
             focus = next
             scrollIntoView(next)

@@ -218,6 +218,7 @@ extension LiveSession {
         guard let tree = arr.tree else { return -1 }
         guard liftedBy[h] != nil else { return tree.parent[h] }
         let m = arr.members[arr.sectionOf[h]], depth = tree.depth[h]
+        if depth == 0 { return -1 }
         var k = arr.indexOf[h] - 1
         while k >= 0 { if tree.depth[m[k]] < depth { return m[k] }; k -= 1 }
         return -1
@@ -241,5 +242,64 @@ extension LiveSession {
         if was?.hasChildren != now.hasChildren { c.hasChildren = now.hasChildren }
         if was?.collapsed != now.collapsed { c.collapsed = now.collapsed }
         return c
+    }
+}
+
+extension LiveSession {
+    // MARK: Collapse and expand
+
+    /// Whether a drag carries item `h` (lifted, or inside a lifted subtree).
+    func isCarried(_ h: Int) -> Bool {
+        liftedBy[h] != nil || drags.contains { $0.tree?.descendants.contains(h) ?? false }
+    }
+
+    /// `toggle`: item `id`'s collapsed state flips in this session when it has children and no
+    /// drag carries it; its subtree's rows leave or enter the visible order, and every pointer
+    /// drag is retargeted.
+    /// - Complexity: O(n) (the visible order is made again).
+    mutating func toggle(_ id: String, now: Double) {
+        guard let h = arr.handleOf[id] else {
+            step.errors.append(.error(code: .badMessage, message: "toggle.id: no item \"\(id)\" on this board"))
+            return
+        }
+        guard let tree = arr.tree, tree.hasChildren[h], !isCarried(h) else { return }
+        setCollapsed(h, !tree.collapsed[h], now: now)
+    }
+
+    mutating func setCollapsed(_ h: Int, _ on: Bool, now: Double) {
+        arr.tree!.collapsed[h] = on
+        let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
+        rebuildLive(reporting: before)
+        if let f = focus, arr.isParked(f) { focus = h }
+        step.cellsDirty = true
+        step.shiftDur = dur(config.shiftMs)
+        for k in drags.indices where drags[k].pointer >= 0 { retarget(k, now: now) }
+    }
+
+    /// Left and Right on a focused row with no lift: Right expands a collapsed item, Left
+    /// collapses an expanded one with children. Returns whether the key did that.
+    mutating func toggleByKey(_ h: Int, key: String, now: Double) -> Bool {
+        guard key == "ArrowLeft" || key == "ArrowRight", let tree = arr.tree, tree.hasChildren[h], !isCarried(h),
+              tree.collapsed[h] == (key == "ArrowRight") else { return false }
+        setCollapsed(h, key == "ArrowLeft", now: now)
+        announce("\(arr.labels[h]) \(key == "ArrowLeft" ? "collapsed" : "expanded"), \(describe(h)).")
+        return true
+    }
+}
+
+extension LiveSession {
+    /// The tree's facts on the committed board (`committedBoard`): the metrics, each item's
+    /// committed depth, leaf and this session's collapsed state, each section's `maxDepth`.
+    func addTreeFacts(to b: inout Board) {
+        guard let tree = arr.tree else { return }
+        b.tree = TreeMetrics(indent: tree.indent)
+        for (s, m) in base.enumerated() {
+            b.sections[s].maxDepth = tree.maxDepth[s]
+            for (k, h) in m.enumerated() {
+                b.sections[s].items[k].depth = tree.committedDepth[h]
+                b.sections[s].items[k].collapsed = tree.collapsed[h]
+                b.sections[s].items[k].leaf = tree.leaf[h]
+            }
+        }
     }
 }

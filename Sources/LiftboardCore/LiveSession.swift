@@ -265,6 +265,9 @@ struct LiveSession: Sendable {
         case .moveTo(let id, let section, let place):
             identity.lastInput = now
             moveTo(id, section: section, place: place, now: now)
+        case .toggle(let id):
+            identity.lastInput = now
+            toggle(id, now: now)
         case .advance:
             break
         case .external(let commit):

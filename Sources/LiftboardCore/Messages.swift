@@ -82,6 +82,8 @@ public enum ClientEvent: Hashable, Sendable {
     /// "Move to…" (a single-pointer alternative to dragging, WCAG 2.5.7): item `id` to `place`
     /// of `section`, committed as the change a drag there would commit.
     case moveTo(id: String, section: String, place: MovePlace)
+    /// Trees: collapse or expand item `id` for this session only.
+    case toggle(id: String)
     /// Replay only: move the clock.
     case advance
     /// Replay only (and the hub, live): a commit made by another session on this board.

@@ -101,6 +101,8 @@ extension Wire {
             let place = try f.string("place", maxLength: 8)
             guard let p = MovePlace(rawValue: place) else { throw f.fail("place", "expected \"first\", \"last\", \"up\" or \"down\"") }
             event = .moveTo(id: try f.string("id", maxLength: 256), section: try f.string("section", maxLength: 256), place: p)
+        case "toggle":
+            event = .toggle(id: try f.string("id", maxLength: 256))
         case "advance":
             event = .advance
         case "external":
