@@ -9,7 +9,6 @@ from selenium.webdriver.common.keys import Keys
 from pages import board_state, canvas_origin, keys, long_press_drag, pointer, scene_cells, wait_for
 
 BOTH = pytest.mark.engines("chromium", "webkit")
-NO_TOGGLE = "the trees engine does not read `toggle` yet (unknown_type)"
 
 
 def open_outline(browser, server):
@@ -59,9 +58,6 @@ def test_a_row_dragged_under_another_and_indented_by_sideways_travel(live_server
 
 
 @BOTH
-# Strict: once the engine answers `toggle` this passes, and both marks must go.
-@pytest.mark.xfail(strict=True, reason=NO_TOGGLE)
-@pytest.mark.ci_skip_allowed("xfail " + NO_TOGGLE)
 def test_a_click_on_the_chevron_collapses_and_another_expands(live_server, browser):
     open_outline(browser, live_server)
     groceries = row(browser, "groceries")
