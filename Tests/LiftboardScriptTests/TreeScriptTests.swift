@@ -110,4 +110,17 @@ import LiftboardWire
     @Test func anUnknownSectionInATreeExpectationIsAReadError() {
         #expect(run("expect tree nowhere: a").outcome == .broken(ScriptProblem(line: 3, error: .noSection(step: "expect tree", id: "nowhere"))))
     }
+
+    @Test func describeWritesATreeDropAsItsRowAndDepthAndItsOrdersAsTrees() throws {
+        let path = Files.golden.appendingPathComponent("tree-depth-sideways.jsonl").path
+        let boardPath = Files.golden.appendingPathComponent("boards/outline.json").path
+        let board = try Wire.decodeBoard(try #require(Files.read(boardPath)))
+        let script = StreamDescriber.describe(stream: try #require(Files.read(path)), board: board, boardPath: boardPath)
+        #expect(script.contains("\ndrag bills after eggs at depth 1\nexpect tree home: groceries (milk eggs bills) garden (seeds)\n"), "\(script)")
+        #expect(!script.contains("expect order"))
+        // Garden is collapsed: the row before milk is garden, not the seeds it hides.
+        let undo = StreamDescriber.describe(stream: try #require(Files.read(Files.golden.appendingPathComponent("tree-undo.jsonl").path)),
+                                            board: board, boardPath: boardPath)
+        #expect(undo.contains("\ndrag milk after garden at depth 0\n"), "\(undo)")
+    }
 }
