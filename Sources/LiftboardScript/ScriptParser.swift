@@ -160,13 +160,11 @@ public enum ScriptParser {
         let text = rest.drop { $0 == " " || $0 == "\t" }
         let section: String, after: Substring
         if text.first == "\"" {
-            guard let first = try ScriptToken.split(text).first else { throw .syntax(step: "expect tree", usage: usage) }
-            // The quoted token's end: the first unescaped quote after the opening one.
-            var i = text.index(after: text.startIndex), escaped = false
-            while i < text.endIndex, escaped || text[i] != "\"" { escaped = !escaped && text[i] == "\\"; i = text.index(after: i) }
-            let tail = text[text.index(after: i)...].drop { $0 == " " || $0 == "\t" }
+            let bytes = Array(text.utf8)
+            let (name, next) = try ScriptToken.quoted(bytes, at: 0)
+            let tail = Substring(String(decoding: bytes[next...], as: UTF8.self)).drop { $0 == " " || $0 == "\t" }
             guard tail.first == ":" else { throw .syntax(step: "expect tree", usage: usage) }
-            section = first.text
+            section = name
             after = tail.dropFirst()
         } else {
             guard let colon = text.firstIndex(of: ":") else { throw .syntax(step: "expect tree", usage: usage) }

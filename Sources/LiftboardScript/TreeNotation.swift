@@ -87,11 +87,9 @@ public enum TreeNotation {
             if c == UInt8(ascii: "(") { out.append(.open); i += 1; continue }
             if c == UInt8(ascii: ")") { out.append(.close); i += 1; continue }
             if c == UInt8(ascii: "\"") {
-                var j = i + 1
-                while j < bytes.count, bytes[j] != UInt8(ascii: "\"") { j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1 }
-                guard j < bytes.count, case .string(let s)? = try? JSONParser.parse(bytes[i...j]) else { throw .unterminatedString }
-                out.append(.id(s))
-                i = j + 1
+                let (text, next) = try ScriptToken.quoted(bytes, at: i)
+                out.append(.id(text))
+                i = next
                 continue
             }
             var j = i
