@@ -19,6 +19,9 @@ struct TreeState: Sendable {
     var hasChildren: [Bool]
     /// Each item's parent in the committed order (-1: top level).
     var parent: [Int]
+    /// Items lifted since the visible order was last made: once their drag ends, their
+    /// collapsed ancestors expand, so that a dropped (or cancelled) item is always a row.
+    var reveal: [Int] = []
 
     init(board: Board) {
         indent = board.tree.indent
