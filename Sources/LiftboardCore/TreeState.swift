@@ -54,6 +54,8 @@ struct TreeDrag: Sendable {
     let height: Int
     /// The depth its row stands at now.
     var depth: Int
+    /// The `rule_refused` message of a drop where no depth fits.
+    static let refusal = "tree: no depth fits here"
     /// No depth fits the row's place (`lo > hi`): the snapshot says `forbidden`.
     var refused = false
 }
