@@ -199,7 +199,7 @@ extension LiveSession {
         // A copy over its palette, or still in it, is a cancel.
         let cancelled = cancelled || isCopyBack(drag)
         var change = cancelled ? nil : dropChange(of: drag)
-        if !cancelled, drag.tree?.refused == true { step.errors.append(.error(code: .ruleRefused, message: "tree: no depth fits here")) }
+        if !cancelled, drag.tree?.refused == true { step.errors.append(.error(code: .ruleRefused, message: TreeDrag.refusal)) }
         // A live place its section refuses (a group lifted where it does not fit; a commit
         // that filled the section meanwhile) is no drop: the items go home.
         if change != nil, arr.hasRules, !drag.refused.isEmpty, drag.refused[arr.sectionOf[h]],

@@ -9,6 +9,11 @@ extension LiveSession {
     /// - Complexity: O(n).
     mutating func visibleRows(_ order: inout [[Int]]) {
         guard arr.tree != nil else { return }
+        for h in arr.tree!.reveal where liftedBy[h] == nil {
+            var p = arr.tree!.parent[h]
+            while p >= 0 { arr.tree!.collapsed[p] = false; p = arr.tree!.parent[p] }
+        }
+        arr.tree!.reveal.removeAll { liftedBy[$0] == nil }
         arr.tree!.depth = arr.tree!.committedDepth
         for s in order.indices {
             var hideBelow = Int.max
@@ -52,6 +57,7 @@ extension LiveSession {
         var height = 0
         for k in i..<end { height = max(height, tree.committedDepth[m[k]] - d0) }
         drags[d].tree = TreeDrag(liftDepth: d0, downX: downX, descendants: Array(m[(i + 1)..<end]), height: height, depth: d0)
+        arr.tree!.reveal.append(h)
         guard end > i + 1 else { return }
         if let k = step.snapshots.lastIndex(where: { $0.p == drags[d].pointer }) { step.snapshots[k].subtree = end - i - 1 }
         let others = drags.enumerated().filter { $0.offset != d }.map { ($0.element.pointer, arr.place(of: $0.element.item)) }
@@ -301,5 +307,65 @@ extension LiveSession {
                 b.sections[s].items[k].leaf = tree.leaf[h]
             }
         }
+    }
+}
+
+extension LiveSession {
+    // MARK: Commits from elsewhere
+
+    /// The committed depths an order's `parents` give (`nil`: none given, every item at the
+    /// top level), or `nil` when they are no forest: a parent that is not an ancestor just
+    /// before its child in pre-order.
+    func treeDepths(_ order: [SectionOrder], handles: [[Int]]) -> [Int]? {
+        var depth = arr.tree?.committedDepth ?? []
+        for so in order {
+            guard let s = arr.sectionIndexOf[so.section] else { return nil }
+            let m = handles[s]
+            var stack: [Int] = []
+            for (k, h) in m.enumerated() {
+                let p = so.parents?[k].flatMap { arr.handleOf[$0] }
+                if so.parents?[k] != nil && p == nil { return nil }
+                while let last = stack.last, last != p { stack.removeLast() }
+                if p != nil && stack.isEmpty { return nil }
+                guard stack.count <= TreeOrder.maxDepth else { return nil }
+                depth[h] = stack.count
+                stack.append(h)
+            }
+        }
+        return depth
+    }
+
+    /// A commit made elsewhere on a tree board: its `move` applied to the committed order it
+    /// was made on, or else its order with its `parents` taken whole; drags in flight keep their
+    /// live places. `nil`: not a tree board (the list's plans apply).
+    mutating func applyTreeExternal(_ c: Commit, now: Double) -> ExternalPlan? {
+        guard let tree = arr.tree else { return nil }
+        var next = base
+        var depth = tree.committedDepth
+        if c.version == version + 1, case .move(let id, let sid, let pid, let aid, let index)? = c.change,
+           let x = arr.handleOf[id], let t = arr.sectionIndexOf[sid] {
+            let movable = arr.movable
+            if let plan = TreeOrder.plan(x, section: t, parent: pid.flatMap { arr.handleOf[$0] }, after: aid.flatMap { arr.handleOf[$0] },
+                                         index: index, order: base, depth: { tree.committedDepth[$0] }, leaf: { tree.leaf[$0] },
+                                         movable: { movable[$0] }, maxDepth: { tree.maxDepth[$0] }) {
+                for k in plan.start..<plan.end { depth[base[plan.section][k]] += plan.delta }
+                TreeOrder.carry(plan, in: &next)
+            }
+        } else if let order = resolve(c.order), let d = treeDepths(c.order, handles: order) {
+            next = order
+            depth = d
+        } else {
+            step.errors.append(.error(code: .badMessage, message: "external: order must name every section and item of the board exactly once, as a forest"))
+            return .refused
+        }
+        let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
+        arr.tree!.committedDepth = depth
+        setCommitted(next, version: c.version)
+        refreshTreeShape()
+        rebuildLive(reporting: before)
+        step.shiftDur = dur(config.shiftMs)
+        step.cellsDirty = true
+        step.commits.append(.commit(withOrder(c)))
+        return .whole
     }
 }

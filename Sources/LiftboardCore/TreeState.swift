@@ -19,6 +19,9 @@ struct TreeState: Sendable {
     var hasChildren: [Bool]
     /// Each item's parent in the committed order (-1: top level).
     var parent: [Int]
+    /// Items lifted since the visible order was last made: once their drag ends, their
+    /// collapsed ancestors expand, so that a dropped (or cancelled) item is always a row.
+    var reveal: [Int] = []
 
     init(board: Board) {
         indent = board.tree.indent
@@ -51,6 +54,8 @@ struct TreeDrag: Sendable {
     let height: Int
     /// The depth its row stands at now.
     var depth: Int
+    /// The `rule_refused` message of a drop where no depth fits.
+    static let refusal = "tree: no depth fits here"
     /// No depth fits the row's place (`lo > hi`): the snapshot says `forbidden`.
     var refused = false
 }
