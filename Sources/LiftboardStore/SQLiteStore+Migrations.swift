@@ -70,7 +70,13 @@ extension SQLiteStore {
         """
         SELECT 1;
         """,
-        // 10: trees (issue 43): the indent, a section's maxDepth, an item's depth in its
+        // 10: people (issue 42): the user who made each commit and the name shown for them;
+        // NULL for commits made before (and for sessions without a user).
+        """
+        ALTER TABLE commits ADD COLUMN user_id TEXT;
+        ALTER TABLE commits ADD COLUMN user_name TEXT;
+        """,
+        // 11: trees (issue 43): the indent, a section's maxDepth, an item's depth in its
         // section's pre-order, its collapsed state to begin with and whether it is a leaf.
         """
         ALTER TABLE boards ADD COLUMN tree_indent REAL NOT NULL DEFAULT 24;
