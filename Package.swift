@@ -33,12 +33,12 @@ let package = Package(
                        providers: [.apt(["libwebsockets-dev"])]),
         // No unsafeFlags: the exclusivity flag it had cost 5.6 % of a message's instructions
         // to remove (docs/performance.md, "The exclusivity flag, measured again and removed").
-        // The built-in kanban board is Examples/boards/kanban.json (Resources/kanban.json links
-        // to it), compiled into the binary as bytes (`PackageResources.kanban_json`): no bundle
+        // The built-in kanban and outline boards are Examples/boards/kanban.json and outline.json
+        // (Resources/ links to them), compiled into the binary as bytes (`PackageResources`): no bundle
         // to ship beside a static binary, and no second copy to keep in step (issue 39).
         .target(name: "LiftboardServer",
                 dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardAuth", "CLibWebSockets"],
-                resources: [.embedInCode("Resources/kanban.json")],
+                resources: [.embedInCode("Resources/kanban.json"), .embedInCode("Resources/outline.json")],
                 swiftSettings: strict),
         // OpenSSL's libcrypto (libssl-dev), for token signatures.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto",

@@ -4,6 +4,7 @@
 import { gestureEvents } from "./client.js";
 import { applyMessage, createScene } from "./scene.js";
 import * as predict from "./predict.js";
+import { noteGesture } from "./tree-view.js";
 
 /** A board's client state; `window.__liftboard` (the demo page) and `element.state` are one. */
 export function createClientState(predictEnabled = true) {
@@ -70,6 +71,7 @@ export function receive(state, msg, now) {
   // either way before the frame's picture, as the contract orders them.
   for (const e of gestureEvents(msg)) {
     state.gestures[e.t]++;
+    noteGesture(state.scene, e);  // a tree's insertion depth (places carry `depth` there only)
     if (e.t === "lift") {
       // An item a tap added to pointer p's drag (`added`) joins it: p's drag stays the first lift's.
       if (!e.added) state.lifts.set(e.p, { id: e.id, from: e.from });

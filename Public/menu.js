@@ -4,9 +4,10 @@
 import { cellUnder, contentToView, inGrid } from "./scene.js";
 import { valueAt } from "./easing.js";
 import { isRich, moreButton } from "./card.js";
+import { isTree } from "./tree-view.js";
 
 /** The menu's entries for card `id`: one place up or down, the top or bottom of its section,
- *  then the end of every other section. Empty for a card the scene does not have or a pinned one. */
+ *  on a tree board Indent and Outdent (docs/protocol.md, Trees), then the end of every other section. Empty for a card the scene does not have or a pinned one. */
 export function menuEntries(scene, id) {
   const cell = scene.cells.get(id);
   if (!cell || !cell.movable) return [];
@@ -17,6 +18,9 @@ export function menuEntries(scene, id) {
     { label: "To the top", section: own, place: "first" },
     { label: "To the bottom", section: own, place: "last" },
   ];
+  if (isTree(scene)) {
+    out.push({ label: "Indent", section: own, place: "indent" }, { label: "Outdent", section: own, place: "outdent" });
+  }
   for (const s of scene.sections) {
     if (s.id !== own) out.push({ label: `Move to ${s.title || s.id}`, section: s.id, place: "last" });
   }

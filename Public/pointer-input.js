@@ -6,6 +6,8 @@
 import { modifiers } from "./client.js";
 import * as predict from "./predict.js";
 import { cellAt, moreButtonAt } from "./menu.js";
+import { contentToView } from "./scene.js";
+import { chevronAt, toggleMessage } from "./tree-view.js";
 
 /** `v` to the nearest hundredth (the pointer's coordinates as the page sends them). */
 const hundredths = (v) => Math.round(v * 100) / 100;
@@ -47,6 +49,20 @@ export class PointerInput {
     this.#swallowed.add(ev.pointerId);
     ev.preventDefault();
     this.#hooks.openMenu(hit.id, { x: hit.button.x - hit.button.r, y: hit.button.y + hit.button.r });
+    return true;
+  }
+
+  /** Whether `ev` went down on a tree row's chevron; if so, that row collapses or expands
+   *  (`toggle`): no press, drag or selection starts from it. */
+  #tapChevron(ev) {
+    const scene = this.#hooks.state().scene, at = this.#point(ev), now = performance.now();
+    const id = chevronAt(scene, at.x, at.y, now, (c, f) => contentToView(scene, c.section, f.x, f.y, now));
+    if (id === null) return false;
+    this.#swallowed.add(ev.pointerId);
+    ev.preventDefault();
+    this.lastPointerDown = now;  // the focus this press gives is no Tab
+    this.#canvas.focus({ preventScroll: true });
+    this.#hooks.send(toggleMessage(id));
     return true;
   }
 
@@ -102,6 +118,7 @@ export class PointerInput {
       this.coarse = ev.pointerType === "touch" || ev.pointerType === "pen";
       // A tap on a card's "⋯" opens "Move to…": no press, drag or selection starts from it.
       if (this.coarse && this.#tapMore(ev)) return;
+      if (this.#tapChevron(ev)) return;
       this.#press = this.coarse ? { p: ev.pointerId, at: this.#point(ev), t: performance.now() } : null;
       if (!this.coarse && this.tapped !== null) { this.tapped = null; hooks.wake(); }
       this.#flushMoves();

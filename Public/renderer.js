@@ -2,6 +2,7 @@
 // every rectangle comes from the scene, which came from the server.
 import { valueAt } from "./easing.js";
 import { cellOpacity, inGrid } from "./scene.js";
+import { CHEVRON_BAND, drawChevron, drawGuides, drawInsertionLines, drawSubtreeBadge, indentOf, isTree } from "./tree-view.js";
 import { LIGHT, drawCard, drawHeader, drawMoreButton, ellipsize, isRich, measurer, moreButton, roundRect } from "./card.js";
 
 /** The display's device pixels per CSS pixel: read here and nowhere else. */
@@ -30,22 +31,24 @@ function drawForbidden(ctx, f) {
 
 /** A cell: a card when it has rich fields (card.js), else a colored bar with its label; the
  * "⋯" button on it when `more`. `grid`: the cell is in a grid (the scene's layout says so),
- * so its card is drawn in grid form (its image on top). */
-function drawItem(ctx, f, cell, grid, focused, look, more = false) {
-  const t = look.theme || LIGHT;
-  if (!isRich(cell)) drawCell(ctx, f, cell?.color, cell?.label, focused, cell?.selected, cell?.handle, t);
+ * so its card is drawn in grid form (its image on top). `tree`: a tree row (tree-view.js):
+ * its label starts after the chevron's band, which wears the chevron when it has children. */
+function drawItem(ctx, f, cell, grid, focused, look, more = false, tree = false) {
+  const t = look.theme || LIGHT, lead = tree ? CHEVRON_BAND - 8 : 0;
+  if (!isRich(cell)) drawCell(ctx, f, cell?.color, cell?.label, focused, cell?.selected, cell?.handle, t, false, lead);
   else {
     const selected = !!cell.selected;
     const trailing = (grid ? 0 : (selected ? 34 : 0) + (more ? 34 : 0)) + (cell.handle === "trailing" ? 30 : 0);
-    drawCard(ctx, cell, f, { theme: t, grid, trailing, leading: cell.handle === "leading" ? 28 : 0 });
+    drawCard(ctx, cell, f, { theme: t, grid, trailing, leading: (cell.handle === "leading" ? 28 : 0) + lead });
     drawCell(ctx, f, null, null, focused, selected, cell.handle, t, true);
   }
+  if (tree && cell) drawChevron(ctx, cell, f, isRich(cell) ? t.secondary : "#fff");
   if (more) drawMoreButton(ctx, t, moreButton(f, grid && isRich(cell), !!cell.selected));
 }
 
 /** A bar of `color` with its label; `overlayOnly`: only what goes over a card (selection,
  * grip, focus ring). */
-function drawCell(ctx, f, color, label, focused, selected = false, handle = null, t = LIGHT, overlayOnly = false) {
+function drawCell(ctx, f, color, label, focused, selected = false, handle = null, t = LIGHT, overlayOnly = false, lead = 0) {
   if (!overlayOnly) {
     roundRect(ctx, f.x + 6, f.y + 2, f.w - 12, f.h - 4, t.radius);
     ctx.fillStyle = color || "#888";
@@ -71,11 +74,11 @@ function drawCell(ctx, f, color, label, focused, selected = false, handle = null
   }
   if (!overlayOnly) {
     const font = `600 16px ${t.font}`, measure = measurer(ctx);
-    const text = ellipsize((x) => measure(font, x), label || "", f.w - 40 - (handle ? 24 : 0));
+    const text = ellipsize((x) => measure(font, x), label || "", f.w - 40 - (handle ? 24 : 0) - lead);
     ctx.fillStyle = "#fff";
     ctx.font = font;
     ctx.textBaseline = "middle";
-    ctx.fillText(text, handle === "leading" ? f.x + 44 : f.x + 20, f.y + f.h / 2);
+    ctx.fillText(text, (handle === "leading" ? f.x + 44 : f.x + 20) + lead, f.y + f.h / 2);
   }
   if (handle) drawGrip(ctx, f, handle, overlayOnly ? t.secondary : "rgba(255,255,255,0.85)");
   if (focused) {
@@ -168,6 +171,7 @@ function drawSlot(ctx, slot, theme) {
 function drawStacked(ctx, scene, now, w, h, look) {
   const theme = look.theme || LIGHT;
   const scroll = valueAt(scene.scroll, now);
+  const tree = isTree(scene), indent = tree ? indentOf(scene) : 0;
   ctx.save();
   ctx.translate(0, -scroll);
   for (const s of scene.sections) {
@@ -181,9 +185,11 @@ function drawStacked(ctx, scene, now, w, h, look) {
     const f = valueAt(c.frame, now);
     if (f.y + f.h < scroll || f.y > scroll + h) continue;
     ctx.globalAlpha = cellOpacity(c, now);
-    drawItem(ctx, f, c, inGrid(scene, c), scene.focus === c.id, look, !!look.more?.(c));
+    if (tree) drawGuides(ctx, c, f, indent, theme);
+    drawItem(ctx, f, c, inGrid(scene, c), scene.focus === c.id, look, !!look.more?.(c), tree);
     ctx.globalAlpha = 1;
   }
+  if (tree) drawInsertionLines(ctx, scene, now, theme);
   ctx.restore();
 }
 
@@ -213,7 +219,8 @@ function drawSnapshots(ctx, scene, now, look) {
         ctx.fill();
       }
     }
-    drawItem(ctx, box, { ...cell, selected: false }, !!cell && inGrid(scene, cell), false, look);
+    drawItem(ctx, box, { ...cell, selected: false }, !!cell && inGrid(scene, cell), false, look, false, isTree(scene));
+    if (s.subtree > 0) { ctx.shadowColor = "transparent"; drawSubtreeBadge(ctx, s, box); }
     if (s.count > 1) {
       ctx.shadowColor = "transparent";
       const r = Math.min(13, box.h / 2 - 4), bx = box.x + box.w - 20 - r, by = box.y + box.h / 2;

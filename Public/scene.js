@@ -2,6 +2,7 @@
 // The renderer reads it; the tests check it without a canvas. No layout math, no order
 // decisions: every value here came from a `layout` or a `frame`.
 import { animation, isRunning, retarget, valueAt } from "./easing.js";
+import { applyTreeChanges, treeFields } from "./tree-view.js";
 
 export function createScene() {
   return {
@@ -16,6 +17,9 @@ export function createScene() {
     columns: false,
     scrollX: animation(0, 0, 0, 0),
     columnScroll: new Map(),
+    // A tree board (`layout.tree`): `{indent}`; each drag's insertion depth (tree-view.js).
+    tree: null,
+    dropDepths: new Map(),
     sections: [],
     cells: new Map(),      // id -> {id, label, color, section, index, movable, frame (anim), hidden, alpha, showAt}
     snapshots: new Map(),  // "p:id" -> {p, id, center (anim), size, scale, rotation, alpha (anims), done, endsAt}
@@ -30,7 +34,7 @@ function cellFrom(info, now) {
     id: info.id, label: info.label, color: info.color, section: info.section, index: info.index,
     movable: info.movable, frame: animation(info.frame, info.frame, now, 0), hidden: !!info.hidden,
     selected: !!info.selected, alpha: 1, showAt: null, fade: null, removeAt: null, handle: info.handle || null,
-    ...cardFields(info),
+    ...cardFields(info), ...treeFields(info),
   };
 }
 
@@ -93,7 +97,7 @@ function snapshotFrom(s, now, scene) {
     p: s.p, id: s.id, size: s.size || (cell ? { w: cell.frame.to.w, h: cell.frame.to.h } : { w: 0, h: 0 }),
     center: animation(start || { x: 0, y: 0 }, start || { x: 0, y: 0 }, now, 0),
     scale: animation(1, 1, now, 0), rotation: animation(0, 0, now, 0), alpha: animation(1, 1, now, 0),
-    count: 1, done: false, endsAt: 0, forbidden: false,
+    count: 1, subtree: 0, done: false, endsAt: 0, forbidden: false,
   };
 }
 
@@ -105,6 +109,7 @@ function applySnapshot(scene, s, now) {
   // A multi-item drag: how many items the snapshot carries (the renderer stacks them).
   if (s.count !== undefined) snap.count = s.count;
   if (s.forbidden !== undefined) snap.forbidden = s.forbidden;  // over a section that refuses the drag
+  if (s.subtree !== undefined) snap.subtree = s.subtree;  // a tree's lifted subtree: "+N"
   if (s.center) snap.center = retarget(snap.center, s.center, now, s.moveDur || 0, s.ease || "linear");
   const dur = s.dur || 0;
   for (const k of ["scale", "rotation", "alpha"]) {
@@ -128,9 +133,9 @@ function applyColumnScrolls(scene, sections, now, dur) {
   }
 }
 
-const LAYOUTS = new Set(["list", "grid", "columns"]);
+const LAYOUTS = new Set(["list", "grid", "columns", "tree"]);
 
-/** The layout section `section`'s cells are drawn in: "list", "grid" or "columns" (today the
+/** The layout section `section`'s cells are drawn in: "list", "grid", "columns" or "tree" (the
  *  board's, for every section). The page asks for the name (`hello.config.layouts: "named"`);
  *  a `layout` without one is taken for a list's (a server older than that choice names
  *  columns only). */
@@ -150,6 +155,7 @@ export function applyLayout(scene, msg, now) {
   scene.scroll = animation(msg.scroll.y, msg.scroll.y, now, 0);
   scene.layout = LAYOUTS.has(msg.layout) ? msg.layout : "list";
   scene.columns = scene.layout === "columns";
+  scene.tree = scene.layout === "tree" ? (msg.tree ?? {}) : null;
   scene.scrollX = animation(msg.scroll.x ?? 0, msg.scroll.x ?? 0, now, 0);
   scene.columnScroll = new Map();
   scene.sections = msg.sections;
@@ -198,6 +204,7 @@ export function applyFrame(scene, msg, now) {
       if (u.label !== undefined) Object.assign(cell, { label: u.label, color: u.color, section: u.section, index: u.index, movable: u.movable, handle: u.handle || null, ...cardFields(u) });
     }
     if (u.selected !== undefined) cell.selected = u.selected;
+    applyTreeChanges(cell, u);
     if (u.hidden) { cell.hidden = true; cell.showAt = null; }
     else if (cell.hidden && cell.showAt === null) cell.hidden = false;
     cell.alpha = u.alpha ?? 1;

@@ -75,6 +75,8 @@ struct Arrangement: Sendable {
     }
     /// A new arrangement is all new.
     private(set) var changes = Changes()
+    /// Trees: depths, collapsed states and the tree's rules (nil on other boards).
+    var tree: TreeState? = nil
 
     /// The sections whose order a move changed since the last whole new order (`setOrder`) or
     /// `clearVisited()`: the only ones where a drag can have left the live order other than the
@@ -134,6 +136,7 @@ struct Arrangement: Sendable {
         sectionHeight = Array(repeating: 0, count: members.count)
         self.width = width
         cellsPerRow = 1
+        if spec.kind == .tree { tree = TreeState(board: board) }
         relayout(width: width)
     }
 
@@ -152,7 +155,11 @@ struct Arrangement: Sendable {
         scrollsSections || sectionCount == 0 ? 0 : sectionTop[sectionCount - 1] + sectionHeight[sectionCount - 1]
     }
 
-    func place(of h: Int) -> Place { Place(section: sectionIDs[sectionOf[h]], index: indexOf[h]) }
+    func place(of h: Int) -> Place {
+        var p = Place(section: sectionIDs[sectionOf[h]], index: indexOf[h])
+        p.depth = tree?.depth[h]
+        return p
+    }
 
     /// The order as a commit names it.
     var order: [SectionOrder] {
@@ -244,6 +251,9 @@ struct Arrangement: Sendable {
         switch traits.placement {
         case .rows(let pitch, let w):
             return Rect(x: Double(s) * pitch, y: y0 + tops[s][i], w: w ?? width, h: heights[members[s][i]])
+        case .indented(let indent):
+            let h = members[s][i], x = Double(tree?.depth[h] ?? 0) * indent
+            return Rect(x: x, y: y0 + tops[s][i], w: max(0, width - x), h: heights[h])
         case .grid(let w, let h, let spacing):
             let col = i % cellsPerRow, row = i / cellsPerRow
             return Rect(x: Double(col) * (w + spacing), y: y0 + Double(row) * (h + spacing), w: w, h: h)
@@ -256,6 +266,10 @@ struct Arrangement: Sendable {
         (0..<sectionCount).map {
             SectionInfo(id: sectionIDs[$0], title: titles[$0], frame: sectionFrame($0), header: headerHeight,
                         slot: members[$0].isEmpty ? slotFrame($0) : nil, subtitle: subtitles[$0], count: members[$0].count)
+        }.enumerated().map { s, info in
+            var info = info
+            info.maxDepth = tree?.maxDepth[s]
+            return info
         }
     }
 

@@ -98,6 +98,8 @@ extension Board {
             return .insert(id: id, section: sections[s].id, after: predecessor(s, i, movableOnly: true), index: i)
         case .swap(let a, let b):
             return .swap(a, b)
+        case .move(let id, _, _, _, _):
+            return treeMoveBack(id)
         case .group(let ids, _, _, _):
             // Every item back after its movable predecessor, in the order of their places, so
             // that a predecessor that moved with the group is back before its follower.

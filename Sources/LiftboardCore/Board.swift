@@ -5,6 +5,16 @@ public enum LayoutKind: String, Sendable, Hashable {
     /// Sections side by side as columns, each scrolling vertically on its own; the board
     /// scrolls sideways (docs/protocol.md, "Columns").
     case columns
+    /// An outline: each section a forest whose items nest, drawn as indented list rows; a drag
+    /// carries a subtree and its depth follows the finger sideways (docs/protocol.md, "Trees").
+    case tree
+}
+
+/// Tree geometry (docs/protocol.md, "Trees"): rows take the list's metrics, indented `indent`
+/// px a level.
+public struct TreeMetrics: Hashable, Sendable {
+    public var indent: Double = 24
+    public init(indent: Double = 24) { self.indent = indent }
 }
 
 /// List geometry (contract §2). Defaults are the contract's.
@@ -57,6 +67,13 @@ public struct Item: Hashable, Sendable {
     public var handle: HandleEdge? = nil
     /// What the card shows besides `label` and `color`: detail, image, badge, tags, accent.
     public var card: Card = Card()
+    /// Trees: the item's depth (0: top level). A section's `items` are its forest in pre-order,
+    /// each item followed by its descendants (docs/protocol.md, "Trees").
+    public var depth: Int = 0
+    /// Trees: the state every session starts in (toggles are per session, never committed).
+    public var collapsed: Bool = false
+    /// Trees: the item takes no children.
+    public var leaf: Bool = false
     public init(id: String, label: String? = nil, color: String? = nil, height: Double? = nil, movable: Bool = true,
                 kind: String? = nil, handle: HandleEdge? = nil, card: Card = Card()) {
         self.id = id; self.label = label ?? id; self.color = color ?? ""; self.height = height; self.movable = movable
@@ -90,6 +107,8 @@ public struct Section: Hashable, Sendable {
     public var drop: SectionDrop? = nil
     /// A second line under the title in the header (issue 25).
     public var subtitle: String? = nil
+    /// Trees: the deepest depth the section takes (`nil`: up to the board limit).
+    public var maxDepth: Int? = nil
     public init(id: String, title: String? = nil, items: [Item], accepts: [String]? = nil, max: Int? = nil,
                 copy: Bool = false, drop: SectionDrop? = nil, subtitle: String? = nil) {
         self.id = id; self.title = title ?? id; self.items = items
@@ -108,6 +127,8 @@ public struct Board: Hashable, Sendable {
     public var grid: GridMetrics
     /// Used when `layout` is `.columns`.
     public var columns: ColumnMetrics = ColumnMetrics()
+    /// Used when `layout` is `.tree`.
+    public var tree: TreeMetrics = TreeMetrics()
     public var sections: [Section]
     /// 0 for a board file; each commit adds 1.
     public var version: Int
@@ -130,7 +151,11 @@ public struct Board: Hashable, Sendable {
 
     /// The current order, as a commit names it.
     public var order: [SectionOrder] {
-        sections.map { SectionOrder(section: $0.id, items: $0.items.map(\.id)) }
+        sections.map { s in
+            var o = SectionOrder(section: s.id, items: s.items.map(\.id))
+            if layout == .tree { o.parents = TreeOrder.parents(depths: s.items.map(\.depth)).map { $0.map { s.items[$0].id } } }
+            return o
+        }
     }
 }
 
@@ -157,7 +182,7 @@ public enum BoardError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalid(field: String, reason: String)
     /// An id is used twice (section ids in the board, item ids in the board).
     case duplicateID(field: String, id: String)
-    /// `layout` is none of `list`, `grid`, `columns`.
+    /// `layout` is none of `list`, `grid`, `columns`, `tree`.
     case unknownLayout(field: String, value: String)
 
     public var field: String {
@@ -172,7 +197,7 @@ public enum BoardError: Error, Hashable, Sendable, CustomStringConvertible {
         case .wrongType(let f, let e): "\(f): expected \(e)"
         case .invalid(let f, let r): "\(f): \(r)"
         case .duplicateID(let f, let id): "\(f): duplicate id \"\(id)\""
-        case .unknownLayout(let f, let v): "\(f): unknown layout \"\(v)\" (expected \"list\", \"grid\" or \"columns\")"
+        case .unknownLayout(let f, let v): "\(f): unknown layout \"\(v)\" (expected \"list\", \"grid\", \"columns\" or \"tree\")"
         }
     }
 }

@@ -203,6 +203,9 @@ extension Board {
             version += 1
             return []
         }
+        if case .move(let id, let section, let parent, let after, let index) = change {
+            return applyTreeMove(id, section: section, parent: parent, after: after, index: index)
+        }
         if case .insert(let id, let section, let after, let index) = change,
            let place = placeInsertWithinSection(id: id, section: section, after: after, index: index) {
             return place.from == place.to ? nil : shiftWithinSection(id: id, place)
@@ -396,7 +399,7 @@ extension Board {
             var any = false
             for c in changes where c.isItemEdit { any = applyEdit(c) || any }
             return any
-        case .insert, .swap, .group, .batch:
+        case .insert, .swap, .group, .batch, .move:
             return false
         case .addItem(let item, let section, let after):
             guard !item.id.isEmpty, locate(item: item.id) == nil, let s = sections.firstIndex(where: { $0.id == section }) else { return false }

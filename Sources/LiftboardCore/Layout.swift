@@ -85,6 +85,9 @@ enum CellPlacement: Sendable {
     case rows(pitch: Double, width: Double?)
     /// Cells of one size, `Arrangement.cellsPerRow` to a row, `spacing` apart.
     case grid(width: Double, height: Double, spacing: Double)
+    /// Rows stacked as `.rows(pitch: 0, width: nil)`, each indented `indent` px a level of its
+    /// item's live depth (`Arrangement.tree`).
+    case indented(indent: Double)
 }
 
 /// A board's layout as its file states it: its kind and every kind's metrics (a board keeps
@@ -94,8 +97,9 @@ struct LayoutSpec: Sendable, Hashable {
     var list: ListMetrics
     var grid: GridMetrics
     var columns: ColumnMetrics
+    var tree: TreeMetrics
 
-    init(of board: Board) { kind = board.layout; list = board.list; grid = board.grid; columns = board.columns }
+    init(of board: Board) { kind = board.layout; list = board.list; grid = board.grid; columns = board.columns; tree = board.tree }
 
     /// The one place that makes a layout from a board's kind.
     func make() -> any Layout {
@@ -103,6 +107,7 @@ struct LayoutSpec: Sendable, Hashable {
         case .list: ListLayout(metrics: list)
         case .grid: GridLayout(metrics: grid)
         case .columns: ColumnsLayout(metrics: columns)
+        case .tree: TreeLayout(list: ListLayout(metrics: list), metrics: tree)
         }
     }
 }

@@ -15,6 +15,7 @@ extension LiveSession {
             }, accepts: arr.rules[s].accepts.map { $0.sorted() }, max: arr.rules[s].max, copy: arr.rules[s].copy,
                drop: arr.rules[s].drop, subtitle: arr.subtitles[s])
         }
+        if arr.tree != nil { addTreeFacts(to: &b) }
         return b
     }
 

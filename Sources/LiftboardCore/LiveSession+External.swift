@@ -83,6 +83,7 @@ extension LiveSession {
             step.commits.append(.commit(withOrder(c)))
             return .edit
         }
+        if let plan = applyTreeExternal(c, now: now) { return plan }
         var next: [[Int]]
         if c.version == version + 1, let change = c.change, let resolved = resolve(change) {
             // The change on top of the order it was made on, applied where it is.
@@ -147,8 +148,13 @@ extension LiveSession {
     /// not name every section and item of the board once.
     mutating func resync(to order: [SectionOrder], version: Int) -> Bool {
         guard let next = resolve(order) else { return false }
+        if arr.tree != nil {
+            guard let depth = treeDepths(order, handles: next) else { return false }
+            arr.tree!.committedDepth = depth
+        }
         let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
         setCommitted(next, version: version)
+        refreshTreeShape()
         rebuildLive(reporting: before)
         // The order may be shorter (an item left a section for an empty one, which then
         // loses its drop slot): the scroll offset stays inside the content, as after a step.

@@ -10,12 +10,13 @@ extension LiveSession {
     @inline(__always) func cellInfo(_ h: Int) -> CellInfo {
         CellInfo(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h], section: arr.sectionIDs[arr.sectionOf[h]],
                  index: arr.indexOf[h], movable: arr.movable[h], frame: arr.frame(of: h), hidden: liftedBy[h] != nil,
-                 selected: selection.marked[h], handle: arr.grips[h], card: arr.cards[h], heldBy: heldByOther(h))
+                 selected: selection.marked[h], handle: arr.grips[h], card: arr.cards[h], heldBy: heldByOther(h),
+                 tree: arr.tree == nil ? nil : treeFacts(h))
     }
 
     @inline(__always) func sentCell(_ h: Int) -> SentCell {
         SentCell(frame: arr.frame(of: h), hidden: liftedBy[h] != nil, section: arr.sectionOf[h], index: arr.indexOf[h],
-                 selected: selection.marked[h], heldBy: heldByOther(h))
+                 selected: selection.marked[h], heldBy: heldByOther(h), tree: arr.tree == nil ? nil : sentTree(h))
     }
 
     func snapshotState(_ d: Drag) -> SnapshotUpdate {
@@ -41,7 +42,8 @@ extension LiveSession {
         var layout = LayoutMessage(version: version, content: sent.content, scroll: Point(x: scrolling.x, y: scrolling.y),
                                    sections: sent.sections, cells: handles.map(cellInfo),
                                    snapshots: drags.map(snapshotState))
-        layout.layout = scrollsSections || config.layouts == .named ? arr.spec.kind : nil
+        layout.layout = scrollsSections || config.layouts == .named || arr.tree != nil ? arr.spec.kind : nil
+        layout.treeIndent = arr.tree?.indent
         return .layout(layout)
     }
 
@@ -258,7 +260,7 @@ extension LiveSession {
         cells.append(CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
                                 ease: .easeInOut))
         let last = cells.count - 1
-        if renamed { cells[last].info = cellInfo(h) }
+        if renamed { cells[last].info = cellInfo(h) } else if was.tree != now.tree { cells[last].tree = treeChange(h, was: was.tree, now: now.tree) }
         if was.selected != now.selected { cells[last].selected = now.selected }
         if was.heldBy != now.heldBy { cells[last].heldBy = .some(now.heldBy) }
     }

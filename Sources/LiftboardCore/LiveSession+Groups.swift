@@ -9,7 +9,7 @@
 /// gives, in the group's order); a cancel sends every one home.
 extension LiveSession {
     /// Whether a drag may carry several items.
-    var groupsAllowed: Bool { config.mode == .insert }
+    var groupsAllowed: Bool { config.mode == .insert && arr.tree == nil }
 
     // MARK: Taps and clicks
 

@@ -4,6 +4,7 @@ extension LiveSession {
     static let keyboardPointer = -1
 
     func describe(_ h: Int) -> String {
+        if arr.tree != nil { return treeDescribe(h) }
         let s = arr.sectionOf[h]
         return "position \(arr.indexOf[h] + 1) of \(arr.members[s].count) in \(arr.titles[s])"
     }
@@ -39,6 +40,7 @@ extension LiveSession {
         }
         switch key {
         case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":
+            if arr.tree != nil, toggleByKey(f, key: key, now: now) { return }
             guard let next = focusTarget(from: f, key: key) else { return }
             focus = next
             scrollIntoView(next)

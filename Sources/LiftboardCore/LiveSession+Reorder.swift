@@ -24,6 +24,7 @@ extension LiveSession {
         // Only its cell changed (hidden): a second lift in the step compares every cell.
         if step.restyled == nil { step.restyled = h } else { step.cellsDirty = true }
         liftSelection(with: drags.count - 1)
+        if arr.tree != nil { liftSubtree(drags.count - 1, downX: pointers.first { $0.id == p }?.recognizer.origin.x ?? pointerPos.x) }
         updateAutoScroll(now: now)
     }
 
@@ -44,7 +45,7 @@ extension LiveSession {
     @discardableResult
     mutating func retarget(_ d: Int, now: Double) -> Bool {
         let h = drags[d].item
-        let section = arr.sectionOf[h], index = arr.indexOf[h]
+        let section = arr.sectionOf[h], index = arr.indexOf[h], depth = arr.tree?.depth[h]
         // `swaps(drags[d])` and `contentPoint(_:)` spelled out: a call of a non-mutating method
         // here copied the whole session (every array retained and released) on every move.
         var c = Point(x: drags[d].center.x, y: drags[d].center.y + scrolling.y)
@@ -61,8 +62,9 @@ extension LiveSession {
         }
         if arr.hasRules { updateForbidden(d, center: c) }
         // Most moves pass nothing: compare handles, make the places (strings) only for a `moved`.
-        if arr.sectionOf[h] != section || arr.indexOf[h] != index {
-            let before = Place(section: arr.sectionIDs[section], index: index)
+        if arr.sectionOf[h] != section || arr.indexOf[h] != index || arr.tree?.depth[h] != depth {
+            var before = Place(section: arr.sectionIDs[section], index: index)
+            before.depth = depth
             noteMoved(pointer: drags[d].pointer, id: arr.ids[h], from: before, to: arr.place(of: h))
             step.reordered = true
             step.shiftDur = dur(config.shiftMs)
@@ -181,7 +183,7 @@ extension LiveSession {
 
     /// Whether `drag` follows the swap rules: pointer drags in swap mode (the keyboard always
     /// moves one place at a time, insert semantics).
-    func swaps(_ drag: Drag) -> Bool { config.mode == .swap && drag.pointer >= 0 && drag.copyFrom == nil }
+    func swaps(_ drag: Drag) -> Bool { config.mode == .swap && drag.pointer >= 0 && drag.copyFrom == nil && arr.tree == nil }
 
     // MARK: Drop and cancel
 
@@ -197,6 +199,7 @@ extension LiveSession {
         // A copy over its palette, or still in it, is a cancel.
         let cancelled = cancelled || isCopyBack(drag)
         var change = cancelled ? nil : dropChange(of: drag)
+        if !cancelled, drag.tree?.refused == true { step.errors.append(.error(code: .ruleRefused, message: TreeDrag.refusal)) }
         // A live place its section refuses (a group lifted where it does not fit; a commit
         // that filled the section meanwhile) is no drop: the items go home.
         if change != nil, arr.hasRules, !drag.refused.isEmpty, drag.refused[arr.sectionOf[h]],
@@ -242,6 +245,7 @@ extension LiveSession {
     /// item after the nearest movable item before it in its live section that no other drag
     /// holds (first in the section when there is none).
     func dropChange(of drag: Drag) -> Change? {
+        if arr.tree != nil { return treeDropChange(of: drag) }
         let h = drag.item
         let s = arr.sectionOf[h]
         if swaps(drag) && s == drag.liftSection {
@@ -291,6 +295,7 @@ extension LiveSession {
             commitEdit(change, now: now, undoable: undoable)
             return
         }
+        if case .move = change { return commitTreeMove(change, now: now, undoable: undoable) }
         guard let resolved = resolve(change) else { return }
         let revert = undoable ? self.revert(of: change) : nil
         var order = base
@@ -393,6 +398,7 @@ extension LiveSession {
     /// - Complexity: O(n).
     mutating func rebuildLive(reporting before: [(pointer: Int, place: Place)]) {
         var order = base
+        visibleRows(&order)
         var carried: [(section: Int, index: Int, item: Int)] = []
         for k in drags.indices {
             let h = drags[k].item
@@ -436,6 +442,7 @@ extension LiveSession {
     /// `rebuildLive` makes them (`ExternalInPlaceTests` holds the two paths to the same bytes).
     /// - Complexity: O(items of those sections) + O(sections + drags).
     mutating func rebuildLive(reporting before: [(pointer: Int, place: Place)], touching changed: [Int]) {
+        if arr.tree != nil { return rebuildLive(reporting: before) }  // a tree's rows follow from the whole order
         var touched = changed
         let swapDrags = config.mode == .swap && drags.count > 1
         for s in arr.visited where (arr.pinnedNow[s] > 0 || swapDrags) && !touched.contains(s) { touched.append(s) }

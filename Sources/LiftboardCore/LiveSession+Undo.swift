@@ -37,6 +37,8 @@ extension LiveSession {
             return (.insert(id: id, section: a.section, after: a.after, index: i), [id])
         case .swap(let x, let y):
             return (.swap(x, y), [x, y])
+        case .move(let id, _, _, _, _):
+            return arr.handleOf[id].flatMap(treeMoveBack).map { ($0, [id]) }
         case .group(let ids, _, _, _):
             // Every item back after its movable predecessor, in the order of their places, so
             // that a predecessor that moved with the group is back before its follower.

@@ -71,6 +71,8 @@ struct Drag: Sendable {
     /// The refusing section its center is over (the snapshot's `forbidden`), if any.
     var forbiddenIn: Int? = nil
     var forbidden: Bool { forbiddenIn != nil }
+    /// Trees: the subtree it carries and its projected depth.
+    var tree: TreeDrag? = nil
     /// The items it carries: its group, or its own item.
     var carried: [Int] { group.isEmpty ? [item] : group }
     /// The items carried besides its own.
@@ -150,6 +152,8 @@ struct LiveSession: Sendable {
         var index: Int
         var selected: Bool = false
         var heldBy: String? = nil
+        /// Trees: what the client has of the row's facts.
+        var tree: SentTree? = nil
     }
 
     struct Step: Sendable {
@@ -189,6 +193,11 @@ struct LiveSession: Sendable {
         selection = Selection(marked: Array(repeating: false, count: arr.itemCount))
         scrolling.columns = Array(repeating: 0, count: arr.scrollsSections ? arr.sectionCount : 0)
         resetPinnedHomes()
+        if arr.tree != nil {
+            var rows = base
+            visibleRows(&rows)
+            arr.setOrder(rows)
+        }
     }
 
     @inline(__always) var maxScroll: Double { max(0, arr.contentHeight - viewport.h) }
@@ -196,7 +205,11 @@ struct LiveSession: Sendable {
     func dur(_ ms: Double) -> Double { config.reducedMotion ? 0 : ms }
 
     var baseOrder: [SectionOrder] {
-        base.enumerated().map { SectionOrder(section: arr.sectionIDs[$0.offset], items: $0.element.map { arr.ids[$0] }) }
+        base.enumerated().map {
+            var o = SectionOrder(section: arr.sectionIDs[$0.offset], items: $0.element.map { arr.ids[$0] })
+            if arr.tree != nil { o.parents = committedParents($0.offset) }
+            return o
+        }
     }
 
     mutating func resetPinnedHomes() {
@@ -258,6 +271,9 @@ struct LiveSession: Sendable {
         case .moveTo(let id, let section, let place):
             identity.lastInput = now
             moveTo(id, section: section, place: place, now: now)
+        case .toggle(let id):
+            identity.lastInput = now
+            toggle(id, now: now)
         case .advance:
             break
         case .external(let commit):
@@ -378,7 +394,7 @@ struct LiveSession: Sendable {
             for x in d.extras where !arr.isParked(x) || liftedBy[x] != d.pointer { v.append("carried \(arr.ids[x]) is not parked by its drag") }
         }
         let parked = (0..<arr.itemCount).filter(arr.isParked).count
-        if parked != carried { v.append("\(parked) items parked, \(carried) carried") }
+        if parked != carried && arr.tree == nil { v.append("\(parked) items parked, \(carried) carried") }
         if selection.marked.filter({ $0 }).count != selection.count { v.append("selectionCount is stale") }
         for d in drags where d.pointer >= 0 && !pointers.contains(where: { $0.id == d.pointer && $0.phase == .dragging }) {
             v.append("drag of pointer \(d.pointer) has no dragging pointer")

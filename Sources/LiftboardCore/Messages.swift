@@ -82,6 +82,8 @@ public enum ClientEvent: Hashable, Sendable {
     /// "Move to…" (a single-pointer alternative to dragging, WCAG 2.5.7): item `id` to `place`
     /// of `section`, committed as the change a drag there would commit.
     case moveTo(id: String, section: String, place: MovePlace)
+    /// Trees: collapse or expand item `id` for this session only.
+    case toggle(id: String)
     /// Replay only: move the clock.
     case advance
     /// Replay only (and the hub, live): a commit made by another session on this board.
@@ -109,6 +111,8 @@ public enum MovePlace: String, Hashable, Sendable {
 public struct Place: Hashable, Sendable, CustomStringConvertible {
     public var section: String
     public var index: Int
+    /// Trees: the depth at this place (`lift`, `moved`, `drop`; nil elsewhere).
+    public var depth: Int? = nil
     public init(section: String, index: Int) { self.section = section; self.index = index }
     public var description: String { "\(section)[\(index)]" }
 }
@@ -117,6 +121,8 @@ public struct Place: Hashable, Sendable, CustomStringConvertible {
 public struct SectionOrder: Hashable, Sendable {
     public var section: String
     public var items: [String]
+    /// Trees: each item's parent id (`nil`: top level), in the order of `items` (nil: not a tree).
+    public var parents: [String?]? = nil
     public init(section: String, items: [String]) { self.section = section; self.items = items }
 }
 
@@ -146,6 +152,10 @@ public enum Change: Hashable, Sendable {
     /// Reorder changes applied in order as one commit (an undo of a group drop, which puts
     /// every item back where it was). Edits are not batched.
     case batch([Change])
+    /// Trees: item `move` and its subtree go to `section` under `parent` (nil: top level),
+    /// right after its sibling `after`'s subtree (nil: first), `index` its place among those
+    /// siblings after the removal (used when `after` is no longer a child of `parent`).
+    case move(String, section: String, parent: String?, after: String?, index: Int)
     /// Edits (the board's content, not only its order): a new item right after `after` in
     /// `section` (first when nil; last when `after` is no longer there).
     /// Indirect, as `updateItem`: an item inline made every change (and every commit, record
@@ -171,7 +181,7 @@ public enum Change: Hashable, Sendable {
     /// is an edit.
     public var isEdit: Bool {
         switch self {
-        case .insert, .swap, .group: false
+        case .insert, .swap, .group, .move: false
         case .batch(let changes): changes.first?.isEdit ?? false
         default: true
         }
@@ -244,6 +254,8 @@ public struct SectionInfo: Hashable, Sendable {
     public var subtitle: String? = nil
     /// Extension (issue 25): how many items the section holds (live, during a drag).
     public var count: Int = 0
+    /// Extension (trees): the section's `maxDepth`, when its file sets one.
+    public var maxDepth: Int? = nil
     public init(id: String, title: String, frame: Rect, header: Double = 0, slot: Rect? = nil, subtitle: String? = nil, count: Int = 0) {
         self.id = id; self.title = title; self.frame = frame; self.header = header; self.slot = slot
         self.subtitle = subtitle; self.count = count
@@ -270,12 +282,14 @@ public struct CellInfo: Hashable, Sendable {
     public var card: Card
     /// Issue 44: the name of the other session that holds the item (sent only when set).
     public var heldBy: String?
+    /// Extension (trees): the row's depth, parent, children and collapsed state.
+    public var tree: TreeFacts?
     public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
                 hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card(),
-                heldBy: String? = nil) {
+                heldBy: String? = nil, tree: TreeFacts? = nil) {
         self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
         self.movable = movable; self.frame = frame; self.hidden = hidden; self.selected = selected; self.handle = handle
-        self.card = card; self.heldBy = heldBy
+        self.card = card; self.heldBy = heldBy; self.tree = tree
     }
 }
 
@@ -291,6 +305,8 @@ public struct LayoutMessage: Hashable, Sendable {
     /// Extension: the layout this message names (`"layout"`), or nil for none: a columns board
     /// always says so; a list or a grid only to a session that asked (`SessionConfig.layouts`).
     public var layout: LayoutKind? = nil
+    /// Extension (trees): the px a level indents (`"tree": {"indent"}`), on a tree board only.
+    public var treeIndent: Double? = nil
     /// Extension: the board's layout is `columns` (sent as `"layout": "columns"`).
     public var columns: Bool {
         get { layout == .columns }
@@ -321,9 +337,11 @@ public struct CellUpdate: Hashable, Sendable {
     /// Issue 44: another session began (`.some(name)`) or ended (`.some(nil)`) holding the
     /// item; `nil`: unchanged.
     public var heldBy: String??
+    /// Extension (trees): the row's facts that changed, when `info` does not carry them whole.
+    public var tree: TreeChange?
     public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
         self.id = id; self.frame = frame; self.alpha = alpha; self.hidden = hidden; self.dur = dur; self.ease = ease; self.info = info
-        self.appear = false; self.selected = nil; self.heldBy = nil
+        self.appear = false; self.selected = nil; self.heldBy = nil; self.tree = nil
     }
 }
 
@@ -345,6 +363,8 @@ public struct SnapshotUpdate: Hashable, Sendable {
     public var count: Int? = nil
     /// Extension: whether the center is over a section that refuses what the drag carries.
     public var forbidden: Bool? = nil
+    /// Extension (trees): the descendants a lifted subtree carries (the page shows "+N").
+    public var subtree: Int? = nil
     public init(p: Int, id: String, center: Point? = nil, size: Size? = nil, moveDur: Double? = nil,
                 scale: Double? = nil, rotation: Double? = nil, alpha: Double? = nil,
                 dur: Double? = nil, ease: Ease? = nil, done: Bool = false, count: Int? = nil, forbidden: Bool? = nil) {

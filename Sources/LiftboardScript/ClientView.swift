@@ -19,6 +19,12 @@ struct ClientView: Sendable {
     var selected: Set<String> = []
     /// Issue 44: the items the frames marked held by another person, and by whom.
     var heldBy: [String: String] = [:]
+    /// Trees: a level's indent, each shown row's depth, and each pointer's lifted item's
+    /// depth (from its `lift`, then each `moved`).
+    var indent = 0.0
+    var depths: [String: Int] = [:]
+    var collapsed: Set<String> = []
+    var liftDepth: [Int: Int] = [:]
 
     init(viewport: Size) { self.viewport = viewport }
 
@@ -33,6 +39,10 @@ struct ClientView: Sendable {
                 sections = l.sections
                 cells = [:]
                 for c in l.cells { cells[c.id] = c.frame }
+                indent = l.treeIndent ?? 0
+                depths = [:]
+                collapsed = []
+                for c in l.cells { if let t = c.tree { depths[c.id] = t.depth; if t.collapsed { collapsed.insert(c.id) } } }
                 // A layout names the selected cells of its window; the others it does not say.
                 for c in l.cells { if c.selected { selected.insert(c.id) } else { selected.remove(c.id) } }
                 for c in l.cells { heldBy[c.id] = c.heldBy }
@@ -42,15 +52,20 @@ struct ClientView: Sendable {
                 if let s = f.sections { sections = s }
                 for c in f.cells {
                     cells[c.id] = c.frame
+                    if let d = c.info?.tree?.depth ?? c.tree?.depth { depths[c.id] = d }
+                    if let k = c.info?.tree?.collapsed ?? c.tree?.collapsed { if k { collapsed.insert(c.id) } else { collapsed.remove(c.id) } }
                     if let s = c.selected ?? c.info.map(\.selected) { if s { selected.insert(c.id) } else { selected.remove(c.id) } }
                     if let h = c.heldBy ?? c.info.map(\.heldBy) { heldBy[c.id] = h }
                 }
                 // Not kept: a cell out of the window may move unseen (another session's
                 // commit), and a stale frame would press or aim at the wrong cell.
-                for g in f.gone { cells[g] = nil }
+                for g in f.gone { cells[g] = nil; depths[g] = nil }
                 for inner in f.events { take([inner]) }
-            case .lift(let p, _, _, let follow, _):
+            case .lift(let p, _, let from, let follow, let added):
                 if let follow { self.follow[p] = follow }
+                if !added, let d = from.depth { liftDepth[p] = d }
+            case .moved(let p, _, _, let to):
+                if let d = to.depth { liftDepth[p] = d }
             default:
                 break
             }

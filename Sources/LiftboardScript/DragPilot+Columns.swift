@@ -34,6 +34,7 @@ extension DragPilot {
             view.cells[id].map { Point(x: $0.midX, y: $0.midY + 1) } ?? offscreen(id, in: s)
         }
         switch target {
+        case .into, .afterAt: return nil  // trees are lists, not columns
         case .onto(let y):
             return (ontoFrame ?? view.cells[y]).map { $0.center }
         case .after(let y):

@@ -18,6 +18,8 @@ struct DragPilot {
     let isGrid: Bool
     /// What the long press lifted.
     private(set) var lifted: String?
+    /// Trees: the lifted item's depth at the lift.
+    private(set) var liftDepth: Int?
 
     init(item: String, target: DragTarget, cancel: Bool, config: SessionConfig, isGrid: Bool) {
         self.item = item; self.target = target; self.cancel = cancel; self.config = config; self.isGrid = isGrid
@@ -34,6 +36,8 @@ struct DragPilot {
             driver.send(Self.pointerMessage("up", at: pointer, p: Double(p)), ms: driver.clock)
             return .notLifted(item: item, got: lifted)
         }
+        liftDepth = driver.view.liftDepth[p]
+        let pressX = pointer.x
         // Swap mode aims at the target's cell in the committed layout: where it is now.
         var ontoFrame: Rect?
         if case .onto(let y) = target { ontoFrame = driver.view.cells[y] }
@@ -56,10 +60,13 @@ struct DragPilot {
                 // passes); else the place itself lies in the band, and holding still lets the
                 // content scroll it inward (what that moves, the next steps steer back).
                 want = exit(pointer, grab: grab, driver) ?? pointer
+            } else if let y = springTarget(driver), let f = driver.view.cells[y] {
+                // Over the collapsed item's middle, held there until it springs open.
+                want = Point(x: pointer.x, y: driver.view.viewportPoint(f.center).y - grab.y)
             } else if let aim = driver.view.columns ? columnAim(driver, ontoFrame: ontoFrame) : aim(driver, ontoFrame: ontoFrame) {
                 let drawn = driver.view.viewportPoint(aim)
                 want = Point(x: drawn.x - grab.x, y: drawn.y - grab.y + push)
-                if lockX { want.x = pointer.x }
+                if let x = treeX(pressX: pressX, driver) { want.x = x } else if lockX { want.x = pointer.x }
                 if Self.step(from: pointer, toward: want) == pointer {
                     push += isForward(driver) ? Self.stepPx : -Self.stepPx
                 }
@@ -103,12 +110,13 @@ struct DragPilot {
     /// Whether the live order has the item where the target says: what the drop's change
     /// would name (pinned items between do not count).
     func isThere(_ driver: StreamDriver) -> Bool {
-        guard let order = driver.session.liveOrder, let (s, i) = locate(order, item) else { return false }
+        guard let order = driver.session.liveOrder, let (s, i) = locate(order, item), let target = rowTarget(driver) else { return false }
         let items = order[s].items
         let mov = movable(driver)
         let before = items[..<i].last { mov[$0] ?? true }
         switch target {
-        case .after(let y): return before == y
+        case .into, .afterAt: return false  // rowTarget names a row
+        case .after(let y): return before == y && depthReached(driver)
         case .first(let section): return order[s].section == section && before == nil
         case .onto(let y):
             guard let committed = driver.session.committedOrder, let at = locate(committed, y) else { return false }
@@ -121,11 +129,12 @@ struct DragPilot {
         guard let order = driver.session.liveOrder, let x = locate(order, item) else { return true }
         let without = order.map { SectionOrder(section: $0.section, items: $0.items.filter { $0 != item }) }
         let goal: (s: Int, i: Int)
-        switch target {
-        case .after(let y), .onto(let y):
+        switch rowTarget(driver) {
+        case nil, .into?, .afterAt?: return true
+        case .after(let y)?, .onto(let y)?:
             guard let at = locate(without, y) else { return true }
             goal = (at.s, at.i + 1)
-        case .first(let section):
+        case .first(let section)?:
             guard let s = without.firstIndex(where: { $0.section == section }) else { return true }
             goal = (s, 0)
         }
@@ -152,16 +161,17 @@ struct DragPilot {
             guard s + 1 < without.count, let next = view.section(without[s + 1].section) else { return nil }
             return header(next)
         }
-        switch target {
-        case .onto(let y):
+        switch rowTarget(driver) {
+        case nil, .into?, .afterAt?: return nil
+        case .onto(let y)?:
             return (ontoFrame ?? view.cells[y]).map { $0.center }
-        case .after(let y):
+        case .after(let y)?:
             guard let at = locate(without, y) else { return nil }
             if forward { return cellCenter(y) }
             // Backward: over the movable item that follows Y puts X between them.
             if let z = firstMovable(at.s, from: at.i + 1) { return cellCenter(z) }
             return belowEnd(at.s) ?? cellCenter(y)
-        case .first(let section):
+        case .first(let section)?:
             guard let s = without.firstIndex(where: { $0.section == section }), let info = view.section(section) else { return nil }
             if without[s].items.isEmpty, let slot = info.slot { return slot.center }
             if forward { return header(info) }
@@ -270,6 +280,8 @@ struct DragPilot {
         case .after(let y): "after \(y)"
         case .first(let s): "first in \(s)"
         case .onto(let y): "onto \(y)"
+        case .into(let y): "into \(y)"
+        case .afterAt(let y, let d): "after \(y) at depth \(d)"
         }
     }
 }

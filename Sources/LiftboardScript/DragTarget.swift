@@ -7,4 +7,9 @@ public enum DragTarget: Hashable, Sendable {
     case first(section: String)
     /// Swap mode: X takes the item's place and the item takes X's.
     case onto(String)
+    /// Trees: X becomes the item's last child.
+    case into(String)
+    /// Trees: X's row right after the item's row, at that depth (the finger's sideways travel
+    /// sets it: docs/protocol.md, Trees).
+    case afterAt(String, depth: Int)
 }

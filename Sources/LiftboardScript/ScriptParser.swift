@@ -30,6 +30,8 @@ public enum ScriptParser {
         let rest = line.dropFirst(keyword.count).drop { $0 == " " || $0 == "\t" }
         switch keyword {
         case "config": return .config(try object(rest, step: "config"))
+        case "expect" where rest.hasPrefix("tree ") || rest.hasPrefix("tree\t"):
+            return try treeExpectation(rest.dropFirst(4))
         case "send":
             let v = try object(rest, step: "send")
             // Validated now (with the `ms` the run gives it, when it has none), so that a wrong
@@ -110,7 +112,7 @@ public enum ScriptParser {
     }
 
     static func drag(_ t: [ScriptToken]) throws(ScriptReadError) -> Step {
-        let usage = "drag X after Y | drag X first in S | drag X onto Y [then cancel]"
+        let usage = "drag X after Y [at depth N] | drag X first in S | drag X onto Y | drag X into Y [then cancel]"
         var w = t.map(\.text)
         var cancel = false
         if w.count >= 2, w[w.count - 2] == "then", w[w.count - 1] == "cancel", !t[t.count - 1].quoted {
@@ -119,13 +121,18 @@ public enum ScriptParser {
         }
         if w.count == 3, w[1] == "after" { return .drag(item: w[0], to: .after(w[2]), cancel: cancel) }
         if w.count == 3, w[1] == "onto" { return .drag(item: w[0], to: .onto(w[2]), cancel: cancel) }
+        if w.count == 3, w[1] == "into" { return .drag(item: w[0], to: .into(w[2]), cancel: cancel) }
+        if w.count == 6, w[1] == "after", w[3] == "at", w[4] == "depth", !t[3].quoted, !t[4].quoted {
+            guard let d = Int(w[5]), d >= 0, d <= 32 else { throw .syntax(step: "drag", usage: "drag X after Y at depth N, N from 0 to 32") }
+            return .drag(item: w[0], to: .afterAt(w[2], depth: d), cancel: cancel)
+        }
         if w.count == 4, w[1] == "first", w[2] == "in" { return .drag(item: w[0], to: .first(section: w[3]), cancel: cancel) }
         throw .syntax(step: "drag", usage: usage)
     }
 
     static func expectation(_ t: [ScriptToken]) throws(ScriptReadError) -> Step {
         guard let kind = t.first?.text else {
-            throw .syntax(step: "expect", usage: "expect order|commits|lifted|announce|selected|held ...")
+            throw .syntax(step: "expect", usage: "expect order|tree|commits|lifted|announce|selected|held ...")
         }
         let args = Array(t.dropFirst())
         switch kind {
@@ -156,8 +163,35 @@ public enum ScriptParser {
             }
             return .expectHeld(args[0].text, by: args[2].text)
         default:
-            throw .syntax(step: "expect", usage: "expect order|commits|lifted|announce|selected|held ...")
+            throw .syntax(step: "expect", usage: "expect order|tree|commits|lifted|announce|selected|held ...")
         }
+    }
+
+    /// `expect tree S: FOREST`: the section as one token (`S:`, `S :`, `"S":`), then the
+    /// forest in the tree notation (`TreeNotation`), read by bytes since parentheses need no
+    /// blanks around them.
+    static func treeExpectation(_ rest: Substring) throws(ScriptReadError) -> Step {
+        let usage = "expect tree S: ID (ID ...) ID ..."
+        let text = rest.drop { $0 == " " || $0 == "\t" }
+        let section: String, after: Substring
+        if text.first == "\"" {
+            let bytes = Array(text.utf8)
+            let (name, next) = try ScriptToken.quoted(bytes, at: 0)
+            let tail = Substring(String(decoding: bytes[next...], as: UTF8.self)).drop { $0 == " " || $0 == "\t" }
+            guard tail.first == ":" else { throw .syntax(step: "expect tree", usage: usage) }
+            section = name
+            after = tail.dropFirst()
+        } else {
+            guard let colon = text.firstIndex(of: ":") else { throw .syntax(step: "expect tree", usage: usage) }
+            var name = text[..<colon]
+            while let l = name.last, l == " " || l == "\t" { name = name.dropLast() }
+            guard !name.isEmpty, !name.contains(where: { $0 == " " || $0 == "\t" || $0 == "(" || $0 == ")" }) else {
+                throw .syntax(step: "expect tree", usage: usage)
+            }
+            section = String(name)
+            after = text[text.index(after: colon)...]
+        }
+        return .expectTree(section: section, forest: try TreeNotation.parse(after))
     }
 
     static func object(_ text: Substring, step: String) throws(ScriptReadError) -> JSONValue {

@@ -71,7 +71,7 @@ public struct ScriptRunner {
                 if driver.board.sections.contains(where: { $0.items.contains { $0.id == y && !$0.movable } }) {
                     throw .pinnedAnchor(step: "drag", id: y)
                 }
-            case .onto(let y): try requireItem(y, step: "drag")
+            case .onto(let y), .into(let y), .afterAt(let y, _): try requireItem(y, step: "drag")
             case .first(let s): try requireSection(s, step: "drag")
             }
             startGesture(line)
@@ -141,6 +141,14 @@ public struct ScriptRunner {
             if order.items != items {
                 kind = .expectation(expected: Self.orderText(section, items), got: Self.orderText(section, order.items))
             }
+        case .expectTree(let section, let forest):
+            guard let order = driver.session.committedOrder?.first(where: { $0.section == section }) else {
+                throw .noSection(step: "expect tree", id: section)
+            }
+            let got = TreeNotation.forest(items: order.items, parents: Self.parents(order))
+            if got != forest {
+                kind = .expectation(expected: TreeNotation.sectionText(section, forest), got: TreeNotation.sectionText(section, got))
+            }
         case .expectCommits(let n):
             if driver.ownCommits != n {
                 kind = .expectation(expected: "\(n) commit\(n == 1 ? "" : "s")",
@@ -207,6 +215,9 @@ public struct ScriptRunner {
         if !known { throw .noSection(step: step, id: id) }
     }
 
+    /// A committed section's parents (nil on a board that is no tree's: every item top level).
+    private static func parents(_ order: SectionOrder) -> [String?]? { order.parents }
+
     static func orderText(_ section: String, _ items: [String]) -> String {
         ([ScriptToken.written(section) + ":"] + items.map(ScriptToken.written)).joined(separator: " ")
     }
@@ -219,13 +230,18 @@ public struct ScriptRunner {
             what = after.map { "\(id) after \($0) in \(section)" } ?? "\(id) first in \(section)"
         case .swap(let x, let y)?:
             what = "\(x) onto \(y)"
+        case .move(let id, let section, let parent, let after, _)?:
+            let under = parent.map { " under \($0)" } ?? " at the top level"
+            what = after.map { "\(id)\(under) after \($0) in \(section)" } ?? "\(id) first\(under) in \(section)"
         case let other?:
             what = "an edit (\(Wire.encodeChange(other)))"
         case nil:
             what = c.moves.map { "\($0.id) to \($0.to)" }.joined(separator: ", ")
         }
         let touched = Set(c.moves.flatMap { [$0.from.section, $0.to.section] })
-        let orders = c.order.filter { touched.contains($0.section) }.map { orderText($0.section, $0.items) }
+        let orders = c.order.filter { touched.contains($0.section) }.map { o in
+            o.parents == nil ? orderText(o.section, o.items) : TreeNotation.sectionText(o.section, TreeNotation.forest(items: o.items, parents: o.parents))
+        }
         return "version \(c.version) by \(c.by): \(what)" + (orders.isEmpty ? "" : " -> " + orders.joined(separator: "; "))
     }
 }

@@ -15,14 +15,9 @@ struct ScriptToken: Hashable, Sendable {
             let c = bytes[i]
             if c == 0x20 || c == 0x09 { i += 1; continue }
             if c == UInt8(ascii: "\"") {
-                var j = i + 1
-                while j < bytes.count, bytes[j] != UInt8(ascii: "\"") {
-                    j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1
-                }
-                guard j < bytes.count else { throw .unterminatedString }
-                guard case .string(let s)? = try? JSONParser.parse(bytes[i...j]) else { throw .unterminatedString }
-                tokens.append(ScriptToken(text: s, quoted: true))
-                i = j + 1
+                let (text, next) = try quoted(bytes, at: i)
+                tokens.append(ScriptToken(text: text, quoted: true))
+                i = next
             } else {
                 var j = i
                 while j < bytes.count, bytes[j] != 0x20, bytes[j] != 0x09 { j += 1 }
@@ -31,6 +26,16 @@ struct ScriptToken: Hashable, Sendable {
             }
         }
         return tokens
+    }
+
+    /// The JSON string that opens at `bytes[i]` (a quote): its text, and the index after it.
+    static func quoted(_ bytes: [UInt8], at i: Int) throws(ScriptReadError) -> (text: String, next: Int) {
+        var j = i + 1
+        while j < bytes.count, bytes[j] != UInt8(ascii: "\"") {
+            j += bytes[j] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        guard j < bytes.count, case .string(let s)? = try? JSONParser.parse(bytes[i...j]) else { throw .unterminatedString }
+        return (s, j + 1)
     }
 
     /// `text` as a script writes it: bare when that reads back the same, quoted otherwise.

@@ -33,6 +33,8 @@ public enum Step: Hashable, Sendable {
     case expectSelected([String])
     /// Issue 44: the item's cell, as the frames marked it, is held by the person named.
     case expectHeld(String, by: String)
+    /// A tree board's section, committed, in the tree notation (`TreeNotation`).
+    case expectTree(section: String, forest: [TreeNode])
 
     /// Whether the step must come before the first gesture (it shapes the `hello`).
     public var isSetup: Bool {
@@ -45,7 +47,7 @@ public enum Step: Hashable, Sendable {
     /// Whether the step is an expectation (it sends nothing).
     public var isExpectation: Bool {
         switch self {
-        case .expectOrder, .expectCommits, .expectLifted, .expectAnnounce, .expectSelected, .expectHeld: true
+        case .expectOrder, .expectCommits, .expectLifted, .expectAnnounce, .expectSelected, .expectHeld, .expectTree: true
         default: false
         }
     }
@@ -83,6 +85,7 @@ extension Step {
         case .expectAnnounce: "expect announce"
         case .expectSelected: "expect selected"
         case .expectHeld: "expect held"
+        case .expectTree: "expect tree"
         }
     }
 }

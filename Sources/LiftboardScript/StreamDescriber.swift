@@ -169,6 +169,8 @@ public struct StreamDescriber {
                     step = "drag \(w(x)) " + (after.map { "after \(w($0))" } ?? "first in \(w(section))")
                 case .swap(let a, let b) where a == x || b == x:
                     step = "drag \(w(x)) onto \(w(a == x ? b : a))"
+                case .move(let id, let section, _, _, _) where id == x:
+                    step = treeStep(x, section: section)
                 default: break
                 }
             } else if let x = item, cancelled {
@@ -227,9 +229,40 @@ public struct StreamDescriber {
         for c in commits {
             let touched = Set(c.moves.flatMap { [$0.from.section, $0.to.section] })
             for s in c.order where touched.contains(s.section) {
-                emit("expect order " + ScriptRunner.orderText(s.section, s.items))
+                if let parents = s.parents {
+                    emit("expect tree " + TreeNotation.sectionText(s.section, TreeNotation.forest(items: s.items, parents: parents)))
+                } else {
+                    emit("expect order " + ScriptRunner.orderText(s.section, s.items))
+                }
             }
         }
+    }
+
+    /// A tree's drop as the rows it left: `drag X after R at depth D`, R the row shown before
+    /// X (its section's pre-order less what collapsed items hide, as the session had them) and
+    /// D its depth (`drag X first in S` when no row is before it).
+    private func treeStep(_ x: String, section: String) -> String? {
+        guard let sec = recorded.board.sections.first(where: { $0.id == section }),
+              let i = sec.items.firstIndex(where: { $0.id == x }) else { return nil }
+        let items = sec.items, view = recorded.view
+        func collapsed(_ item: Item) -> Bool {
+            view.depths[item.id] == nil ? item.collapsed : view.collapsed.contains(item.id)
+        }
+        // Whether an ancestor of row j is collapsed (ancestors: the nearest rows before it
+        // at each smaller depth).
+        func hidden(_ j: Int) -> Bool {
+            var d = items[j].depth, a = j - 1
+            while d > 0, a >= 0 {
+                if items[a].depth < d {
+                    if collapsed(items[a]) { return true }
+                    d = items[a].depth
+                }
+                a -= 1
+            }
+            return false
+        }
+        guard let r = (0..<i).last(where: { !hidden($0) }) else { return "drag \(w(x)) first in \(w(section))" }
+        return "drag \(w(x)) after \(w(items[r].id)) at depth \(items[i].depth)"
     }
 
     /// `drag X after Y then cancel`, Y being where the item was when the pointer went away.

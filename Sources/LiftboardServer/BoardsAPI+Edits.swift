@@ -33,6 +33,7 @@ extension BoardsAPI {
             }
             edit = [("edit", .string("addItem")), ("item", .object(item)), ("section", section), ("after", after)]
         case .updateItem(let id):
+            if let move = try treeMove(id, fields: fields, board: board) { return move }
             try only(["label", "color", "height", "movable", "detail", "image", "badge", "tags", "accent"])
             edit = [("edit", .string("updateItem")), ("id", .string(id))] + fields
         case .removeItem(let id):
@@ -66,6 +67,8 @@ extension BoardsAPI {
     static func conflict(_ change: Change, on board: Board) -> APIResponse? {
         func hasSection(_ id: String) -> Bool { board.sections.contains { $0.id == id } }
         switch change {
+        case .move:
+            return treeMoveConflict(change, on: board)
         case .insert, .swap, .group, .batch:
             return nil
         case .addItem(let item, let section, _):

@@ -237,6 +237,7 @@ extension ClientEvent {
         case .ping: "ping"
         case .undo: "undo"
         case .moveTo: "moveTo"
+        case .toggle: "toggle"
         case .advance: "advance"
         case .external: "external"
         case .resync: "resync"

@@ -9,13 +9,25 @@ import LiftboardWire
 /// binary (Package.swift, `.embedInCode`), and they are read here as `serve --boards` reads a
 /// board file (the format, then `BoardLimits`).
 public enum KanbanBoard {
-    public static let board: Board = {
-        do throws(BoardError) {
-            let board = try Wire.decodeBoard(PackageResources.kanban_json)
-            try BoardLimits.check(board)
-            return board
-        } catch {
-            fatalError("Examples/boards/kanban.json, built in: \(error)")
-        }
-    }()
+    public static let board = builtInBoard(PackageResources.kanban_json, file: "kanban.json")
+}
+
+/// The tree board `liftboard serve` offers beside the demo and kanban boards
+/// (`/?board=outline`): an outline of two sections whose items nest (docs/protocol.md,
+/// "Trees"), Garden collapsed, Home at most three levels below the top, Eggs a leaf. It is
+/// `Examples/boards/outline.json`, compiled in as the kanban board is.
+public enum OutlineBoard {
+    public static let board = builtInBoard(PackageResources.outline_json, file: "outline.json")
+}
+
+/// A board file compiled into the binary, read as `serve --boards` reads one (the format, then
+/// `BoardLimits`); a built-in board that does not read is a build that must not ship.
+func builtInBoard(_ bytes: [UInt8], file: String) -> Board {
+    do throws(BoardError) {
+        let board = try Wire.decodeBoard(bytes)
+        try BoardLimits.check(board)
+        return board
+    } catch {
+        fatalError("Examples/boards/\(file), built in: \(error)")
+    }
 }

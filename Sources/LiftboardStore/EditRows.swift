@@ -36,7 +36,7 @@ enum EditRow: Equatable {
                 b = next
             }
             return rows
-        case .insert, .swap, .group, .batch:
+        case .insert, .swap, .group, .batch, .move:
             return []
         case .addItem(let x, let s, _):
             guard let sec = section(s), let stored = item(x.id) else { return [] }

@@ -78,6 +78,15 @@ public final class PostgresStore: Store {
         ALTER TABLE commits ADD COLUMN user_id TEXT;
         ALTER TABLE commits ADD COLUMN user_name TEXT;
         """,
+        // 11: trees (issue 43): the indent, a section's maxDepth, an item's depth in its
+        // section's pre-order, its collapsed state to begin with and whether it is a leaf.
+        """
+        ALTER TABLE boards ADD COLUMN tree_indent DOUBLE PRECISION NOT NULL DEFAULT 24;
+        ALTER TABLE sections ADD COLUMN max_depth INTEGER;
+        ALTER TABLE items ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE items ADD COLUMN collapsed BOOLEAN NOT NULL DEFAULT FALSE;
+        ALTER TABLE items ADD COLUMN leaf BOOLEAN NOT NULL DEFAULT FALSE;
+        """,
     ]
 
     private let db: PostgresConnection
@@ -132,28 +141,33 @@ public final class PostgresStore: Store {
             try db.exec("SELECT pg_advisory_xact_lock($1)", [String(Self.migrationLock)])
             if let existing = try self.board(id: board.id) { return existing }
             try db.exec("SELECT pg_notify($1, $2)", [Self.boardsChannel, "created\t" + board.id])
-            try db.exec("INSERT INTO boards (\(StoreSchema.boardColumns)) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15)", [
+            try db.exec("INSERT INTO boards (\(StoreSchema.boardColumns)) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16)", [
                 board.id, board.layout.rawValue, String(board.version),
                 String(board.list.rowHeight), String(board.list.headerHeight), String(board.list.spacing),
                 String(board.grid.itemWidth), String(board.grid.itemHeight), String(board.grid.spacing), String(board.grid.headerHeight),
                 String(board.columns.width), String(board.columns.gap), String(board.columns.headerHeight),
-                String(board.columns.rowHeight), String(board.columns.spacing),
+                String(board.columns.rowHeight), String(board.columns.spacing), String(board.tree.indent),
             ])
             for (s, sec) in board.sections.enumerated() {
-                try db.exec("INSERT INTO sections VALUES ($1,$2,$3,$4,$5,$6)", [board.id, sec.id, String(s), sec.title,
-                                                                                sec.rulesText, sec.subtitle])
+                try db.exec("INSERT INTO sections (\(StoreSchema.sectionColumns)) VALUES ($1,$2,$3,$4,$5,$6,$7)",
+                            [board.id, sec.id, String(s), sec.title, sec.rulesText, sec.subtitle, sec.maxDepth.map { String($0) }])
                 guard !sec.items.isEmpty else { continue }
                 try db.exec("""
-                    INSERT INTO items SELECT $1, t.id, $2, t.ord - 1, t.label, t.color, t.height, t.movable, t.kind, t.handle, t.card
-                    FROM unnest($3::text[], $4::text[], $5::text[], $6::float8[], $7::boolean[], $8::text[], $9::text[], $10::text[])
-                      WITH ORDINALITY AS t(id, label, color, height, movable, kind, handle, card, ord)
+                    INSERT INTO items (\(StoreSchema.itemColumns))
+                    SELECT $1, t.id, $2, t.ord - 1, t.label, t.color, t.height, t.movable, t.kind, t.handle, t.card, t.depth, t.collapsed, t.leaf
+                    FROM unnest($3::text[], $4::text[], $5::text[], $6::float8[], $7::boolean[], $8::text[], $9::text[], $10::text[],
+                                $11::int[], $12::boolean[], $13::boolean[])
+                      WITH ORDINALITY AS t(id, label, color, height, movable, kind, handle, card, depth, collapsed, leaf, ord)
                     """, [board.id, sec.id, postgresArray(sec.items.map(\.id)), postgresArray(sec.items.map(\.label)),
                           postgresArray(sec.items.map(\.color)),
                           "{" + sec.items.map { $0.height.map { String($0) } ?? "NULL" }.joined(separator: ",") + "}",
                           "{" + sec.items.map { $0.movable ? "t" : "f" }.joined(separator: ",") + "}",
                           postgresArray(optional: sec.items.map(\.kind)),
                           postgresArray(optional: sec.items.map { $0.handle?.rawValue }),
-                          postgresArray(optional: sec.items.map(\.card.text))])
+                          postgresArray(optional: sec.items.map(\.card.text)),
+                          "{" + sec.items.map { String($0.depth) }.joined(separator: ",") + "}",
+                          "{" + sec.items.map { $0.collapsed ? "t" : "f" }.joined(separator: ",") + "}",
+                          "{" + sec.items.map { $0.leaf ? "t" : "f" }.joined(separator: ",") + "}"])
             }
             return board
         }
@@ -181,23 +195,29 @@ public final class PostgresStore: Store {
                           columns: ColumnMetrics(width: b.double(0, 10), gap: b.double(0, 11), headerHeight: b.double(0, 12),
                                                  rowHeight: b.double(0, 13), spacing: b.double(0, 14)),
                           sections: [], version: b.int(0, 2))
-        let s = try db.exec("SELECT id, title, rules, subtitle FROM sections WHERE board = $1 ORDER BY position", [id])
+        board.tree.indent = b.double(0, 15)
+        let s = try db.exec("SELECT id, title, rules, subtitle, max_depth FROM sections WHERE board = $1 ORDER BY position", [id])
         var index: [String: Int] = [:]
         for k in 0..<s.count {
             index[s.text(k, 0)] = board.sections.count
             var section = Section(id: s.text(k, 0), title: s.text(k, 1), items: [])
             if !s.isNull(k, 2) { section.readRules(s.text(k, 2)) }
             if !s.isNull(k, 3) { section.subtitle = s.text(k, 3) }
+            if !s.isNull(k, 4) { section.maxDepth = s.int(k, 4) }
             board.sections.append(section)
         }
-        let i = try db.exec("SELECT id, section, label, color, height, movable, kind, handle, card FROM items WHERE board = $1 ORDER BY section, position", [id])
+        let i = try db.exec("SELECT id, section, label, color, height, movable, kind, handle, card, depth, collapsed, leaf FROM items WHERE board = $1 ORDER BY section, position", [id])
         for k in 0..<i.count {
             guard let sec = index[i.text(k, 1)] else { continue }
-            board.sections[sec].items.append(Item(id: i.text(k, 0), label: i.text(k, 2), color: i.text(k, 3),
-                                                  height: i.isNull(k, 4) ? nil : i.double(k, 4), movable: i.text(k, 5) == "t",
-                                                  kind: i.isNull(k, 6) ? nil : i.text(k, 6),
-                                                  handle: i.isNull(k, 7) ? nil : HandleEdge(rawValue: i.text(k, 7)),
-                                                  card: i.isNull(k, 8) ? Card() : Card(text: i.text(k, 8))))
+            var item = Item(id: i.text(k, 0), label: i.text(k, 2), color: i.text(k, 3),
+                            height: i.isNull(k, 4) ? nil : i.double(k, 4), movable: i.text(k, 5) == "t",
+                            kind: i.isNull(k, 6) ? nil : i.text(k, 6),
+                            handle: i.isNull(k, 7) ? nil : HandleEdge(rawValue: i.text(k, 7)),
+                            card: i.isNull(k, 8) ? Card() : Card(text: i.text(k, 8)))
+            item.depth = i.int(k, 9)
+            item.collapsed = i.text(k, 10) == "t"
+            item.leaf = i.text(k, 11) == "t"
+            board.sections[sec].items.append(item)
         }
         return board
     }
@@ -368,7 +388,7 @@ public final class PostgresStore: Store {
 /// unnested server-side): fewer statements is what keeps a loaded database quick.
 struct BatchRows {
     /// Each item's final place, by board and id (a later commit of the batch wins).
-    private var places: [String: (board: String, id: String, section: String, position: Int)] = [:]
+    private var places: [String: (board: String, id: String, section: String, position: Int, depth: Int)] = [:]
     private var placeOrder: [String] = []
     private var commits: [[String?]] = []
     /// Statements that must run in the batch's order: an edit's rows, after the places of
@@ -388,11 +408,12 @@ struct BatchRows {
         let p = placeOrder.map { places[$0]! }
         guard !p.isEmpty else { return nil }
         return ("""
-            UPDATE items SET section = t.section, position = t.position
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]) AS t(board, id, section, position)
+            UPDATE items SET section = t.section, position = t.position, depth = t.depth
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[]) AS t(board, id, section, position, depth)
             WHERE items.board = t.board AND items.id = t.id
             """, [postgresArray(p.map(\.board)), postgresArray(p.map(\.id)), postgresArray(p.map(\.section)),
-                  "{" + p.map { String($0.position) }.joined(separator: ",") + "}"])
+                  "{" + p.map { String($0.position) }.joined(separator: ",") + "}",
+                  "{" + p.map { String($0.depth) }.joined(separator: ",") + "}"])
     }
 
     /// Only the items whose place the change altered are written (a move from 0 to 10 moves
@@ -401,10 +422,11 @@ struct BatchRows {
         let board = next.id, version = String(next.version)
         for s in touchedSections(m, in: next) {
             let was = before.sections.first { $0.id == s.id }?.items ?? []
-            for (k, item) in s.items.enumerated() where k >= was.count || was[k].id != item.id {
+            // A tree's move changes depths as well as places (an indent changes only a depth).
+            for (k, item) in s.items.enumerated() where k >= was.count || was[k].id != item.id || was[k].depth != item.depth {
                 let key = board + "\u{0}" + item.id
                 if places[key] == nil { placeOrder.append(key) }
-                places[key] = (board, item.id, s.id, k)
+                places[key] = (board, item.id, s.id, k, item.depth)
             }
         }
         let c = ChangeColumns(r.commit.change, edits: edits)

@@ -76,5 +76,14 @@ extension SQLiteStore {
         ALTER TABLE commits ADD COLUMN user_id TEXT;
         ALTER TABLE commits ADD COLUMN user_name TEXT;
         """,
+        // 11: trees (issue 43): the indent, a section's maxDepth, an item's depth in its
+        // section's pre-order, its collapsed state to begin with and whether it is a leaf.
+        """
+        ALTER TABLE boards ADD COLUMN tree_indent REAL NOT NULL DEFAULT 24;
+        ALTER TABLE sections ADD COLUMN max_depth INTEGER;
+        ALTER TABLE items ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE items ADD COLUMN collapsed INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE items ADD COLUMN leaf INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 }

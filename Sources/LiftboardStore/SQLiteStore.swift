@@ -96,23 +96,25 @@ public final class SQLiteStore: Store {
     public func seed(_ board: Board) throws(StoreError) -> Board {
         if let existing = try self.board(id: board.id) { return existing }
         try db.transaction { () throws(StoreError) in
-            try db.prepare("INSERT INTO boards (\(StoreSchema.boardColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)").run([
+            try db.prepare("INSERT INTO boards (\(StoreSchema.boardColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)").run([
                 .text(board.id), .text(board.layout.rawValue), .int(board.version),
                 .double(board.list.rowHeight), .double(board.list.headerHeight), .double(board.list.spacing),
                 .double(board.grid.itemWidth), .double(board.grid.itemHeight), .double(board.grid.spacing), .double(board.grid.headerHeight),
                 .double(board.columns.width), .double(board.columns.gap), .double(board.columns.headerHeight),
-                .double(board.columns.rowHeight), .double(board.columns.spacing),
+                .double(board.columns.rowHeight), .double(board.columns.spacing), .double(board.tree.indent),
             ])
-            let section = try db.prepare("INSERT INTO sections VALUES (?,?,?,?,?,?)")
-            let item = try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+            let section = try db.prepare("INSERT INTO sections (\(StoreSchema.sectionColumns)) VALUES (?,?,?,?,?,?,?)")
+            let item = try db.prepare("INSERT INTO items (\(StoreSchema.itemColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
             for (s, sec) in board.sections.enumerated() {
                 try section.run([.text(board.id), .text(sec.id), .int(s), .text(sec.title),
-                                 sec.rulesText.map { .text($0) } ?? .null, sec.subtitle.map { .text($0) } ?? .null])
+                                 sec.rulesText.map { .text($0) } ?? .null, sec.subtitle.map { .text($0) } ?? .null,
+                                 sec.maxDepth.map { .int($0) } ?? .null])
                 for (i, it) in sec.items.enumerated() {
                     try item.run([.text(board.id), .text(it.id), .text(sec.id), .int(i), .text(it.label), .text(it.color),
                                   it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0),
                                   it.kind.map { .text($0) } ?? .null, it.handle.map { .text($0.rawValue) } ?? .null,
-                                  it.card.text.map { .text($0) } ?? .null])
+                                  it.card.text.map { .text($0) } ?? .null,
+                                  .int(it.depth), .int(it.collapsed ? 1 : 0), .int(it.leaf ? 1 : 0)])
                 }
             }
         }
@@ -168,7 +170,8 @@ public final class SQLiteStore: Store {
                           columns: ColumnMetrics(width: b.double(10), gap: b.double(11), headerHeight: b.double(12),
                                                  rowHeight: b.double(13), spacing: b.double(14)),
                           sections: [], version: b.int(2))
-        let s = try db.prepare("SELECT id, title, rules, subtitle FROM sections WHERE board = ? ORDER BY position")
+        board.tree.indent = b.double(15)
+        let s = try db.prepare("SELECT id, title, rules, subtitle, max_depth FROM sections WHERE board = ? ORDER BY position")
         s.bind([.text(id)])
         var index: [String: Int] = [:]
         while try s.step() {
@@ -176,17 +179,22 @@ public final class SQLiteStore: Store {
             var section = Section(id: s.text(0), title: s.text(1), items: [])
             if !s.isNull(2) { section.readRules(s.text(2)) }
             if !s.isNull(3) { section.subtitle = s.text(3) }
+            if !s.isNull(4) { section.maxDepth = s.int(4) }
             board.sections.append(section)
         }
-        let i = try db.prepare("SELECT id, section, label, color, height, movable, kind, handle, card FROM items WHERE board = ? ORDER BY section, position")
+        let i = try db.prepare("SELECT id, section, label, color, height, movable, kind, handle, card, depth, collapsed, leaf FROM items WHERE board = ? ORDER BY section, position")
         i.bind([.text(id)])
         while try i.step() {
             guard let k = index[i.text(1)] else { continue }
-            board.sections[k].items.append(Item(id: i.text(0), label: i.text(2), color: i.text(3),
-                                                height: i.isNull(4) ? nil : i.double(4), movable: i.int(5) != 0,
-                                                kind: i.isNull(6) ? nil : i.text(6),
-                                                handle: i.isNull(7) ? nil : HandleEdge(rawValue: i.text(7)),
-                                                card: i.isNull(8) ? Card() : Card(text: i.text(8))))
+            var item = Item(id: i.text(0), label: i.text(2), color: i.text(3),
+                            height: i.isNull(4) ? nil : i.double(4), movable: i.int(5) != 0,
+                            kind: i.isNull(6) ? nil : i.text(6),
+                            handle: i.isNull(7) ? nil : HandleEdge(rawValue: i.text(7)),
+                            card: i.isNull(8) ? Card() : Card(text: i.text(8)))
+            item.depth = i.int(9)
+            item.collapsed = i.int(10) != 0
+            item.leaf = i.int(11) != 0
+            board.sections[k].items.append(item)
         }
         return board
     }
@@ -364,12 +372,13 @@ public final class SQLiteStore: Store {
     /// rows' items and sections (only edits change those, and they bring the rows first).
     /// - Complexity: O(n) comparisons, a statement per item whose place changed.
     private func bringRows(of board: Board) throws(StoreError) {
-        let place = try db.cached("UPDATE items SET section = ?, position = ? WHERE board = ? AND id = ?")
+        let place = try db.cached("UPDATE items SET section = ?, position = ?, depth = ? WHERE board = ? AND id = ?")
         let held = rows[board.id]?.sections ?? [:]
         for s in board.sections {
             let was = held[s.id] ?? []
-            for (k, it) in s.items.enumerated() where k >= was.count || was[k] != it.id {
-                try place.run([.text(s.id), .int(k), .text(board.id), .text(it.id)])
+            // A tree's move changes depths as well as places (an indent changes only a depth).
+            for (k, it) in s.items.enumerated() where k >= was.count || was[k] != StoredRows.Row(it) {
+                try place.run([.text(s.id), .int(k), .int(it.depth), .text(board.id), .text(it.id)])
             }
         }
         try setCheckpoint(board)
@@ -396,11 +405,11 @@ public final class SQLiteStore: Store {
         for row in rows {
             switch row {
             case .insertItem(let it, let section):
-                try db.prepare("INSERT INTO items VALUES (?,?,?,?,?,?,?,?,?,?,?)").run([
+                try db.prepare("INSERT INTO items (\(StoreSchema.itemColumns)) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)").run([
                     .text(board), .text(it.id), .text(section), .int(0), .text(it.label), .text(it.color),
                     it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0),
                     it.kind.map { .text($0) } ?? .null, it.handle.map { .text($0.rawValue) } ?? .null,
-                    it.card.text.map { .text($0) } ?? .null])
+                    it.card.text.map { .text($0) } ?? .null, .int(it.depth), .int(it.collapsed ? 1 : 0), .int(it.leaf ? 1 : 0)])
             case .deleteItem(let id):
                 try db.prepare("DELETE FROM items WHERE board = ? AND id = ?").run([.text(board), .text(id)])
             case .updateItem(let it):
@@ -408,7 +417,7 @@ public final class SQLiteStore: Store {
                     .text(it.label), .text(it.color), it.height.map { .double($0) } ?? .null, .int(it.movable ? 1 : 0),
                     it.card.text.map { .text($0) } ?? .null, .text(board), .text(it.id)])
             case .insertSection(let id, let title):
-                try db.prepare("INSERT INTO sections VALUES (?,?,?,?,NULL,NULL)").run([.text(board), .text(id), .int(0), .text(title)])
+                try db.prepare("INSERT INTO sections (board, id, position, title) VALUES (?,?,?,?)").run([.text(board), .text(id), .int(0), .text(title)])
             case .renameSection(let id, let title):
                 try db.prepare("UPDATE sections SET title = ? WHERE board = ? AND id = ?").run([.text(title), .text(board), .text(id)])
             case .setSubtitle(let id, let subtitle):
@@ -468,11 +477,18 @@ public final class SQLiteStore: Store {
 /// What a board's `items` rows hold: the board's version then (`boards.version`, the
 /// checkpoint) and each section's item ids in position order.
 struct StoredRows {
+    /// An item row's place as the rows hold it: its id at that position, and its depth.
+    struct Row: Equatable {
+        var id: String
+        var depth: Int
+        init(_ item: Item) { id = item.id; depth = item.depth }
+    }
+
     var version: Int
-    var sections: [String: [String]]
+    var sections: [String: [Row]]
 
     init(_ board: Board) {
         version = board.version
-        sections = Dictionary(uniqueKeysWithValues: board.sections.map { ($0.id, $0.items.map(\.id)) })
+        sections = Dictionary(uniqueKeysWithValues: board.sections.map { ($0.id, $0.items.map(Row.init)) })
     }
 }

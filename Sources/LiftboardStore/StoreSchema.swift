@@ -14,6 +14,7 @@
 /// | 8 | kanban columns (issue 24): boards' column metrics (`col_width`, `col_gap`, `col_header`, `col_row_height`, `col_spacing`; older rows get the defaults) | columns | columns |
 /// | 9 | a drop is its history row alone (issue 28): `boards.version` and the item and section rows are a checkpoint, the commits after it replay onto them (`SQLiteStore`) | nothing (the number) | nothing |
 /// | 10 | people (issue 42): a commit's `user` and `name` as `user_id` and `user_name` (NULL for commits made before, and for sessions without a user) | columns | columns |
+/// | 11 | trees (issue 43): boards' `tree_indent`, sections' `max_depth`, items' `depth`, `collapsed`, `leaf` (older rows: top level, the defaults) | columns | columns |
 ///
 /// Since issue 22 neither store writes or reads moves (the change is the commit); `moves` and
 /// `moves_json` stay for older databases. PostgreSQL databases numbered before this history
@@ -21,10 +22,14 @@
 public enum StoreSchema {
     /// The version this build writes; older databases migrate forward on open, newer ones are
     /// refused (`StoreError.newerSchema`).
-    public static let version = 10
+    public static let version = 11
 
     /// The `boards` table's columns as both stores write (`seed`) and read (`board(id:)`) them,
     /// in this order.
     static let boardColumns = "id, layout, version, row_height, list_header, list_spacing, item_width, item_height, "
-        + "grid_spacing, grid_header, col_width, col_gap, col_header, col_row_height, col_spacing"
+        + "grid_spacing, grid_header, col_width, col_gap, col_header, col_row_height, col_spacing, tree_indent"
+
+    /// The `sections` and `items` columns as both stores write and read them, in this order.
+    static let sectionColumns = "board, id, position, title, rules, subtitle, max_depth"
+    static let itemColumns = "board, id, section, position, label, color, height, movable, kind, handle, card, depth, collapsed, leaf"
 }

@@ -91,6 +91,11 @@ enum PieceBound {
     static let frameHead = 40 + 2 * int + number
     /// A snapshot (`Wire.snapshot`): 200 bytes of text, nine numbers, two integers; and its id.
     static let snapshot = 200 + 9 * number + 2 * int
+    /// A tree's lift snapshot's `subtree` member (`,"subtree":` and an integer).
+    static let subtree = 11 + int
+    /// A cell's tree facts (`Wire.treeMembers` of a cell or its change): 80 bytes of text, an
+    /// integer; and the parent's id.
+    static let treeFacts = 80 + int
     /// A cell's members up to its attributes (`Wire.cell`): 125 bytes of text, seven numbers;
     /// and its id.
     static let cell = 125 + 7 * number

@@ -62,7 +62,9 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
 /// several times slower on this wire's small messages (see `liftboard bench engine`).
 public struct JSONParser {
     /// Nesting deeper than this is refused, so that hostile input cannot exhaust the stack.
-    public static let maxDepth = 64
+    /// 80: a tree board's deepest item (depth 32, docs/protocol.md "Trees") and its card sit
+    /// 71 levels down in its file; one a level deeper still reads, to be refused by name.
+    public static let maxDepth = 80
 
     public static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         let array = Array(bytes)

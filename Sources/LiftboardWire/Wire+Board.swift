@@ -64,39 +64,43 @@ extension Wire {
             var section = Section(id: sid, title: title, items: [])
             if let sub = try optionalString(raw, "subtitle", path: "\(path).subtitle"), !sub.isEmpty { section.subtitle = sub }
             try decodeRules(raw, path: path, into: &section)
+            section.maxDepth = try decodeMaxDepth(raw, path: path)
             var items: [Item] = []
+            /// Item `ri` at `depth`, then its children (trees), in pre-order.
+            func decodeItem(_ ri: JSONValue, _ ip: String, depth: Int) throws(BoardError) {
+                guard case .object = ri else { throw .wrongType(field: ip, expected: "an object") }
+                let iid = try nonEmptyString(ri, "id", path: "\(ip).id")
+                guard itemIDs.insert(iid).inserted else { throw .duplicateID(field: "\(ip).id", id: iid) }
+                let label = try optionalString(ri, "label", path: "\(ip).label") ?? iid
+                let color = try optionalString(ri, "color", path: "\(ip).color") ?? Board.palette[position % Board.palette.count]
+                let height = try positive(ri, "height", path: "\(ip).height")
+                var movable = true
+                if let m = ri["movable"] {
+                    guard case .bool(let b) = m else { throw .wrongType(field: "\(ip).movable", expected: "true or false") }
+                    movable = b
+                }
+                let kind = try optionalString(ri, "kind", path: "\(ip).kind")
+                if let kind, kind.isEmpty { throw .invalid(field: "\(ip).kind", reason: "must not be empty") }
+                var handle: HandleEdge? = nil
+                if let hv = ri["handle"] {
+                    guard case .string(let h) = hv, let e = HandleEdge(rawValue: h) else {
+                        throw .invalid(field: "\(ip).handle", reason: "expected \"leading\" or \"trailing\"")
+                    }
+                    handle = e
+                }
+                var item = Item(id: iid, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle,
+                                card: try decodeCard(ri, path: ip))
+                let children = try decodeTreeFields(ri, path: ip, depth: depth, layout: layout, section: section, into: &item)
+                if let accepts = section.accepts, !(kind.map(accepts.contains) ?? false) {
+                    throw .invalid(field: "\(ip).kind", reason: "section \"\(sid)\" does not accept \(kind.map { "\"\($0)\"" } ?? "items without a kind")")
+                }
+                items.append(item)
+                position += 1
+                for (k, c) in children.enumerated() { try decodeItem(c, "\(ip).children[\(k)]", depth: depth + 1) }
+            }
             if let iv = raw["items"] {
                 guard case .array(let rawItems) = iv else { throw .wrongType(field: "\(path).items", expected: "an array") }
-                for (k, ri) in rawItems.enumerated() {
-                    let ip = "\(path).items[\(k)]"
-                    guard case .object = ri else { throw .wrongType(field: ip, expected: "an object") }
-                    let iid = try nonEmptyString(ri, "id", path: "\(ip).id")
-                    guard itemIDs.insert(iid).inserted else { throw .duplicateID(field: "\(ip).id", id: iid) }
-                    let label = try optionalString(ri, "label", path: "\(ip).label") ?? iid
-                    let color = try optionalString(ri, "color", path: "\(ip).color") ?? Board.palette[position % Board.palette.count]
-                    let height = try positive(ri, "height", path: "\(ip).height")
-                    var movable = true
-                    if let m = ri["movable"] {
-                        guard case .bool(let b) = m else { throw .wrongType(field: "\(ip).movable", expected: "true or false") }
-                        movable = b
-                    }
-                    let kind = try optionalString(ri, "kind", path: "\(ip).kind")
-                    if let kind, kind.isEmpty { throw .invalid(field: "\(ip).kind", reason: "must not be empty") }
-                    var handle: HandleEdge? = nil
-                    if let hv = ri["handle"] {
-                        guard case .string(let h) = hv, let e = HandleEdge(rawValue: h) else {
-                            throw .invalid(field: "\(ip).handle", reason: "expected \"leading\" or \"trailing\"")
-                        }
-                        handle = e
-                    }
-                    let item = Item(id: iid, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle,
-                                    card: try decodeCard(ri, path: ip))
-                    if let accepts = section.accepts, !(kind.map(accepts.contains) ?? false) {
-                        throw .invalid(field: "\(ip).kind", reason: "section \"\(sid)\" does not accept \(kind.map { "\"\($0)\"" } ?? "items without a kind")")
-                    }
-                    items.append(item)
-                    position += 1
-                }
+                for (k, ri) in rawItems.enumerated() { try decodeItem(ri, "\(path).items[\(k)]", depth: 0) }
             }
             if let max = section.max, items.count > max {
                 throw .invalid(field: "\(path).items", reason: "holds \(items.count) items, more than its max \(max)")
@@ -109,8 +113,12 @@ extension Wire {
         }
         // Validated whatever the layout, kept for a columns board only: another board carries the
         // defaults, as `encodeBoard` (which writes `columns` for columns boards alone) reads back.
-        return Board(id: id, layout: layout, list: list, grid: grid, columns: layout == .columns ? columns : ColumnMetrics(),
-                     sections: sections, version: version)
+        var board = Board(id: id, layout: layout, list: list, grid: grid, columns: layout == .columns ? columns : ColumnMetrics(),
+                          sections: sections, version: version)
+        // Validated whatever the layout, kept for a tree board only (as `columns`).
+        let tree = try decodeTreeMetrics(v)
+        if layout == .tree { board.tree = tree }
+        return board
     }
 
     /// A section's placement rules (issue 23): `accepts`, `max`, `copy`, `drop`.
@@ -202,6 +210,7 @@ extension Wire {
             w.key("spacing"); w.number(b.columns.spacing)
             w.endObject()
         }
+        if b.layout == .tree { w.key("tree"); w.beginObject(); w.key("indent"); w.number(b.tree.indent); w.endObject() }
         w.key("version"); w.int(b.version)
         w.key("sections"); w.beginArray()
         for s in b.sections {
@@ -209,13 +218,21 @@ extension Wire {
             w.key("id"); w.string(s.id)
             w.key("title"); w.string(s.title)
             w.key("items"); w.beginArray()
-            for i in s.items { item(i, everyColor: true, &w) }
+            var open: [Int] = []  // the depths of the items whose `children` are open
+            for (k, i) in s.items.enumerated() {
+                closeChildren(down: i.depth, &open, &w)
+                let opens = k + 1 < s.items.count && s.items[k + 1].depth > i.depth
+                item(i, everyColor: true, opensChildren: opens, &w)
+                if opens { open.append(i.depth) }
+            }
+            closeChildren(down: 0, &open, &w)
             w.endArray()
             if let a = s.accepts { w.key("accepts"); w.beginArray(); for k in a { w.string(k) }; w.endArray() }
             if let m = s.max { w.key("max"); w.int(m) }
             if s.copy { w.key("copy"); w.bool(true) }
             if let d = s.drop { w.key("drop"); w.string(d.rawValue) }
             if let sub = s.subtitle { w.key("subtitle"); w.string(sub) }
+            if let m = s.maxDepth { w.key("maxDepth"); w.int(m) }
             w.endObject()
         }
         w.endArray()
@@ -237,6 +254,8 @@ public enum BoardLimits {
     public static let maxColorBytes = 64
     /// Sections of one board.
     public static let maxSections = 1000
+    /// Trees: the deepest an item may be (levels 1 ... 33).
+    public static let maxDepth = 32
     /// A card's `detail` (issue 25): two lines' worth, and some.
     public static let maxDetailBytes = 1024
     /// A card's `image`: a path on this server.

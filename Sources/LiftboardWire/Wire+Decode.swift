@@ -100,6 +100,8 @@ extension Wire {
             let place = try f.string("place", maxLength: 8)
             guard let p = MovePlace(rawValue: place) else { throw f.fail("place", "expected \"first\", \"last\", \"up\" or \"down\"") }
             event = .moveTo(id: try f.string("id", maxLength: 256), section: try f.string("section", maxLength: 256), place: p)
+        case "toggle":
+            event = .toggle(id: try f.string("id", maxLength: 256))
         case "advance":
             event = .advance
         case "external":
@@ -202,7 +204,9 @@ extension Wire {
                 guard case .string(let id) = item else { throw sf.fail("items[\(j)]", "expected a string") }
                 items.append(id)
             }
-            order.append(SectionOrder(section: try sf.string("section", maxLength: 256), items: items))
+            var o = SectionOrder(section: try sf.string("section", maxLength: 256), items: items)
+            if sf.has("parents") { o.parents = try parents(sf, count: items.count) }
+            order.append(o)
         }
         return order
     }
@@ -257,6 +261,7 @@ extension Wire {
             let (section, after, index) = try insertPlace(f)
             return .group(ids: ids, section: section, after: after, index: index)
         }
+        if f.has("move") { return try move(f) }
         if f.has("swap") {
             let pair = try f.array("swap", max: 2)
             guard pair.count == 2, case .string(let x) = pair[0], case .string(let y) = pair[1], !x.isEmpty, !y.isEmpty else {

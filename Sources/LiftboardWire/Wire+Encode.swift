@@ -51,6 +51,7 @@ extension Wire {
         case .layout(let m):
             w.key("t"); w.literal("layout")
             if let kind = m.layout { w.key("layout"); w.literal(layoutName(kind)) }
+            if let i = m.treeIndent { w.key("tree"); w.beginObject(); w.key("indent"); w.number(i); w.endObject() }
             w.key("version"); w.int(m.version)
             w.key("content"); size(m.content, &w)
             w.key("scroll"); point(m.scroll, &w)
@@ -140,6 +141,8 @@ extension Wire {
             w.key("index"); w.int(index)
         case .batch(let changes):
             w.key("batch"); w.beginArray(); for c in changes { change(c, &w) }; w.endArray()
+        case .move(let id, let section, let parent, let after, let index):
+            move(id, section: section, parent: parent, after: after, index: index, &w)
         case .addItem(let item, let section, let after):
             w.key("edit"); w.literal("addItem")
             w.key("item"); self.item(item, &w)
@@ -192,7 +195,9 @@ extension Wire {
 
     /// An item as a board file writes it (`color` left out when empty, but for `everyColor`:
     /// a board as `GET /api/boards/{id}` returns it).
-    static func item(_ i: Item, everyColor: Bool = false, _ w: inout JSONWriter) {
+    /// `opensChildren`: the item's `children` array is left open for its children (a tree
+    /// board's writer closes it).
+    static func item(_ i: Item, everyColor: Bool = false, opensChildren: Bool = false, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("id"); w.string(i.id)
         w.key("label"); w.string(i.label)
@@ -202,7 +207,8 @@ extension Wire {
         if let k = i.kind { w.key("kind"); w.string(k) }
         if let h = i.handle { w.key("handle"); w.string(h.rawValue) }
         cardMembers(i.card, &w)
-        w.endObject()
+        treeMembers(i, &w)
+        if opensChildren { w.key("children"); w.beginArray() } else { w.endObject() }
     }
 
     /// An order, as commits and `GET /api/boards/{id}` carry it.
@@ -237,6 +243,7 @@ extension Wire {
         for s in order {
             var bound = PieceBound.section &+ ByteCursor.bound(s.section)
             for i in s.items { bound &+= 1 &+ ByteCursor.bound(i) }
+            if let ps = s.parents { bound &+= 12; for p in ps { bound &+= 5 &+ (p.map(ByteCursor.bound) ?? 0) } }
             w.pieces(bound: bound) { o, comma in
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"section":"#); o.string(s.section)
@@ -245,6 +252,7 @@ extension Wire {
                     if k > 0 { o.byte(UInt8(ascii: ",")) }
                     o.string(s.items[k])
                 }
+                if let ps = s.parents { parents(ps, &o) }
                 o.put("]}")
             }
         }
@@ -347,9 +355,11 @@ extension Wire {
         }
     }
 
-    /// At most what `snapshot` writes (`PieceBound.snapshot`, and its id).
+    /// At most what `snapshot` writes (`PieceBound.snapshot`, a tree's `subtree`, and its id).
     @inline(__always)
-    static func snapshotBound(_ s: UnsafePointer<SnapshotUpdate>) -> Int { PieceBound.snapshot &+ ByteCursor.bound(s.pointee.id) }
+    static func snapshotBound(_ s: UnsafePointer<SnapshotUpdate>) -> Int {
+        PieceBound.snapshot &+ PieceBound.subtree &+ ByteCursor.bound(s.pointee.id)
+    }
 
     @inline(__always)
     static func snapshot(_ s: UnsafePointer<SnapshotUpdate>, _ o: inout ByteCursor) {
@@ -365,6 +375,7 @@ extension Wire {
         if let v = s.pointee.ease { o.put(#","ease":"#); ease(v, &o) }
         if let v = s.pointee.count { o.put(#","count":"#); o.int(v) }
         if let v = s.pointee.forbidden { o.put(#","forbidden":"#); o.bool(v) }
+        if let v = s.pointee.subtree { o.put(#","subtree":"#); o.int(v) }
         if s.pointee.done { o.put(#","done":true}"#) } else { o.put(#","done":false}"#) }
     }
 
@@ -387,7 +398,7 @@ extension Wire {
         list.withUnsafeBufferPointer { cells in
             for k in cells.indices {
                 let c = cells.baseAddress! + k
-                var bound = PieceBound.cell &+ ByteCursor.bound(c.pointee.id)
+                var bound = PieceBound.cell &+ ByteCursor.bound(c.pointee.id) &+ treeBound(c)
                 let info = infoPointer(c)
                 if let i = info {
                     bound &+= PieceBound.cellInfo &+ ByteCursor.bound(i.pointee.label) &+ ByteCursor.bound(i.pointee.color)
@@ -439,6 +450,7 @@ extension Wire {
         o.put(#","ease":"#); ease(c.pointee.ease, &o)
         if c.pointee.appear { o.put(#","appear":true"#) }
         if let s = c.pointee.selected { o.put(#","selected":"#); o.bool(s) }
+        if case .some = c.pointee.tree { treeChange(c.pointee.tree!, &o) }
     }
 
     /// The attributes of the update at `c`, where they lie; nil when it has none. An Optional
@@ -463,6 +475,7 @@ extension Wire {
         o.put(#","section":"#); o.string(i.pointee.section)
         o.put(#","index":"#); o.int(i.pointee.index)
         if i.pointee.movable { o.put(#","movable":true"#) } else { o.put(#","movable":false"#) }
+        if case .some = i.pointee.tree { treeFacts(i.pointee.tree!, &o) }
         switch i.pointee.handle {
         case .leading?: o.put(#","handle":"leading""#)
         case .trailing?: o.put(#","handle":"trailing""#)
@@ -498,7 +511,7 @@ extension Wire {
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"lift","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
-                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index)
+                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index); depth(from, &o)
                 o.byte(UInt8(ascii: "}"))
                 if let follow {
                     o.put(#","grab":{"x":"#); o.number(follow.grab.x); o.put(#","y":"#); o.number(follow.grab.y)
@@ -512,8 +525,8 @@ extension Wire {
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"moved","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
-                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index)
-                o.put(#"},"to":{"section":"#); o.string(to.section); o.put(#","index":"#); o.int(to.index)
+                o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index); depth(from, &o)
+                o.put(#"},"to":{"section":"#); o.string(to.section); o.put(#","index":"#); o.int(to.index); depth(to, &o)
                 o.put("}}")
             }
         case .drop(let p, let id, let at, let cancelled):
@@ -521,7 +534,7 @@ extension Wire {
                 if comma { o.byte(UInt8(ascii: ",")) }
                 o.put(#"{"t":"drop","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
-                o.put(#","at":{"section":"#); o.string(at.section); o.put(#","index":"#); o.int(at.index)
+                o.put(#","at":{"section":"#); o.string(at.section); o.put(#","index":"#); o.int(at.index); depth(at, &o)
                 if cancelled { o.put(#"},"cancelled":true}"#) } else { o.put(#"},"cancelled":false}"#) }
             }
         default:
@@ -538,6 +551,7 @@ extension Wire {
         w.key("section"); w.string(c.section)
         w.key("index"); w.int(c.index)
         w.key("movable"); w.bool(c.movable)
+        if let t = c.tree { treeFacts(t, &w) }
         w.key("frame"); rect(c.frame, &w)
         if c.hidden { w.key("hidden"); w.bool(true) }
         if c.selected { w.key("selected"); w.bool(true) }
@@ -560,6 +574,7 @@ extension Wire {
             if let h = s.contentHeight { w.key("contentHeight"); w.number(h) }
             if let sub = s.subtitle { w.key("subtitle"); w.string(sub) }
             w.key("count"); w.int(s.count)
+            if let m = s.maxDepth { w.key("maxDepth"); w.int(m) }
             w.endObject()
         }
         w.endArray()
@@ -595,6 +610,7 @@ extension Wire {
         case .list: "list"
         case .grid: "grid"
         case .columns: "columns"
+        case .tree: "tree"
         }
     }
 

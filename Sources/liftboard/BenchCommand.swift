@@ -25,6 +25,7 @@ struct BenchEngine: ParsableCommand {
 
     @Flag(help: "Print one JSON object instead of a table.") var json = false
     @Flag(help: "Small boards and few moves: a smoke run for CI (its numbers mean little).") var quick = false
+    @Flag(help: "Only the tree rows (issue 43) and the list rows they are compared with.") var treesOnly = false
 
     struct Row: Codable {
         var layout: String
@@ -45,6 +46,7 @@ struct BenchEngine: ParsableCommand {
     }
 
     func run() throws {
+        if treesOnly { return Self.printTree(Self.treeRows(sizes: quick ? [100, 1_000] : [100, 100_000], moves: quick ? 2_000 : 20_000)) }
         let sizes = quick ? [1_000, 5_000] : [1_000, 10_000, 100_000]
         let moves = quick ? 2_000 : 20_000
         var rows: [Row] = []
@@ -57,7 +59,12 @@ struct BenchEngine: ParsableCommand {
         let externalSizes = quick ? [1_000, 5_000] : [1_000, 100_000]
         let external = Self.externalRows(sizes: externalSizes, commits: quick ? 200 : 2_000)
         let oneSection = Self.oneSectionRow(commits: quick ? 200 : 2_000)
-        if json { return try BenchCommand.printJSON(rows: rows.map(EngineRow.move) + external.map(EngineRow.external) + [.external(oneSection)]) }
+        let trees = Self.treeRows(sizes: quick ? [100, 1_000] : [100, 100_000], moves: moves)
+        if json {
+            return try BenchCommand.printJSON(rows: rows.map(EngineRow.move) + external.map(EngineRow.external) + [.external(oneSection)]
+                                              + trees.map(EngineRow.tree))
+        }
+        Self.printTree(trees)
         print("layout  cells    move p50  move p99  reorder p50  reorder p99  decode p50  encode p50  Foundation decode  bytes/frame still  bytes/frame reorder")
         for r in rows {
             print(String(format: "%-6@ %7d %8.0fns %8.0fns %10.0fns %10.0fns %9.0fns %9.0fns %16.0fns %18.0f %20.0f",
@@ -95,10 +102,12 @@ struct BenchEngine: ParsableCommand {
     enum EngineRow: Encodable {
         case move(Row)
         case external(ExternalRow)
+        case tree(TreeRow)
         func encode(to encoder: Encoder) throws {
             switch self {
             case .move(let r): try r.encode(to: encoder)
             case .external(let r): try r.encode(to: encoder)
+            case .tree(let r): try r.encode(to: encoder)
             }
         }
     }
@@ -196,8 +205,8 @@ struct BenchEngine: ParsableCommand {
         return s.isEmpty ? 0 : Double(s[min(s.count - 1, Int(Double(s.count) * p))])
     }
 
-    static func measure(kind: LayoutKind, cells: Int, moves: Int) -> Row {
-        let b = board(kind: kind, cells: cells)
+    static func measure(kind: LayoutKind, cells: Int, moves: Int, board given: Board? = nil) -> Row {
+        let b = given ?? board(kind: kind, cells: cells)
         var session = Session(id: "bench")
         _ = session.handle(.hello(Hello(board: b.id, viewport: Viewport(w: 400, h: 800))), at: 0) { _ in b }
         let start = Point(x: 60, y: 92)

@@ -88,7 +88,7 @@ struct ServeCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: publicPath + "/index.html") else {
             fail("no index.html in \(publicPath) (use --public DIR)")
         }
-        var boardList = [DemoBoard.board, KanbanBoard.board]
+        var boardList = [DemoBoard.board, KanbanBoard.board, OutlineBoard.board]
         if let dir = boards {
             do { boardList = try BoardFiles.load(folder: dir) } catch { fail("\(error)") }
         }

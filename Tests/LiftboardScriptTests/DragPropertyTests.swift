@@ -48,7 +48,7 @@ import LiftboardWire
             switch target {
             case .after(let y): there = before == y
             case .first(let s): there = sec.section == s && before == nil
-            case .onto: there = false
+            case .onto, .into, .afterAt: there = false  // this property drags lists only
             }
             steps.append("drag \(x) \(DragPilot.targetText(target))")
             let commitsBefore = runner.driver.commits.count

@@ -65,7 +65,7 @@ import LiftboardWire
 
     @Test(arguments: [
         ("jump a", 1, ScriptReadError.unknownStep("jump")),
-        ("drag a beside b", 1, .syntax(step: "drag", usage: "drag X after Y | drag X first in S | drag X onto Y [then cancel]")),
+        ("drag a beside b", 1, .syntax(step: "drag", usage: "drag X after Y [at depth N] | drag X first in S | drag X onto Y | drag X into Y [then cancel]")),
         ("wait soon", 1, .badNumber(step: "wait", text: "soon")),
         ("tap a\nviewport 10 10", 2, .setupAfterGesture("viewport")),
         ("key \"x", 1, .unterminatedString),

@@ -62,4 +62,15 @@ import Testing
         #expect(KanbanBoard.board.sections.count == 4)
         #expect(KanbanBoard.board.sections.reduce(0) { $0 + $1.items.count } >= 30)
     }
+
+    @Test("the built-in outline board is Examples/boards/outline.json: a tree, within the limits")
+    func outlineIsTheExample() throws {
+        let boards = try BoardFiles.load(folder: Self.root.appendingPathComponent("Examples/boards").path)
+        let example = try #require(boards.first { $0.id == "outline" })
+        #expect(example == OutlineBoard.board)
+        let file = try Data(contentsOf: Self.root.appendingPathComponent("Examples/boards/outline.json"))
+        #expect(PackageResources.outline_json == [UInt8](file))
+        #expect(OutlineBoard.board.layout == .tree)
+        #expect(OutlineBoard.board.sections.map(\.id) == ["home", "work"])
+    }
 }

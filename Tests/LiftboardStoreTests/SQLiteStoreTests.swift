@@ -50,6 +50,28 @@ func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
         #expect(throws: StoreError.self) { try SQLiteStore(path: newer, edits: .wire) }
     }
 
+    @Test func aTreeMoveThatChangesOnlyADepthReachesTheCheckpointRows() throws {
+        // Every commit a checkpoint: the rows themselves must hold eggs one level deeper,
+        // though no item changed its position (then garden's subtree one level deeper too).
+        let path = tempPath()
+        let store = try SQLiteStore(path: path, edits: .wire, checkpointEvery: 1)
+        try store.seed(StoreConformanceTests.outline)
+        var expected = StoreConformanceTests.outline
+        // Eggs indented under milk, then the new top level's garden under groceries' last child.
+        let indent = Change.move("eggs", section: "home", parent: "milk", after: nil, index: 0)
+        let deeper = Change.move("garden", section: "home", parent: "groceries", after: "milk", index: 1)
+        for (v, c) in [indent, deeper].enumerated() {
+            #expect(expected.apply(c) != nil)
+            var r = drop(v + 1, c, token: v + 1)
+            r.commit.board = "outline"
+            try store.apply([r])
+        }
+        let s = try SQLiteDatabase(path: path).prepare("SELECT version FROM boards WHERE id = 'outline'")
+        #expect(try s.step() && s.int(0) == 2)
+        #expect(try SQLiteStore(path: path, edits: .wire).board(id: "outline") == expected)
+        #expect(expected.sections[0].items.map(\.depth) == [0, 1, 2, 1, 2])
+    }
+
     @Test func aCommitKeepsItsChangeAndNoMoves() throws {
         let path = tempPath()
         let store = try SQLiteStore(path: path, edits: .wire)

@@ -288,6 +288,43 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil && !CI.on ? [.sqli
         #expect(read == board)
     }
 
+    /// An outline (issue 43): groceries (milk eggs) garden (seeds), eggs a leaf, garden
+    /// collapsed to begin with, home at most two levels deep, a 30 px indent.
+    static var outline: Board {
+        func item(_ id: String, _ depth: Int, collapsed: Bool = false, leaf: Bool = false) -> Item {
+            var i = Item(id: id)
+            i.depth = depth; i.collapsed = collapsed; i.leaf = leaf
+            return i
+        }
+        var home = Section(id: "home", title: "Home", items: [item("groceries", 0), item("milk", 1), item("eggs", 1, leaf: true),
+                                                              item("garden", 0, collapsed: true), item("seeds", 1)])
+        home.maxDepth = 2
+        var board = Board(id: "outline", layout: .tree, sections: [home, Section(id: "work", title: "Work", items: [])])
+        board.tree.indent = 30
+        return board
+    }
+
+    @Test("a tree board keeps its nesting, leaves, collapsed states, maxDepth and indent; moves land with their subtrees", arguments: storeKinds)
+    func trees(_ kind: StoreKind) throws {
+        let open = try kind.fresh()
+        let store = try open()
+        try store.seed(Self.outline)
+        #expect(try open().board(id: "outline") == Self.outline)
+        // Garden (with seeds) under groceries after eggs; then milk indented under... nothing
+        // moves but its depth: milk outdented to the top level after groceries' subtree.
+        var expected = Self.outline
+        let moves: [Change] = [.move("garden", section: "home", parent: "groceries", after: "eggs", index: 2),
+                               .move("milk", section: "work", parent: nil, after: nil, index: 0)]
+        for (k, m) in moves.enumerated() {
+            #expect(expected.apply(m) != nil)
+            #expect(versions(try store.apply([change(m, version: k + 1, token: k + 1, board: "outline")])) == [k + 1])
+        }
+        let read = try #require(try open().board(id: "outline"))
+        #expect(read == expected)
+        #expect(read.sections[0].items.map(\.id) == ["groceries", "eggs", "garden", "seeds"])
+        #expect(read.sections[0].items.map(\.depth) == [0, 1, 1, 2])
+    }
+
     @Test("a deleted board is gone with its history; deleting it again says there was none", arguments: storeKinds)
     func delete(_ kind: StoreKind) throws {
         let open = try kind.fresh()

@@ -21,6 +21,8 @@ import LiftboardWire
             "grid-cell-slides-under-swap", "grid-first-header", "grid-held-entered", "grid-own-header-from-above",
             "grid-pinned-entered",
             "swap-back-by-header", "swap-cancel", "swap-target", "swap-target-held",
+            "tree-across-sections", "tree-cancel", "tree-clamps", "tree-collapsed-stays", "tree-depth-sideways",
+            "tree-maxdepth-leaf", "tree-two-fingers", "tree-undo",
         ])
     }
 

@@ -62,8 +62,9 @@ def test_health_and_the_boards_api(server):
     status, headers, body = server.get("/healthz")
     assert status == 200 and json.loads(body)["ok"] is True
     status, _, body = server.get("/api/boards")
-    # The built-in boards: the demo and the kanban example (/?board=kanban).
-    assert json.loads(body) == {"boards": [{"id": "demo", "version": 0}, {"id": "kanban", "version": 0}]}
+    # The built-in boards: the demo, the kanban example (/?board=kanban) and the outline (/?board=outline).
+    assert json.loads(body) == {"boards": [{"id": "demo", "version": 0}, {"id": "kanban", "version": 0},
+                                           {"id": "outline", "version": 0}]}
     board = server.board()
     assert board["version"] == 0 and board["order"][0]["items"][0] == "milk"
     status, headers, body = server.get("/api/boards/nope")

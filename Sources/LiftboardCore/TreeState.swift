@@ -1,0 +1,81 @@
+/// A tree board's facts besides the order (docs/protocol.md, "Trees"), by item handle: kept by
+/// `Arrangement.tree` so that `LiveSession` gains no stored property for them.
+///
+/// The committed order (`LiveSession.base`) holds every item in pre-order; `committedDepth`
+/// gives each its depth there. The live order holds the visible rows only: the descendants
+/// of collapsed items and of lifted items are parked out of it (`LiveSession.visibleRows`).
+/// `depth` is the live depth of each row: the committed one, but for a dragged item, whose
+/// depth its drag projects.
+struct TreeState: Sendable {
+    let indent: Double
+    var committedDepth: [Int]
+    var depth: [Int]
+    /// This session's collapsed states (the file's to begin with).
+    var collapsed: [Bool]
+    let leaf: [Bool]
+    /// Each section's `maxDepth` (nil: the board's limit).
+    let maxDepth: [Int?]
+    /// Whether each item has children in the committed order.
+    var hasChildren: [Bool]
+    /// Each item's parent in the committed order (-1: top level).
+    var parent: [Int]
+    /// Items lifted since the visible order was last made: once their drag ends, their
+    /// collapsed ancestors expand, so that a dropped (or cancelled) item is always a row.
+    var reveal: [Int] = []
+
+    init(board: Board) {
+        indent = board.tree.indent
+        var depth: [Int] = [], collapsed: [Bool] = [], leaf: [Bool] = []
+        for s in board.sections {
+            for item in s.items { depth.append(item.depth); collapsed.append(item.collapsed); leaf.append(item.leaf) }
+        }
+        committedDepth = depth
+        hasChildren = depth.indices.map { $0 + 1 < depth.count && depth[$0 + 1] > depth[$0] }
+        parent = TreeOrder.parents(depths: depth).map { $0 ?? -1 }
+        self.depth = depth
+        self.collapsed = collapsed
+        self.leaf = leaf
+        maxDepth = board.sections.map(\.maxDepth)
+    }
+
+    /// The deepest depth section `s` takes.
+    func deepest(in s: Int) -> Int { min(maxDepth[s] ?? TreeOrder.maxDepth, TreeOrder.maxDepth) }
+}
+
+/// A drag on a tree board: the subtree it carries, and the depth the finger's sideways travel
+/// projects (docs/protocol.md, "Trees").
+struct TreeDrag: Sendable {
+    /// The lift's depth, and the pointer's x at its `down` (viewport coordinates).
+    let liftDepth: Int
+    let downX: Double
+    /// The item's descendants in committed pre-order (they travel with it, out of the live order).
+    let descendants: [Int]
+    /// The subtree's height: its deepest depth less its own.
+    let height: Int
+    /// The depth its row stands at now.
+    var depth: Int
+    /// The `rule_refused` message of a drop where no depth fits.
+    static let refusal = "tree: no depth fits here"
+    /// No depth fits the row's place (`lo > hi`): the snapshot says `forbidden`.
+    var refused = false
+}
+
+/// The depth projection of the contract: the lift's depth plus the sideways travel in
+/// levels, clamped between the row below's depth and one more than the row above's.
+enum DepthProjection {
+    /// `round(dx / indent)`, halves away from zero (`indent` 0: 0).
+    static func levels(dx: Double, indent: Double) -> Int {
+        guard indent > 0 else { return 0 }
+        let q = dx / indent
+        return Int(q < 0 ? -((-q).rounded(.toNearestOrAwayFromZero)) : q.rounded(.toNearestOrAwayFromZero))
+    }
+
+    /// The bounds `lo ... hi` of a row between `above` (depth, leaf) and `below` (depth), for a
+    /// subtree `height` deep in a section that takes depths up to `deepest`; `nil` when they cross.
+    static func bounds(above: (depth: Int, leaf: Bool)?, below: Int?, height: Int, deepest: Int) -> ClosedRange<Int>? {
+        var hi = above.map { $0.leaf ? $0.depth : $0.depth + 1 } ?? 0
+        hi = min(hi, deepest - height)
+        let lo = below ?? 0
+        return lo <= hi ? lo...hi : nil
+    }
+}

@@ -1,0 +1,97 @@
+import LiftboardCore
+import LiftboardWire
+
+/// Trees over HTTP (issue 43; docs/protocol.md, "Trees"): `PATCH /api/boards/{id}/items/{item}`
+/// with `parent`, `after` and `section` moves the item with its subtree, as a drop would (one
+/// `move` change): under `parent` (`null`: the top level; absent: where it is) right after its
+/// sibling `after` (`null`: first; absent: last among the parent's children), in `section`
+/// (absent: its own).
+extension BoardsAPI {
+    static let treeMoveFields: Set<String> = ["parent", "after", "section"]
+
+    /// The `move` a PATCH body asks for, when it names none but `treeMoveFields`; nil when it
+    /// names none of them (an edit). Throws 400 for a body that mixes both or a board that is
+    /// no tree's, 404 for an id the board does not have.
+    static func treeMove(_ id: String, fields: [(String, JSONValue)], board: Board) throws(APIFailure) -> Change? {
+        guard fields.contains(where: { treeMoveFields.contains($0.0) }) else { return nil }
+        func bad(_ message: String) -> APIFailure { APIFailure(response: .error(400, .badRequest, message)) }
+        func missing(_ what: String, _ code: HTTPErrorCode) -> APIFailure {
+            APIFailure(response: .error(404, code, "no \(what) on board \(board.id)"))
+        }
+        if let extra = fields.first(where: { !treeMoveFields.contains($0.0) }) {
+            throw bad("body.\(extra.0): a move takes parent, after and section only (an edit of the item is a write of its own)")
+        }
+        guard board.layout == .tree else { throw bad("body: only a tree board's items move by parent and after") }
+        func named(_ key: String) throws(APIFailure) -> String?? {
+            switch fields.last(where: { $0.0 == key })?.1 {
+            case nil: return .none
+            case .null?: return .some(nil)
+            case .string(let s)?: return .some(s)
+            default: throw bad("body.\(key): expected an item id or null")
+            }
+        }
+        guard let (s0, _) = board.locate(item: id) else { throw missing("item \(id)", .itemNotFound) }
+        var section = board.sections[s0].id
+        if case .string(let s)? = fields.last(where: { $0.0 == "section" })?.1 { section = s }
+        else if fields.contains(where: { $0.0 == "section" }) { throw bad("body.section: expected a section id") }
+        guard let items = board.sections.first(where: { $0.id == section })?.items else { throw missing("section \(section)", .sectionNotFound) }
+        let depth = items.firstIndex { $0.id == id }.map { items[$0].depth }
+        let parent: String? = try named("parent") ?? (depth == nil ? nil : Forest.parent(of: id, in: items))
+        if let parent, !items.contains(where: { $0.id == parent }) { throw missing("item \(parent) in section \(section)", .itemNotFound) }
+        let children = Forest.children(of: parent, in: items).filter { $0 != id }
+        let after: String? = try named("after") ?? children.last
+        if let after, !children.contains(after) {
+            throw APIFailure(response: .error(404, .itemNotFound, "no item \(after) under \(parent ?? "the top level") in section \(section)"))
+        }
+        let index = after.flatMap { children.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+        return .move(id, section: section, parent: parent, after: after, index: index)
+    }
+
+    /// Why a tree `move` cannot apply to `board` (409), when it changes something but the tree
+    /// refuses it: under itself or its own subtree, under a leaf, or deeper than `maxDepth`.
+    static func treeMoveConflict(_ change: Change, on board: Board) -> APIResponse? {
+        guard case .move(let id, let section, let parent, let after, _) = change else { return nil }
+        if let items = board.sections.first(where: { $0.id == section })?.items, items.contains(where: { $0.id == id }),
+           Forest.parent(of: id, in: items) == parent, Forest.previousSibling(of: id, in: items) == after {
+            return nil  // where it is: unchanged, as a drop in place
+        }
+        var copy = board
+        if copy.apply(change) == nil {
+            return .error(409, .ruleRefused, "tree: \(id) cannot go there (under itself, under a leaf, or deeper than the section's maxDepth)")
+        }
+        return nil
+    }
+}
+
+/// A section's forest read from its pre-order and depths (the board's `items`).
+enum Forest {
+    /// The parent of `id`: the nearest item before it that is one level up (nil at the top).
+    static func parent(of id: String, in items: [Item]) -> String? {
+        guard let i = items.firstIndex(where: { $0.id == id }), items[i].depth > 0 else { return nil }
+        return items[..<i].last { $0.depth < items[i].depth }?.id
+    }
+
+    /// The sibling right before `id` under its parent, nil when it is first.
+    static func previousSibling(of id: String, in items: [Item]) -> String? {
+        guard let i = items.firstIndex(where: { $0.id == id }) else { return nil }
+        let d = items[i].depth
+        for j in stride(from: i - 1, through: 0, by: -1) {
+            if items[j].depth < d { return nil }
+            if items[j].depth == d { return items[j].id }
+        }
+        return nil
+    }
+
+    /// The children of `parent` (nil: the top-level items), in order.
+    static func children(of parent: String?, in items: [Item]) -> [String] {
+        guard let parent else { return items.filter { $0.depth == 0 }.map(\.id) }
+        guard let p = items.firstIndex(where: { $0.id == parent }) else { return [] }
+        let d = items[p].depth
+        var out: [String] = []
+        for item in items[(p + 1)...] {
+            if item.depth <= d { break }
+            if item.depth == d + 1 { out.append(item.id) }
+        }
+        return out
+    }
+}

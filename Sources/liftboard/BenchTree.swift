@@ -1,0 +1,73 @@
+import Foundation
+import LiftboardCore
+
+/// Tree rows of `liftboard bench engine` (issue 43): a pointer move through a tree of 100 and
+/// 100,000 nodes, mostly collapsed or mostly expanded, beside the list of the same size; and a
+/// toggle of a group of rows.
+extension BenchEngine {
+    /// Ten sections of groups of ten: a top-level item and its nine children (every third row
+    /// 80 tall, as the list's), each group collapsed or expanded.
+    static func treeBoard(cells: Int, collapsed: Bool) -> Board {
+        let perSection = max(10, cells / 10)
+        var b = Board(id: "bench", layout: .tree, sections: (0..<10).map { s in
+            Section(id: "s\(s)", items: (0..<perSection).map { i in
+                var item = Item(id: "i\(s)-\(i)", label: "Item \(s)-\(i)", height: i % 3 == 0 ? 80 : nil)
+                item.depth = i % 10 == 0 ? 0 : 1
+                item.collapsed = collapsed && i % 10 == 0
+                return item
+            })
+        })
+        b.tree = TreeMetrics(indent: 24)
+        return b
+    }
+
+    struct TreeRow: Codable {
+        var layout: String
+        var cells: Int
+        var sessionP50Ns: Double
+        var sessionReorderP50Ns: Double
+        var listP50Ns: Double
+        var listReorderP50Ns: Double
+        /// A `toggle` of a group's top item (nine rows leaving or entering).
+        var toggleP50Ns: Double
+    }
+
+    static func treeRows(sizes: [Int], moves: Int) -> [TreeRow] {
+        var rows: [TreeRow] = []
+        for n in sizes {
+            let list = measure(kind: .list, cells: n, moves: moves)
+            for collapsed in [true, false] {
+                let b = treeBoard(cells: n, collapsed: collapsed)
+                let r = measure(kind: .tree, cells: n, moves: moves, board: b)
+                rows.append(TreeRow(layout: collapsed ? "tree-collapsed" : "tree-expanded", cells: n,
+                                    sessionP50Ns: r.sessionP50Ns, sessionReorderP50Ns: r.sessionReorderP50Ns,
+                                    listP50Ns: list.sessionP50Ns, listReorderP50Ns: list.sessionReorderP50Ns,
+                                    toggleP50Ns: toggleP50(b, toggles: min(moves, 2_000))))
+            }
+        }
+        return rows
+    }
+
+    /// The time of a `toggle` of the first group of the board's middle section, over and over.
+    static func toggleP50(_ b: Board, toggles: Int) -> Double {
+        var session = Session(id: "bench")
+        _ = session.handle(.hello(Hello(board: b.id, viewport: Viewport(w: 400, h: 800))), at: 0) { _ in b }
+        let id = b.sections[5].items[0].id
+        var ns: [UInt64] = []
+        for k in 0..<toggles {
+            let s0 = nowNs()
+            _ = session.handle(.toggle(id: id), at: Double(k + 1))
+            ns.append(nowNs() - s0)
+        }
+        return percentile(ns, 0.5)
+    }
+
+    static func printTree(_ rows: [TreeRow]) {
+        print("tree            cells   move p50  (list)   reorder p50  (list)   toggle p50  move/list")
+        for r in rows {
+            print(String(format: "%-15@ %7d %8.0fns %8.0fns %10.0fns %8.0fns %10.0fns %8.2fx",
+                         r.layout as NSString, r.cells, r.sessionP50Ns, r.listP50Ns, r.sessionReorderP50Ns, r.listReorderP50Ns,
+                         r.toggleP50Ns, r.sessionP50Ns / max(1, r.listP50Ns)))
+        }
+    }
+}
