@@ -37,7 +37,7 @@ let package = Package(
         // to it), compiled into the binary as bytes (`PackageResources.kanban_json`): no bundle
         // to ship beside a static binary, and no second copy to keep in step (issue 39).
         .target(name: "LiftboardServer",
-                dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "CLibWebSockets"],
+                dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardAuth", "CLibWebSockets"],
                 resources: [.embedInCode("Resources/kanban.json")],
                 swiftSettings: strict),
         // OpenSSL's libcrypto (libssl-dev), for token signatures.
@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "LiftboardStoreTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore"], swiftSettings: strict),
         // The server's deciding types (hub, connection, router, feeds) driven without sockets.
         .testTarget(name: "LiftboardServerTests",
-                    dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer"], swiftSettings: strict),
+                    dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardStore", "LiftboardServer", "LiftboardAuth"], swiftSettings: strict),
         .testTarget(name: "LiftboardLoadTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardLoad"], swiftSettings: strict),
         .testTarget(name: "LiftboardAuthTests", dependencies: ["LiftboardCore", "LiftboardWire", "LiftboardAuth"],
                     exclude: ["Fixtures"], swiftSettings: strict),

@@ -17,6 +17,7 @@ extension LiveSession {
     /// a tap that adds the movable cell under it (if no drag holds it) to the most recently
     /// lifted pointer drag; otherwise it is a click that edits the selection.
     mutating func tapped(at content: Point, mods: Modifiers, now: Double) {
+        if pointers.contains(where: \.roleRefused) { return forbid("tap-to-add", needs: .move) }
         if let d = drags.lastIndex(where: { $0.pointer >= 0 }) {
             guard groupsAllowed, case .cell(let h) = arr.region(at: content), arr.movable[h], liftedBy[h] == nil,
                   !drags.contains(where: { $0.swapTarget == h }), drags[d].copyFrom == nil,

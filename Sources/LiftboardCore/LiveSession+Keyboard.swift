@@ -54,6 +54,12 @@ extension LiveSession {
             selection.anchor = f
             announce("\(arr.labels[f]) \(selection.marked[f] ? "selected" : "deselected"), \(selection.count) selected.")
         case " ", "Spacebar", "Enter":
+            guard roleLifts(f) else {
+                let copy = role.includes(.move)  // only a palette's item stops a move session here
+                forbid(copy ? "a copy out of a palette" : "a key reorder", needs: copy ? .edit : .move)
+                announce("\(arr.labels[f]) cannot be \(copy ? "copied" : "moved"): your role is \(role.rawValue).")
+                return
+            }
             guard arr.movable[f] else {
                 announce("\(arr.labels[f]) is pinned and cannot be moved.")
                 return

@@ -5,6 +5,7 @@
 /// where the item went.
 extension LiveSession {
     mutating func moveTo(_ id: String, section sid: String, place: MovePlace, now: Double) {
+        guard allowed("moveTo", needs: .move) else { return }
         guard let h = arr.handleOf[id], let t = arr.sectionIndexOf[sid] else {
             refuseMove("moveTo: no item \(id) or no section \(sid) on this board")
             return
@@ -24,6 +25,7 @@ extension LiveSession {
             return
         }
         if arr.rules[t].drop == .remove {
+            guard allowed("moveTo: a move to a trash", needs: .edit) else { return }
             // Moved to a trash: removed, as a drop there removes it (undo brings it back).
             let label = arr.labels[h], title = arr.titles[t]
             if commitEdit(.removeItem(id), now: now) {
@@ -61,6 +63,7 @@ extension LiveSession {
         }
         if arr.rules[s].copy {
             // Out of a palette: a copy, as a drag out of it drops one; the original stays.
+            guard allowed("moveTo: a copy out of a palette", needs: .edit) else { return }
             let label = arr.labels[h], new = copyID(of: id)
             guard commitEdit(.copyItem(id: id, as: new, section: sid, after: after.map { arr.ids[$0] }, index: index), now: now),
                   let n = arr.handleOf[new] else { return }

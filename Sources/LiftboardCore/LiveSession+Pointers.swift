@@ -125,6 +125,12 @@ extension LiveSession {
             pointers[k].phase = .inert
             return
         }
+        guard roleLifts(h) else {
+            // Recognized, but the role lifts nothing here: the page's predicted lift is undone.
+            pointers[k].phase = .inert
+            pointers[k].roleRefused = true
+            return
+        }
         pointers[k].phase = .dragging
         lift(h, pointer: p, at: at, now: now)
     }

@@ -311,8 +311,7 @@ extension LiveSession {
             Move(id: arr.ids[$0.item], from: Place(section: arr.sectionIDs[$0.from.section], index: $0.from.index),
                  to: Place(section: arr.sectionIDs[$0.to.section], index: $0.to.index))
         }
-        step.commits.append(.persist(Commit(board: boardID, version: version, by: identity.sessionID, moves: moves,
-                                            order: baseOrder, change: change)))
+        step.commits.append(.persist(ownCommit(moves: moves, change: change)))
         if let revert { remember(revert) }
     }
 

@@ -8,6 +8,8 @@ extension LiveSession {
     /// - Complexity: O(n) to find the items' committed sections.
     func refusal(into t: Int, carrying items: [Int]) -> Refusal? {
         guard arr.hasRules, arr.rules[t].hasRules else { return nil }
+        // A trash the role may not use (issue 42) refuses the drag as a rule would.
+        if roleRefusesTrash(t) { return .trash(section: arr.sectionIDs[t]) }
         let entering = items.filter { !base[t].contains($0) }.count
         return PlacementRules.refusal(arr.rules[t], section: arr.sectionIDs[t], holding: base[t].count,
                                       kinds: items.map { arr.kinds[$0] }, entering: entering)
@@ -128,8 +130,7 @@ extension LiveSession {
         }
         rebuild(from: board, now: now, refreshed: [])
         version += 1
-        step.commits.append(.persist(Commit(board: boardID, version: version, by: identity.sessionID, moves: [], order: baseOrder,
-                                            change: change)))
+        step.commits.append(.persist(ownCommit(moves: [], change: change)))
         if let revert {
             // Nothing to find where the commit left it: the revert itself says whether it still applies.
             undoStack.append(OwnCommit(revert: revert, items: [], left: []))

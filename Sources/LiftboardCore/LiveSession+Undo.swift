@@ -73,6 +73,7 @@ extension LiveSession {
 
     mutating func undo(now: Double) {
         identity.lastInput = now
+        guard allowed("undo", needs: .move) else { return }
         guard let last = undoStack.popLast() else {
             step.errors.append(.error(code: .cannotUndo, message: "undo: this session has nothing left to undo"))
             return

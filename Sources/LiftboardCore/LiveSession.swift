@@ -29,6 +29,9 @@ struct PointerState: Sendable {
     var columnAtDown: Int? = nil
     var columnScrollAtDown: Double = 0
     var panAxis: PanAxis? = nil
+    /// The long press began over an item the session's role may not lift (issue 42): a tap by
+    /// another pointer meanwhile is a tap-to-add, refused (`role_forbids`).
+    var roleRefused = false
 }
 
 /// The axis a columns board's pan locked to (UIScrollView's directional lock).
@@ -173,8 +176,8 @@ struct LiveSession: Sendable {
         var forceFrame = false
     }
 
-    init(sessionID: String, board: Board, hello: Hello, at now: Double) {
-        identity = Identity(sessionID: sessionID, frameSeq: 0, lastSeq: nil, lastInput: now)
+    init(sessionID: String, person: Person = .open, board: Board, hello: Hello, at now: Double) {
+        identity = Identity(sessionID: sessionID, frameSeq: 0, lastSeq: nil, lastInput: now, person: person)
         boardID = board.id
         config = hello.config
         viewport = hello.viewport

@@ -127,7 +127,7 @@ extension Session {
         // The leader's box itself, shared until either session changes (copy on write): a
         // reference taken per watcher, not a copy of the session and its arrays' references.
         shareLive(leaderBox, keeping: LiveSession.Identity(sessionID: me.sessionID, frameSeq: me.frameSeq + frames,
-                                                           lastSeq: me.lastSeq, lastInput: me.lastInput))
+                                                           lastSeq: me.lastSeq, lastInput: me.lastInput, person: me.person))
         return (me.frameSeq + 1, me.lastSeq)
     }
 }
@@ -173,6 +173,9 @@ extension LiveSession {
         var frameSeq: Int
         var lastSeq: Int?
         var lastInput: Double
+        /// Who the session acts for (issue 42): its role is enforced in its gestures, its
+        /// commits are signed with its user. A watcher sharing another's view keeps its own.
+        var person: Person = .open
     }
 
     /// Keeps `own`'s per-session facts in a state taken from another session.

@@ -31,6 +31,8 @@ public struct Session: Sendable {
     }
 
     public let id: String
+    /// Who the session acts for (issue 42): `.open` (no user, role `edit`) without tokens.
+    public private(set) var person: Person
     private var state: State = .awaitingHello
     /// A watcher that took a leader's view (`adoptView`) shares the leader's box until it next
     /// changes; meanwhile its own facts (its id, frame count, last `seq`, last input) are kept
@@ -42,13 +44,15 @@ public struct Session: Sendable {
     /// engine moved (the two must give the same frames).
     let wholeDiffs: Bool
 
-    public init(id: String) {
+    public init(id: String, person: Person = .open) {
         self.id = id
+        self.person = person
         wholeDiffs = false
     }
 
-    init(id: String, wholeDiffs: Bool) {
+    init(id: String, person: Person = .open, wholeDiffs: Bool) {
         self.id = id
+        self.person = person
         self.wholeDiffs = wholeDiffs
     }
 
@@ -225,6 +229,21 @@ public struct Session: Sendable {
         } ?? []
     }
 
+    /// The session acts for `person` from now on (a renewed token, whose role may differ): its
+    /// role applies to the next input, and a drag in flight that the new role could not have
+    /// made (a `view` session's, a palette's copy below `edit`) ends as a cancel. Returns what
+    /// that sends (a `drop` and its frame), nothing when no drag ends.
+    public mutating func renew(person: Person, at now: Double) -> [ServerEvent] {
+        self.person = person
+        if pendingIdentity != nil { pendingIdentity?.person = person }
+        return withLive { s in
+            var out: [ServerEvent] = []
+            s.renew(person, now: now)
+            s.flushStep(at: now, into: &out)
+            return out
+        } ?? []
+    }
+
     /// Ends the session (the connection went away): every drag in flight is cancelled, and
     /// nothing is handled afterwards.
     public mutating func close() {
@@ -259,7 +278,7 @@ public struct Session: Sendable {
         guard let board = boards(hello.board) else {
             return [.error(code: .noBoard, message: "no board \"\(hello.board)\"")]
         }
-        var session = LiveSession(sessionID: id, board: board, hello: hello, at: now)
+        var session = LiveSession(sessionID: id, person: person, board: board, hello: hello, at: now)
         session.wholeDiffs = wholeDiffs
         let out = session.start(seq: seq, at: now)
         state = .live(LiveBox(session))

@@ -87,7 +87,9 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
     if first == UInt8(ascii: "{") || first == UInt8(ascii: "#") {
         // A golden stream names its board in its first comment line.
         let head = bytes.prefix { $0 != 0x0A }
-        var driver = SessionUnderTest(board: fuzzBoard(named: head))
+        // A role (issue 42): the stream's `# person` line's, else one its length picks.
+        let person = bytes.split(separator: 0x0A).lazy.compactMap { try? Wire.decodePersonLine($0)?.get() }.first
+        var driver = SessionUnderTest(board: fuzzBoard(named: head), role: person?.role ?? Role.allCases[bytes.count % Role.allCases.count])
         var now = 0.0
         for line in bytes.split(separator: 0x0A) where !line.isEmpty && line.first != UInt8(ascii: "#") {
             guard case .success(let m) = Wire.decodeClient(line) else { continue }
@@ -97,7 +99,9 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         driver.settle(at: now)
         return
     }
-    var driver = SessionUnderTest(board: fuzzBoards[Int(first) % fuzzBoards.count])
+    // The first byte picks the board and the role (issue 42) apart.
+    var driver = SessionUnderTest(board: fuzzBoards[Int(first) % fuzzBoards.count],
+                                  role: Role.allCases[Int(first) / fuzzBoards.count % Role.allCases.count])
     var reader = ByteReader(bytes: bytes.dropFirst())
     driver.step(.hello(Hello(board: driver.board.id, viewport: Viewport(w: 200 + reader.double(600), h: 200 + reader.double(900)),
                              config: reader.config())), at: 0)
@@ -142,10 +146,14 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
 
 /// One session and the board it commits to, as the hub would keep it.
 struct SessionUnderTest {
-    var session = Session(id: "fuzz")
+    var session: Session
     var board: Board
 
-    init(board: Board) { self.board = board }
+    /// `role`: what the session may do (issue 42), checked on every commit it makes.
+    init(board: Board, role: Role = .edit) {
+        self.board = board
+        session = Session(id: "fuzz", person: Person(user: "fuzzer", name: "Fuzz", role: role))
+    }
 
     mutating func step(_ event: ClientEvent, seq: Int? = nil, at now: Double) {
         // A resync comes only from the hub, to the store's order (made by the structured
@@ -157,7 +165,8 @@ struct SessionUnderTest {
         if case .external(let c) = event {
             // The hub hands a session only commits that follow its board: others' commits
             // that a mutated stream made inconsistent are not something a session can get.
-            guard session.boardID != nil, c.board == board.id, c.version == board.version + 1,
+            // Nor its own commits back (one a mutated stream signs with this session's id).
+            guard session.boardID != nil, c.board == board.id, c.version == board.version + 1, c.by != session.id,
                   let next = board.applying(c) else { return }
             board = next
         }
@@ -192,6 +201,12 @@ struct SessionUnderTest {
     private mutating func absorb(_ out: [ServerEvent]) {
         for e in out {
             guard case .commit(let c) = e, c.by == session.id else { continue }
+            // Roles (issue 42): a view session never commits; a move session never removes or
+            // copies (a trash, a palette); every commit is signed by the session's user.
+            let role = session.person.role
+            if role == .view { fatalError("a view session committed v\(c.version): \(String(describing: c.change))") }
+            if role == .move, c.change?.isEdit == true { fatalError("a move session made an edit: \(String(describing: c.change))") }
+            if c.user != session.person.user || c.name != session.person.name { fatalError("commit v\(c.version) is not signed by its session's person") }
             guard c.version == board.version + 1, let next = board.applying(c) else {
                 fatalError("commit v\(c.version) does not follow board v\(board.version)")
             }

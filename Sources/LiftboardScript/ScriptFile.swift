@@ -21,12 +21,14 @@ public enum ScriptFile {
         var viewport = Size(w: 400, h: 800)
         var config: [(String, JSONValue)] = []
         var configLine = 0
+        var person = Person.open
         for l in lines where l.step.isSetup {
             switch l.step {
             case .board(let p) where boardOverride == nil:
                 boardPath = resolve(p, against: path)
                 boardLine = l.number
             case .viewport(let w, let h): viewport = Size(w: w, h: h)
+            case .person(let p): person = p
             case .config(.object(let members)):
                 config += members
                 configLine = l.number
@@ -41,7 +43,7 @@ public enum ScriptFile {
         }
         var runner: ScriptRunner
         do { runner = try ScriptRunner(board: board, viewport: viewport, config: config,
-                                           header: "board: \(boardPath) (liftboard replay --board \(boardPath))") } catch {
+                                           header: "board: \(boardPath) (liftboard replay --board \(boardPath))", person: person) } catch {
             // The hello is refused for its config (a wrong value), else for the board.
             return broken(configLine > 0 ? configLine : boardLine, error)
         }

@@ -55,6 +55,10 @@ public enum ScriptParser {
             let w = try number(words[0], "viewport"), h = try number(words[1], "viewport")
             guard w >= 1, h >= 1, w <= 100_000, h <= 100_000 else { throw .syntax(step: "viewport", usage: "viewport W H, sides from 1 to 100000") }
             return .viewport(w: w, h: h)
+        case "person":
+            let usage = "person view|move|edit|admin [USER [NAME]]"
+            guard (1...3).contains(words.count), let role = Role(rawValue: words[0]) else { throw .syntax(step: "person", usage: usage) }
+            return .person(Person(user: words.count > 1 ? words[1] : nil, name: words.count > 2 ? words[2] : nil, role: role))
         case "drag": return try drag(t)
         case "press", "tap":
             guard words.count == 1 else { throw .syntax(step: String(keyword), usage: "\(keyword) ITEM") }

@@ -19,10 +19,13 @@ public struct ScriptRunner {
     var readyAt = 0.0
 
     /// Starts the session: `config` members are merged, in order, into `hello.config`. The
-    /// stream starts with `header` as a `#` line, when given.
-    public init(board: Board, viewport: Size, config: [(String, JSONValue)], header: String? = nil) throws(ScriptReadError) {
+    /// stream starts with `header` as a `#` line, when given, and the session acts for `person`
+    /// (a `# person` line before the hello, unless it is `Person.open`).
+    public init(board: Board, viewport: Size, config: [(String, JSONValue)], header: String? = nil,
+                person: Person = .open) throws(ScriptReadError) {
         driver = StreamDriver(board: board, viewport: viewport)
         if let header { driver.send(Array("# \(header)".utf8)) }
+        if person != .open { driver.send(Wire.encodePersonLine(person)) }
         var hello: [(String, JSONValue)] = [
             ("t", .string("hello")), ("v", .number(1)), ("board", .string(board.id)),
             ("viewport", .object([("w", .number(viewport.w)), ("h", .number(viewport.h)), ("dpr", .number(1))])),
@@ -55,7 +58,7 @@ public struct ScriptRunner {
         let errorsBefore = driver.errors.count
         var kind: FailureKind?
         switch line.step {
-        case .board, .viewport, .config:
+        case .board, .viewport, .config, .person:
             return nil  // read before the session started
         case .drag(let item, let target, let cancel):
             try requireItem(item, step: "drag")

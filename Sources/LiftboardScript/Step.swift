@@ -7,6 +7,8 @@ public enum Step: Hashable, Sendable {
     case board(String)
     case viewport(w: Double, h: Double)
     case config(JSONValue)
+    /// Who the session acts for (issue 42): `person ROLE [USER [NAME]]`; `edit`, no user, without.
+    case person(Person)
     // Gestures.
     case drag(item: String, to: DragTarget, cancel: Bool)
     case press(String)
@@ -30,7 +32,7 @@ public enum Step: Hashable, Sendable {
     /// Whether the step must come before the first gesture (it shapes the `hello`).
     public var isSetup: Bool {
         switch self {
-        case .board, .viewport, .config: true
+        case .board, .viewport, .config, .person: true
         default: false
         }
     }
@@ -59,6 +61,7 @@ extension Step {
         case .board: "board"
         case .viewport: "viewport"
         case .config: "config"
+        case .person: "person"
         case .drag: "drag"
         case .press: "press"
         case .tap: "tap"

@@ -39,6 +39,8 @@ public struct StreamDescriber {
     /// of their lines are `send`s too.
     private var rawPointers: Set<Int> = []
     private let boardPath: String
+    /// Who the session acts for: the stream's `# person` line's (issue 42), else nil (`edit`).
+    private var person: Person?
 
     private init(board: Board, boardPath: String) {
         recorded = StreamDriver(board: board, viewport: Size(w: 400, h: 800))
@@ -55,6 +57,7 @@ public struct StreamDescriber {
             var line = Array(stream[start..<end])
             start = end + 1
             if line.last == 0x0D { line.removeLast() }
+            if case .success(let p)? = Wire.decodePersonLine(line), d.recorded.session.boardID == nil { d.person = p }
             guard let first = line.first(where: { $0 != 0x20 && $0 != 0x09 }), first != UInt8(ascii: "#") else { continue }
             d.take(line)
         }
@@ -72,6 +75,7 @@ public struct StreamDescriber {
         if case .hello(let h) = m.event {
             let before = recorded.session.config
             recorded = StreamDriver(board: recorded.board, viewport: Size(w: h.viewport.w, h: h.viewport.h))
+            if let person { recorded.send(Wire.encodePersonLine(person)) }
             recorded.send(line)
             guard before == nil, recorded.session.config != nil else { return }
             startScript(h, line)
@@ -250,6 +254,10 @@ public struct StreamDescriber {
     private mutating func startScript(_ h: Hello, _ line: [UInt8]) {
         emit("board \(ScriptToken.written(boardPath))")
         emit("viewport \(Self.number(h.viewport.w)) \(Self.number(h.viewport.h))")
+        if let p = person {
+            emit((["person", p.role.rawValue] + [p.user, p.user == nil ? nil : p.name].compactMap { $0.map(ScriptToken.written) })
+                .joined(separator: " "))
+        }
         var config: [(String, JSONValue)] = []
         if case .object(let members)? = (try? JSONParser.parse(line))?["config"], !members.isEmpty {
             config = members
@@ -257,7 +265,8 @@ public struct StreamDescriber {
             wr.value(.object(members))
             emit("config " + String(decoding: wr.bytes, as: UTF8.self))
         }
-        script = try? ScriptRunner(board: recorded.board, viewport: Size(w: h.viewport.w, h: h.viewport.h), config: config)
+        script = try? ScriptRunner(board: recorded.board, viewport: Size(w: h.viewport.w, h: h.viewport.h), config: config,
+                                   person: person ?? .open)
     }
 
     /// A recorded line as a `send` line, without its `ms` (the script's clock gives it one).

@@ -309,6 +309,7 @@ struct BoardsAPI {
         for d in all.prefix(limit) {
             w.beginObject()
             w.key("version"); w.int(d.version); w.key("by"); w.string(d.by); w.key("at"); w.number(d.at)
+            writeSigner(d, &w)
             if let change = d.change { w.key("change"); Wire.writeChange(change, into: &w) } else { w.key("change"); w.null() }
             w.endObject()
         }
@@ -316,6 +317,13 @@ struct BoardsAPI {
         w.key("more"); w.bool(all.count > limit)
         w.endObject()
         return w.bytes
+    }
+
+    /// A durable commit's `user` and `name` (issue 42), null when it has none (a session
+    /// without a user, or a commit made before users).
+    static func writeSigner(_ d: DurableCommit, _ w: inout JSONWriter) {
+        w.key("user"); if let u = d.user { w.string(u) } else { w.null() }
+        w.key("name"); if let n = d.name { w.string(n) } else { w.null() }
     }
 }
 

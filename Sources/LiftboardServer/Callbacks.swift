@@ -74,6 +74,7 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
         let server = serverOf(wsi)
         server.api.forget(wsi)
         server.events.forget(wsi)
+        server.forgetUpgradeAdmission(wsi)
         server.sessions.openConnections = max(0, server.sessions.openConnections - 1)
     case LWS_CALLBACK_RAW_ADOPT:
         // lws turns a CONNECT request into a raw socket that nothing would ever time out:
@@ -82,7 +83,10 @@ func httpCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user:
         serverOf(wsi).log(.warn, "refusal", session: nil, "CONNECT: 405")
         return -1
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-        if lws_context_user(lws_get_context(wsi)) != nil { serverOf(wsi).drainDurableReports() }
+        if lws_context_user(lws_get_context(wsi)) != nil {
+            serverOf(wsi).drainDurableReports()
+            serverOf(wsi).reloadAuthKeysIfAsked()
+        }
     default:
         break
     }
@@ -125,12 +129,22 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         let echoPath = server.config.echo && header(wsi, WSI_TOKEN_GET_URI) == "/echo"
         let mode: Connection.Mode = lws_get_protocol(wsi)?.pointee.id == 2 || echoPath ? .echo : .liftboard
         var authorized = true
-        if let token = server.config.token, mode == .liftboard { authorized = server.tokenAccepted(wsi: wsi, expected: token) }
-        let c = Connection(id: server.makeSessionID(), wsi: wsi, mode: mode, server: server, authorized: authorized)
+        var admission: Admission?
+        if mode == .liftboard, server.auth.usesKeys {
+            // Decided before the 101 (Server+Auth.swift): the token is not verified twice.
+            admission = server.takeUpgradeAdmission(wsi)
+            authorized = admission != nil
+        } else if let token = server.config.token, mode == .liftboard {
+            authorized = server.tokenAccepted(wsi: wsi, expected: token)
+        }
+        let c = Connection(id: server.makeSessionID(), wsi: wsi, mode: mode, server: server, authorized: authorized, admission: admission)
         user?.storeBytes(of: Unmanaged.passRetained(c).toOpaque(), as: UnsafeMutableRawPointer?.self)
         server.sessions.connections[ObjectIdentifier(c)] = c
         server.log(.info, "connect", session: c.id, mode == .echo ? "echo" : "liftboard.v1")
-        if mode == .liftboard { c.startHelloDeadline() }
+        if mode == .liftboard {
+            c.startHelloDeadline()
+            c.startAuth()
+        }
     case LWS_CALLBACK_RECEIVE:
         guard let c = connection(), let input else { return 0 }
         return c.receive(UnsafeRawBufferPointer(start: input, count: len), final: lws_is_final_fragment(wsi) != 0,
@@ -142,6 +156,8 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
         connection()?.peerSentClose()
     case LWS_CALLBACK_TIMER:
         connection()?.helloDeadlinePassed()
+    case LWS_CALLBACK_WSI_DESTROY:
+        serverOf(wsi).forgetUpgradeAdmission(wsi)
     case LWS_CALLBACK_CLOSED:
         guard let c = connection() else { return 0 }
         let server = c.server

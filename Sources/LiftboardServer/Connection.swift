@@ -19,6 +19,8 @@ final class Connection {
     private var recorder: Recorder?
     /// The session's timer, made when first armed.
     private(set) var timer: LoopTimer?
+    /// The token's expiry timer (issue 42), made when first armed.
+    private var expiryTimer: LoopTimer?
     /// The timer that has lws close the connection (`closeSoon`).
     var closeTimer: UnsafeMutablePointer<clws_timer>?
     /// The actions buffer, reused (an input performed inside another's actions takes a new one).
@@ -28,13 +30,16 @@ final class Connection {
 
     var mode: Mode { machine.mode }
 
-    init(id: String, wsi: OpaquePointer, mode: Mode, server: Server, authorized: Bool = true) {
+    /// `admission`: who the upgrade's token admitted (with `--auth-keys`); nil: `Person.open`.
+    init(id: String, wsi: OpaquePointer, mode: Mode, server: Server, authorized: Bool = true, admission: Admission? = nil) {
         self.id = id
         self.wsi = wsi
         self.server = server
         var bounds = ConnectionMachine.Bounds()
         bounds.helloTimeout = server.config.helloTimeout
-        machine = ConnectionMachine(id: id, mode: mode, authorized: authorized, bounds: bounds)
+        let auth = SessionAuth(person: admission?.person ?? .open, board: admission?.board,
+                               expiresAt: admission?.expiresAt.map(server.serverTime(unix:)), warningMs: server.auth.warningSeconds * 1000)
+        machine = ConnectionMachine(id: id, mode: mode, authorized: authorized, auth: auth, bounds: bounds)
     }
 
     deinit {
@@ -48,6 +53,8 @@ final class Connection {
     func stopTimers() {
         timer?.release()
         timer = nil
+        expiryTimer?.release()
+        expiryTimer = nil
         if let t = closeTimer { lws_sul_cancel(&t.pointee.sul) }
     }
 
@@ -80,6 +87,31 @@ final class Connection {
     func helloDeadlinePassed() {
         var out = takeActions()
         machine.helloDeadlinePassed(now: server.now, into: &out)
+        perform(out)
+    }
+
+    /// The session started: its token's expiry timer is armed.
+    func startAuth() {
+        var out = takeActions()
+        machine.startAuth(now: server.now, into: &out)
+        perform(out)
+    }
+
+    /// The token's expiry timer fired.
+    func expiryFired() {
+        var out = takeActions()
+        machine.expiryFired(now: server.now, into: &out)
+        perform(out)
+    }
+
+    /// An `auth` message's token, verified for the session's board.
+    private func verify(_ token: String) {
+        // Before the hello found its board (and with no board in the URL) no token can be
+        // checked against one: refused as not naming it.
+        let board = machine.auth.board ?? hub?.board.id
+        let outcome = board.map { server.renewal(token, board: $0) } ?? .failure(.token(.boardForbidden))
+        var out = takeActions()
+        machine.renewed(outcome, now: server.now, into: &out)
         perform(out)
     }
 
@@ -208,6 +240,15 @@ final class Connection {
                 record(line)
             case .log(let level, let event, let detail):
                 server.log(level, event, session: id, detail)
+            case .armExpiry(let afterMs):
+                if expiryTimer == nil {
+                    expiryTimer = LoopTimer(loop: server.serviceLoop.uvLoop, context: server.context) { [unowned self] in expiryFired() }
+                }
+                expiryTimer?.arm(afterMs: afterMs)
+            case .cancelExpiry:
+                expiryTimer?.cancel()
+            case .verify(let token):
+                verify(token)
             case .abandon:
                 // Stop reading it and have lws close it at its next timeout check (within a
                 // second), without the close frame it could not receive anyway.
@@ -225,7 +266,7 @@ final class Connection {
         hub.join(self)
         if let dir = server.config.recordDir {
             recorder = Recorder(dir: dir, session: id, board: hub.board, hello: hello, ms: ms,
-                                maxBytes: server.config.recordMaxBytes, rate: server.recordingRate, log: server.log)
+                                maxBytes: server.config.recordMaxBytes, rate: server.recordingRate, person: machine.auth.person, log: server.log)
         }
         machine.joined(durable: hub.durableVersion, recording: recorder != nil)
         // The hello came: its deadline is moot. Left armed, it fires anyway, and lws's libuv

@@ -60,6 +60,11 @@ extension ConnectionMachine {
         }
         switch Wire.decodeClient(message) {
         case .failure(let e):
+            // `auth` is the token's, not the engine's: looked for only where the engine finds
+            // no message type it knows (never on the way of a move).
+            if e.code == .unknownType, case .some(let token) = AuthMessages.authToken(message) {
+                return authRequested(token: token, now: now, into: &out)
+            }
             send(.error(code: e.code, message: e.message), now: now, into: &out)
         case .success(let m):
             if case .move(let pointer, let at) = m.event {
@@ -89,6 +94,12 @@ extension ConnectionMachine {
         if !authorized {
             send(.error(code: .unauthorized, message: "a valid token is required"), now: now, into: &out)
             return close(4401, "unauthorized")
+        }
+        if let required = auth.board, h.board != required {
+            queue(.raw(AuthMessages.error(code: "board_forbidden", message: "the hello names another board than the URL's (?board=)"), binary: false),
+                  barrier: 0, size: 96, now: now, into: &out)
+            out.append(.log(.warn, event: "refusal", detail: "hello for another board than the URL's"))
+            return close(4403, "board_forbidden")
         }
         let board = boards(h.board)
         if board == nil, !lookedUp {

@@ -66,6 +66,11 @@ struct ConnectionMachine {
         case log(LogLevel, event: String, detail: String)
         /// A reader too slow to take a close frame: stop reading it and have lws drop it.
         case abandon
+        /// Arm the token's expiry timer to fire `afterMs` from now; or cancel it.
+        case armExpiry(afterMs: Double)
+        case cancelExpiry
+        /// An `auth` message's token, to verify for the session's board (`renewed` follows).
+        case verify(token: String)
     }
 
     /// What the socket is to do once the ready messages are written.
@@ -119,17 +124,20 @@ struct ConnectionMachine {
     var rate: RateLimiter
     var outgoing = OutgoingQueue()
     var timer = TimerSchedule()
+    /// Who the session acts for, its URL's board and its token's expiry (issue 42).
+    var auth: SessionAuth
     /// Something was queued (or a close decided) during the current input.
     var queued = false
     /// What the session answers a move, kept empty between moves for the next one's answer (a
     /// new array each cost an allocation and its release); none is kept past a few elements.
     var moveEvents: [ServerEvent] = []
 
-    init(id: String, mode: Mode, authorized: Bool = true, bounds: Bounds = Bounds()) {
+    init(id: String, mode: Mode, authorized: Bool = true, auth: SessionAuth = SessionAuth(), bounds: Bounds = Bounds()) {
         self.mode = mode
         self.bounds = bounds
+        self.auth = auth
         state = mode == .echo ? .live(Live()) : .awaitingHello(authorized: authorized, lookedUp: false)
-        session = Session(id: id)
+        session = Session(id: id, person: auth.person)
         rate = RateLimiter(limit: bounds.messagesPerSecond, windowMs: 1000)
     }
 

@@ -66,11 +66,12 @@ struct EventFeedStream {
     }
 
     /// A commit as an event: `id:` its version, `event: commit` (a drop) or `edit`, `data:`
-    /// `{"board", "version", "by", "at", "change"}`.
+    /// `{"board", "version", "by", "user", "name", "at", "change"}`.
     static func event(_ d: DurableCommit) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
         w.key("board"); w.string(d.board); w.key("version"); w.int(d.version); w.key("by"); w.string(d.by)
+        BoardsAPI.writeSigner(d, &w)
         w.key("at"); w.number(d.at)
         w.key("change")
         if let c = d.change { Wire.writeChange(c, into: &w) } else { w.null() }

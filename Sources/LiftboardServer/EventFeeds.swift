@@ -9,6 +9,9 @@ struct EventFeeds {
     static let heartbeatSeconds = 15.0
 
     private var streams: [OpaquePointer: EventFeedStream] = [:]
+    /// When the token a feed was opened with expires (server ms; `--auth-keys`): the feed ends
+    /// at the first heartbeat at or after it.
+    private var expiries: [OpaquePointer: Double] = [:]
     /// Store reads of resumed feeds, handed from the store thread.
     let catchUps = EventCatchUps()
     /// The heartbeat's timer, armed by the first feed.
@@ -32,9 +35,11 @@ struct EventFeeds {
 
     /// A feed of `board` after version `after` opened on `wsi`, the board being at `current`.
     /// Returns whether the store must read the versions it missed first (`caughtUp`).
-    mutating func open(_ wsi: OpaquePointer, board: String, after: Int, current: Int) -> Bool {
+    /// `expiresAt`: when the request's token expires (server ms; nil: never).
+    mutating func open(_ wsi: OpaquePointer, board: String, after: Int, current: Int, expiresAt: Double? = nil) -> Bool {
         let stream = EventFeedStream(board: board, after: after, current: current)
         streams[wsi] = stream
+        expiries[wsi] = expiresAt
         return stream.isCatchingUp
     }
 
@@ -62,6 +67,18 @@ struct EventFeeds {
     mutating func beat() -> [OpaquePointer] {
         for wsi in streams.keys { streams[wsi]?.heartbeat() }
         return Array(streams.keys)
+    }
+
+    /// The feeds whose token has expired by `now` end (at a heartbeat). Returns them, to be
+    /// woken (and closed).
+    mutating func expire(now: Double) -> [OpaquePointer] {
+        guard !expiries.isEmpty else { return [] }
+        let ended = expiries.filter { $0.value <= now }.map(\.key)
+        for wsi in ended {
+            streams[wsi]?.close()
+            expiries[wsi] = nil
+        }
+        return ended
     }
 
     /// `board` went: its feeds end. Returns them, to be woken (and closed).
@@ -93,7 +110,10 @@ struct EventFeeds {
     }
 
     /// The connection closed.
-    mutating func forget(_ wsi: OpaquePointer) { streams[wsi] = nil }
+    mutating func forget(_ wsi: OpaquePointer) {
+        streams[wsi] = nil
+        if !expiries.isEmpty { expiries[wsi] = nil }
+    }
 
     /// A connection as the store thread may carry it (a pointer is not `Sendable`).
     static func key(_ wsi: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(wsi))) }

@@ -93,10 +93,26 @@ enum HTTPErrorCode: String, CaseIterable, Sendable, CustomStringConvertible {
     case sectionNotEmpty = "section_not_empty"
     /// No section with the path's or body's id on the board.
     case sectionNotFound = "section_not_found"
+    /// A token whose role falls short of the request (`--auth-keys`; issue 42).
+    case roleForbids = "role_forbids"
     /// The store could not do the write (or there is none).
     case storeUnavailable = "store_unavailable"
     /// A request body over the API's limit.
     case tooLarge = "too_large"
+    // Token refusals with `--auth-keys` (issue 42; LiftboardAuth's `TokenError.code`, spelled
+    // alike), and a request that carries no token at all.
+    case tokenRequired = "token_required"
+    case tokenTooLarge = "token_too_large"
+    case tokenInvalid = "token_invalid"
+    case algorithmRefused = "algorithm_refused"
+    case unknownKey = "unknown_key"
+    case signatureInvalid = "signature_invalid"
+    case claimInvalid = "claim_invalid"
+    case tokenExpired = "token_expired"
+    case tokenNotYetValid = "token_not_yet_valid"
+    case audienceMismatch = "audience_mismatch"
+    /// A valid token that does not name the board.
+    case boardForbidden = "board_forbidden"
     /// A missing or wrong `--token` or `--admin-token`.
     case unauthorized = "unauthorized"
     /// The server is at its connection or session limit (with `retry-after`).

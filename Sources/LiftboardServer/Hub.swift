@@ -59,8 +59,10 @@ final class Hub {
     /// the token its store report will carry, or nil (nothing changes) when the edit does not
     /// apply to the board as it is. `ifVersion` is the version the store must have the board
     /// at (`If-Match`; with several processes this one's view may trail the store's).
-    func edit(_ change: Change, by author: String, ifVersion: Int? = nil) -> (commit: Commit, token: Int)? {
-        guard let made = state.edit(change, by: author, ifVersion: ifVersion, at: Self.wallClock(), now: server.now) else { return nil }
+    /// `person`: who the request acts for; the commit is signed with its user (issue 42).
+    func edit(_ change: Change, by author: String, person: Person = .open, ifVersion: Int? = nil) -> (commit: Commit, token: Int)? {
+        guard let made = state.edit(change, by: author, person: person, ifVersion: ifVersion, at: Self.wallClock(),
+                                    now: server.now) else { return nil }
         server.log(.info, "edit", session: nil, "board \(board.id) v\(made.commit.version) by \(author): \(Wire.encodeChange(change))")
         perform(made.actions)
         return (made.commit, made.token)

@@ -32,6 +32,9 @@ struct HubState {
         var expected: Int?
         /// When it was queued for the store (server ms), for the debug log.
         var queuedAt: Double
+        /// The user who made it and their name (issue 42), told again in a rebase.
+        var user: String? = nil
+        var name: String? = nil
     }
 
     /// The committed order a rebase starts from: the truth where the sessions' idea of it
@@ -117,7 +120,7 @@ struct HubState {
     mutating func commit(_ c: Commit, by session: String, at: Double, now: Double) -> [Action]? {
         guard c.version == board.version + 1, board.apply(c) else { return nil }
         nextToken += 1
-        pending.append(Pending(token: nextToken, change: c.change, by: session, expected: c.version, queuedAt: now))
+        pending.append(Pending(token: nextToken, change: c.change, by: session, expected: c.version, queuedAt: now, user: c.user, name: c.name))
         var out: [Action] = [.persist(CommitRecord(commit: c, at: at, origin: origin, token: nextToken))]
         if sessions.contains(where: { $0 != session }) { out.append(.deliver(c, except: session)) }
         return out
@@ -126,12 +129,16 @@ struct HubState {
     /// An edit from the API (or a move, when a board is replaced), applied to the board and
     /// written like a drop. Nil when it does not apply to the board as it is; else the
     /// commit, the token its store report will carry, and the actions.
-    mutating func edit(_ change: Change, by author: String, ifVersion: Int?, at: Double, now: Double)
+    /// `person`: who the request acts for (issue 42); a person with a user signs the commit.
+    mutating func edit(_ change: Change, by author: String, person: Person = .open, ifVersion: Int?, at: Double, now: Double)
         -> (commit: Commit, token: Int, actions: [Action])? {
         guard let moves = board.apply(change) else { return nil }
         nextToken += 1
-        let c = Commit(board: board.id, version: board.version, by: author, moves: moves, order: [], change: change)
-        pending.append(Pending(token: nextToken, change: change, by: author, expected: c.version, queuedAt: now))
+        let name = person.user == nil ? nil : person.name
+        let c = Commit(board: board.id, version: board.version, by: author, moves: moves, order: [], change: change,
+                       user: person.user, name: name)
+        pending.append(Pending(token: nextToken, change: change, by: author, expected: c.version, queuedAt: now,
+                               user: person.user, name: name))
         var out: [Action] = [.persist(CommitRecord(commit: c, at: at, origin: origin, token: nextToken, ifVersion: ifVersion))]
         if !sessions.isEmpty { out.append(.deliver(c, except: nil)) }
         return (c, nextToken, out)
@@ -213,7 +220,8 @@ struct HubState {
             truth.version = d.version
         }
         if divergedFrom != nil {
-            sinceDivergence.append(Commit(board: truth.id, version: truth.version, by: d.by, moves: moves, order: [], change: d.change))
+            sinceDivergence.append(Commit(board: truth.id, version: truth.version, by: d.by, moves: moves, order: [], change: d.change,
+                                          user: d.user, name: d.name))
         }
         if let k {
             pending.remove(at: k)
@@ -221,7 +229,8 @@ struct HubState {
             // Another process's commit, with nothing of ours in flight: the path other
             // sessions' commits take, so drags in flight keep their live places.
             board = truth
-            let c = Commit(board: truth.id, version: truth.version, by: d.by, moves: moves, order: truth.order, change: d.change)
+            let c = Commit(board: truth.id, version: truth.version, by: d.by, moves: moves, order: truth.order, change: d.change,
+                           user: d.user, name: d.name)
             if !sessions.isEmpty { out.append(.deliver(c, except: nil)) }
         }
     }
@@ -277,7 +286,8 @@ struct HubState {
             let change = pending[k].change
             if let change, let moves = board.apply(change) {
                 pending[k].expected = board.version
-                commits.append(Commit(board: board.id, version: board.version, by: pending[k].by, moves: moves, order: [], change: change))
+                commits.append(Commit(board: board.id, version: board.version, by: pending[k].by, moves: moves, order: [], change: change,
+                                      user: pending[k].user, name: pending[k].name))
                 if change.isEdit { asCommits = false }
             } else {
                 if pending[k].expected != nil {

@@ -20,8 +20,10 @@ final class Recorder {
     private(set) var written = 0
     private(set) var stopped = false
 
+    /// `person`: who the session acts for (issue 42), written first as a `# person` line that
+    /// keeps the token's `sub`, `name` and role, never the token; nil: `Person.open`, no line.
     init?(dir: String, session: String, board: Board, hello: [UInt8], ms: Double, maxBytes: Int, rate: RecordingRate,
-          log: (LogLevel, String, String?, String) -> Void) {
+          person: Person? = nil, log: (LogLevel, String, String?, String) -> Void) {
         self.maxBytes = maxBytes
         self.rate = rate
         let base = URL(fileURLWithPath: dir)
@@ -37,7 +39,19 @@ final class Recorder {
             log(.error, "error", session, "cannot record to \(dir): \(error)")
             return nil
         }
+        if let person, person != .open { write(Array("# person ".utf8) + Self.encode(person)) }
         record(hello, ms: ms)
+    }
+
+    /// `{"user":U,"name":N,"role":R}` (`user` and `name` when known).
+    static func encode(_ person: Person) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        if let user = person.user { w.key("user"); w.string(user) }
+        if let name = person.name { w.key("name"); w.string(name) }
+        w.key("role"); w.string(person.role.rawValue)
+        w.endObject()
+        return w.bytes
     }
 
     deinit { try? handle.close() }

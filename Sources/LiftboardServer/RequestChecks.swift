@@ -41,13 +41,16 @@ extension Server {
         if !originAllowed(wsi) {
             return HTTPError(403, .forbiddenOrigin, "this page's origin may not open sessions (see --allow-origin)")
         }
-        if !isEcho, let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
+        if !isEcho, !auth.usesKeys, let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
             return HTTPError(401, .unauthorized, "a valid token is required")
         }
         if sessions.connections.count >= endpoint.budget.maxSessions {
             return HTTPError(503, .unavailable, "max sessions (\(endpoint.budget.maxSessions)) reached",
                            headers: ["retry-after:": "5"])
         }
+        // Last: the one check that may cost a signature verification, and whose admission is
+        // kept for the session.
+        if !isEcho, auth.usesKeys { return admitUpgrade(wsi) }
         return nil
     }
 

@@ -47,15 +47,29 @@ extension Server {
     }
 
     private func finishWrite(_ wsi: OpaquePointer, _ request: APIRequest) -> Int32 {
-        let writer: BoardsAPI.Writer = adminAccepted(wsi) ? .admin : .refused(configured: config.adminToken != nil)
+        let what = "\(request.method.rawValue) \(request.path)"
+        var writer: BoardsAPI.Writer = adminAccepted(wsi) ? .admin : .refused(configured: config.adminToken != nil)
+        var admission = Admission(person: Person(role: .admin), expiresAt: nil, boards: nil)
+        // With `--auth-keys`, the token's role and boards decide (Server+Auth.swift).
+        if auth.usesKeys, let decided = admitRequest(wsi, route: request.route) {
+            switch decided {
+            case .failure(let refusal): return complete(wsi, .now(APIResponse(refusal.httpError)), what: "\(what) \(refusal.code)")
+            case .success(let admitted): (writer, admission) = (.admin, admitted)
+            }
+        }
         let write = BoardsAPI.decide(request, writer: writer, ifMatch: ifMatch(wsi)) { id in
             hubs[id].map { BoardsAPI.BoardFacts(board: $0.board, truthVersion: $0.truth.version, lastRevert: $0.lastRevert) }
         }
-        return complete(wsi, perform(write, for: wsi), what: "\(request.method.rawValue) \(request.path)")
+        // A board created must be one the token names (its id is known once the body is read).
+        if case .create(let board) = write, !admission.grants(board.id) {
+            return complete(wsi, .now(APIResponse(AuthRefusal.token(.boardForbidden).httpError)), what: "\(what) board_forbidden")
+        }
+        return complete(wsi, perform(write, for: wsi, as: admission.person), what: what)
     }
 
-    /// Does what a write was decided to do.
-    private func perform(_ write: BoardsAPI.Write, for wsi: OpaquePointer) -> APIAnswer {
+    /// Does what a write was decided to do; its commits are signed by `person`'s user (issue 42:
+    /// the request's token's; no user without tokens).
+    private func perform(_ write: BoardsAPI.Write, for wsi: OpaquePointer, as person: Person) -> APIAnswer {
         switch write {
         case .respond(let r):
             return .now(r)
@@ -75,20 +89,20 @@ extension Server {
             let version = hub.board.version
             var last: (commit: Commit, token: Int)?
             for (k, change) in changes.enumerated() {
-                guard let made = hub.edit(change, by: "api", ifVersion: version + k) else { break }
+                guard let made = hub.edit(change, by: "api", person: person, ifVersion: version + k) else { break }
                 last = made
             }
             guard let last else { return .now(.done(version: version, changed: false)) }
             return .afterCommit(board: id, token: last.token, status: 200)
         case .edit(let id, let change, let expected, let status):
             guard let hub = hubs[id] else { return .error(404, .boardNotFound, "no board \(id)") }
-            guard let (_, token) = hub.edit(change, by: "api", ifVersion: expected) else {
+            guard let (_, token) = hub.edit(change, by: "api", person: person, ifVersion: expected) else {
                 return .now(.done(version: hub.board.version, changed: false))
             }
             return .afterCommit(board: id, token: token, status: status)
         case .undo(let id, let change, let expected):
             guard let hub = hubs[id] else { return .error(404, .boardNotFound, "no board \(id)") }
-            guard let (_, token) = hub.edit(change, by: "api", ifVersion: expected) else { return .now(BoardsAPI.nothingToUndo(hub.board)) }
+            guard let (_, token) = hub.edit(change, by: "api", person: person, ifVersion: expected) else { return .now(BoardsAPI.nothingToUndo(hub.board)) }
             return .afterCommit(board: id, token: token, status: 200)
         }
     }
@@ -132,7 +146,7 @@ extension Server {
     /// Whether the request carries `Authorization: Bearer <--admin-token>`.
     func adminAccepted(_ wsi: OpaquePointer) -> Bool {
         guard let expected = config.adminToken, let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION) else { return false }
-        return auth == "Bearer \(expected)"
+        return Authenticator.same(auth, "Bearer \(expected)")
     }
 
     /// The `If-Match` version: `7`, `"7"` or `W/"7"`.

@@ -9,7 +9,9 @@ import LiftboardWire
 /// meanwhile), a comment every 15 s keeps proxies from closing an idle stream. What to do is
 /// `EventFeeds`'s; this performs it on the sockets.
 extension Server {
-    func openEvents(_ wsi: OpaquePointer, hub: Hub) -> Int32 {
+    /// `expiresAt`: when the request's token expires (server ms; nil: never): the feed ends at
+    /// the first heartbeat after it.
+    func openEvents(_ wsi: OpaquePointer, hub: Hub, expiresAt: Double? = nil) -> Int32 {
         let since: Int
         switch EventFeeds.start(lastID: customHeader(wsi, "last-event-id:") ?? queryValue(wsi, "since"), current: hub.truth.version) {
         case .failure(let refusal): return send(wsi, APIResponse(refusal))
@@ -24,7 +26,7 @@ extension Server {
             }
         }
         guard rc == 0 else { return -1 }
-        let catchingUp = events.open(wsi, board: hub.board.id, after: since, current: hub.truth.version)
+        let catchingUp = events.open(wsi, board: hub.board.id, after: since, current: hub.truth.version, expiresAt: expiresAt)
         startHeartbeat()
         log(.info, "events", session: nil, "board \(hub.board.id) from v\(since)")
         if catchingUp {
@@ -78,6 +80,7 @@ extension Server {
     }
 
     func heartbeatFired() {
+        for wsi in events.expire(now: now) { lws_callback_on_writable(wsi) }
         for wsi in events.beat() { lws_callback_on_writable(wsi) }
         events.heartbeat?.arm(afterMs: EventFeeds.heartbeatSeconds * 1000)
     }

@@ -28,7 +28,17 @@ extension Server {
         let route = Router.route(method, path)
         // Writes are read to the end of their body first: the admin token is checked then.
         if route.access == .write { return beginWrite(wsi, method: method, path: path, route: route) }
-        if route.access == .read, let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
+        // With `--auth-keys`, a read needs a token naming its board (Server+Auth.swift).
+        var reader = Admission.open
+        if auth.usesKeys {
+            switch admitRequest(wsi, route: route) {
+            case .failure(let refusal)?:
+                log(.warn, "refusal", session: nil, "\(path): \(refusal.status) \(refusal.code)")
+                return send(wsi, APIResponse(refusal.httpError))
+            case .success(let admitted)?: reader = admitted
+            case nil: break
+            }
+        } else if route.access == .read, let token = config.token, !tokenAccepted(wsi: wsi, expected: token) {
             log(.warn, "refusal", session: nil, "\(path): missing or wrong token")
             return send(wsi, .error(401, .unauthorized, "a valid token is required"))
         }
@@ -42,7 +52,8 @@ extension Server {
         case .listBoards:
             var w = JSONWriter()
             w.beginObject(); w.key("boards"); w.beginArray()
-            for id in hubs.keys.sorted() {
+            // Only the boards the request's token names.
+            for id in hubs.keys.sorted() where reader.grants(id) {
                 w.beginObject(); w.key("id"); w.string(id); w.key("version"); w.int(hubs[id]!.truth.version); w.endObject()
             }
             w.endArray(); w.endObject()
@@ -50,7 +61,7 @@ extension Server {
         case .board(let id), .history(let id), .events(let id):
             guard let hub = hubs[id] else { return send(wsi, .error(404, .boardNotFound, "no board \(id)")) }
             switch route {
-            case .events: return openEvents(wsi, hub: hub)
+            case .events: return openEvents(wsi, hub: hub, expiresAt: reader.expiresAt.map(serverTime(unix:)))
             case .history: return complete(wsi, history(wsi, hub: hub), what: "GET \(path)")
             default: return respond(wsi, 200, "application/json", Wire.encodeBoard(hub.truth))
             }

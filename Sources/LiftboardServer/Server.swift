@@ -68,11 +68,17 @@ public final class Server {
     /// accessor each swap was an exclusivity check (two a write, 130 instructions a message).
     var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE)
     /// The stop flag, the signals, and whether a shutdown began.
-    private var running = RunState()
+    var running = RunState()
     /// The log's limiter, kept line and sink.
     var logger = ServerLog()
+    /// Who requests and sessions act for: `--auth-keys`, `--token`, `--admin-token` (issue 42).
+    var auth: Authenticator
+
     /// Where `now` counts from (uptime ns); a test moves it back to let time pass at once.
-    var started = DispatchTime.now().uptimeNanoseconds
+    var started: UInt64 {
+        get { running.started }
+        set { running.started = newValue }
+    }
 
     /// The boards served, by id.
     var hubs: [String: Hub] {
@@ -92,6 +98,8 @@ public final class Server {
     public init(config: ServerConfig) {
         self.config = config
         sessions = Sessions(recordBytesPerSecond: config.recordMaxBytesPerSecond)
+        auth = Authenticator(keys: config.authKeys, keysPath: config.authKeysPath, audience: config.authAudience,
+                             sharedToken: config.token, adminToken: config.adminToken, warningSeconds: config.tokenWarningSeconds)
         endpoint = Endpoint(staticFiles: StaticFiles(root: config.publicDir), mediaFiles: config.mediaDir.map { StaticFiles(root: $0) })
     }
 
@@ -337,15 +345,16 @@ public final class Server {
         if let context { lws_cancel_service(context) }
     }
 
+    /// SIGINT and SIGTERM set the stop flag; SIGHUP the reload flag (`--auth-keys` read again
+    /// on the service thread, Server+Auth.swift). Each wakes the service loop.
     private func installSignalHandlers() {
-        for sig in [SIGINT, SIGTERM] {
+        for (sig, flag) in [(SIGINT, running.stopFlag), (SIGTERM, running.stopFlag), (SIGHUP, running.reloadFlag)] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            let stopFlag = running.stopFlag
             let box = ContextBox()
             if let context { box.set(context) }
             source.setEventHandler { @Sendable in
-                stopFlag.set()
+                flag.set()
                 box.wake()
             }
             source.resume()
@@ -407,9 +416,10 @@ public final class Server {
         for (board, hub) in touched { (boardsChanged ? hubs[board] : hub)?.settle() }
     }
 
+    /// `--token` in `Authorization: Bearer` or `?token=`, compared in constant time.
     func tokenAccepted(wsi: OpaquePointer, expected: String) -> Bool {
-        if let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), auth == "Bearer \(expected)" { return true }
-        return queryValue(wsi, "token") == expected
+        if let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), Authenticator.same(auth, "Bearer \(expected)") { return true }
+        return queryValue(wsi, "token").map { Authenticator.same($0, expected) } ?? false
     }
 }
 
@@ -422,6 +432,7 @@ final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
     func set() { lock.lock(); value = true; lock.unlock() }
+    func clear() { lock.lock(); value = false; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
 }
 

@@ -1,3 +1,4 @@
+import LiftboardAuth
 import LiftboardCore
 
 /// Everything `liftboard serve` was told.
@@ -23,6 +24,16 @@ public struct ServerConfig: Sendable {
     public var token: String? = nil
     /// `--admin-token`: what the API's writes need (a Bearer header); nil: no writes.
     public var adminToken: String? = nil
+    /// `--auth-keys FILE`: the JWKS the server verifies tokens with (read by the command, so
+    /// that a file that cannot be used stops `serve` before anything listens), and its path
+    /// (read again on SIGHUP). nil: no signed tokens.
+    public var authKeys: KeySet? = nil
+    public var authKeysPath: String? = nil
+    /// `--auth-audience`: what a token's `aud` must name.
+    public var authAudience: String? = nil
+    /// `--token-warning`: seconds before a token's `exp` that its session is told
+    /// `token_expiring`.
+    public var tokenWarningSeconds = 60.0
     /// `--max-sessions`; nil: as many as the file descriptor limit fits, at most 4,096.
     public var maxSessions: Int? = nil
     public var recordDir: String? = nil

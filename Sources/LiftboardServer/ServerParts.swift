@@ -123,6 +123,10 @@ struct RunState {
     var draining = false
     /// Called on the service thread when a shutdown begins.
     var onStopping: (() -> Void)?
+    /// SIGHUP came: `--auth-keys` is read again on the service thread.
+    let reloadFlag = StopFlag()
+    /// Where `now` counts from (uptime ns); a test moves it back to let time pass at once.
+    var started = DispatchTime.now().uptimeNanoseconds
 }
 
 /// The log's kept state: the per-kind limiter, the bytes of the line being written (kept from

@@ -72,6 +72,12 @@ public final class PostgresStore: Store {
         // 9: SQLite's drops as history rows alone; PostgreSQL writes its rows as before (other
         // processes read them under the board's lock).
         nil,
+        // 10: people (issue 42): the user who made each commit and the name shown for them
+        // (`user` is a reserved word); NULL for commits made before.
+        """
+        ALTER TABLE commits ADD COLUMN user_id TEXT;
+        ALTER TABLE commits ADD COLUMN user_name TEXT;
+        """,
     ]
 
     private let db: PostgresConnection
@@ -267,7 +273,7 @@ public final class PostgresStore: Store {
                 working.set(next)
                 stored[c.board] = next.version
                 out.append(.landed(DurableCommit(board: c.board, version: next.version, by: c.by, at: r.at, change: change,
-                                                 origin: r.origin, token: r.token)))
+                                                 origin: r.origin, token: r.token, user: c.user, name: c.name)))
             }
             let origin = records.first?.origin ?? ""
             let versions = ids.compactMap { id in stored[id].map { (id, $0) } }
@@ -338,7 +344,8 @@ public final class PostgresStore: Store {
 
     static func commits(on db: PostgresConnection, board: String, after version: Int, edits: EditCodec) throws(StoreError) -> [DurableCommit] {
         let r = try db.exec("""
-            SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json
+            SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json,
+              user_id, user_name
             FROM commits WHERE board = $1 AND version > $2 ORDER BY version
             """, [board, String(version)])
         return (0..<r.count).map { k in
@@ -346,7 +353,7 @@ public final class PostgresStore: Store {
                                        section: r.optionalText(k, 8), index: r.optionalText(k, 9).flatMap { Int($0) },
                                        json: r.optionalText(k, 10)).change(edits)
             return DurableCommit(board: board, version: r.int(k, 0), by: r.text(k, 1), at: r.double(k, 2), change: change,
-                                 origin: r.text(k, 3), token: r.int(k, 4))
+                                 origin: r.text(k, 3), token: r.int(k, 4), user: r.optionalText(k, 11), name: r.optionalText(k, 12))
         }
     }
 
@@ -402,7 +409,7 @@ struct BatchRows {
         }
         let c = ChangeColumns(r.commit.change, edits: edits)
         commits.append([board, version, r.commit.by, String(r.at), r.origin, String(r.token), c.kind, c.item, c.other, c.section,
-                        c.index.map { String($0) }, c.json])
+                        c.index.map { String($0) }, c.json, r.commit.user, r.commit.name])
     }
 
     func statements(versions: [(String, Int)], notify channel: String, origin: String) -> [(sql: String, params: [String?])] {
@@ -412,8 +419,8 @@ struct BatchRows {
         if !commits.isEmpty {
             out.append(("""
                 INSERT INTO commits SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[], $6::bigint[],
-                  $7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::text[])
-                """, (0..<12).map { column(commits, $0) }))
+                  $7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::text[], $13::text[], $14::text[])
+                """, (0..<14).map { column(commits, $0) }))
         }
         out.append(("UPDATE boards SET version = t.version FROM unnest($1::text[], $2::bigint[]) AS t(id, version) WHERE boards.id = t.id",
                     [postgresArray(versions.map(\.0)), "{" + versions.map { String($0.1) }.joined(separator: ",") + "}"]))
@@ -441,10 +448,11 @@ enum NotifyPayload {
     static func decode(_ payload: String, edits: EditCodec) -> (board: String, version: Int, origin: String, commit: DurableCommit?)? {
         let f = payload.split(separator: "\t", omittingEmptySubsequences: false).map { $0 == null ? nil : String($0) }
         if f.count == 3, let b = f[0], let v = f[1].flatMap({ Int($0) }) { return (b, v, f[2] ?? "", nil) }
-        guard f.count == 12, let b = f[0], let v = f[1].flatMap({ Int($0) }), let by = f[2], let origin = f[4] else { return nil }
+        // 14 columns since schema 10 (the user and name); 12 from a process of an older build.
+        guard f.count == 12 || f.count == 14, let b = f[0], let v = f[1].flatMap({ Int($0) }), let by = f[2], let origin = f[4] else { return nil }
         let change = ChangeColumns(kind: f[6], item: f[7], other: f[8], section: f[9], index: f[10].flatMap { Int($0) }, json: f[11]).change(edits)
         let c = DurableCommit(board: b, version: v, by: by, at: f[3].flatMap { Double($0) } ?? 0, change: change, origin: origin,
-                              token: f[5].flatMap { Int($0) } ?? 0)
+                              token: f[5].flatMap { Int($0) } ?? 0, user: f.count == 14 ? f[12] : nil, name: f.count == 14 ? f[13] : nil)
         return (b, v, origin, c)
     }
 }

@@ -70,5 +70,11 @@ extension SQLiteStore {
         """
         SELECT 1;
         """,
+        // 10: people (issue 42): the user who made each commit and the name shown for them;
+        // NULL for commits made before (and for sessions without a user).
+        """
+        ALTER TABLE commits ADD COLUMN user_id TEXT;
+        ALTER TABLE commits ADD COLUMN user_name TEXT;
+        """,
     ]
 }

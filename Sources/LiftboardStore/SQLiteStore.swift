@@ -210,7 +210,7 @@ public final class SQLiteStore: Store {
 
     /// `apply`'s body, inside its transaction.
     private func write(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
-        let history = try db.held(&historyInsert, "INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
+        let history = try db.held(&historyInsert, "INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json, user_id, user_name) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
         // The last batch's outcomes are let go of here: the caller has handed them on, so the
         // array's memory is this store's alone again and is reused, not made anew each batch.
         outcomes.removeAll(keepingCapacity: true)
@@ -264,10 +264,12 @@ public final class SQLiteStore: Store {
         history.bind(1, record.pointee.commit.board); history.bind(2, version); history.bind(3, record.pointee.commit.by)
         history.bind(4, record.pointee.at); history.bind(5, record.pointee.origin); history.bind(6, record.pointee.token)
         bindColumns(of: change, to: history)
+        history.bind(13, record.pointee.commit.user); history.bind(14, record.pointee.commit.name)
         try history.runBound()
         outcomes.append(.landed(DurableCommit(board: record.pointee.commit.board, version: version, by: record.pointee.commit.by,
                                               at: record.pointee.at, change: change, origin: record.pointee.origin,
-                                              token: record.pointee.token)))
+                                              token: record.pointee.token, user: record.pointee.commit.user,
+                                              name: record.pointee.commit.name)))
     }
 
     /// Reads `r`'s board, not cached, and keeps it (`board(id:)`): true when it is cached now;
@@ -441,7 +443,7 @@ public final class SQLiteStore: Store {
     }
 
     public func commits(board: String, after version: Int) throws(StoreError) -> [DurableCommit] {
-        let s = try db.prepare("SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json FROM commits WHERE board = ? AND version > ? ORDER BY version")
+        let s = try db.prepare("SELECT version, by, at, origin, token, change_kind, change_item, change_other, change_section, change_index, change_json, user_id, user_name FROM commits WHERE board = ? AND version > ? ORDER BY version")
         s.bind([.text(board), .int(version)])
         var out: [DurableCommit] = []
         while try s.step() {
@@ -449,7 +451,8 @@ public final class SQLiteStore: Store {
                                        other: s.isNull(7) ? nil : s.text(7), section: s.isNull(8) ? nil : s.text(8),
                                        index: s.isNull(9) ? nil : s.int(9), json: s.isNull(10) ? nil : s.text(10)).change(edits)
             out.append(DurableCommit(board: board, version: s.int(0), by: s.text(1), at: s.double(2), change: change,
-                                     origin: s.text(3), token: s.int(4)))
+                                     origin: s.text(3), token: s.int(4), user: s.isNull(11) ? nil : s.text(11),
+                                     name: s.isNull(12) ? nil : s.text(12)))
         }
         return out
     }

@@ -55,9 +55,14 @@ public struct DurableCommit: Hashable, Sendable {
     public var origin: String
     /// The writing process's sequence number for it (`CommitRecord.token`).
     public var token: Int
-    public init(board: String, version: Int, by: String, at: Double, change: Change?, origin: String, token: Int) {
+    /// Issue 42: the user who made it and their name (`Commit.user`, `Commit.name`); nil for a
+    /// commit without a user, and for every commit written before schema 10.
+    public var user: String?
+    public var name: String?
+    public init(board: String, version: Int, by: String, at: Double, change: Change?, origin: String, token: Int,
+                user: String? = nil, name: String? = nil) {
         self.board = board; self.version = version; self.by = by; self.at = at
-        self.change = change; self.origin = origin; self.token = token
+        self.change = change; self.origin = origin; self.token = token; self.user = user; self.name = name
     }
 }
 

@@ -13,6 +13,7 @@
 /// | 7 | rich cells (issue 25): items' `card` (`Card.text`), sections' `subtitle` | columns | columns |
 /// | 8 | kanban columns (issue 24): boards' column metrics (`col_width`, `col_gap`, `col_header`, `col_row_height`, `col_spacing`; older rows get the defaults) | columns | columns |
 /// | 9 | a drop is its history row alone (issue 28): `boards.version` and the item and section rows are a checkpoint, the commits after it replay onto them (`SQLiteStore`) | nothing (the number) | nothing |
+/// | 10 | people (issue 42): a commit's `user` and `name` as `user_id` and `user_name` (NULL for commits made before, and for sessions without a user) | columns | columns |
 ///
 /// Since issue 22 neither store writes or reads moves (the change is the commit); `moves` and
 /// `moves_json` stay for older databases. PostgreSQL databases numbered before this history
@@ -20,7 +21,7 @@
 public enum StoreSchema {
     /// The version this build writes; older databases migrate forward on open, newer ones are
     /// refused (`StoreError.newerSchema`).
-    public static let version = 9
+    public static let version = 10
 
     /// The `boards` table's columns as both stores write (`seed`) and read (`board(id:)`) them,
     /// in this order.

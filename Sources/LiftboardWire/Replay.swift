@@ -16,7 +16,8 @@ public struct Replay {
     }
 
     /// Runs `stream` (UTF-8 JSON lines) against `board`, appending one JSON line per server
-    /// message to `output`.
+    /// message to `output`. The session acts for `Person.open` (role `edit`) unless a `# person`
+    /// line before its `hello` names another (`Wire.decodePersonLine`).
     public static func run(board: Board, stream: [UInt8], output: inout [UInt8]) -> Outcome {
         var session = Session(id: sessionID)
         var current = board
@@ -43,6 +44,14 @@ public struct Replay {
             start = end < stream.endIndex ? end + 1 : end
             if slice.last == 0x0D { slice = slice.dropLast() }
             let trimmed = slice.drop { $0 == 0x20 || $0 == 0x09 }
+            if let person = Wire.decodePersonLine(trimmed) {
+                switch person {
+                case .failure(let e): emit([.error(code: e.code, message: e.message)], line: lineNumber)
+                case .success(let p) where session.boardID == nil: session = Session(id: sessionID, person: p)
+                case .success: emit([.error(code: .badMessage, message: "# person: it goes before hello (the session has started)")], line: lineNumber)
+                }
+                continue
+            }
             if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
             let message: ClientMessage
             switch Wire.decodeClient(slice) {

@@ -172,7 +172,9 @@ extension Wire {
         let change = f.has("change") ? try self.change(try f.object("change")) : nil
         // A commit may leave its order out when it carries its change (`commitOrder: "none"`).
         let order = change != nil && !f.has("order") ? [] : try self.order(f)
-        return Commit(board: board, version: version, by: by, moves: moves, order: order, change: change)
+        let user = f.has("user") ? try f.string("user", maxLength: 256) : nil
+        let name = f.has("name") ? try f.string("name", maxLength: 256, allowEmpty: true) : nil
+        return Commit(board: board, version: version, by: by, moves: moves, order: order, change: change, user: user, name: name)
     }
 
     /// A list of moves (`[{"id", "from": {"section", "index"}, "to": {…}}…]`), errors named under `path`.

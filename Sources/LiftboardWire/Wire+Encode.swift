@@ -96,6 +96,8 @@ extension Wire {
         w.key("board"); w.string(c.board)
         w.key("version"); w.int(c.version)
         w.key("by"); w.string(c.by)
+        if let user = c.user { w.key("user"); w.string(user) }  // issue 42: only a signed commit has them
+        if let name = c.name { w.key("name"); w.string(name) }
         w.key("moves"); moves(c.moves, &w)
         if let change = c.change { w.key("change"); self.change(change, &w) }
         if withOrder { w.key("order"); order(c.order, &w) }

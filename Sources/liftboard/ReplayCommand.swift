@@ -10,7 +10,9 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Runs the same session code as the server on the stream's own clock, with no sockets and \
             no files written. Prints one JSON line per server message; a bad line prints an `error` \
-            with its `line` and the replay goes on. Exit status: 0 when the stream was read to its \
+            with its `line` and the replay goes on. The session acts for the person a `# person` line \
+            before the hello names (a recording of a session with a token has one: user, name, role), \
+            else with role edit and no user. Exit status: 0 when the stream was read to its \
             end, 2 when the board or the stream cannot be read or the board is invalid.
             """)
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LiftboardAuth
 import LiftboardCore
 import LiftboardServer
 import LiftboardWire
@@ -26,6 +27,11 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("allow-origin"), help: "A page origin allowed to open WebSockets and load the <liftboard-board> modules (repeatable).") var allowOrigin: [String] = []
     @Option(help: "Require this token on the API and WebSockets (Bearer header or ?token=).") var token: String?
     @Option(name: .customLong("admin-token"), help: "Allow the API's writes (boards, items, sections) with this token (Bearer header); without it the API is read-only.") var adminToken: String?
+    @Option(name: .customLong("auth-keys"), help: "A JWKS file of token verification keys (oct/HS256, OKP Ed25519/EdDSA, EC P-256/ES256): sessions and the API then need a signed token naming the board (docs/auth.md). Read again on SIGHUP.")
+    var authKeys: String?
+    @Option(name: .customLong("auth-audience"), help: "With --auth-keys: the audience a token's aud must name.") var authAudience: String?
+    @Option(name: .customLong("token-warning"), help: "Seconds before a session's token expires that it is sent token_expiring (1 to 60).")
+    var tokenWarning = 60.0
     @Option(name: .customLong("allow-host"), help: "Also answer requests whose Host header names this (repeatable; * for any). localhost, 127.0.0.1, [::1] and --host always are.") var allowHost: [String] = []
     @Option(name: .customLong("max-sessions"), help: "Most WebSocket sessions at once (default: as many as the file descriptor limit fits, at most 4096).") var maxSessions: Int?
     @Option(name: .customLong("hello-timeout"), help: "Seconds a WebSocket has to send hello before it is closed (1008).") var helloTimeout = 10.0
@@ -52,6 +58,8 @@ struct ServeCommand: ParsableCommand {
                 throw ValidationError("--admin-token must be 1 to 4096 printable ASCII characters without spaces, not the --token")
             }
         }
+        guard tokenWarning >= 1, tokenWarning <= 60 else { throw ValidationError("--token-warning must be between 1 and 60 seconds") }
+        if authAudience != nil, authKeys == nil { throw ValidationError("--auth-audience needs --auth-keys") }
         if let embedOrigin, !Server.isOrigin(embedOrigin) {
             throw ValidationError("--embed-origin must be an origin: http(s)://host[:port], no path (got \(embedOrigin))")
         }
@@ -112,6 +120,18 @@ struct ServeCommand: ParsableCommand {
         config.allowFraming = allowFraming
         config.embedOrigin = embedOrigin
         config.logLevel = logLevel
+        if let authKeys {
+            // A file that cannot be used stops serve here, naming the file and the reason.
+            guard let bytes = FileManager.default.contents(atPath: authKeys) else { fail("--auth-keys \(authKeys): cannot read it") }
+            do throws(KeySetError) {
+                config.authKeys = try KeySet.parse([UInt8](bytes))
+            } catch {
+                fail("--auth-keys \(authKeys): \(error)")
+            }
+            config.authKeysPath = authKeys
+            config.authAudience = authAudience
+        }
+        config.tokenWarningSeconds = tokenWarning
         // The other workers: this very command, one process each, sharing the port.
         let others = (1..<workers).map { _ in Self.spawnWorker() }
         let server = Server(config: config)

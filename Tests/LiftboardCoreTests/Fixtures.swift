@@ -35,8 +35,9 @@ struct Driver {
     var out: [ServerEvent] = []
     var now: Double = 0
 
-    init(_ board: Board, viewport: Viewport = Viewport(w: 400, h: 600), config: SessionConfig = SessionConfig()) {
+    init(_ board: Board, viewport: Viewport = Viewport(w: 400, h: 600), config: SessionConfig = SessionConfig(), person: Person = .open) {
         self.board = board
+        session = Session(id: "test", person: person)
         let b = board
         out = session.handle(.hello(Hello(board: b.id, viewport: viewport, config: config)), at: 0) { $0 == b.id ? b : nil }
     }

@@ -163,7 +163,7 @@ import Testing
         }
         let commits = (1...3).map { DurableCommit(board: "b", version: $0, by: "s1", at: 5, change: nil, origin: "p", token: $0) }
         #expect(String(decoding: BoardsAPI.historyBody(board: "b", commits: commits, limit: 2), as: UTF8.self)
-            == #"{"board":"b","versions":[{"version":1,"by":"s1","at":5,"change":null},{"version":2,"by":"s1","at":5,"change":null}],"more":true}"#)
+            == #"{"board":"b","versions":[{"version":1,"by":"s1","at":5,"user":null,"name":null,"change":null},{"version":2,"by":"s1","at":5,"user":null,"name":null,"change":null}],"more":true}"#)
         #expect(["7", " \"7\"", "W/\"7\""].map(BoardsAPI.ifMatchVersion) == [7, 7, 7])
         #expect(["", "-1", "x", "\"7"].map(BoardsAPI.ifMatchVersion) == [nil, nil, nil, nil])
     }

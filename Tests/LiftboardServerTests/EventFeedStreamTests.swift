@@ -61,7 +61,11 @@ import Testing
     @Test("an event is id, event (commit or edit) and the commit as data; a heartbeat is a comment")
     func frames() {
         #expect(String(decoding: EventFeedStream.event(commit(7, .swap("a", "b"))), as: UTF8.self)
-            == "id: 7\nevent: commit\ndata: {\"board\":\"demo\",\"version\":7,\"by\":\"s1\",\"at\":1000,\"change\":{\"swap\":[\"a\",\"b\"]}}\n\n")
+            == "id: 7\nevent: commit\ndata: {\"board\":\"demo\",\"version\":7,\"by\":\"s1\",\"user\":null,\"name\":null,\"at\":1000,\"change\":{\"swap\":[\"a\",\"b\"]}}\n\n")
+        // Issue 42: a signed commit names its user and their name.
+        var signed = commit(9)
+        signed.user = "u-ada"; signed.name = "Ada"
+        #expect(String(decoding: EventFeedStream.event(signed), as: UTF8.self).contains(#""by":"s1","user":"u-ada","name":"Ada","at":1000"#))
         #expect(String(decoding: EventFeedStream.event(commit(8, .removeItem("a"))), as: UTF8.self).hasPrefix("id: 8\nevent: edit\n"))
         var s = EventFeedStream(board: "demo", after: 0, current: 0)
         _ = s.takeQueued()

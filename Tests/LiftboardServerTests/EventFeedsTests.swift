@@ -88,4 +88,17 @@ import Testing
         feeds.forget(a); feeds.forget(b)
         #expect(feeds.isEmpty)
     }
+
+    @Test("a feed opened with a token that expires ends at the first heartbeat past its exp; others go on")
+    func tokenExpiry() {
+        var feeds = EventFeeds()
+        _ = feeds.open(a, board: "x", after: 0, current: 0, expiresAt: 10_000)
+        _ = feeds.open(b, board: "x", after: 0, current: 0)
+        _ = feeds.write(a); _ = feeds.write(b)
+        #expect(feeds.expire(now: 9_999).isEmpty)
+        #expect(feeds.expire(now: 10_000) == [a])
+        let after = [feeds.write(a), feeds.write(b)]
+        #expect(after == [.close, .nothing])
+        #expect(feeds.expire(now: 20_000).isEmpty, "ended once")
+    }
 }

@@ -219,6 +219,25 @@ import LiftboardStore
         #expect(h.edit(.removeSection("nowhere"), by: "api", ifVersion: nil, at: 5, now: 0) == nil)
     }
 
+    @Test func anEditIsSignedByItsPersonsUserAndAnotherProcessesCommitKeepsItsUser() {
+        var h = Self.hub()
+        let rename = Change.renameSection(id: "done", title: "Finished")
+        let ada = Person(user: "u-ada", name: "Ada", role: .edit)
+        let made = h.edit(rename, by: "api", person: ada, ifVersion: 0, at: 5, now: 0)
+        #expect(made?.commit.user == "u-ada" && made?.commit.name == "Ada" && made?.commit.by == "api")
+        guard case .persist(let record)? = made?.actions.first else { Issue.record("no record"); return }
+        #expect(record.commit.user == "u-ada")
+        // A person without a user signs nothing, whatever name it has.
+        let unsigned = h.edit(.renameSection(id: "done", title: "Done"), by: "api", person: Person(name: "N", role: .admin), ifVersion: 1, at: 5, now: 0)
+        #expect(unsigned?.commit.user == nil && unsigned?.commit.name == nil)
+        // Another process's commit reaches the sessions with its user and name.
+        var other = Self.hub()
+        var d = Self.durable(Self.aToDone, 1, by: "s9", origin: "elsewhere", token: 4)
+        d.user = "u-bo"; d.name = "Bo"
+        let told = other.durable(d).compactMap { if case .deliver(let c, _) = $0 { c } else { nil } }
+        #expect(told.map(\.user) == ["u-bo"] && told.map(\.name) == ["Bo"])
+    }
+
     // MARK: Other processes
 
     @Test func anotherProcessesCommitWithNothingOfOursInFlightGoesToEverySessionAsACommit() {

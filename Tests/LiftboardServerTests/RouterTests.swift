@@ -104,7 +104,9 @@ import Testing
         let spelled = ["bad_request", "bad_upgrade", "board_exists", "board_not_found", "cannot_replace", "cannot_undo",
                        "forbidden_host", "forbidden_origin", "if_match_required", "item_exists", "item_not_found",
                        "method_not_allowed", "not_found", "rule_refused", "section_exists", "section_not_empty",
-                       "section_not_found", "store_unavailable", "too_large", "unauthorized", "unavailable", "version_mismatch"]
+                       "section_not_found", "role_forbids", "store_unavailable", "too_large", "token_required", "token_too_large",
+                       "token_invalid", "algorithm_refused", "unknown_key", "signature_invalid", "claim_invalid", "token_expired",
+                       "token_not_yet_valid", "audience_mismatch", "board_forbidden", "unauthorized", "unavailable", "version_mismatch"]
         #expect(HTTPErrorCode.allCases.map(\.rawValue) == spelled)
         for code in HTTPErrorCode.allCases {
             #expect(String(decoding: HTTPError(400, code, "why \"quoted\"").body, as: UTF8.self)
