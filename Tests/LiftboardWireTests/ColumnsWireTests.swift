@@ -37,12 +37,12 @@ import LiftboardCore
         #expect(throws: BoardError.self) { try Self.board(#"{"id":"k","columns":{"width":0},"sections":[]}"#) }
     }
 
-    @Test func anUnknownLayoutNamesTheThree() {
+    @Test func anUnknownLayoutNamesTheFour() {
         do {
             _ = try Self.board(#"{"id":"k","layout":"kanban","sections":[]}"#)
             Issue.record("accepted")
         } catch {
-            #expect(error.description == #"layout: unknown layout "kanban" (expected "list", "grid" or "columns")"#)
+            #expect(error.description == #"layout: unknown layout "kanban" (expected "list", "grid", "columns" or "tree")"#)
         }
     }
 
