@@ -39,19 +39,8 @@ final class Recorder {
             log(.error, "error", session, "cannot record to \(dir): \(error)")
             return nil
         }
-        if let person, person != .open { write(Array("# person ".utf8) + Self.encode(person)) }
+        if let person, person != .open { write(Wire.encodePersonLine(person)) }
         record(hello, ms: ms)
-    }
-
-    /// `{"user":U,"name":N,"role":R}` (`user` and `name` when known).
-    static func encode(_ person: Person) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject()
-        if let user = person.user { w.key("user"); w.string(user) }
-        if let name = person.name { w.key("name"); w.string(name) }
-        w.key("role"); w.string(person.role.rawValue)
-        w.endObject()
-        return w.bytes
     }
 
     deinit { try? handle.close() }
@@ -110,6 +99,12 @@ final class Recorder {
         Wire.presenceBody(p, &w)
         w.endObject()
         write(w.bytes)
+    }
+
+    /// Issue 42: an `auth` message renewed the session's token as another person, applied at
+    /// `ms`: a `person` input line (never the token).
+    func recordPerson(_ p: Person, ms: Double) {
+        write(Wire.encodePersonInput(p, ms: ms))
     }
 
     func recordExternal(_ c: Commit, ms: Double) {
