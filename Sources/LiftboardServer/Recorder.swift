@@ -7,8 +7,9 @@ import LiftboardWire
 /// client's `ms` as `ClientClock` bounded it), with
 /// `advance` lines where timers fired, `external` lines for other sessions' commits, `resync`
 /// lines where the hub reset the session to the store's order and `rebase` lines where it
-/// told a rebase as commits (the `external` lines after it), and the board as it was at the
-/// session's start beside it.
+/// told a rebase as commits (the `external` lines after it), `person` lines where a renewed
+/// token made the session act for another person (issue 42; never the token), and the board as
+/// it was at the session's start beside it.
 ///
 /// A recording has a budget: it holds the decoded message (keys the protocol does not know are
 /// dropped, so padding costs nothing), stops with a final `#` line (which a replay skips) past
