@@ -48,6 +48,10 @@ struct StreamDriver {
         if line.first == UInt8(ascii: "#") { return [] }
         let message: ClientMessage
         switch Wire.decodeClient(line) {
+        case .failure(let e) where e.code == .unknownType:
+            // As `Replay` reads it: a `person` line, a renewed token acting for another person.
+            guard let renewal = Wire.decodePersonInput(line) else { fallthrough }
+            return renew(renewal)
         case .failure(let e):
             errors.append((lines.count, e.message))
             return [.error(code: e.code, message: e.message)]
@@ -87,6 +91,25 @@ struct StreamDriver {
         }
         view.take(out)
         return out
+    }
+
+    /// A `person` line: the session acts for its person from its `ms` on, as `Replay` applies it.
+    private mutating func renew(_ renewal: Result<(person: Person, ms: Double), WireError>) -> [ServerEvent] {
+        let why: String
+        switch renewal {
+        case .failure(let e):
+            errors.append((lines.count, e.message))
+            return [.error(code: e.code, message: e.message)]
+        case .success(let r) where r.ms >= clock:
+            clock = r.ms
+            let out = session.renew(person: r.person, at: clock)
+            view.take(out)
+            return out
+        case .success(let r):
+            why = "ms \(r.ms) goes back in time (the clock is at \(clock))"
+        }
+        errors.append((lines.count, why))
+        return [.error(code: .badMessage, message: why)]
     }
 
     /// Sends a message built from its members; `ms` goes last, as the project's streams write it.

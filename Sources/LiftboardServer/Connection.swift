@@ -299,6 +299,7 @@ final class Connection {
         case .resync(let version, let order, let ms): recorder.recordResync(version: version, order: order, ms: ms)
         case .rebase(let version, let order, let ms): recorder.recordRebase(version: version, order: order, ms: ms)
         case .presence(let p, let ms): recorder.recordPresence(p, ms: ms)
+        case .person(let p, let ms): recorder.recordPerson(p, ms: ms)
         }
     }
 

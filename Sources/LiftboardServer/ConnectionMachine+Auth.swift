@@ -55,7 +55,9 @@ extension ConnectionMachine {
             if admitted.person != session.person {
                 // The engine acts for the new person (its role) from the next input on; a drag
                 // the new role could not have made ends as a cancel, sent now.
-                deliver(session.renew(person: admitted.person, at: clock.serverEvent(serverNow: now)), now: now, into: &out)
+                let ms = clock.serverEvent(serverNow: now)
+                if recording { out.append(.record(.person(admitted.person, ms: ms))) }
+                deliver(session.renew(person: admitted.person, at: ms), now: now, into: &out)
             }
             message = AuthMessages.renewed(role: admitted.person.role, msLeft: admitted.expiresAt.map { $0 - now })
             out.append(.log(.info, event: "token", detail: "renewed: role \(admitted.person.role.rawValue)"))

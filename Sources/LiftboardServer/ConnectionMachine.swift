@@ -45,6 +45,8 @@ struct ConnectionMachine {
         case rebase(version: Int, order: [SectionOrder], ms: Double)
         /// Issue 44: who is on the board and what each holds, as the session got it.
         case presence(Presence, ms: Double)
+        /// Issue 42: a renewed token made the session act for another person.
+        case person(Person, ms: Double)
     }
 
     enum Action: Equatable, Sendable {

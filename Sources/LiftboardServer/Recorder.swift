@@ -7,8 +7,9 @@ import LiftboardWire
 /// client's `ms` as `ClientClock` bounded it), with
 /// `advance` lines where timers fired, `external` lines for other sessions' commits, `resync`
 /// lines where the hub reset the session to the store's order and `rebase` lines where it
-/// told a rebase as commits (the `external` lines after it), and the board as it was at the
-/// session's start beside it.
+/// told a rebase as commits (the `external` lines after it), `person` lines where a renewed
+/// token made the session act for another person (issue 42; never the token), and the board as
+/// it was at the session's start beside it.
 ///
 /// A recording has a budget: it holds the decoded message (keys the protocol does not know are
 /// dropped, so padding costs nothing), stops with a final `#` line (which a replay skips) past
@@ -39,19 +40,8 @@ final class Recorder {
             log(.error, "error", session, "cannot record to \(dir): \(error)")
             return nil
         }
-        if let person, person != .open { write(Array("# person ".utf8) + Self.encode(person)) }
+        if let person, person != .open { write(Wire.encodePersonLine(person)) }
         record(hello, ms: ms)
-    }
-
-    /// `{"user":U,"name":N,"role":R}` (`user` and `name` when known).
-    static func encode(_ person: Person) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject()
-        if let user = person.user { w.key("user"); w.string(user) }
-        if let name = person.name { w.key("name"); w.string(name) }
-        w.key("role"); w.string(person.role.rawValue)
-        w.endObject()
-        return w.bytes
     }
 
     deinit { try? handle.close() }
@@ -110,6 +100,12 @@ final class Recorder {
         Wire.presenceBody(p, &w)
         w.endObject()
         write(w.bytes)
+    }
+
+    /// Issue 42: an `auth` message renewed the session's token as another person, applied at
+    /// `ms`: a `person` input line (never the token).
+    func recordPerson(_ p: Person, ms: Double) {
+        write(Wire.encodePersonInput(p, ms: ms))
     }
 
     func recordExternal(_ c: Commit, ms: Double) {

@@ -17,7 +17,8 @@ public struct Replay {
 
     /// Runs `stream` (UTF-8 JSON lines) against `board`, appending one JSON line per server
     /// message to `output`. The session acts for `Person.open` (role `edit`) unless a `# person`
-    /// line before its `hello` names another (`Wire.decodePersonLine`).
+    /// line before its `hello` names another (`Wire.decodePersonLine`), and from a `person` input
+    /// line on as the person it names (`Wire.decodePersonInput`: a renewed token, `Session.renew`).
     public static func run(board: Board, stream: [UInt8], output: inout [UInt8]) -> Outcome {
         var session = Session(id: sessionID)
         var current = board
@@ -54,6 +55,18 @@ public struct Replay {
             if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
             let message: ClientMessage
             switch Wire.decodeClient(slice) {
+            case .failure(let e) where e.code == .unknownType:
+                // Issue 42: a `person` line, where a renewed token changed whom the session acts for.
+                switch Wire.decodePersonInput(slice) {
+                case .success(let r)? where r.ms >= clock:
+                    clock = r.ms
+                    emit(session.renew(person: r.person, at: clock), line: lineNumber)
+                case .success(let r)?:
+                    emit([.error(code: .badMessage, message: "ms \(fmt(r.ms)) goes back in time (the clock is at \(fmt(clock)))")], line: lineNumber)
+                case .failure(let e)?: emit([.error(code: e.code, message: e.message)], line: lineNumber)
+                case nil: emit([.error(code: e.code, message: e.message)], line: lineNumber)
+                }
+                continue
             case .failure(let e):
                 emit([.error(code: e.code, message: e.message)], line: lineNumber)
                 continue

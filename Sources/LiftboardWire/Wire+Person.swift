@@ -31,14 +31,48 @@ extension Wire {
         }
     }
 
+    /// A renewal mid-stream (issue 42): `{"t":"person","user":U,"name":N,"role":R,"ms":M}`, a
+    /// replay-only input line a recording writes where an `auth` message renewed the session's
+    /// token as another person (never the token); a replay hands it to `Session.renew`. nil
+    /// when `line` is not a `person` line; a person line that does not read is `bad_message`.
+    public static func decodePersonInput(_ line: some Collection<UInt8>) -> Result<(person: Person, ms: Double), WireError>? {
+        guard case .object(let members)? = try? JSONParser.parse(line),
+              case .string("person")? = members.first(where: { $0.0 == "t" })?.1 else { return nil }
+        let f = Fields(object: .object(members), path: "person")
+        do throws(WireError) {
+            guard let role = try f.optionalChoice("role", Role.self) else { throw f.fail("role", "missing") }
+            let user = f.has("user") ? try f.string("user", maxLength: 256) : nil
+            let name = f.has("name") ? try f.string("name", maxLength: 256, allowEmpty: true) : nil
+            return .success((Person(user: user, name: name, role: role), try f.number("ms", in: msRange)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The line `decodePersonInput` reads: `person` renewed at `ms`.
+    public static func encodePersonInput(_ person: Person, ms: Double) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("t"); w.string("person")
+        personFields(person, &w)
+        w.key("ms"); w.number(ms)
+        w.endObject()
+        return w.bytes
+    }
+
     /// `# person {...}`: the line `decodePersonLine` reads (`user` and `name` when known).
     public static func encodePersonLine(_ person: Person) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
+        personFields(person, &w)
+        w.endObject()
+        return personLinePrefix + w.bytes
+    }
+
+    /// `"user":U,"name":N,"role":R` (`user` and `name` when known).
+    private static func personFields(_ person: Person, _ w: inout JSONWriter) {
         if let user = person.user { w.key("user"); w.string(user) }
         if let name = person.name { w.key("name"); w.string(name) }
         w.key("role"); w.string(person.role.rawValue)
-        w.endObject()
-        return personLinePrefix + w.bytes
     }
 }

@@ -44,4 +44,43 @@ import LiftboardWire
         #expect(late.contains { $0.contains("it goes before hello") && $0.hasSuffix(#""line":2}"#) })
         #expect(late.contains { $0.hasPrefix(#"{"t":"commit""#) })
     }
+
+    // A renewal mid-stream: the `person` input line a recording writes where an `auth` message
+    // renewed the token as another person.
+
+    @Test func aPersonInputLineReadsBackAsWrittenAndIsNoClientMessage() throws {
+        for p in [Person(user: "u", name: "Ada \"L\"", role: .view), Person(role: .move)] {
+            let line = Wire.encodePersonInput(p, ms: 12.5)
+            let r = try #require(try Wire.decodePersonInput(line)?.get())
+            #expect(r.person == p && r.ms == 12.5)
+            #expect(!String(decoding: line, as: UTF8.self).contains("token"))
+            // The live server never takes it from a client: it is an unknown type there.
+            #expect(Wire.decodeClient(line).errorCode == .unknownType)
+        }
+        #expect(Wire.decodePersonInput(Array(moveTo.utf8)) == nil)
+    }
+
+    @Test func aReplayActsForTheRenewedPersonFromItsLineOn() {
+        let toView = replay([#"# person {"user":"u","role":"move"}"#, hello, #"{"t":"person","user":"u","role":"view","ms":5}"#, moveTo])
+        #expect(toView.contains { $0.hasPrefix(#"{"t":"error","code":"role_forbids""#) && $0.hasSuffix(#""line":4}"#) })
+        #expect(!toView.contains { $0.hasPrefix(#"{"t":"commit""#) })
+        let toMove = replay([#"# person {"user":"u","role":"view"}"#, hello, #"{"t":"person","user":"u","name":"Ada","role":"move","ms":5}"#, moveTo])
+        #expect(toMove.contains { $0.hasPrefix(#"{"t":"commit","board":"b","version":1,"by":"replay","user":"u","name":"Ada","moves""#) })
+    }
+
+    @Test func aBadOrBackwardPersonInputLineIsAnErrorWithItsLine() {
+        let out = replay([hello, #"{"t":"person","role":"owner","ms":5}"#, #"{"t":"person","role":"view"}"#,
+                          #"{"t":"person","role":"view","ms":20}"#, #"{"t":"person","role":"view","ms":10}"#, moveTo])
+        let errors = out.filter { $0.hasPrefix(#"{"t":"error""#) }
+        #expect(errors.count == 4, "\(errors)")  // the last: the moveTo at 10 goes back too
+        #expect(errors.first { $0.hasSuffix(#""line":2}"#) }?.contains("person.role") == true)
+        #expect(errors.first { $0.hasSuffix(#""line":3}"#) }?.contains("ms") == true)
+        #expect(errors.first { $0.hasSuffix(#""line":5}"#) }?.contains("goes back in time") == true)
+        // The clock is at 20 from line 4 on, so nothing commits.
+        #expect(!out.contains { $0.hasPrefix(#"{"t":"commit""#) })
+    }
+}
+
+private extension Result where Failure == WireError {
+    var errorCode: ErrorCode? { if case .failure(let e) = self { e.code } else { nil } }
 }

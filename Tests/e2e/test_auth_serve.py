@@ -399,3 +399,53 @@ def test_a_renewal_to_view_ends_the_drag_in_flight_as_a_cancel(server, keys):
     version = run(go())
     _, _, body = server.get("/api/boards/demo", headers={"Authorization": f"Bearer {reader}"})
     assert json.loads(body)["version"] == version
+
+
+def test_a_recording_renewed_from_move_to_view_mid_drag_replays_to_what_the_session_was_sent(keys, tmp_path, liftboard):
+    import subprocess
+    record = tmp_path / "rec"
+    s = RunningServer("--auth-keys", str(keys["path"]), "--auth-audience", AUDIENCE, "--record", str(record),
+                      data_dir=tmp_path / "data").start()
+    token = mint(keys, "hs", role="move", sub="u-7", name="Ada")
+    viewer = mint(keys, "ed", role="view", sub="u-7", name="Ada")
+    try:
+        async def go():
+            async with connect(s, token) as ws:
+                told = await hello(ws)
+                await ws.send(json.dumps({"t": "down", "p": 1, "x": 50, "y": MILK_Y, "ms": 0, "kind": "touch"}))
+                told += await recv_until(ws, lambda m: m["t"] == "lift", timeout=3)
+                assert told[-1]["t"] == "lift", told[-3:]
+                for k in range(1, 6):
+                    await ws.send(json.dumps({"t": "move", "p": 1, "x": 50, "y": MILK_Y + 16 * k, "ms": 0, "seq": k}))
+                told += await until_pong(ws, "moved")
+                await ws.send(json.dumps({"t": "auth", "token": viewer}))
+                told += await recv_until(ws, lambda m: m["t"] == "token_renewed")
+                assert told[-1]["role"] == "view", told[-3:]
+                assert [m for m in told if m["t"] == "drop"][-1]["cancelled"] is True, told
+                # As view now: the release commits nothing.
+                await ws.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": MILK_Y + 80, "ms": 0}))
+                told += await until_pong(ws, "end")
+                return told
+        told = run(go())
+        wait_for(lambda: sessions_open(s) == 0, timeout=5, what="the session to close")
+    finally:
+        s.stop()
+    assert not [m for m in told if m["t"] == "commit"], told
+    streams = list(record.glob("*.jsonl"))
+    assert len(streams) == 1, streams
+    text = streams[0].read_text()
+    assert token not in text and viewer not in text and '"auth"' not in text, text
+    person_lines = [json.loads(l) for l in text.splitlines() if l.startswith('{"t":"person"')]
+    assert len(person_lines) == 1 and person_lines[0]["role"] == "view" and person_lines[0]["user"] == "u-7", text
+    board = streams[0].with_name(streams[0].name.replace(".jsonl", ".board.json"))
+    out = subprocess.run([liftboard, "replay", "--board", str(board), str(streams[0])], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    replayed = [json.loads(l) for l in out.stdout.splitlines()]
+    # The replay's session id is `replay`; `token_renewed` is the connection's, not the
+    # session's; pongs are left out of both. Everything else is what the session was sent.
+    told[0]["session"] = "replay"
+    sent = [m for m in told if m["t"] not in ("token_renewed", "pong")]
+    replayed = [m for m in replayed if m["t"] != "pong"]
+    assert replayed[:len(sent)] == sent, (replayed, sent)
+    assert not [m for m in replayed if m["t"] == "commit"], replayed
+    assert [m for m in replayed if m["t"] == "drop"][-1]["cancelled"] is True
