@@ -27,7 +27,7 @@ board.addEventListener("liftboard-connection", (ev) => {
 });
 // Who else is on the board (issue 44): an avatar stack in the header.
 const people = document.getElementById("people");
-board.addEventListener("liftboard-presence", (ev) => renderAvatarStack(people, ev.detail));
+board.addEventListener("liftboard-presence", (ev) => renderAvatarStack(people, ev.detail, board.state.session));
 board.addEventListener("liftboard-error", (ev) => console.warn("liftboard:", ev.detail.code, ev.detail.message));
 await import("./liftboard.js");
 // The read-only hook for tests, benchmarks and debugging, only on a page asked for it.

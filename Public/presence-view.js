@@ -136,27 +136,29 @@ function chipWidth(ctx, name) {
 }
 
 /** What an avatar stack shows of a presence: the first `max` people ({name, initials, color,
- *  holding}), then `extra` ("+N": the listed rest and `more`), and `watching`. */
-export function avatarStack(detail, max = STACK_MAX) {
+ *  holding, self}: `self` the session `self`, the page's own), then `extra` ("+N": the listed
+ *  rest and `more`), and `watching`. */
+export function avatarStack(detail, max = STACK_MAX, self = null) {
   const people = detail?.people || [];
   const shown = people.slice(0, max).map((p) => ({
     name: p.name, initials: initials(p.name), color: p.color || FALLBACK, holding: (p.holds || []).length > 0,
+    self: self !== null && p.session === self,
   }));
   return { shown, extra: people.length - shown.length + (detail?.more || 0), watching: detail?.watching || 0 };
 }
 
 /** Draws `avatarStack(detail)` into `root` (a host page's element), replacing what was there:
- *  spans `.avatar` (their color set through the CSSOM: no inline style attributes), `.avatar-more`
+ *  spans `.avatar` (`.self` the page's own session `self`; their color set through the CSSOM: no inline style attributes), `.avatar-more`
  *  and `.watching`. */
-export function renderAvatarStack(root, detail, max = STACK_MAX) {
+export function renderAvatarStack(root, detail, self = null, max = STACK_MAX) {
   const doc = root.ownerDocument;
-  const stack = avatarStack(detail, max);
+  const stack = avatarStack(detail, max, self);
   const nodes = [];
   for (const p of stack.shown) {
     const a = doc.createElement("span");
-    a.className = p.holding ? "avatar holding" : "avatar";
+    a.className = ["avatar", p.holding ? "holding" : "", p.self ? "self" : ""].filter(Boolean).join(" ");
     a.textContent = p.initials;
-    a.title = p.holding ? `${p.name} (moving a card)` : p.name;
+    a.title = p.name + (p.self ? " (you)" : "") + (p.holding ? " (moving a card)" : "");
     a.style.backgroundColor = p.color;
     nodes.push(a);
   }
@@ -174,7 +176,7 @@ export function renderAvatarStack(root, detail, max = STACK_MAX) {
     nodes.push(w);
   }
   root.replaceChildren(...nodes);
-  root.setAttribute("aria-label", [...stack.shown.map((p) => p.name), stack.extra ? `${stack.extra} more` : "",
+  root.setAttribute("aria-label", [...stack.shown.map((p) => p.name + (p.self ? " (you)" : "")), stack.extra ? `${stack.extra} more` : "",
     stack.watching ? `${stack.watching} watching` : ""].filter(Boolean).join(", "));
   return stack;
 }

@@ -140,9 +140,12 @@ test("the avatar stack shows a few people, counts the rest and `more` in +N, and
   const s = avatarStack({ people, watching: 7, more: 10 });
   assert.deepEqual(s.shown.map((p) => p.initials), ["AL", "B", "C", "D"]);
   assert.deepEqual(s.shown.map((p) => p.holding), [false, true, false, false]);
+  assert.deepEqual(s.shown.map((p) => p.self), [false, false, false, false]);
+  assert.deepEqual(avatarStack({ people }, 4, "s2").shown.map((p) => p.self), [false, false, true, false]);
   assert.equal(s.extra, 2 + 10);
   assert.equal(s.watching, 7);
   assert.deepEqual(avatarStack({ people: people.slice(0, 2), watching: 0 }), {
-    shown: [{ name: "Ana Lima", initials: "AL", color: "#123456", holding: false }, { name: "Bo", initials: "B", color: "#123456", holding: true }],
+    shown: [{ name: "Ana Lima", initials: "AL", color: "#123456", holding: false, self: false },
+      { name: "Bo", initials: "B", color: "#123456", holding: true, self: false }],
     extra: 0, watching: 0 });
 });
