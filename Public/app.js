@@ -2,6 +2,7 @@
 // embeds. It maps its URL onto the element's attributes, shows the connection, and adds what
 // only a whole page has: kiosk mode and Ctrl-Z from anywhere on the page.
 import { debugQuery, pageOptions } from "./client.js";
+import { renderAvatarStack } from "./presence-view.js";
 
 const options = pageOptions(location.search);
 const board = document.getElementById("board");
@@ -24,6 +25,9 @@ board.addEventListener("liftboard-connection", (ev) => {
   statusEl.textContent = s === "connecting" && opened ? "reconnecting…" : TEXT[s];
   notice.hidden = !(options.kiosk && s !== "open");
 });
+// Who else is on the board (issue 44): an avatar stack in the header.
+const people = document.getElementById("people");
+board.addEventListener("liftboard-presence", (ev) => renderAvatarStack(people, ev.detail, board.state.session));
 board.addEventListener("liftboard-error", (ev) => console.warn("liftboard:", ev.detail.code, ev.detail.message));
 await import("./liftboard.js");
 // The read-only hook for tests, benchmarks and debugging, only on a page asked for it.

@@ -5,6 +5,7 @@ import { gestureEvents } from "./client.js";
 import { applyMessage, createScene } from "./scene.js";
 import * as predict from "./predict.js";
 import { noteGesture } from "./tree-view.js";
+import { presenceDetail } from "./presence-view.js";
 
 /** A board's client state; `window.__liftboard` (the demo page) and `element.state` are one. */
 export function createClientState(predictEnabled = true) {
@@ -113,6 +114,11 @@ export function receive(state, msg, now) {
     state.session = msg.session;
     state.config = msg.config;
     pred.config = msg.config;
+  } else if (msg.t === "presence") {
+    // Who is on the board and what each holds: the chips and markers redraw with it.
+    state.scene.presence = presenceDetail(msg);
+    out.events.push(["liftboard-presence", presenceDetail(msg)]);
+    out.redraw = true;
   } else if (msg.t === "error") {
     out.events.push(["liftboard-error", { code: msg.code, message: msg.message }]);
   }

@@ -8,7 +8,8 @@
 //
 // Events (bubbling, composed): liftboard-lift, -move, -drop, -cancel {id, from, to, pointer};
 // liftboard-commit {version, by, own, change, order?, user?, name?}; liftboard-connection {state};
-// liftboard-error {code, message}; liftboard-token-expiring {ms}. Methods: order(), undo(),
+// liftboard-error {code, message}; liftboard-token-expiring {ms}; liftboard-presence {board,
+// people, watching, more?} (who else is on the board and what each holds: presence-view.js). Methods: order(), undo(),
 // focusItem(id). See docs/embedding.md.
 //
 // This module is the element: its attributes, methods and events, wiring the modules of one

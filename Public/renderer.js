@@ -1,6 +1,7 @@
 // Draws a scene on a canvas. The only place that applies devicePixelRatio; no layout math:
 // every rectangle comes from the scene, which came from the server.
 import { valueAt } from "./easing.js";
+import { HELD_ALPHA, drawPresence } from "./presence-view.js";
 import { cellOpacity, inGrid } from "./scene.js";
 import { CHEVRON_BAND, drawChevron, drawGuides, drawInsertionLines, drawSubtreeBadge, indentOf, isTree } from "./tree-view.js";
 import { LIGHT, drawCard, drawHeader, drawMoreButton, ellipsize, isRich, measurer, moreButton, roundRect } from "./card.js";
@@ -108,6 +109,7 @@ export function draw(canvas, scene, now, look = {}) {
   ctx.fillRect(0, 0, w, h);
   if (scene.columns) drawColumns(ctx, scene, now, w, h, look);
   else drawStacked(ctx, scene, now, w, h, look);
+  drawPresence(ctx, scene, now);  // others' holds: chips and their targets' markers
   drawSnapshots(ctx, scene, now, look);
   return performance.now() - t0;
 }
@@ -149,7 +151,7 @@ function drawColumns(ctx, scene, now, w, h, look) {
       if (c.hidden) continue;
       const cf = valueAt(c.frame, now);
       if (cf.y + cf.h < sy + header || cf.y > sy + h) continue;
-      ctx.globalAlpha = cellOpacity(c, now);
+      ctx.globalAlpha = cellOpacity(c, now) * (c.heldBy ? HELD_ALPHA : 1);
       drawItem(ctx, cf, c, inGrid(scene, c), scene.focus === c.id, look, !!look.more?.(c));
       ctx.globalAlpha = 1;
     }
@@ -184,7 +186,7 @@ function drawStacked(ctx, scene, now, w, h, look) {
     if (c.hidden) continue;
     const f = valueAt(c.frame, now);
     if (f.y + f.h < scroll || f.y > scroll + h) continue;
-    ctx.globalAlpha = cellOpacity(c, now);
+    ctx.globalAlpha = cellOpacity(c, now) * (c.heldBy ? HELD_ALPHA : 1);
     if (tree) drawGuides(ctx, c, f, indent, theme);
     drawItem(ctx, f, c, inGrid(scene, c), scene.focus === c.id, look, !!look.more?.(c), tree);
     ctx.globalAlpha = 1;

@@ -17,6 +17,8 @@ export function createScene() {
     columns: false,
     scrollX: animation(0, 0, 0, 0),
     columnScroll: new Map(),
+    // The last `presence` (issue 44): who is here and what each holds (presence-view.js).
+    presence: null,
     // A tree board (`layout.tree`): `{indent}`; each drag's insertion depth (tree-view.js).
     tree: null,
     dropDepths: new Map(),
@@ -34,6 +36,7 @@ function cellFrom(info, now) {
     id: info.id, label: info.label, color: info.color, section: info.section, index: info.index,
     movable: info.movable, frame: animation(info.frame, info.frame, now, 0), hidden: !!info.hidden,
     selected: !!info.selected, alpha: 1, showAt: null, fade: null, removeAt: null, handle: info.handle || null,
+    heldBy: info.heldBy ?? null,  // another session holds it: the holder's name (presence-view.js)
     ...cardFields(info), ...treeFields(info),
   };
 }
@@ -204,6 +207,7 @@ export function applyFrame(scene, msg, now) {
       if (u.label !== undefined) Object.assign(cell, { label: u.label, color: u.color, section: u.section, index: u.index, movable: u.movable, handle: u.handle || null, ...cardFields(u) });
     }
     if (u.selected !== undefined) cell.selected = u.selected;
+    if (u.heldBy !== undefined) cell.heldBy = u.heldBy;  // a hold begins (the name) or ends (null)
     applyTreeChanges(cell, u);
     if (u.hidden) { cell.hidden = true; cell.showAt = null; }
     else if (cell.hidden && cell.showAt === null) cell.hidden = false;

@@ -1,9 +1,11 @@
 extension ServerEvent {
-    /// A `lift`, a `moved` or a `drop`: what the session holds, or where it would drop it,
-    /// may have changed.
+    /// A `lift`, a `moved` or a `drop`, or a frame carrying one (`hello.config.events:
+    /// "inline"`, as the page asks): what the session holds, or where it would drop it, may
+    /// have changed.
     public var changesHolds: Bool {
         switch self {
         case .lift, .moved, .drop: true
+        case .frame(let f): f.events.contains(where: \.changesHolds)
         default: false
         }
     }

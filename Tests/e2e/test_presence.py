@@ -147,6 +147,32 @@ def test_a_hold_is_told_to_the_others_and_refuses_their_press(server):
     run(go())
 
 
+def test_a_hold_is_told_when_the_holders_events_ride_in_its_frames(server):
+    # The page asks for `events: "inline"`: its lift, moves and drop come inside frames, and
+    # they still make the hold (and its end) news for the others.
+    async def go():
+        async with connect(server) as ana, connect(server) as bo:
+            await bo.send(json.dumps(HELLO))
+            await recv_until(bo, lambda m: m["t"] == "presence")
+            await ana.send(json.dumps({**HELLO, "config": {"events": "inline"}}))
+            await recv_until(bo, lambda m: m["t"] == "presence" and len(m["people"]) == 2)
+            await recv_until(ana, lambda m: m["t"] == "presence")
+            await ana.send(json.dumps({"t": "down", "p": 1, "x": 50, "y": 60, "ms": 0, "kind": "touch"}))
+            lifted = await recv_until(ana, lambda m: m["t"] == "frame" and any(e["t"] == "lift" for e in m.get("events", [])), timeout=3)
+            assert not any(m["t"] == "lift" for m in lifted), "the lift rides in a frame"
+            for k in range(1, 6):
+                await ana.send(json.dumps({"t": "move", "p": 1, "x": 50, "y": 60 + 30 * k, "ms": 0, "seq": k}))
+                await asyncio.sleep(0.016)
+            got = await recv_until(bo, lambda m: m["t"] == "presence" and any(e["holds"] for e in m["people"]))
+            holder = next(e for e in got[-1]["people"] if e["holds"])
+            assert holder["holds"] == ["milk"] and holder["target"]["section"] == "todo", got[-1]
+            assert held_by(got, "milk") == holder["name"], got
+            await ana.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 210, "ms": 0}))
+            got = await recv_until(bo, lambda m: m["t"] == "presence" and not any(e["holds"] for e in m["people"]))
+            assert got[-1]["t"] == "presence" and held_by(got, "milk") is None, got
+    run(go())
+
+
 def test_a_recording_of_bos_session_with_ana_dragging_replays_to_what_bo_was_sent(tmp_path, liftboard):
     rec = tmp_path / "rec"
     s = RunningServer("--record", str(rec), data_dir=tmp_path / "data").start()

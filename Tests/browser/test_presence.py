@@ -1,0 +1,120 @@
+"""Issue 44, the page's part, in Chromium: two demo pages on one board (no tokens: "Guest N").
+While page A holds a card in a mouse drag, page B hears `liftboard-presence` listing A holding
+it, draws the card dimmed with A's name on a chip in A's color and a marker at A's target, and
+shows A in its header's avatar stack; after A's drop B's presence lists no holds and the chip
+goes. docs/screenshot-presence.png is B during A's drag."""
+import pathlib
+import time
+
+from conftest import make_driver
+from pages import board_state, cell_center, open_board, wait_for
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+# Every liftboard-presence the page's element fires, in order.
+LISTEN = """
+window.__presence = [];
+document.getElementById('board').addEventListener('liftboard-presence', (ev) => window.__presence.push(ev.detail));
+"""
+
+
+def mouse(driver, kind, x, y, buttons):
+    driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
+        "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons,
+        "clickCount": 0 if kind == "mouseMoved" else 1, "pointerType": "mouse"})
+
+
+def last_presence(driver):
+    return driver.execute_script("return window.__presence.length ? window.__presence[window.__presence.length - 1] : null")
+
+
+def canvas_pixel(driver, x, y):
+    """The canvas's RGBA at CSS point (x, y) of the element (the test's pixel ratio is 1)."""
+    return driver.execute_script("""
+        const c = document.getElementById('board').shadowRoot.querySelector('canvas');
+        return [...c.getContext('2d').getImageData(Math.round(arguments[0]), Math.round(arguments[1]), 1, 1).data];""", x, y)
+
+
+MILK = "#f4b400"  # the demo's milk card's accent
+
+
+def stripe(driver):
+    """The canvas's color on milk's accent stripe (its leading edge, halfway down), where it is now."""
+    f = board_state(driver, "st.scene.cells.get('milk').frame.to")
+    scroll = board_state(driver, "st.scene.scroll.to")
+    return canvas_pixel(driver, f["x"] + 8, f["y"] + f["h"] / 2 - scroll)[:3]
+
+
+def hex_rgb(color):
+    return [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+
+
+def test_a_card_held_on_one_page_is_drawn_held_on_the_other_with_the_holders_chip_and_marker(live_server, browser):
+    a, b = browser, make_driver()
+    try:
+        open_board(b, live_server)
+        b.execute_script(LISTEN)
+        open_board(a, live_server)
+        a.execute_script(LISTEN)
+        a_session = board_state(a, "st.session")
+        # B hears A join: A is listed, holding nothing.
+        wait_for(lambda: any(p["session"] == a_session for p in (last_presence(b) or {}).get("people", [])),
+                 what="B never heard A join")
+        ana = next(p for p in last_presence(b)["people"] if p["session"] == a_session)
+        assert ana["name"].startswith("Guest ") and ana["holds"] == []
+
+        # A long-presses milk and drags it onto mum's place, and holds it there.
+        x, y = cell_center(a, "milk")
+        _, mum_y = cell_center(a, "mum")
+        mouse(a, "mouseMoved", x, y, 0)
+        mouse(a, "mousePressed", x, y, 1)
+        time.sleep(0.9)
+        steps = 10
+        for k in range(1, steps + 1):
+            mouse(a, "mouseMoved", x, y + (mum_y + 20 - y) * k / steps, 1)
+            time.sleep(0.03)
+        wait_for(lambda: board_state(a, "st.lifts.size") == 1, what="A's press lifted nothing")
+
+        def b_sees_the_hold():
+            p = last_presence(b)
+            holder = next((q for q in (p or {}).get("people", []) if q["session"] == a_session), None)
+            return holder if holder and holder["holds"] == ["milk"] and holder.get("target") else None
+        holder = wait_for(b_sees_the_hold, what="B's presence never listed A holding milk with a target")
+        assert holder["color"] == ana["color"] and holder["name"] == ana["name"]
+        assert holder["target"]["section"] == "todo"
+        wait_for(lambda: board_state(b, "st.scene.cells.get('milk').heldBy") == ana["name"],
+                 what="B's milk cell never got heldBy")
+
+        def drawn():
+            d = board_state(b, "st.scene.presenceDrawn")
+            return d if d and d[0]["marker"] and d[0]["chip"] else None
+        [mark] = wait_for(drawn, what="B's canvas never drew the chip and the marker")
+        assert (mark["id"], mark["name"], mark["color"]) == ("milk", ana["name"], ana["color"])
+        # The marker is at A's target: above mum's row or below it, within the To do section.
+        assert mark["marker"]["w"] > 100, mark
+        # The pixels: the chip's padding and the marker's bar are A's color on B's canvas.
+        chip = mark["chip"]
+        assert canvas_pixel(b, chip["x"] + 5, chip["y"] + chip["h"] / 2)[:3] == hex_rgb(ana["color"])
+        bar = mark["marker"]
+        assert canvas_pixel(b, bar["x"] + bar["w"] - 4, bar["y"] + bar["h"] / 2)[:3] == hex_rgb(ana["color"])
+        # The held card is drawn dimmed in its place: its accent stripe paler than after the drop.
+        held_stripe = stripe(b)
+        # A does not see its own hold as someone else's.
+        assert board_state(a, "st.scene.cells.get('milk').heldBy") is None
+        assert not board_state(a, "st.scene.presenceDrawn || []")
+        # B's header: A's initials on A's color.
+        avatars = b.execute_script("""return [...document.querySelectorAll('#people .avatar')].map(
+            (e) => [e.textContent, getComputedStyle(e).backgroundColor, e.title]);""")
+        want = "rgb({}, {}, {})".format(*hex_rgb(ana["color"]))
+        initials = "G" + ana["name"].split()[1][0]
+        assert [initials, want, ana["name"] + " (moving a card)"] in avatars, avatars
+        b.save_screenshot(str(ROOT / "docs" / "screenshot-presence.png"))
+
+        mouse(a, "mouseReleased", x, mum_y + 20, 0)
+        wait_for(lambda: all(not p["holds"] for p in last_presence(b)["people"]), what="B still lists a hold after A's drop")
+        wait_for(lambda: board_state(b, "st.scene.cells.get('milk').heldBy") is None, what="B's milk stays held")
+        wait_for(lambda: board_state(b, "st.scene.presenceDrawn.length") == 0, what="B still draws a chip")
+        wait_for(lambda: stripe(b) == hex_rgb(MILK), what="milk's stripe in its own color after the drop")
+        assert held_stripe != hex_rgb(MILK) and min(held_stripe) > min(hex_rgb(MILK)), held_stripe
+    finally:
+        b.quit()

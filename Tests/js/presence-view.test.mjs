@@ -1,0 +1,151 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createClientState, receive } from "../../Public/dispatch.js";
+import { avatarStack, drawPresence, holdMarks, holderOf, initials, markerFor } from "../../Public/presence-view.js";
+
+const row = (i) => ({ x: 0, y: 40 + 57 * i, w: 400, h: 56 });
+const sections = [{ id: "todo", title: "To do", frame: { x: 0, y: 0, w: 400, h: 300 }, header: 32 },
+  { id: "done", title: "Done", frame: { x: 0, y: 300, w: 400, h: 100 }, header: 32, slot: { x: 0, y: 332, w: 400, h: 56 } }];
+const layout = (heldBy = {}) => ({
+  t: "layout", version: 1, content: { w: 400, h: 400 }, scroll: { x: 0, y: 0 }, layout: "list", sections,
+  cells: ["a", "b", "c"].map((id, i) => ({ id, label: id.toUpperCase(), color: "#000", section: "todo", index: i, movable: true,
+    frame: row(i), ...(heldBy[id] ? { heldBy: heldBy[id] } : {}) })),
+});
+const ana = { session: "s1", user: null, name: "Guest 1", color: "#e8590c", role: "edit", holds: ["b"], target: { section: "todo", index: 0 } };
+const bo = { session: "s2", user: null, name: "Guest 2", color: "#1971c2", role: "edit", holds: [] };
+const presence = { t: "presence", board: "demo", people: [ana, bo], watching: 3 };
+
+/** A canvas context that records what is drawn (enough of it for drawPresence). */
+function fakeContext() {
+  const calls = [];
+  const ctx = { calls, font: "", fillStyle: "", textAlign: "", textBaseline: "" };
+  for (const k of ["beginPath", "roundRect", "rect", "fill", "arc"]) ctx[k] = (...a) => calls.push([k, ...a]);
+  ctx.fillRect = (...a) => calls.push(["fillRect", ctx.fillStyle, ...a]);
+  ctx.fillText = (t, x, y) => calls.push(["fillText", ctx.fillStyle, t]);
+  ctx.measureText = (t) => ({ width: 7 * t.length });
+  return ctx;
+}
+
+function stateWith(heldBy) {
+  const state = createClientState(false);
+  receive(state, { t: "welcome", v: 1, session: "s2", board: "demo", config: {} }, 0);
+  receive(state, layout(heldBy), 0);
+  return state;
+}
+
+test("initials: two words' first letters, one word's first, nothing a question mark", () => {
+  assert.equal(initials("Ana Lima"), "AL");
+  assert.equal(initials("Guest 12"), "G1");
+  assert.equal(initials("bo"), "B");
+  assert.equal(initials("  "), "?");
+  assert.equal(initials("Émile zola extra"), "ÉZ");
+});
+
+test("a presence message becomes a liftboard-presence event with board, people, watching and a redraw", () => {
+  const state = stateWith({});
+  const out = receive(state, { ...presence, more: 2 }, 5);
+  assert.deepEqual(out.events, [["liftboard-presence", { board: "demo", people: [ana, bo], watching: 3, more: 2 }]]);
+  assert.equal(out.redraw, true);
+  assert.equal(state.scene.presence.people[0].name, "Guest 1");
+  // `more` left out when the server leaves it out.
+  assert.equal("more" in receive(state, presence, 6).events[0][1], false);
+});
+
+test("a cell's heldBy comes from the layout and from frames, and null ends it", () => {
+  const state = stateWith({ b: "Guest 1" });
+  assert.equal(state.scene.cells.get("b").heldBy, "Guest 1");
+  receive(state, { t: "frame", seq: 1, cells: [{ id: "b", frame: row(1), heldBy: null }] }, 1);
+  assert.equal(state.scene.cells.get("b").heldBy, null);
+  receive(state, { t: "frame", seq: 2, cells: [{ id: "c", frame: row(2), heldBy: "Guest 1" }] }, 2);
+  assert.equal(state.scene.cells.get("c").heldBy, "Guest 1");
+  receive(state, { t: "frame", seq: 3, cells: [{ id: "c", frame: row(2) }] }, 3);
+  assert.equal(state.scene.cells.get("c").heldBy, "Guest 1", "a frame that does not name heldBy keeps it");
+});
+
+test("the holder is the person whose holds have the item, else the one of that name, else a stand-in", () => {
+  assert.equal(holderOf(presence, "b", "Guest 1").color, "#e8590c");
+  assert.deepEqual(holderOf(presence, "b", "Guest 1").target, { section: "todo", index: 0 });
+  // The frame's heldBy can come before the presence that lists the hold.
+  assert.equal(holderOf({ people: [{ ...ana, holds: [] }] }, "c", "Guest 1").color, "#e8590c");
+  const nobody = holderOf(null, "c", "Guest 9");
+  assert.equal(nobody.name, "Guest 9");
+  assert.match(nobody.color, /^#[0-9a-f]{6}$/);
+  assert.equal(nobody.target, null);
+});
+
+test("holdMarks lists held cells with their holder's color; a person's target goes with one item", () => {
+  const state = stateWith({ b: "Guest 1", c: "Guest 1" });
+  receive(state, { ...presence, people: [{ ...ana, holds: ["b", "c"] }, bo] }, 1);
+  assert.deepEqual(holdMarks(state.scene), [
+    { id: "b", name: "Guest 1", color: "#e8590c", target: { section: "todo", index: 0 } },
+    { id: "c", name: "Guest 1", color: "#e8590c", target: null },
+  ]);
+  assert.deepEqual(holdMarks(stateWith({}).scene), []);
+});
+
+test("a list's marker is at the top of the cell at the target place, counted without the held item", () => {
+  const scene = stateWith({ b: "Guest 1" }).scene;
+  const skip = new Set(["b"]);
+  // Others: a (0), c (1). Index 0: above a; index 1: above c (b's own place is skipped); 2: below c.
+  assert.equal(markerFor(scene, { section: "todo", index: 0 }, skip, 0).y, row(0).y - 1.5);
+  assert.equal(markerFor(scene, { section: "todo", index: 1 }, skip, 0).y, row(2).y - 1.5);
+  assert.equal(markerFor(scene, { section: "todo", index: 2 }, skip, 0).y, row(2).y + 56 - 1.5);
+  assert.equal(markerFor(scene, { section: "todo", index: 9 }, skip, 0).y, row(2).y + 56 - 1.5, "past the end: after the last");
+  // An empty section: its slot's top.
+  assert.deepEqual(markerFor(scene, { section: "done", index: 0 }, skip, 0), { section: "done", x: 6, y: 332, w: 388, h: 3 });
+  assert.equal(markerFor(scene, null, skip, 0), null);
+  assert.equal(markerFor(scene, { section: "nowhere", index: 0 }, skip, 0), null);
+});
+
+test("a grid's marker is a vertical bar at the leading edge of the cell at the target place", () => {
+  const tile = (i) => ({ x: 10 + 110 * i, y: 40, w: 100, h: 100 });
+  const msg = { ...layout(), layout: "grid", cells: ["a", "b", "c"].map((id, i) => ({ id, label: id, color: "#000", section: "todo", index: i, movable: true, frame: tile(i) })) };
+  const state = createClientState(false);
+  receive(state, msg, 0);
+  const m = markerFor(state.scene, { section: "todo", index: 1 }, new Set(["a"]), 0);
+  assert.deepEqual(m, { section: "todo", x: tile(2).x - 1.5, y: 42, w: 3, h: 96 });
+  assert.equal(markerFor(state.scene, { section: "todo", index: 3 }, new Set(), 0).x, tile(2).x + 100 - 1.5);
+});
+
+test("drawPresence draws the chip on the held cell and the marker in the holder's color, and records both", () => {
+  const state = stateWith({ b: "Guest 1" });
+  receive(state, presence, 1);
+  const ctx = fakeContext();
+  const drawn = drawPresence(ctx, state.scene, 2);
+  assert.equal(drawn.length, 1);
+  assert.equal(state.scene.presenceDrawn, drawn);
+  const [d] = drawn;
+  assert.equal(d.color, "#e8590c");
+  // The chip sits inside b's row, at its trailing end.
+  assert.ok(d.chip.y > row(1).y && d.chip.y + d.chip.h < row(1).y + 56, JSON.stringify(d.chip));
+  assert.equal(d.chip.x + d.chip.w, 400 - 12);
+  assert.equal(d.marker.y, row(0).y - 1.5);
+  assert.ok(ctx.calls.some((c) => c[0] === "fillRect" && c[1] === "#e8590c"), "the marker bar is in the holder's color");
+  assert.equal(ctx.calls.filter((c) => c[0] === "fillText" && c[2] === "Guest 1").length, 2, "a chip on the cell and one on the marker");
+});
+
+test("drawPresence draws nothing when no cell is held, and follows the scroll", () => {
+  const none = stateWith({});
+  const ctx = fakeContext();
+  assert.deepEqual(drawPresence(ctx, none.scene, 0), []);
+  assert.deepEqual(ctx.calls, []);
+  const state = stateWith({ b: "Guest 1" });
+  receive(state, presence, 1);
+  receive(state, { t: "frame", seq: 1, scroll: { y: 30 } }, 1);
+  assert.equal(drawPresence(fakeContext(), state.scene, 2)[0].marker.y, row(0).y - 1.5 - 30);
+});
+
+test("the avatar stack shows a few people, counts the rest and `more` in +N, and the watchers", () => {
+  const people = ["Ana Lima", "Bo", "Cy", "Di", "Ed", "Flo"].map((name, i) => ({ session: `s${i}`, name, color: "#123456", holds: i === 1 ? ["x"] : [] }));
+  const s = avatarStack({ people, watching: 7, more: 10 });
+  assert.deepEqual(s.shown.map((p) => p.initials), ["AL", "B", "C", "D"]);
+  assert.deepEqual(s.shown.map((p) => p.holding), [false, true, false, false]);
+  assert.deepEqual(s.shown.map((p) => p.self), [false, false, false, false]);
+  assert.deepEqual(avatarStack({ people }, 4, "s2").shown.map((p) => p.self), [false, false, true, false]);
+  assert.equal(s.extra, 2 + 10);
+  assert.equal(s.watching, 7);
+  assert.deepEqual(avatarStack({ people: people.slice(0, 2), watching: 0 }), {
+    shown: [{ name: "Ana Lima", initials: "AL", color: "#123456", holding: false, self: false },
+      { name: "Bo", initials: "B", color: "#123456", holding: true, self: false }],
+    extra: 0, watching: 0 });
+});
