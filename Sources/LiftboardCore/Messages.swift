@@ -105,6 +105,8 @@ public enum ClientEvent: Hashable, Sendable {
 /// within its own section.
 public enum MovePlace: String, Hashable, Sendable {
     case first, last, up, down
+    /// Trees only: X becomes its previous sibling's last child, or its parent's next sibling.
+    case indent, outdent
 }
 
 /// Where an item is: its section's id and its 0-based index there.

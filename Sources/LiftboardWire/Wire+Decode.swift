@@ -98,7 +98,7 @@ extension Wire {
             event = .undo
         case "moveTo":
             let place = try f.string("place", maxLength: 8)
-            guard let p = MovePlace(rawValue: place) else { throw f.fail("place", "expected \"first\", \"last\", \"up\" or \"down\"") }
+            guard let p = MovePlace(rawValue: place) else { throw f.fail("place", "expected \"first\", \"last\", \"up\", \"down\", \"indent\" or \"outdent\"") }
             event = .moveTo(id: try f.string("id", maxLength: 256), section: try f.string("section", maxLength: 256), place: p)
         case "toggle":
             event = .toggle(id: try f.string("id", maxLength: 256))
