@@ -61,3 +61,38 @@ extension LiveSession {
         announce("\(label) moved to \(describe(h)).")
     }
 }
+
+extension LiveSession {
+    // MARK: Spring-open
+
+    /// Drag `d`'s center `c` (content coordinates): the collapsed row with children it rests
+    /// over, inside that row's middle half, becomes its spring row (timed from `now`); any
+    /// other place resets it. Rows in a section stand in index order, so a binary search.
+    /// - Complexity: O(log n).
+    mutating func updateSpring(_ d: Int, center c: Point, now: Double) {
+        guard let tree = arr.tree, var t = drags[d].tree else { return }
+        let h = drags[d].item, s = arr.sectionOf[h], m = arr.members[s]
+        var lo = 0, hi = m.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if arr.frame(section: s, index: mid).maxY <= c.y { lo = mid + 1 } else { hi = mid }
+        }
+        var r = -1
+        if lo < m.count {
+            let f = arr.frame(section: s, index: lo), y = m[lo]
+            if y != h, tree.collapsed[y], tree.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
+                r = y
+            }
+        }
+        if r != t.spring { t.spring = r; t.springSince = now }
+        drags[d].tree = t
+    }
+
+    /// Drag `k`'s spring row expands (as a `toggle`), and the drags are retargeted.
+    mutating func springOpen(_ k: Int, now: Double) {
+        guard k < drags.count, let r = drags[k].tree?.spring, r >= 0 else { return }
+        drags[k].tree!.spring = -1
+        guard arr.tree!.collapsed[r], arr.tree!.hasChildren[r], !isCarried(r) else { return }
+        setCollapsed(r, false, now: now)
+    }
+}

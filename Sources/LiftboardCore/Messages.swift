@@ -481,6 +481,8 @@ public struct Welcome: Hashable, Sendable {
     public var session: String
     public var board: String
     public var config: SessionConfig
+    /// Trees only: `config.springMs` is repeated in the welcome (other boards' do not change).
+    public var tree = false
     public init(v: Int = 1, session: String, board: String, config: SessionConfig) {
         self.v = v; self.session = session; self.board = board; self.config = config
     }

@@ -137,6 +137,7 @@ extension Wire {
         if f.has("config") {
             let c = try f.object("config")
             if let x = try c.optionalNumber("pressMs", in: 0...1e4) { config.pressMs = x }
+            if let x = try c.optionalNumber("springMs", in: 0...1e4) { config.springMs = x }
             if let x = try c.optionalNumber("allowableMovement", in: 0...1e4) { config.allowableMovement = x }
             if let m = try c.optionalChoice("mode", ReorderMode.self) { config.mode = m }
             if let x = try c.optionalNumber("edgeScrollRange", in: 0...1e4) { config.edgeScrollRange = x }
