@@ -1,7 +1,8 @@
 /// "Move to…" on a tree board (docs/protocol.md, Trees): `first` and `last` among the target
 /// section's top-level items, `up` and `down` among X's siblings, `indent` (X becomes its
 /// previous sibling's last child) and `outdent` (X becomes its parent's next sibling, after
-/// the parent's subtree). Each commits the `move` change a drop there would.
+/// the parent's subtree). Each commits the `move` change a drop there would. Also spring-open
+/// (a drag resting over a collapsed row expands it), the other tree piece issue 43 had left.
 extension LiveSession {
     mutating func treeMoveTo(_ h: Int, section t: Int, place: MovePlace, now: Double) {
         guard let tree = arr.tree, let s = base.firstIndex(where: { $0.contains(h) }), let i = base[s].firstIndex(of: h) else { return }
