@@ -17,7 +17,7 @@ extension LiveSession {
             return
         }
         guard let s = base.firstIndex(where: { $0.contains(h) }), let i = base[s].firstIndex(of: h) else { return }
-        if (place == .up || place == .down) && s != t {
+        if [.up, .down, .indent, .outdent].contains(place) && s != t {
             refuseMove("moveTo: \(place.rawValue) moves within the item's own section (\(arr.sectionIDs[s]))")
             return
         }
@@ -33,6 +33,11 @@ extension LiveSession {
                 step.shiftDur = dur(config.shiftMs)
                 announce("\(label) moved to \(title): removed.")
             }
+            return
+        }
+        if arr.tree != nil && !arr.rules[s].copy { return treeMoveTo(h, section: t, place: place, now: now) }
+        if place == .indent || place == .outdent {
+            refuseMove("moveTo: \(place.rawValue) is for tree boards")
             return
         }
         if let r = refusal(into: t, carrying: [h]) {
@@ -57,6 +62,8 @@ extension LiveSession {
             guard let k = m[..<i].lastIndex(where: free) else { refuseMove("moveTo: \(arr.labels[h]) is first already"); return }
             after = m[..<k].last(where: free)
             index = k
+        case .indent, .outdent:
+            return
         case .down:
             guard let k = m[(i + 1)...].firstIndex(where: free) else { refuseMove("moveTo: \(arr.labels[h]) is last already"); return }
             after = m[k]
@@ -87,7 +94,7 @@ extension LiveSession {
         announce("\(arr.labels[h]) moved to \(arr.titles[nb]), position \(ni + 1) of \(base[nb].count).")
     }
 
-    private mutating func refuseMove(_ message: String) {
+    mutating func refuseMove(_ message: String) {
         step.errors.append(.error(code: .cannotMove, message: message))
     }
 }

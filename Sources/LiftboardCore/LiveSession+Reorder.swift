@@ -61,6 +61,7 @@ extension LiveSession {
             layout.retarget(d, center: c, in: &self)
         }
         if arr.hasRules { updateForbidden(d, center: c) }
+        if arr.tree != nil && drags[d].pointer >= 0 { updateSpring(d, center: c, now: now) }
         // Most moves pass nothing: compare handles, make the places (strings) only for a `moved`.
         if arr.sectionOf[h] != section || arr.indexOf[h] != index || arr.tree?.depth[h] != depth {
             var before = Place(section: arr.sectionIDs[section], index: index)

@@ -219,7 +219,9 @@ struct LiveSession: Sendable {
     /// `welcome` and the first `layout`.
     mutating func start(seq: Int?, at now: Double) -> [ServerEvent] {
         identity.lastSeq = seq
-        return [.welcome(Welcome(session: identity.sessionID, board: boardID, config: config)), makeLayout()]
+        var welcome = Welcome(session: identity.sessionID, board: boardID, config: config)
+        welcome.tree = arr.tree != nil
+        return [.welcome(welcome), makeLayout()]
     }
 
     // MARK: Dispatch
@@ -313,7 +315,7 @@ struct LiveSession: Sendable {
         }
     }
 
-    enum Timer { case press(Int), autoScroll, deceleration, fling(Int), idleReset }
+    enum Timer { case press(Int), autoScroll, deceleration, fling(Int), idleReset, spring(Int) }
 
     /// The earliest pending timer; ties go to presses, then auto-scroll, scrolling.deceleration, idle.
     /// Always inlined, as `idleResetDeadline`: every input asks (`fire`, `Session.nextDeadline`),
@@ -331,6 +333,11 @@ struct LiveSession: Sendable {
         if let t = scrolling.deceleration?.nextTick, best == nil || t < best!.0 { best = (t, .deceleration) }
         for (i, f) in scrolling.flings.enumerated() where best == nil || f.nextTick < best!.0 { best = (f.nextTick, .fling(i)) }
         if let t = idleResetDeadline, best == nil || t < best!.0 { best = (t, .idleReset) }
+        if arr.tree != nil {
+            for (k, d) in drags.enumerated() {
+                if let s = d.tree, s.spring >= 0, best == nil || s.springSince + config.springMs < best!.0 { best = (s.springSince + config.springMs, .spring(k)) }
+            }
+        }
         return best
     }
 
@@ -354,6 +361,7 @@ struct LiveSession: Sendable {
         case .autoScroll: autoScrollTick(now: now)
         case .deceleration: decelerationTick(now: now)
         case .fling(let i): flingTick(i, now: now)
+        case .spring(let k): springOpen(k, now: now)
         case .idleReset:
             identity.lastInput = now
             if scrolling.x != 0 || scrolling.columns.contains(where: { $0 != 0 }) {

@@ -105,6 +105,8 @@ public enum ClientEvent: Hashable, Sendable {
 /// within its own section.
 public enum MovePlace: String, Hashable, Sendable {
     case first, last, up, down
+    /// Trees only: X becomes its previous sibling's last child, or its parent's next sibling.
+    case indent, outdent
 }
 
 /// Where an item is: its section's id and its 0-based index there.
@@ -479,6 +481,8 @@ public struct Welcome: Hashable, Sendable {
     public var session: String
     public var board: String
     public var config: SessionConfig
+    /// Trees only: `config.springMs` is repeated in the welcome (other boards' do not change).
+    public var tree = false
     public init(v: Int = 1, session: String, board: String, config: SessionConfig) {
         self.v = v; self.session = session; self.board = board; self.config = config
     }

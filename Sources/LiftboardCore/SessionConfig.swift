@@ -26,6 +26,8 @@ public enum LayoutsMode: String, Sendable, Hashable, CaseIterable {
 /// The values in force for one session (contract §3, `config`). Defaults are the contract's.
 public struct SessionConfig: Hashable, Sendable {
     public var pressMs: Double = 500
+    /// Trees: how long a drag's center rests over a collapsed row before it expands (spring-open).
+    public var springMs: Double = 500
     public var allowableMovement: Double = 10
     public var mode: ReorderMode = .insert
     public var edgeScrollRange: Double = 60

@@ -58,6 +58,9 @@ struct TreeDrag: Sendable {
     static let refusal = "tree: no depth fits here"
     /// No depth fits the row's place (`lo > hi`): the snapshot says `forbidden`.
     var refused = false
+    /// Spring-open: the collapsed row its center rests over (-1: none), and since when.
+    var spring = -1
+    var springSince = 0.0
 }
 
 /// The depth projection of the contract: the lift's depth plus the sideways travel in

@@ -98,7 +98,7 @@ extension Wire {
             event = .undo
         case "moveTo":
             let place = try f.string("place", maxLength: 8)
-            guard let p = MovePlace(rawValue: place) else { throw f.fail("place", "expected \"first\", \"last\", \"up\" or \"down\"") }
+            guard let p = MovePlace(rawValue: place) else { throw f.fail("place", "expected \"first\", \"last\", \"up\", \"down\", \"indent\" or \"outdent\"") }
             event = .moveTo(id: try f.string("id", maxLength: 256), section: try f.string("section", maxLength: 256), place: p)
         case "toggle":
             event = .toggle(id: try f.string("id", maxLength: 256))
@@ -137,6 +137,7 @@ extension Wire {
         if f.has("config") {
             let c = try f.object("config")
             if let x = try c.optionalNumber("pressMs", in: 0...1e4) { config.pressMs = x }
+            if let x = try c.optionalNumber("springMs", in: 0...1e4) { config.springMs = x }
             if let x = try c.optionalNumber("allowableMovement", in: 0...1e4) { config.allowableMovement = x }
             if let m = try c.optionalChoice("mode", ReorderMode.self) { config.mode = m }
             if let x = try c.optionalNumber("edgeScrollRange", in: 0...1e4) { config.edgeScrollRange = x }

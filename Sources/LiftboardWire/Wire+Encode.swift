@@ -47,7 +47,7 @@ extension Wire {
             w.key("v"); w.int(m.v)
             w.key("session"); w.string(m.session)
             w.key("board"); w.string(m.board)
-            w.key("config"); config(m.config, &w)
+            w.key("config"); config(m.config, springMs: m.tree ? m.config.springMs : nil, &w)
         case .layout(let m):
             w.key("t"); w.literal("layout")
             if let kind = m.layout { w.key("layout"); w.literal(layoutName(kind)) }
@@ -580,9 +580,10 @@ extension Wire {
         w.endArray()
     }
 
-    static func config(_ c: SessionConfig, _ w: inout JSONWriter) {
+    static func config(_ c: SessionConfig, springMs: Double? = nil, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("pressMs"); w.number(c.pressMs)
+        if let s = springMs { w.key("springMs"); w.number(s) }
         w.key("allowableMovement"); w.number(c.allowableMovement)
         w.key("mode"); w.string(c.mode.rawValue)
         w.key("edgeScrollRange"); w.number(c.edgeScrollRange)
