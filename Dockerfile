@@ -5,8 +5,9 @@ RUN apt-get update && apt-get install -y --no-install-recommends libwebsockets-d
 WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
-# The built-in kanban board, compiled in from its one copy (Sources/LiftboardServer/Resources links to it).
+# The built-in kanban and outline boards, compiled in from their one copies (Sources/LiftboardServer/Resources links to them).
 COPY Examples/boards/kanban.json ./Examples/boards/kanban.json
+COPY Examples/boards/outline.json ./Examples/boards/outline.json
 COPY Public ./Public
 RUN swift build -c release --static-swift-stdlib --product liftboard \
     && cp "$(swift build -c release --show-bin-path)/liftboard" /usr/local/bin/liftboard
