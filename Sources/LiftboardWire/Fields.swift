@@ -80,6 +80,16 @@ struct Fields {
         guard a.count <= max else { throw fail(key, "more than \(max) entries") }
         return a
     }
+
+    /// An array of strings (ids): `array(key, max:)`, each entry a string.
+    func strings(_ key: String, max: Int) throws(WireError) -> [String] {
+        var out: [String] = []
+        for (j, v) in try array(key, max: max).enumerated() {
+            guard case .string(let s) = v else { throw fail("\(key)[\(j)]", "expected a string") }
+            out.append(s)
+        }
+        return out
+    }
 }
 
 /// A compact number for messages: `10000000`, not `1e+07`.

@@ -200,11 +200,7 @@ extension Wire {
         for (k, s) in try f.array("order", max: 100_000).enumerated() {
             guard case .object = s else { throw f.fail("order[\(k)]", "expected an object") }
             let sf = Fields(object: s, path: "\(f.path).order[\(k)]")
-            var items: [String] = []
-            for (j, item) in try sf.array("items", max: 1_000_000).enumerated() {
-                guard case .string(let id) = item else { throw sf.fail("items[\(j)]", "expected a string") }
-                items.append(id)
-            }
+            let items = try sf.strings("items", max: 1_000_000)
             var o = SectionOrder(section: try sf.string("section", maxLength: 256), items: items)
             if sf.has("parents") { o.parents = try parents(sf, count: items.count) }
             order.append(o)

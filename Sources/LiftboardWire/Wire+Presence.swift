@@ -32,11 +32,7 @@ extension Wire {
         for (k, v) in try f.array("people", max: 10_000).enumerated() {
             guard case .object = v else { throw f.fail("people[\(k)]", "expected an object") }
             let pf = Fields(object: v, path: "\(f.path).people[\(k)]")
-            var holds: [String] = []
-            for (j, id) in try pf.array("holds", max: 100_000).enumerated() {
-                guard case .string(let s) = id else { throw pf.fail("holds[\(j)]", "expected a string") }
-                holds.append(s)
-            }
+            let holds = try pf.strings("holds", max: 100_000)
             var user: String? = nil
             if let u = pf.object["user"], u != .null { user = try pf.string("user", maxLength: 256) }
             guard let role = Role(rawValue: try pf.string("role", maxLength: 8)) else {
