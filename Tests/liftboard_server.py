@@ -139,10 +139,10 @@ async def recv_until(ws, pred, timeout=5.0):
             return out
 
 
-async def long_press_drag(ws, x, y0, y1, steps=10, pointer=1, release=True, lift_within=3.0):
+async def long_press_drag(ws, x, y0, y1, steps=10, pointer=1, release=True):
     """A real-time long press (600 ms) and a drag from y0 to y1, as a finger would do it."""
     await ws.send(json.dumps({"t": "down", "p": pointer, "x": x, "y": y0, "ms": 0, "kind": "touch"}))
-    lifted = await recv_until(ws, lambda m: m["t"] == "lift", timeout=lift_within)
+    lifted = await recv_until(ws, lambda m: m["t"] == "lift", timeout=3)
     assert any(m["t"] == "lift" for m in lifted), lifted
     for k in range(1, steps + 1):
         await ws.send(json.dumps({"t": "move", "p": pointer, "x": x, "y": y0 + (y1 - y0) * k / steps, "ms": 0, "seq": k}))

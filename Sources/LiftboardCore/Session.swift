@@ -109,6 +109,10 @@ public struct Session: Sendable {
     /// Whether any item is lifted right now.
     public var isDragging: Bool { live.map { !$0.session.drags.isEmpty } ?? false }
 
+    /// Whether `hello` started the session and it is not closed: a check that costs nothing,
+    /// where `committedOrder != nil` builds the whole order (a million ids on a big board).
+    public var isLive: Bool { live != nil }
+
     /// Whether the driver has closed the session.
     public var isClosed: Bool { if case .closed = state { true } else { false } }
 

@@ -277,12 +277,13 @@ struct ConnectionMachine {
 
     /// Queues `message`; closes a reader too far behind (`bounds.maxPendingBytes`, `maxPendingMs`).
     mutating func queue(_ message: consuming OutgoingQueue.Message, barrier: Int, size: Int, now: Double, into out: inout [Action]) {
-        outgoing.append(OutgoingQueue.Entry(message: message, barrier: barrier, queuedAt: now, size: size))
+        outgoing.append(OutgoingQueue.Entry(message: message, barrier: barrier, size: size))
         queued = true
         // One big message (a whole order on a huge board) is not a slow reader: the bound
-        // leaves room for twice the message being queued; time catches a client that stalls.
+        // leaves room for twice the message being queued; time catches a client that stalls
+        // (its socket has held a partial write that long).
         let maxPending = max(mode == .echo ? 4 * bounds.maxEchoMessageBytes : bounds.maxPendingBytes, 2 * size)
-        if outgoing.pendingBytes > maxPending || now - (outgoing.oldestQueuedAt ?? now) > bounds.maxPendingMs {
+        if outgoing.pendingBytes > maxPending || now - (outgoing.stalledSince ?? now) > bounds.maxPendingMs {
             out.append(.log(.warn, event: "refusal", detail: "slow reader: \(outgoing.pendingBytes) bytes pending"))
             outgoing.removeAll()
             close(1008, "too far behind")
