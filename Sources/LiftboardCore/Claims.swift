@@ -9,8 +9,8 @@ public enum ClaimInput: Hashable, Sendable {
     /// The store's answer to the claim of `item`: won (`holder` nil), or held by another
     /// session, `holder` its name.
     case answer(item: String, holder: String?)
-    /// The claim of `item` could not be made (the store is down): nothing lifts, and the
-    /// session is told `error` `store_unavailable`.
+    /// The claim of `item` could not be made (the store is down): the press lifts as on one
+    /// process (its drop is refused while the store is down, as every drop is).
     case failed(item: String)
 }
 

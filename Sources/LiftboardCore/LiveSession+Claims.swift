@@ -2,7 +2,10 @@
 /// claim at once (the long press hides the store's round trip); at the long press's deadline
 /// the item lifts if the claim was won, waits for the answer if it is not back (the pointer is
 /// inert meanwhile and lifts when a won answer comes), and behaves as a press on an item held
-/// by another session when it was lost.
+/// by another session when it was lost. A claim the store could not make (it is down) lifts
+/// as on one process: the hold is this process's alone, and its drop is refused with
+/// `store_unavailable` as any drop while the store is down, so nothing two processes do then
+/// can both land.
 extension LiveSession {
     /// `down` on `h` (a cell under a new pointer `k`): asks for its claim when claims are
     /// required and the item could lift.
@@ -24,7 +27,7 @@ extension LiveSession {
             pointers[k].claim = h
             claims.ask(id)
         }
-        if claims.won.contains(id) { return true }
+        if claims.won.contains(id) || claims.failed.contains(id) { return true }
         pointers[k].phase = .inert
         if claims.answered(id) {
             refuseClaimed(h, pointer: k)
@@ -52,7 +55,7 @@ extension LiveSession {
         for k in pointers.indices where pointers[k].awaitingClaim {
             guard let h = pointers[k].claim, arr.ids[h] == id else { continue }
             pointers[k].awaitingClaim = false
-            if claims.won.contains(id), arr.movable[h], liftedBy[h] == nil, heldByOther(h) == nil {
+            if claims.won.contains(id) || claims.failed.contains(id), arr.movable[h], liftedBy[h] == nil, heldByOther(h) == nil {
                 pointers[k].phase = .dragging
                 lift(h, pointer: pointers[k].id, at: pointers[k].position, now: now)
             } else {
@@ -61,8 +64,8 @@ extension LiveSession {
         }
     }
 
-    /// A press whose claim was lost (or could not be made) lifts nothing: the holder is named
-    /// as for an item another session on this process holds, and its cell marks `heldBy`.
+    /// A press whose claim was lost lifts nothing: the holder is named as for an item another
+    /// session on this process holds, and its cell marks `heldBy`.
     private mutating func refuseClaimed(_ h: Int, pointer k: Int) {
         let id = arr.ids[h]
         pointers[k].phase = .inert
@@ -72,8 +75,6 @@ extension LiveSession {
                 step.cellsDirty = true
             }
             announce("\(holder) is moving \(arr.labels[h]).")
-        } else {
-            step.errors.append(.error(code: .storeUnavailable, message: "press: the hold on \(id) could not be claimed (the store is down)"))
         }
     }
 

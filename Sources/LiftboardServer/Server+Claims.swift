@@ -9,8 +9,7 @@ extension Server {
     /// Starts the claims' thread on the shared store at `url`; `wake` wakes the service loop.
     func startClaims(url: String, wake: ContextBox) {
         let reports = store.claimReports
-        let leaseMs = ProcessInfo.processInfo.environment["LIFTBOARD_CLAIM_LEASE_MS"].flatMap { Int($0) }.map { max(200, $0) }
-        store.claims = ClaimBroker(url: url, process: store.origin, leaseMs: leaseMs ?? ClaimBroker.defaultLeaseMs, onAnswers: { answers in
+        store.claims = ClaimBroker(url: url, process: store.origin, onAnswers: { answers in
             reports.add(answers)
             wake.wake()
         }, onOthers: { others in

@@ -124,25 +124,34 @@ public final class ClaimBroker: @unchecked Sendable {
                 if fds[0].revents != 0, try !c.notifications().isEmpty { nextRead = 0 }
             } catch {
                 db = nil
-                // Asked while the store is down: the claims fail (the presses lift nothing).
-                // Releases are made once it is back (renewed meanwhile, a claim would outlive
-                // its hold).
-                var failed: [Answer] = [], releases: [Request] = []
-                for r in take() {
-                    if case .claim(let board, let item, let holder) = r {
-                        failed.append(Answer(board: board, item: item, session: holder.session, holder: nil, failed: true))
-                    } else {
-                        releases.append(r)
-                    }
-                }
-                if !releases.isEmpty { lock.lock(); requests = releases + requests; lock.unlock() }
-                if !failed.isEmpty { onAnswers(failed) }
-                Thread.sleep(forTimeInterval: backoff)
+                waitWhileDown(seconds: backoff)
                 backoff = min(backoff * 2, 2)
             }
         }
         if let db { try? ClaimSQL.releaseAll(on: db, process: process) }
         lock.lock(); thread = nil; lock.unlock()
+    }
+
+    /// The store is down: until it is tried again, `seconds` from now, every claim asked fails
+    /// at once (its press lifts as on one process) and releases wait to be made once it is
+    /// back (renewed meanwhile, a claim would outlive its hold).
+    private func waitWhileDown(seconds: Double) {
+        let until = Self.now() + seconds * 1000
+        repeat {
+            var failed: [Answer] = [], releases: [Request] = []
+            for r in take() {
+                if case .claim(let board, let item, let holder) = r {
+                    failed.append(Answer(board: board, item: item, session: holder.session, holder: nil, failed: true))
+                } else {
+                    releases.append(r)
+                }
+            }
+            if !releases.isEmpty { lock.lock(); requests = releases + requests; lock.unlock() }
+            if !failed.isEmpty { onAnswers(failed) }
+            var fd = pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, Int32(max(0, until - Self.now()).rounded(.up)))
+            if fd.revents != 0 { wake.drain() }
+        } while Self.now() < until && !isStopping
     }
 
     /// Makes the claims and releases, in order; tells the answers, and the other processes
