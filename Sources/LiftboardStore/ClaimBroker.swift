@@ -99,6 +99,10 @@ public final class ClaimBroker: @unchecked Sendable {
                     db = nil
                     let c = try PostgresConnection(url: url)
                     try c.exec("LISTEN \(Self.channel)")
+                    // A claim lives for its lease: one lost in a crash of the database costs
+                    // nothing, so it is not waited for on disk (0.07 ms a claim instead of 5.5,
+                    // measured with psql here).
+                    try c.exec("SET synchronous_commit = off")
                     db = c
                     nextRenew = 0; nextRead = 0
                     backoff = 0.1
