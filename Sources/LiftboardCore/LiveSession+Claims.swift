@@ -7,11 +7,11 @@
 /// `store_unavailable` as any drop while the store is down, so nothing two processes do then
 /// can both land.
 extension LiveSession {
-    /// `down` on `h` (a cell under a new pointer `k`): asks for its claim when claims are
-    /// required and the item could lift.
+    /// `down` on a cell under a new pointer `k`: asks for its item's claim when claims are
+    /// required and the item could lift (movable, not held, the session's role lifts it).
     mutating func askClaim(pointer k: Int, at: Point) {
         guard claims.required, pointers[k].phase == .pending, case .cell(let h) = arr.region(at: contentPoint(at)),
-              arr.movable[h], liftedBy[h] == nil, heldByOther(h) == nil else { return }
+              arr.movable[h], liftedBy[h] == nil, heldByOther(h) == nil, roleLifts(h) else { return }
         pointers[k].claim = h
         claims.ask(arr.ids[h])
     }

@@ -88,6 +88,14 @@ import Testing
         #expect(d.lifts == 2 && d.errors.isEmpty)
     }
 
+    @Test func aViewSessionsPressAsksForNothing() {
+        var d = Driver(Fixtures.listBoard(), person: Person(user: "v", name: "Vi", role: .view))
+        d.send(.claim(.required), at: 1)
+        d.send(.down(pointer: 1, at: Self.onA, kind: .touch), at: 100)
+        let asks = d.session.takeClaimAsks()
+        #expect(asks.isEmpty && d.session.claimsWanted.isEmpty)
+    }
+
     @Test func withoutClaimsRequiredNothingIsAskedAndThePressLiftsAtOnce() {
         var d = Driver(Fixtures.listBoard())
         d.send(.down(pointer: 1, at: Self.onA, kind: .touch), at: 100)
