@@ -170,3 +170,20 @@ async def live_version(server, board="demo"):
         got = await recv_until(ws, lambda m: m["t"] == "layout")
         assert got and got[-1]["t"] == "layout", f"no layout within 5 s: {got}"
         return got[-1]["version"]
+
+
+def assert_replays(liftboard, rec, told):
+    """Replays the recording in `rec` of the session `told` begins with (its `welcome`) and
+    checks that it gives what the session was sent, message for message: the replay's session
+    id is `replay`; pongs are left out of both (a ping after the last recorded line is not
+    replayed). Returns the recorded stream's text."""
+    import subprocess
+    session = told[0]["session"]
+    stream = (rec / f"{session}.jsonl").read_text()
+    out = subprocess.run([liftboard, "replay", "--board", str(rec / f"{session}.board.json"), str(rec / f"{session}.jsonl")],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    replayed = [m for m in (json.loads(line) for line in out.stdout.splitlines()) if m["t"] != "pong"]
+    expected = [dict(m, session="replay") if k == 0 else m for k, m in enumerate(told) if m["t"] != "pong"]
+    assert replayed[:len(expected)] == expected
+    return stream, replayed

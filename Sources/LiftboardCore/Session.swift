@@ -125,6 +125,19 @@ public struct Session: Sendable {
         return s.drags.flatMap { $0.carried.map { s.arr.ids[$0] } }
     }
 
+    /// Issue 44, holds across processes: the items this session needs claimed in the store now
+    /// (its pressed pointers' and its drags'), and the claims it asked for since the last call
+    /// (each is answered once, by a `claim` input: `ClaimInput`).
+    public var claimsWanted: Set<String> { live?.session.claimsWanted ?? [] }
+
+    public mutating func takeClaimAsks() -> [String] {
+        guard live?.session.claims.asks.isEmpty == false else { return [] }
+        return withLive { s in
+            defer { s.claims.asks.removeAll() }
+            return s.claims.asks
+        } ?? []
+    }
+
     /// Issue 44: where the latest drag would drop now (its item's live place), if any.
     public var holdTarget: Place? {
         guard let s = live?.session, let d = s.drags.last else { return nil }
