@@ -34,7 +34,11 @@ extension Hub {
     }
 
     private func sendPresence() {
-        let (p, except) = presence.take(board: board.id, now: server.now)
+        let except = presence.takeNews(now: server.now)
+        // A session alone on its board is not told of its own holds: no presence is made for
+        // no one (every lift, `moved` and drop of a lone session came here).
+        guard connections.contains(where: { $0.id != except }) else { return }
+        let p = presence.presence(board: board.id)
         // One encoding for every session: the message is the same for all.
         let shared = SharedMessage(event: .presence(p), mode: .full, bytes: Wire.encode(.presence(p)), isFrameBody: false)
         for c in connections where c.id != except { c.presence(p, shared: shared) }
