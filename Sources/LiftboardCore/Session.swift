@@ -116,10 +116,19 @@ public struct Session: Sendable {
     public var liveOrder: [SectionOrder]? { live?.session.arr.order }
 
     /// Issue 44: the items this session's drags carry, in the order they were lifted.
-    /// Read through the box: `live?.session` copied the whole live session (every `moved`).
+    /// Read in place, through the box and by index: `live?.session` copied the whole live
+    /// session, and `for d in drags` each drag, on every `moved`.
     public var holds: [String] {
-        guard let box = live else { return [] }
-        return box.session.drags.flatMap { $0.carried.map { box.session.arr.ids[$0] } }
+        guard let box = live, !box.session.drags.isEmpty else { return [] }
+        var ids: [String] = []
+        for k in box.session.drags.indices {
+            if box.session.drags[k].group.isEmpty {
+                ids.append(box.session.arr.ids[box.session.drags[k].item])
+            } else {
+                for h in box.session.drags[k].group { ids.append(box.session.arr.ids[h]) }
+            }
+        }
+        return ids
     }
 
     /// Issue 44: where the latest drag would drop now (its item's live place), if any.

@@ -9,7 +9,9 @@ extension Hub {
     /// A session's held items changed (its lift, its drop, its cancel), or their target (its
     /// `moved`).
     func holds(_ ids: [String], target: Place?, of c: Connection) {
-        if presence.setHolds(ids, target: target, of: c.id) { presenceChanged() }
+        // A session alone on its board is told nothing of its own holds: they are kept for
+        // whoever joins (a join tells everyone everything), with no presence to time.
+        if presence.setHolds(ids, target: target, of: c.id), connections.count > 1 { presenceChanged() }
     }
 
     /// Something changed: sends the news now, or when the last `presence` is `interval` old.
