@@ -137,7 +137,7 @@ final class Hub {
     /// and the messages it queued).
     private func deliver(_ c: Commit, toAllBut origin: Connection?) {
         var c = c
-        if origin != nil, c.order.isEmpty, connections.contains(where: { $0.machine.recording }) {
+        if origin != nil, c.order.isEmpty, connections.contains(where: \.records) {
             // A session's commit comes with its change only unless its own client wants the
             // order; a recording's `external` line has always held it: the board's, at its version.
             c.order = board.order
