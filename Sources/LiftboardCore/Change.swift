@@ -212,7 +212,7 @@ extension Board {
         }
         // The rule moves each item as its place before the change (two integers), not as the
         // item: comparing and copying items (their strings, their card) cost about 600
-        // instructions an item of the sections involved, three times a commit in a server.
+        // instructions an item of the sections involved.
         func item(_ id: String) -> ItemPlace? {
             for s in sections.indices {
                 if let i = sections[s].items.firstIndex(where: { $0.id == id }) { return ItemPlace(section: s, index: i) }
@@ -226,25 +226,11 @@ extension Board {
         let moved = ChangeRule.apply(resolved, to: &order, movable: { sections[$0.section].items[$0.index].movable })
         guard !moved.isEmpty else { return nil }
         let ids = moved.map { sections[$0.item.section].items[$0.item.index].id }
-        // The sections the change reordered within themselves are permuted in place (the
-        // usual drop: a cycle of swaps, no item copied); a change across sections rebuilds the
-        // sections it touched from the items as they were.
-        var across = false
-        for (s, places) in order.enumerated() where places.count != sections[s].items.count || places.contains(where: { $0.section != s }) {
-            across = true
-        }
-        if across {
-            let old = sections.map(\.items)
-            for (s, places) in order.enumerated() where !Self.isIdentity(places, section: s, count: old[s].count) {
-                sections[s].items = places.map { old[$0.section][$0.index] }
-            }
-        } else {
-            for (s, places) in order.enumerated() where !Self.isIdentity(places, section: s, count: places.count) {
-                var items = sections[s].items
-                sections[s].items = []
-                Self.permute(&items, taking: places.map(\.index))
-                sections[s].items = items
-            }
+        // The sections the change reordered are rebuilt from the items as they were (the
+        // usual drop, an insert within a section that pins nothing, is the shift above).
+        let old = sections.map(\.items)
+        for (s, places) in order.enumerated() where !Self.isIdentity(places, section: s, count: old[s].count) {
+            sections[s].items = places.map { old[$0.section][$0.index] }
         }
         version += 1
         return zip(moved, ids).map { d, id in
@@ -256,10 +242,9 @@ extension Board {
     /// Where the usual drop, an insert within the item's own section when that section pins
     /// nothing, takes its item (`section`'s index, and the item's index before and after), found
     /// as `ChangeRule` finds it (the item's one shift past the items between its two places; its
-    /// move is the commit's only one) without building the places of every item: a commit
-    /// applies it three times in a server (the store's board, the hub's board and its durable
-    /// truth). `nil` when the change is not that case (the rule decides); `from == to` when it
-    /// changes nothing.
+    /// move is the commit's only one) without building the places of every item: a server
+    /// applies a commit to the hub's board and the store's. `nil` when the change is not that
+    /// case (the rule decides); `from == to` when it changes nothing.
     /// - Complexity: O(items of the board) comparisons of ids.
     func placeInsertWithinSection(id: String, section: String, after: String?, index: Int) -> InsertPlace? {
         guard let t = sections.firstIndex(where: { $0.id == section }) else { return nil }
@@ -321,29 +306,6 @@ extension Board {
         guard places.count == count else { return false }
         for (i, p) in places.enumerated() where p.section != s || p.index != i { return false }
         return true
-    }
-
-    /// Rearranges `items` so that place `i` holds what `source[i]` held (`source` is a
-    /// permutation of the indices), by following its cycles: each item moved once, none
-    /// copied (`swapAt` copies one of the two items it exchanges).
-    /// - Complexity: O(n).
-    private static func permute(_ items: inout [Item], taking source: [Int]) {
-        var source = source
-        items.withUnsafeMutableBufferPointer { buffer in
-            guard let p = buffer.baseAddress else { return }
-            for i in source.indices where source[i] != i {
-                let held = (p + i).move()
-                var j = i
-                while source[j] != i {
-                    let k = source[j]
-                    (p + j).moveInitialize(from: p + k, count: 1)
-                    source[j] = j
-                    j = k
-                }
-                (p + j).initialize(to: held)
-                source[j] = j
-            }
-        }
     }
 
     /// An item of the board named by its place before a change (`apply(_:)`).

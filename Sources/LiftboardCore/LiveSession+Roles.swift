@@ -13,9 +13,12 @@ extension LiveSession {
 
     /// This session's new commit at `version`: `by` its id, and `user` and `name` its person's
     /// when it has a user (a session without one signs with its id alone, as before issue 42).
+    /// The whole order only for a client that asked for it: the change says the rest, and
+    /// whoever writes the order elsewhere takes it from a board at the commit's version.
     func ownCommit(moves: [Move], change: Change?) -> Commit {
         let p = identity.person
-        return Commit(board: boardID, version: version, by: identity.sessionID, moves: moves, order: baseOrder, change: change,
+        let order = change == nil || config.commitOrder == .full ? baseOrder : []
+        return Commit(board: boardID, version: version, by: identity.sessionID, moves: moves, order: order, change: change,
                       user: p.user, name: p.user == nil ? nil : p.name)
     }
 

@@ -120,9 +120,19 @@ public struct Session: Sendable {
     public var liveOrder: [SectionOrder]? { live?.session.arr.order }
 
     /// Issue 44: the items this session's drags carry, in the order they were lifted.
+    /// Read in place, through the box and by index: `live?.session` copied the whole live
+    /// session, and `for d in drags` each drag, on every `moved`.
     public var holds: [String] {
-        guard let s = live?.session else { return [] }
-        return s.drags.flatMap { $0.carried.map { s.arr.ids[$0] } }
+        guard let box = live, !box.session.drags.isEmpty else { return [] }
+        var ids: [String] = []
+        for k in box.session.drags.indices {
+            if box.session.drags[k].group.isEmpty {
+                ids.append(box.session.arr.ids[box.session.drags[k].item])
+            } else {
+                for h in box.session.drags[k].group { ids.append(box.session.arr.ids[h]) }
+            }
+        }
+        return ids
     }
 
     /// Issue 44, holds across processes: the items this session needs claimed in the store now
@@ -140,8 +150,8 @@ public struct Session: Sendable {
 
     /// Issue 44: where the latest drag would drop now (its item's live place), if any.
     public var holdTarget: Place? {
-        guard let s = live?.session, let d = s.drags.last else { return nil }
-        return s.arr.place(of: d.item)
+        guard let box = live, let d = box.session.drags.last else { return nil }
+        return box.session.arr.place(of: d.item)
     }
 
     /// The committed order as this session knows it.

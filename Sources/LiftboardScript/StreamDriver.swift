@@ -68,10 +68,18 @@ struct StreamDriver {
         let b = board
         var out = session.handle(message.event, seq: message.seq, at: clock) { $0 == b.id ? b : nil }
         for i in out.indices {
-            if case .persist(let c) = out[i] { out[i] = .commit(c); ownCommits += 1 }
+            var own = false
+            if case .persist(let c) = out[i] {
+                out[i] = .commit(c)
+                ownCommits += 1
+                own = true
+            }
             switch out[i] {
-            case .commit(let c):
+            case .commit(var c):
                 _ = board.apply(c)
+                // The session's own commit has its change only where its client asked for no
+                // order: the script's `expect order` lines read the board's.
+                if own && c.order.isEmpty { c.order = board.order }
                 commits.append(c)
             case .announce(let text):
                 lastAnnounce = text

@@ -94,11 +94,18 @@ struct BoardPresence {
     /// own holds are all the news (it knows them: a session is not told of its own lifts and
     /// drops). Clears the news; `now` is when it goes.
     mutating func take(board: String, now: Double) -> (presence: Presence, except: String?) {
+        let except = takeNews(now: now)
+        return (presence(board: board), except)
+    }
+
+    /// `take` without making the presence (the hub makes it only for someone to send it to):
+    /// clears the news and returns the session not to send it to.
+    mutating func takeNews(now: Double) -> String? {
         let except = !joinedOrLeft && holdsChanged.count == 1 ? holdsChanged[0] : nil
         joinedOrLeft = false
         holdsChanged.removeAll()
         lastSent = now
-        return (presence(board: board), except)
+        return except
     }
 
     /// The board's presence as it stands: `view` sessions counted in `watching`; of those

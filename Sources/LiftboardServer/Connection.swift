@@ -17,6 +17,9 @@ final class Connection {
     var machine: ConnectionMachine
     private(set) var hub: Hub?
     private var recorder: Recorder?
+    /// Whether this session's inputs are recorded (`serve --record`): a stored reference read,
+    /// not the machine's computed `recording` (a read through this class copied the machine).
+    var records: Bool { recorder != nil }
     /// The session's timer, made when first armed.
     private(set) var timer: LoopTimer?
     /// The token's expiry timer (issue 42), made when first armed.

@@ -9,7 +9,9 @@ extension Hub {
     /// A session's held items changed (its lift, its drop, its cancel), or their target (its
     /// `moved`).
     func holds(_ ids: [String], target: Place?, of c: Connection) {
-        if presence.setHolds(ids, target: target, of: c.id) { presenceChanged() }
+        // A session alone on its board is told nothing of its own holds: they are kept for
+        // whoever joins (a join tells everyone everything), with no presence to time.
+        if presence.setHolds(ids, target: target, of: c.id), connections.count > 1 { presenceChanged() }
     }
 
     /// Issue 44: the sessions of other processes that hold items of this board (the shared
@@ -40,7 +42,11 @@ extension Hub {
     }
 
     private func sendPresence() {
-        let (p, except) = presence.take(board: board.id, now: server.now)
+        let except = presence.takeNews(now: server.now)
+        // A session alone on its board is not told of its own holds: no presence is made for
+        // no one (every lift, `moved` and drop of a lone session came here).
+        guard connections.contains(where: { $0.id != except }) else { return }
+        let p = presence.presence(board: board.id)
         // One encoding for every session: the message is the same for all.
         let shared = SharedMessage(event: .presence(p), mode: .full, bytes: Wire.encode(.presence(p)), isFrameBody: false)
         for c in connections where c.id != except { c.presence(p, shared: shared) }

@@ -138,6 +138,12 @@ final class Hub {
     /// that see the same view (the view's leader steps its engine, the others take its state
     /// and the messages it queued).
     private func deliver(_ c: Commit, toAllBut origin: Connection?) {
+        var c = c
+        if origin != nil, c.order.isEmpty, connections.contains(where: \.records) {
+            // A session's commit comes with its change only unless its own client wants the
+            // order; a recording's `external` line has always held it: the board's, at its version.
+            c.order = board.order
+        }
         let plan = FanOutPlan(connections, except: origin)
         let encoding = SharedEncoding()
         var leaders = [ConnectionMachine.SharedAnswer?](repeating: nil, count: plan.views)

@@ -35,6 +35,9 @@ struct HubState {
         /// The user who made it and their name (issue 42), told again in a rebase.
         var user: String? = nil
         var name: String? = nil
+        /// The change that takes the board back from it, found by the search that applied it
+        /// (a session's move): the truth's undo once it is durable (`advance`).
+        var revert: Change? = nil
     }
 
     /// The committed order a rebase starts from: the truth where the sessions' idea of it
@@ -118,9 +121,17 @@ struct HubState {
     /// time (ms since the epoch), `now` the server's. Returns nil (nothing to do) when the
     /// commit does not follow the board.
     mutating func commit(_ c: Commit, by session: String, at: Double, now: Double) -> [Action]? {
-        guard c.version == board.version + 1, board.apply(c) else { return nil }
+        guard c.version == board.version + 1 else { return nil }
+        var revert: Change?
+        if let change = c.change, !change.isEdit {
+            guard let applied = board.applyReverting(change) else { return nil }
+            revert = applied.revert
+        } else {
+            guard board.apply(c) else { return nil }
+        }
         nextToken += 1
-        pending.append(Pending(token: nextToken, change: c.change, by: session, expected: c.version, queuedAt: now, user: c.user, name: c.name))
+        pending.append(Pending(token: nextToken, change: c.change, by: session, expected: c.version, queuedAt: now, user: c.user,
+                               name: c.name, revert: revert))
         var out: [Action] = [.persist(CommitRecord(commit: c, at: at, origin: origin, token: nextToken))]
         if sessions.contains(where: { $0 != session }) { out.append(.deliver(c, except: session)) }
         return out
@@ -193,6 +204,18 @@ struct HubState {
         let before = truth.version
         let ours = d.origin == origin
         let k = ours ? pending.firstIndex(where: { $0.token == d.token }) : nil
+        if k == 0, pending.count == 1, divergedFrom == nil, pending[0].expected == d.version, board.version == d.version,
+           let revert = pending[0].revert, let change = d.change, change == pending[0].change {
+            // The usual drop: the store did what the sessions were told, and nothing else of
+            // this process is on its way, so the board is the truth at this version. It is
+            // taken as it is (the change is not applied a second time), with the revert its
+            // search found.
+            truth = board
+            lastRevert = (truth.version, revert)
+            out.append(.publish(d))
+            pending.removeAll(keepingCapacity: true)
+            return
+        }
         // Whether the sessions were told something else than this, decided before it applies.
         let surprise: Bool
         if ours, let k {

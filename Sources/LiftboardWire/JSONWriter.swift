@@ -220,6 +220,9 @@ public struct JSONWriter {
 
     public mutating func null() { bare("null") }
 
+    /// `s`, or `null` when there is none.
+    public mutating func string(orNull s: String?) { if let s { string(s) } else { null() } }
+
     /// A value written as is (`true`, `false`, `null`).
     private mutating func bare(_ literal: StaticString) {
         let comma = needsComma()
@@ -420,76 +423,6 @@ public struct JSONWriter {
     mutating func member(_ name: StaticString, _ x: Double) {
         let comma = needsComma()
         Self.prefixOf(name) { putNumber(x, comma: comma, $0, $1) }
-    }
-
-    mutating func member(_ name: StaticString, int v: Int) {
-        let comma = needsComma()
-        Self.prefixOf(name) { prefix, n in
-            write(n + 21) { p in
-                let i = Self.putPrefix(p, comma, prefix, n)
-                return i + Self.writeInt(v, p + i)
-            }
-        }
-    }
-
-    mutating func member(_ name: StaticString, bool b: Bool) {
-        let comma = needsComma()
-        Self.prefixOf(name) { prefix, n in
-            write(n + 6) { p in
-                let i = Self.putPrefix(p, comma, prefix, n)
-                if b {
-                    p[i] = UInt8(ascii: "t"); p[i + 1] = UInt8(ascii: "r"); p[i + 2] = UInt8(ascii: "u"); p[i + 3] = UInt8(ascii: "e")
-                    return i + 4
-                }
-                p[i] = UInt8(ascii: "f"); p[i + 1] = UInt8(ascii: "a"); p[i + 2] = UInt8(ascii: "l"); p[i + 3] = UInt8(ascii: "s")
-                p[i + 4] = UInt8(ascii: "e")
-                return i + 5
-            }
-        }
-    }
-
-    /// A member whose value is a string known to need no escaping (a name the protocol fixes).
-    mutating func member(_ name: StaticString, literal value: StaticString) {
-        let comma = needsComma()
-        Self.prefixOf(name) { prefix, n in
-            let m = value.utf8CodeUnitCount
-            value.withUTF8Buffer { v in
-                write(n + m + 3) { p in
-                    var i = Self.putPrefix(p, comma, prefix, n)
-                    p[i] = UInt8(ascii: "\"")
-                    Self.copy(v.baseAddress!, m, to: p + i + 1)
-                    i += m + 1
-                    p[i] = UInt8(ascii: "\"")
-                    return i + 1
-                }
-            }
-        }
-    }
-
-    mutating func member(_ name: StaticString, _ s: String) {
-        let comma = needsComma()
-        var plain = false
-        Self.prefixOf(name) { prefix, n in
-            _ = s.utf8.withContiguousStorageIfAvailable { utf8 in
-                let m = utf8.count
-                write(n + m + 3) { p in
-                    var i = Self.putPrefix(p, comma, prefix, n)
-                    p[i] = UInt8(ascii: "\"")
-                    i += 1
-                    for c in utf8 {
-                        if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return 0 }
-                        p[i] = c
-                        i += 1
-                    }
-                    p[i] = UInt8(ascii: "\"")
-                    plain = true
-                    return i + 1
-                }
-            }
-            guard !plain else { return }
-            write(n + 1) { p in Self.putPrefix(p, comma, prefix, n) }
-        }
-        if !plain { escaped(s, comma: false) }
     }
 
     /// A member whose value (an object or an array) is written next, piece by piece.

@@ -128,16 +128,14 @@ extension Wire {
         case .insert(let id, let section, let after, let index):
             w.key("id"); w.string(id)
             w.key("section"); w.string(section)
-            w.key("after")
-            if let after { w.string(after) } else { w.null() }
+            w.key("after"); w.string(orNull: after)
             w.key("index"); w.int(index)
         case .swap(let x, let y):
             w.key("swap"); w.beginArray(); w.string(x); w.string(y); w.endArray()
         case .group(let ids, let section, let after, let index):
             w.key("group"); w.beginArray(); for id in ids { w.string(id) }; w.endArray()
             w.key("section"); w.string(section)
-            w.key("after")
-            if let after { w.string(after) } else { w.null() }
+            w.key("after"); w.string(orNull: after)
             w.key("index"); w.int(index)
         case .batch(let changes):
             w.key("batch"); w.beginArray(); for c in changes { change(c, &w) }; w.endArray()
@@ -147,8 +145,7 @@ extension Wire {
             w.key("edit"); w.literal("addItem")
             w.key("item"); self.item(item, &w)
             w.key("section"); w.string(section)
-            w.key("after")
-            if let after { w.string(after) } else { w.null() }
+            w.key("after"); w.string(orNull: after)
         case .removeItem(let id):
             w.key("edit"); w.literal("removeItem")
             w.key("id"); w.string(id)
@@ -157,8 +154,7 @@ extension Wire {
             w.key("id"); w.string(id)
             w.key("as"); w.string(new)
             w.key("section"); w.string(section)
-            w.key("after")
-            if let after { w.string(after) } else { w.null() }
+            w.key("after"); w.string(orNull: after)
             w.key("index"); w.int(index)
         case .updateItem(let u):
             w.key("edit"); w.literal("updateItem")
@@ -176,8 +172,7 @@ extension Wire {
             w.key("edit"); w.literal("addSection")
             w.key("id"); w.string(id)
             w.key("title"); w.string(title)
-            w.key("after")
-            if let after { w.string(after) } else { w.null() }
+            w.key("after"); w.string(orNull: after)
         case .renameSection(let id, let title):
             w.key("edit"); w.literal("renameSection")
             w.key("id"); w.string(id)

@@ -85,7 +85,10 @@ struct BenchDrop: ParsableCommand {
             hubT.append(ms { _ = hub.apply(c) })
             otherT.append(ms { _ = other.handle(.external(c), at: t) })
             var bytes: [UInt8] = []
-            fullT.append(ms { bytes = Wire.encode(.commit(c), commitOrder: .full) })
+            // The dropper asked for no order: a client that wants it gets the board's (`withOrder`).
+            var full = c
+            full.order = hub.order
+            fullT.append(ms { bytes = Wire.encode(.commit(full), commitOrder: .full) })
             fullBytes = bytes.count
             noneT.append(ms { bytes = Wire.encode(.commit(c), commitOrder: .none) })
             noneBytes = bytes.count

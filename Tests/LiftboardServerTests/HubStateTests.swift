@@ -105,6 +105,24 @@ import LiftboardStore
         #expect(undone.order == afterA.order)
     }
 
+    /// The only drop in flight, durable as told: the hub takes its board as the truth (the
+    /// change is applied once), which is the board and the revert that applying the change to
+    /// the truth gives, for each kind of move.
+    @Test func aLoneDurableDropLeavesTheTruthAndRevertThatApplyingItWouldGive() {
+        let changes: [Change] = [Self.aToDone, Self.dFirst, .swap("a", "c"),
+                                 .group(ids: ["b", "d"], section: "done", after: nil, index: 0)]
+        for change in changes {
+            var h = Self.hub()
+            _ = h.commit(Self.commit(change, on: Self.board(), by: "s1"), by: "s1", at: 5, now: 0)
+            var reference = Self.board()
+            let applied = reference.applyReverting(change)
+            let d = Self.durable(change, 1, by: "s1", origin: Self.here, token: 1)
+            #expect(h.durable(d) == [.publish(d), .release(durable: 1, first: ["s1"])])
+            #expect(h.truth == reference && h.board == reference && h.pending.isEmpty, "\(change)")
+            #expect(h.lastRevert?.version == 1 && h.lastRevert?.change == applied?.revert, "\(change)")
+        }
+    }
+
     @Test func theSessionWhoseDropBecameDurableIsReleasedFirstButOnlyWhileItIsOnTheBoard() {
         var h = Self.hub()
         // s3 drops; s1 and s2 watch. s3's commit goes to s3 first.

@@ -419,6 +419,34 @@ def test_a_recording_with_another_sessions_commit_replays_to_the_same_commits(tm
     assert [c["version"] for c in replayed] == [1, 2]
 
 
+def test_a_drop_by_a_session_that_asked_for_no_order_is_recorded_elsewhere_with_the_whole_order(tmp_path, liftboard):
+    """The dropping session's commit carries its change only (its client asked for no order);
+    another session's recording still holds the whole order in its `external` line, as the
+    board has it at that version, and replays to what that session was sent."""
+    rec = tmp_path / "rec"
+    s = RunningServer("--record", str(rec), data_dir=tmp_path / "data").start()
+    try:
+        async def go():
+            async with connect(s) as a, connect(s) as b:
+                await a.send(json.dumps(HELLO))
+                welcome = (await recv_until(a, lambda m: m["t"] == "layout"))[0]
+                await b.send(json.dumps({**HELLO, "config": {**HELLO.get("config", {}), "commitOrder": "none"}}))
+                await recv_until(b, lambda m: m["t"] == "layout")
+                await long_press_drag(b, 50, MILK_Y, MUM_MID + 5)          # b commits v1
+                own = await recv_until(b, lambda m: m["t"] == "commit")
+                got = await recv_until(a, lambda m: m["t"] == "commit")
+                return welcome["session"], own[-1], got[-1]
+        session, own, live = run(go())
+    finally:
+        s.stop()
+    assert "order" not in own and own["version"] == 1
+    assert live["version"] == 1 and live["order"]
+    externals = [json.loads(line) for line in (rec / f"{session}.jsonl").read_text().splitlines()
+                 if line.startswith("{") and json.loads(line)["t"] == "external"]
+    assert [e["commit"]["order"] for e in externals] == [live["order"]]
+    assert without_by(replayed_commits(liftboard, rec, session)) == without_by([live])
+
+
 # lws hands the server what a connection reads in chunks of at most `Server.rxBufferSize`
 # (512 bytes since issue 28, to keep an idle watcher small): a message longer than that, whether
 # it came as one WebSocket frame or several, must reach the session whole.
