@@ -366,6 +366,8 @@ extension LiveSession {
         if order != arr.members { arr.setOrder(order) }
         for s in 0..<arr.sectionCount where arr.pinnedNow[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
         if drags.isEmpty { arr.clearVisited() }
+        // Trees: each drag's depth, projected again where its row is now (docs/protocol.md, "Trees").
+        if arr.tree != nil { projectDepths() }
         reportPlaces(since: before)
         // Whatever moved is in the arrangement's changes (a new order: all of it).
         step.reordered = true

@@ -37,7 +37,8 @@ struct TreeLayout: Layout {
 
     func retarget(_ d: Int, center c: Point, in s: inout LiveSession) {
         s.retargetByListRule(s.drags[d].item, centerY: c.y, acrossHeaders: true)
-        s.projectDepth(d)
+        // Every drag's: a row that moved next to another drag's changes that one's bounds.
+        s.projectDepths()
     }
 
     /// Swap mode exchanges one row with another: a subtree has no such place, so a tree

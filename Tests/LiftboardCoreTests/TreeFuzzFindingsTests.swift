@@ -1,0 +1,76 @@
+import Testing
+@testable import LiftboardCore
+
+/// What the `tree` fuzz target found (issue 43), each a case the session's tree invariants
+/// (`treeInvariantViolations`, checked by `Driver.send` after every event) broke on before its fix.
+/// Rows (44 tall, header 32): groceries(0) milk(1) eggs(1) garden(0, collapsed: seeds) bills(0).
+@Suite struct TreeFuzzFindingsTests {
+    func order(_ ids: [String], parents: [String?]) -> SectionOrder {
+        var o = SectionOrder(section: "home", items: ids)
+        o.parents = parents
+        return o
+    }
+
+    var work: SectionOrder {
+        var o = SectionOrder(section: "work", items: [])
+        o.parents = []
+        return o
+    }
+
+    /// Garden lifted by a pointer (its row 164 ..< 208).
+    func gardenLifted() -> Driver {
+        var d = Driver(TreeSpringTests.board())
+        d.send(.down(pointer: 1, at: Point(x: 200, y: 186), kind: .touch), at: 0)
+        d.send(.move(pointer: 1, at: Point(x: 200, y: 186)), at: 600)
+        #expect(d.session.holds == ["garden"])
+        return d
+    }
+
+    /// A pinned row held its index among the visible rows: collapsing an item above it moved it
+    /// away from its parent and children. In a tree it keeps its place in the forest.
+    @Test func aPinnedRowKeepsItsPlaceInTheForestWhenRowsAboveCollapse() {
+        func item(_ id: String, _ depth: Int, movable: Bool = true) -> Item {
+            var i = Item(id: id, label: id, movable: movable)
+            i.depth = depth
+            return i
+        }
+        let board = Board(id: "t", layout: .tree, sections: [
+            Section(id: "s", items: [item("a", 0), item("b", 1), item("c", 2), item("p", 0, movable: false), item("f", 1)]),
+        ])
+        var d = Driver(board)
+        d.send(.toggle(id: "b"), at: 10)
+        #expect(d.session.liveOrder?[0].items == ["a", "b", "p", "f"])
+        d.send(.toggle(id: "a"), at: 20)
+        #expect(d.session.liveOrder?[0].items == ["a", "p", "f"])
+    }
+
+    /// A commit from elsewhere took a descendant out of a lifted subtree: the drag kept
+    /// carrying it (it was a row, and a toggle on it was refused).
+    @Test func aDragCarriesItsSubtreeAsTheLatestCommitHasIt() {
+        var d = gardenLifted()
+        d.send(.resync(version: 1, order: [order(["groceries", "milk", "eggs", "garden", "bills", "seeds"],
+                                                 parents: [nil, "groceries", "groceries", nil, nil, nil]), work]), at: 700)
+        #expect(d.session.liveOrder?[0].items.contains("seeds") == true)
+    }
+
+    /// An edit rebuilt the session under new handles during a drag: the subtree the drag
+    /// carries named the old handles (another item stood for seeds).
+    @Test func aDragsSubtreeSurvivesAnEditsRebuild() {
+        var d = gardenLifted()
+        d.send(.external(Commit(board: "outline", version: 1, by: "other", moves: [], order: [], change: .removeItem("milk"))), at: 700)
+        #expect(d.session.liveOrder.map { Set($0[0].items) } == ["groceries", "eggs", "garden", "bills"])
+        d.send(.up(pointer: 1, at: Point(x: 200, y: 142)), at: 800)
+        d.settle()
+        #expect(d.session.invariantViolations().isEmpty)
+    }
+
+    /// A commit from elsewhere put a deeper row right below a drag's: its depth stayed below
+    /// the row under it (that row would have become its child). It is projected again.
+    @Test func aCommitFromElsewhereProjectsEachDragsDepthAgain() {
+        var d = gardenLifted()
+        d.send(.resync(version: 1, order: [order(["groceries", "milk", "bills", "eggs", "garden", "seeds"],
+                                                 parents: [nil, "groceries", "milk", "groceries", nil, "garden"]), work]), at: 700)
+        let rows = d.session.liveTree?[0].map { "\($0.id):\($0.depth)" }
+        #expect(rows == ["groceries:0", "milk:1", "bills:2", "garden:1", "eggs:1"])
+    }
+}
