@@ -73,4 +73,31 @@ import Testing
         let rows = d.session.liveTree?[0].map { "\($0.id):\($0.depth)" }
         #expect(rows == ["groceries:0", "milk:1", "bills:2", "garden:1", "eggs:1"])
     }
+
+    /// A commit from elsewhere put a dragged item inside the subtree another drag carries: its
+    /// drop found no row for it (an index out of range). It settles where the carrier's row is.
+    @Test func aDropInsideASubtreeAnotherDragCarriesSettlesOnThatDragsRow() {
+        var d = gardenLifted()
+        d.send(.down(pointer: 2, at: Point(x: 200, y: 230), kind: .touch), at: 700)
+        d.send(.move(pointer: 2, at: Point(x: 200, y: 230)), at: 1300)
+        #expect(Set(d.session.holds) == ["garden", "bills"])
+        d.send(.resync(version: 1, order: [order(["groceries", "milk", "eggs", "garden", "seeds", "bills"],
+                                                 parents: [nil, "groceries", "groceries", nil, "garden", "garden"]), work]), at: 1400)
+        d.send(.up(pointer: 2, at: Point(x: 200, y: 230)), at: 1500)
+        #expect(d.session.holds == ["garden"])
+        #expect(d.out.contains { if case .drop(2, "bills", _, _) = $0 { true } else { false } })
+        d.send(.up(pointer: 1, at: Point(x: 200, y: 186)), at: 1600)
+        d.settle()
+        #expect(d.session.invariantViolations().isEmpty)
+    }
+
+    /// "Move to…" put an item under a lifted one (or moved one inside a lifted subtree): it had
+    /// no row, and its announcement read past the rows. Refused, committing nothing.
+    @Test func moveToIntoASubtreeADragCarriesIsRefused() {
+        var d = gardenLifted()
+        d.send(.moveTo(id: "bills", section: "home", place: .indent), at: 700)
+        d.send(.moveTo(id: "seeds", section: "home", place: .up), at: 800)
+        #expect(d.ownCommits.isEmpty)
+        #expect(d.out.filter { if case .error(.cannotMove, _) = $0 { true } else { false } }.count == 2)
+    }
 }
