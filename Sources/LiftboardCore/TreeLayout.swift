@@ -51,9 +51,9 @@ struct TreeLayout: Layout {
         switch key {
         case "ArrowLeft": s.stepDepth(h, by: -1)
         case "ArrowRight": s.stepDepth(h, by: 1)
-        default:
-            list.keyboardStep(h, key: key, in: &s)
-            if let d = s.drags.firstIndex(where: { $0.item == h }) { s.projectDepth(d) }
+        default: list.keyboardStep(h, key: key, in: &s)
         }
+        // Every drag's: the row that moved (or changed depth) bounds the drags beside it.
+        s.projectDepths()
     }
 }

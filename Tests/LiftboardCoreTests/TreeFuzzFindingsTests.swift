@@ -100,4 +100,19 @@ import Testing
         #expect(d.ownCommits.isEmpty)
         #expect(d.out.filter { if case .error(.cannotMove, _) = $0 { true } else { false } }.count == 2)
     }
+
+    /// A keyboard step put a row below a pointer drag's, deeper than it: that drag's depth was
+    /// not projected again (only the stepping drag's was). Now every drag's is.
+    @Test func aKeyboardStepProjectsTheOtherDragsDepthAgain() {
+        var d = Driver(TreeSpringTests.board())
+        d.send(.down(pointer: 1, at: Point(x: 200, y: 230), kind: .touch), at: 0)
+        d.send(.move(pointer: 1, at: Point(x: 200, y: 230)), at: 600)  // bills lifted
+        d.send(.key("Tab"), at: 700)
+        for t in [800.0, 900] { d.send(.key("ArrowDown"), at: t) }  // the focus on eggs
+        d.send(.key(" "), at: 1000)
+        #expect(Set(d.session.holds) == ["bills", "eggs"])
+        for t in [1100.0, 1200] { d.send(.key("ArrowDown"), at: t) }
+        let rows = d.session.liveTree?[0].map { "\($0.id):\($0.depth)" }
+        #expect(rows == ["groceries:0", "milk:1", "garden:0", "bills:1", "eggs:1"])
+    }
 }
