@@ -87,10 +87,8 @@ import LiftboardWire
             drag bike into bills
             expect tree home: groceries (milk eggs) garden (seeds shed) bike (bills)
             """)
-        guard case .failed(let f) = r.outcome else { Issue.record("expected a failure, got \(r.outcome)"); return }
-        #expect(f.line.number == 4)
-        #expect(f.kind == .expectation(expected: "home: groceries (milk eggs) garden (seeds shed) bike (bills)",
-                                       got: "home: groceries (milk eggs) garden (seeds shed) bills (water phone bike)"))
+        expectTreeFailure(r, line: 4, expected: "home: groceries (milk eggs) garden (seeds shed) bike (bills)",
+                          got: "home: groceries (milk eggs) garden (seeds shed) bills (water phone bike)")
         let text = TestReport.text(r)
         #expect(text.hasPrefix("t.lbtest:4: expect tree home: groceries (milk eggs) garden (seeds shed) bike (bills)\n"))
         #expect(text.contains("- expected home: groceries (milk eggs) garden (seeds shed) bike (bills)\n"))
@@ -152,9 +150,14 @@ import LiftboardWire
             drag bike into garden
             expect tree home: groceries (milk eggs) garden (seeds shed) bike (bills)
             """)
+        expectTreeFailure(r, line: 4, expected: "home: groceries (milk eggs) garden (seeds shed) bike (bills)",
+                          got: "home: groceries (milk eggs) garden (seeds shed bike) bills (water phone)")
+    }
+
+    /// `r` failed at `line` on an `expect tree` that wanted `expected` and saw `got`.
+    func expectTreeFailure(_ r: ScriptResult, line: Int, expected: String, got: String) {
         guard case .failed(let f) = r.outcome else { Issue.record("expected a failure, got \(r.outcome)"); return }
-        #expect(f.line.number == 4)
-        #expect(f.kind == .expectation(expected: "home: groceries (milk eggs) garden (seeds shed) bike (bills)",
-                                       got: "home: groceries (milk eggs) garden (seeds shed bike) bills (water phone)"))
+        #expect(f.line.number == line)
+        #expect(f.kind == .expectation(expected: expected, got: got))
     }
 }
