@@ -35,8 +35,12 @@ extension LiveSession {
         let rows = arr.members.flatMap { $0 }
         if Set(rows) != Set(visible.flatMap { $0 }) || rows.count != Set(rows).count {
             v.append("live rows \(rows.map { arr.ids[$0] }) are not the visible rows \(visible.flatMap { $0 }.map { arr.ids[$0] })")
-        } else if drags.isEmpty && arr.members != visible {
-            v.append("no drag, but the live rows are not the committed visible rows")
+        } else {
+            // Besides the drags' rows, each section's rows stand in their committed order.
+            let dragged = Set(drags.map(\.item))
+            for s in visible.indices where arr.members[s].filter({ !dragged.contains($0) }) != visible[s].filter({ !dragged.contains($0) }) {
+                v.append("section \(arr.sectionIDs[s]): the rows besides the drags' are not in their committed order")
+            }
         }
         for h in rows where liftedBy[h] == nil && tree.depth[h] != tree.committedDepth[h] {
             v.append("\(arr.ids[h]) at live depth \(tree.depth[h]), committed \(tree.committedDepth[h])")

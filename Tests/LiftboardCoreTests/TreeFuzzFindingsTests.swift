@@ -115,4 +115,23 @@ import Testing
         let rows = d.session.liveTree?[0].map { "\($0.id):\($0.depth)" }
         #expect(rows == ["groceries:0", "milk:1", "garden:0", "bills:1", "eggs:1"])
     }
+
+    /// The list rule hopped a pinned row and held it at its index: dragging a down past the
+    /// pinned p put p's child f above p. In a tree a drag passes a pinned row as any row.
+    @Test func aDragPassesAPinnedTreeRowAsAnyRow() {
+        func item(_ id: String, _ depth: Int, movable: Bool = true) -> Item {
+            var i = Item(id: id, label: id, movable: movable)
+            i.depth = depth
+            return i
+        }
+        var board = Board(id: "t", layout: .tree, sections: [
+            Section(id: "s", items: [item("a", 0), item("p", 0, movable: false), item("f", 1), item("g", 0)]),
+        ])
+        board.list = ListMetrics(rowHeight: 44, headerHeight: 32, spacing: 0)
+        var d = Driver(board)
+        d.send(.down(pointer: 1, at: Point(x: 100, y: 54), kind: .touch), at: 0)
+        d.send(.move(pointer: 1, at: Point(x: 100, y: 54)), at: 600)
+        d.send(.move(pointer: 1, at: Point(x: 100, y: 150)), at: 700)  // past p's midpoint (98) and f's (142)
+        #expect(d.session.liveOrder?[0].items == ["p", "f", "a", "g"])
+    }
 }
