@@ -415,6 +415,8 @@ extension Board {
                   let s = sections.firstIndex(where: { $0.id == section }) else { return false }
             var item = sections[s0].items[i0]
             item.id = new
+            // A tree's copy (of the item alone) goes to the top level, after `after`'s subtree.
+            if layout == .tree { return addTreeItem(item, section: s, parent: nil, after: after) }
             let p = pinned(s)
             var at = 0
             if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? min(max(0, index), sections[s].items.count) }

@@ -134,4 +134,21 @@ import Testing
         d.send(.move(pointer: 1, at: Point(x: 100, y: 150)), at: 700)  // past p's midpoint (98) and f's (142)
         #expect(d.session.liveOrder?[0].items == ["p", "f", "a", "g"])
     }
+
+    /// "Move to…" out of a palette copied a nested item with its depth, under nothing (the
+    /// forest broken). A tree's copy goes to the top level.
+    @Test func aCopyOutOfATreePaletteLandsAtTheTopLevel() {
+        func item(_ id: String, _ depth: Int) -> Item {
+            var i = Item(id: id, label: id)
+            i.depth = depth
+            return i
+        }
+        var palette = Section(id: "palette", items: [item("t1", 0), item("t2", 1)])
+        palette.copy = true
+        let board = Board(id: "t", layout: .tree, sections: [palette, Section(id: "main", items: [item("a", 0), item("b", 1)])])
+        var d = Driver(board)
+        d.send(.moveTo(id: "t2", section: "main", place: .last), at: 10)
+        let main = d.session.committedBoard?.sections[1].items.map { "\($0.id):\($0.depth)" }
+        #expect(main?.count == 3 && main?.last?.hasSuffix(":0") == true, "\(String(describing: main))")
+    }
 }
