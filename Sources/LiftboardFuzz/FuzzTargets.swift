@@ -116,7 +116,7 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer, on boards: [Board]) {
         let p = Int(reader.byte() % 3)
         let point = Point(x: reader.double(700) - 50, y: reader.double(1400) - 100)
         let event: ClientEvent
-        switch reader.byte() % 16 {
+        switch reader.byte() % 17 {
         case 0, 1: event = .down(pointer: p, at: point, kind: .touch, mods: Modifiers(rawValue: reader.byte() & 0x0F))
         case 2, 3, 4: event = .move(pointer: p, at: point)
         case 5: event = .up(pointer: p, at: point)
@@ -156,6 +156,12 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer, on boards: [Board]) {
             let items = driver.board.sections.flatMap(\.items)
             guard !items.isEmpty else { continue }
             event = .toggle(id: items[Int(reader.byte()) % items.count].id)
+        case 15:
+            // Issue 44, holds across processes: the store's claims, asked for or not.
+            let items = driver.board.sections.flatMap(\.items)
+            let id = items.isEmpty ? "none" : items[Int(reader.byte()) % items.count].id
+            event = .claim([ClaimInput.required, .answer(item: id, holder: nil), .answer(item: id, holder: "Bo"),
+                            .failed(item: id)][Int(reader.byte() % 4)])
         default: event = .advance
         }
         driver.step(event, at: now)
