@@ -52,6 +52,8 @@ struct Arrangement: Sendable {
     private(set) var members: [[Int]]
     /// How many pinned items each section holds in this order: a drag never takes one to
     /// another section, but an order from elsewhere can (a board replaced through the API).
+    /// Always 0 on a tree: a pinned row keeps its place in the forest, not its row index
+    /// (docs/protocol.md, "Trees": rows come and go as subtrees collapse and move).
     private(set) var pinnedNow: [Int]
     private(set) var sectionOf: [Int]
     private(set) var indexOf: [Int]
@@ -112,7 +114,7 @@ struct Arrangement: Sendable {
                 kinds.append(item.kind)
                 grips.append(item.handle)
                 cards.append(item.card)
-                if !item.movable { p += 1 }
+                if !item.movable && board.layout != .tree { p += 1 }
                 m.append(h)
             }
             members.append(m)
@@ -391,7 +393,7 @@ struct Arrangement: Sendable {
         members = order
         visited.removeAll()
         let movable = self.movable
-        pinnedNow = order.map { $0.reduce(0) { $0 + (movable[$1] ? 0 : 1) } }
+        pinnedNow = order.map { tree != nil ? 0 : $0.reduce(0) { $0 + (movable[$1] ? 0 : 1) } }
         for h in sectionOf.indices { sectionOf[h] = -1; indexOf[h] = -1 }
         for s in 0..<sectionCount { reindex(section: s, from: 0) }
         restack(from: 0)
@@ -415,7 +417,7 @@ struct Arrangement: Sendable {
             let end = old.count == m.count ? Self.lastDifference(old, m, above: i) : m.count - 1
             left.append(contentsOf: old[i..<(old.count == m.count ? end + 1 : old.count)])
             members[s] = m
-            if old.count != m.count || pinnedNow[s] > 0 { pinnedNow[s] = m.reduce(0) { $0 + (movable[$1] ? 0 : 1) } }
+            if tree == nil && (old.count != m.count || pinnedNow[s] > 0) { pinnedNow[s] = m.reduce(0) { $0 + (movable[$1] ? 0 : 1) } }
             reindex(section: s, from: i, through: end)
             from = min(from, s)
         }

@@ -119,12 +119,13 @@ extension Board {
             return reverts.isEmpty ? nil : .batch(reverts)
         case .batch:
             return nil
-        case .addItem(let item, _, _):
+        case .addItem(let item, _, _, _):
             return .removeItem(item.id)
         case .copyItem(_, let new, _, _, _):
             return .removeItem(new)
         case .removeItem(let id):
             guard let (s, i) = locate(item: id) else { return nil }
+            if layout == .tree { return treeSubtreeBack(section: s, index: i) }
             return .addItem(sections[s].items[i], section: sections[s].id, after: predecessor(s, i, movableOnly: false))
         case .updateItem(let u):
             guard let (s, i) = locate(item: u.id) else { return nil }

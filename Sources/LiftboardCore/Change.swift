@@ -363,8 +363,10 @@ extension Board {
             return any
         case .insert, .swap, .group, .batch, .move:
             return false
-        case .addItem(let item, let section, let after):
+        case .addItem(let item, let section, let after, let parent):
             guard !item.id.isEmpty, locate(item: item.id) == nil, let s = sections.firstIndex(where: { $0.id == section }) else { return false }
+            if layout == .tree { return addTreeItem(item, section: s, parent: parent, after: after) }
+            guard parent == nil else { return false }
             let p = pinned(s)
             var at = 0
             if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? sections[s].items.count }
@@ -375,6 +377,8 @@ extension Board {
                   let s = sections.firstIndex(where: { $0.id == section }) else { return false }
             var item = sections[s0].items[i0]
             item.id = new
+            // A tree's copy (of the item alone) goes to the top level, after `after`'s subtree.
+            if layout == .tree { return addTreeItem(item, section: s, parent: nil, after: after) }
             let p = pinned(s)
             var at = 0
             if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? min(max(0, index), sections[s].items.count) }
@@ -382,6 +386,7 @@ extension Board {
             if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }
         case .removeItem(let id):
             guard let (s, i) = locate(item: id) else { return false }
+            if layout == .tree { removeTreeItem(section: s, index: i); return true }
             let p = pinned(s).filter { $0.item.id != id }
             sections[s].items.remove(at: i)
             if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }

@@ -93,6 +93,9 @@ extension LiveSession {
         arr = next
         base = board.sections.map { $0.items.map { next.handleOf[$0.id]! } }
         drags = kept
+        // Trees: the items to reveal once dropped, and each drag's subtree, under the new handles.
+        if let was = old.tree { arr.tree!.reveal = was.reveal.compactMap(map) }
+        refreshTreeShape()
         let others = liftedBy.others
         liftedBy = LiftTable(count: arr.itemCount)
         liftedBy.others = others  // by id: others' holds outlive the rebuild (issue 44)

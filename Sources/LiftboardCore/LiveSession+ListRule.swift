@@ -4,17 +4,19 @@
 /// column runs it inside the column's frame, the column itself chosen by the center's x
 /// (`ColumnsLayout`).
 extension LiveSession {
+    /// The next row a drag passes: a movable one (a tree's pinned rows are passed as any row:
+    /// they keep their place in the forest, not an index).
     @inline(__always) func nextMovable(section s: Int, after i: Int) -> Int? {
         let m = arr.members[s]
         var j = i + 1
-        while j < m.count { if arr.movable[m[j]] { return j }; j += 1 }
+        while j < m.count { if arr.movable[m[j]] || arr.tree != nil { return j }; j += 1 }
         return nil
     }
 
     @inline(__always) func prevMovable(section s: Int, before i: Int) -> Int? {
         let m = arr.members[s]
         var j = i - 1
-        while j >= 0 { if arr.movable[m[j]] { return j }; j -= 1 }
+        while j >= 0 { if arr.movable[m[j]] || arr.tree != nil { return j }; j -= 1 }
         return nil
     }
 

@@ -161,11 +161,14 @@ extension LiveSession {
         for x in drag.extras { liftedBy[x] = nil }
         if let change { commit(change, now: now) }
         rebuildLive(reporting: othersBefore)
-        let place = arr.place(of: h)
+        // Trees: an item that is now inside a subtree another drag carries has no row; it
+        // settles where that drag's row is (its `drop` at the place it had).
+        let shown = arr.isParked(h) ? drags.first { $0.tree?.descendants.contains(h) == true }?.item ?? h : h
+        let place = shown == h ? arr.place(of: h) : placeBefore
         if place != placeBefore { step.shiftDur = dur(config.shiftMs) }
         step.gestures.append(.drop(p: drag.pointer, id: arr.ids[h], at: place, cancelled: cancelled))
-        let f = arr.frame(of: h)
-        step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: arr.ids[h], center: viewportPoint(f.center, section: arr.sectionOf[h]),
+        let f = arr.frame(of: shown)
+        step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: arr.ids[h], center: viewportPoint(f.center, section: arr.sectionOf[shown]),
                                              moveDur: dur(config.dropMs), scale: 1, rotation: 0, alpha: 1,
                                              dur: dur(config.dropMs), ease: .easeOut, done: true))
         // Its cell shows again; what moved, `rebuildLive` left in the arrangement's changes.
@@ -366,6 +369,8 @@ extension LiveSession {
         if order != arr.members { arr.setOrder(order) }
         for s in 0..<arr.sectionCount where arr.pinnedNow[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
         if drags.isEmpty { arr.clearVisited() }
+        // Trees: each drag's depth, projected again where its row is now (docs/protocol.md, "Trees").
+        if arr.tree != nil { projectDepths() }
         reportPlaces(since: before)
         // Whatever moved is in the arrangement's changes (a new order: all of it).
         step.reordered = true

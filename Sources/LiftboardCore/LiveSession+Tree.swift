@@ -30,7 +30,8 @@ extension LiveSession {
         for k in drags.indices { if let t = drags[k].tree { arr.tree!.depth[drags[k].item] = t.depth } }
     }
 
-    /// Recomputes each item's `hasChildren` from the committed order.
+    /// Recomputes each item's `hasChildren` from the committed order, and the subtree each drag
+    /// carries (a commit may have moved items into or out of it).
     /// - Complexity: O(n).
     mutating func refreshTreeShape() {
         guard arr.tree != nil else { return }
@@ -40,6 +41,14 @@ extension LiveSession {
                 arr.tree!.hasChildren[h] = k + 1 < m.count && arr.tree!.committedDepth[m[k + 1]] > arr.tree!.committedDepth[h]
                 arr.tree!.parent[h] = parents[k].map { m[$0] } ?? -1
             }
+        }
+        for k in drags.indices where drags[k].tree != nil {
+            let h = drags[k].item, depth = arr.tree!.committedDepth
+            guard let s = base.firstIndex(where: { $0.contains(h) }), let i = base[s].firstIndex(of: h) else { continue }
+            let m = base[s]
+            let end = TreeOrder.subtreeEnd(from: i, count: m.count) { depth[m[$0]] }
+            drags[k].tree!.descendants = Array(m[(i + 1)..<end])
+            drags[k].tree!.height = m[i..<end].map { depth[$0] - depth[h] }.max() ?? 0
         }
     }
 
@@ -102,6 +111,17 @@ extension LiveSession {
         step.cellsDirty = true
         step.shiftDur = dur(config.shiftMs)
         return true
+    }
+
+    /// Every drag's depth projected where its row is now. A drag's bounds count the rows other
+    /// drags hold at their depths, so one projection can move another's bounds: rounds until
+    /// none changes (at most one a drag, and one more).
+    mutating func projectDepths() {
+        for _ in 0...drags.count {
+            var changed = false
+            for k in drags.indices { changed = projectDepth(k) || changed }
+            if !changed { return }
+        }
     }
 
     /// The keyboard's Left and Right: a lifted item one level out or in, within its bounds.

@@ -43,6 +43,11 @@ extension LiveSession {
             let pp = TreeOrder.place(of: p, depth: depth)
             parent = pp.parent.map { m[$0] }; after = m[p]; index = pp.index + 1
         }
+        // A subtree a drag carries has no rows: nothing moves into it, or within it.
+        if let p = parent, isCarried(p) || isCarried(h) {
+            refuseMove("moveTo: \(arr.labels[isCarried(h) ? h : p]) is being dragged")
+            return
+        }
         let movable = arr.movable
         guard TreeOrder.plan(h, section: t, parent: parent, after: after, index: index, order: base,
                              depth: { tree.committedDepth[$0] }, leaf: { tree.leaf[$0] }, movable: { movable[$0] },

@@ -428,6 +428,7 @@ struct LiveSession: Sendable {
                 if arr.indexOf[p] != want { v.append("pinned \(arr.ids[p]) at \(arr.indexOf[p]), home \(want)") }
             }
         }
+        v += treeInvariantViolations()
         return v
     }
 }

@@ -162,10 +162,12 @@ public enum Change: Hashable, Sendable {
     /// siblings after the removal (used when `after` is no longer a child of `parent`).
     case move(String, section: String, parent: String?, after: String?, index: Int)
     /// Edits (the board's content, not only its order): a new item right after `after` in
-    /// `section` (first when nil; last when `after` is no longer there).
+    /// `section` (first when nil; last when `after` is no longer there). On a tree board it
+    /// goes under `parent` (nil: the top level) right after its child `after`'s subtree
+    /// (docs/protocol.md, "Trees"); `parent` is nil on other boards.
     /// Indirect, as `updateItem`: an item inline made every change (and every commit, record
     /// and report that holds one) as large as the item, and each copy of a drop's change copied it.
-    indirect case addItem(Item, section: String, after: String?)
+    indirect case addItem(Item, section: String, after: String?, parent: String? = nil)
     /// The item leaves the board.
     case removeItem(String)
     /// A copy of item `id` (its attributes, id `as`) right after `after` in `section`: first

@@ -160,6 +160,9 @@ public struct Session: Sendable {
     /// The committed board as this session knows it (edits included), attributes resolved.
     public var committedBoard: Board? { live?.session.committedBoard() }
 
+    /// For tests and the fuzzer, on a tree board: each section's live rows with their live depths.
+    public var liveTree: [[(id: String, depth: Int)]]? { live?.session.liveTree }
+
     /// The content's scroll offset.
     public var scrollY: Double? { live?.session.scrolling.y }
 

@@ -37,7 +37,8 @@ struct TreeLayout: Layout {
 
     func retarget(_ d: Int, center c: Point, in s: inout LiveSession) {
         s.retargetByListRule(s.drags[d].item, centerY: c.y, acrossHeaders: true)
-        s.projectDepth(d)
+        // Every drag's: a row that moved next to another drag's changes that one's bounds.
+        s.projectDepths()
     }
 
     /// Swap mode exchanges one row with another: a subtree has no such place, so a tree
@@ -50,9 +51,9 @@ struct TreeLayout: Layout {
         switch key {
         case "ArrowLeft": s.stepDepth(h, by: -1)
         case "ArrowRight": s.stepDepth(h, by: 1)
-        default:
-            list.keyboardStep(h, key: key, in: &s)
-            if let d = s.drags.firstIndex(where: { $0.item == h }) { s.projectDepth(d) }
+        default: list.keyboardStep(h, key: key, in: &s)
         }
+        // Every drag's: the row that moved (or changed depth) bounds the drags beside it.
+        s.projectDepths()
     }
 }

@@ -49,9 +49,9 @@ struct TreeDrag: Sendable {
     let liftDepth: Int
     let downX: Double
     /// The item's descendants in committed pre-order (they travel with it, out of the live order).
-    let descendants: [Int]
+    var descendants: [Int]
     /// The subtree's height: its deepest depth less its own.
-    let height: Int
+    var height: Int
     /// The depth its row stands at now.
     var depth: Int
     /// The `rule_refused` message of a drop where no depth fits.

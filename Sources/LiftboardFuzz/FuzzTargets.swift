@@ -68,6 +68,8 @@ let fuzzBoards: [Board] = [
 func fuzzBoard(named head: some Sequence<UInt8>) -> Board {
     let name = String(decoding: Array(head), as: UTF8.self)
     if name == "# board: grid.json" { return fuzzBoards[1] }
+    if name == "# board: outline.json" { return treeBoards[0] }
+    if name == "# board: outline-shallow.json" { return treeBoards[1] }
     if name == "# board: columns.json" { return fuzzBoards[3] }
     if name.hasPrefix("# board: columns") { return fuzzBoards[4] }
     if ["rules", "trash", "palette", "handles"].contains(where: { name.hasPrefix("# board: \($0)") }) { return fuzzBoards[2] }
@@ -82,7 +84,10 @@ func fuzzBoard(named head: some Sequence<UInt8>) -> Board {
 /// An input starting with `{` or `#` is a JSON-lines stream, as `liftboard replay` reads it
 /// (the golden streams are the seed corpus); any other input is read as compact binary
 /// events, which reach deep gestures far more often than mutated JSON does.
-func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
+func fuzzSession(_ bytes: UnsafeRawBufferPointer) { fuzzSession(bytes, on: fuzzBoards) }
+
+/// The session target on `boards` (a binary input's first byte picks one).
+func fuzzSession(_ bytes: UnsafeRawBufferPointer, on boards: [Board]) {
     guard let first = bytes.first else { return }
     if first == UInt8(ascii: "{") || first == UInt8(ascii: "#") {
         // A golden stream names its board in its first comment line.
@@ -100,8 +105,8 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         return
     }
     // The first byte picks the board and the role (issue 42) apart.
-    var driver = SessionUnderTest(board: fuzzBoards[Int(first) % fuzzBoards.count],
-                                  role: Role.allCases[Int(first) / fuzzBoards.count % Role.allCases.count])
+    var driver = SessionUnderTest(board: boards[Int(first) % boards.count],
+                                  role: Role.allCases[Int(first) / boards.count % Role.allCases.count])
     var reader = ByteReader(bytes: bytes.dropFirst())
     driver.step(.hello(Hello(board: driver.board.id, viewport: Viewport(w: 200 + reader.double(600), h: 200 + reader.double(900)),
                              config: reader.config())), at: 0)
@@ -111,7 +116,7 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         let p = Int(reader.byte() % 3)
         let point = Point(x: reader.double(700) - 50, y: reader.double(1400) - 100)
         let event: ClientEvent
-        switch reader.byte() % 16 {
+        switch reader.byte() % 17 {
         case 0, 1: event = .down(pointer: p, at: point, kind: .touch, mods: Modifiers(rawValue: reader.byte() & 0x0F))
         case 2, 3, 4: event = .move(pointer: p, at: point)
         case 5: event = .up(pointer: p, at: point)
@@ -127,7 +132,9 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         case 11:
             // Another process's commit came first: the hub resyncs the session to the store's
             // order, this board with one more change.
-            guard let next = driver.board.withAnotherProcessesMove(&reader) else { continue }
+            let tree = driver.board.layout == .tree
+            guard let next = tree ? driver.board.withAnotherProcessesTreeMove(&reader) : driver.board.withAnotherProcessesMove(&reader)
+            else { continue }
             driver.board = next
             event = .resync(version: next.version, order: next.order)
         case 12:
@@ -136,7 +143,7 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
             guard !items.isEmpty, !driver.board.sections.isEmpty else { continue }
             event = .moveTo(id: items[Int(reader.byte()) % items.count].id,
                             section: driver.board.sections[Int(reader.byte()) % driver.board.sections.count].id,
-                            place: [MovePlace.first, .last, .up, .down][Int(reader.byte() % 4)])
+                            place: [MovePlace.first, .last, .up, .down, .indent, .outdent][Int(reader.byte() % 6)])
         case 13:
             // Issue 44: another session holds a few items (none: its holds end).
             let items = driver.board.sections.flatMap(\.items)
@@ -144,6 +151,11 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
             event = .presence(Presence(board: driver.board.id, people: [
                 Presence.Entry(session: "other", name: "Ana", color: Presence.color(for: "other"), role: .move, holds: held),
             ], watching: Int(reader.byte() % 3)))
+        case 14:
+            // Trees: a tap on a chevron (any item: those without children change nothing).
+            let items = driver.board.sections.flatMap(\.items)
+            guard !items.isEmpty else { continue }
+            event = .toggle(id: items[Int(reader.byte()) % items.count].id)
         case 15:
             // Issue 44, holds across processes: the store's claims, asked for or not.
             let items = driver.board.sections.flatMap(\.items)
@@ -164,6 +176,8 @@ struct SessionUnderTest {
     /// Issue 44: the items another session holds that this one did not hold when told: none
     /// of them may lift here.
     var heldElsewhere: Set<String> = []
+    /// Trees: the live rows at the drop the current event may make (`checkTreeCommit`).
+    var atDrop: [[(id: String, depth: Int)]]? = nil
 
     /// `role`: what the session may do (issue 42), checked on every commit it makes.
     init(board: Board, role: Role = .edit) {
@@ -189,6 +203,17 @@ struct SessionUnderTest {
         engineInputs += 1
         if traceEvents { FileHandle.standardError.write(Data("trace \(now) \(event)\n".utf8)) }
         let board = self.board
+        // Trees: the live rows at a drop this event may make (a pointer's at its last point).
+        if session.liveTree != nil {
+            atDrop = nil
+            if case .up(let p, let at) = event {
+                var copy = session
+                _ = copy.handle(.move(pointer: p, at: at), at: now) { id in id == board.id ? board : nil }
+                atDrop = copy.liveTree
+            } else if case .key = event {
+                atDrop = session.liveTree
+            }
+        }
         let out: [ServerEvent]
         if case .advance = event {
             out = session.fire(at: now)
@@ -238,6 +263,7 @@ struct SessionUnderTest {
             }
             // Rules (issue 23): no commit of the session breaks one, loses or doubles an item.
             if let why = next.ruleViolation(since: board) { fatalError("commit v\(c.version) breaks a rule: \(why)") }
+            checkTreeCommit(c, from: board, to: next, atDrop: atDrop)
             let ids = next.sections.flatMap(\.items).map(\.id)
             if Set(ids).count != ids.count { fatalError("commit v\(c.version) doubles an item") }
             if let change = c.change, !change.isEdit, Set(ids) != Set(board.sections.flatMap(\.items).map(\.id)) {
@@ -250,7 +276,7 @@ struct SessionUnderTest {
     private func check(after event: ClientEvent) {
         let broken = session.invariantViolations()
         if !broken.isEmpty { fatalError("after \(event): \(broken.joined(separator: "; "))") }
-        if !session.isDragging, let live = session.liveOrder, let committed = session.committedOrder, live != committed {
+        if session.liveTree == nil, !session.isDragging, let live = session.liveOrder, let committed = session.committedOrder, live != committed {
             fatalError("after \(event): no drag in flight, but live \(live) != committed \(committed)")
         }
     }

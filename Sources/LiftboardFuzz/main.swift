@@ -1,7 +1,7 @@
 // liftboard-fuzz: the fuzz targets of Liftboard, one binary.
 //
-//   liftboard-fuzz wire|session|token [libFuzzer flags and corpus dirs]   (built with LIFTBOARD_LIBFUZZER)
-//   liftboard-fuzz wire|session|token --seconds N [--seed S] [CORPUS_DIR...]  (the plain driver)
+//   liftboard-fuzz wire|session|token|tree [libFuzzer flags and corpus dirs]   (built with LIFTBOARD_LIBFUZZER)
+//   liftboard-fuzz wire|session|token|tree --seconds N [--seed S] [CORPUS_DIR...]  (the plain driver)
 //
 // scripts/fuzz builds it with `-sanitize=fuzzer,address -DLIFTBOARD_LIBFUZZER`, which links
 // libFuzzer and hands it the target; a plain `swift build` gets a seeded mutation driver of its
@@ -11,7 +11,7 @@ import Glibc
 #endif
 import Foundation
 
-let targets: [String: (UnsafeRawBufferPointer) -> Void] = ["wire": fuzzWireDecode, "session": fuzzSession, "token": fuzzToken]
+let targets: [String: (UnsafeRawBufferPointer) -> Void] = ["wire": fuzzWireDecode, "session": fuzzSession, "token": fuzzToken, "tree": fuzzTree]
 nonisolated(unsafe) var selectedTarget: (UnsafeRawBufferPointer) -> Void = fuzzWireDecode
 
 func runSelected(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -25,7 +25,7 @@ var args = CommandLine.arguments
 var targetName = ProcessInfo.processInfo.environment["LIFTBOARD_FUZZ_TARGET"] ?? ""
 if args.count >= 2, targets[args[1]] != nil { targetName = args.remove(at: 1) }
 guard let target = targets[targetName] else {
-    FileHandle.standardError.write(Data("usage: liftboard-fuzz wire|session|token [--seconds N] [--seed S] [CORPUS_DIR...] (or libFuzzer flags)\n".utf8))
+    FileHandle.standardError.write(Data("usage: liftboard-fuzz wire|session|token|tree [--seconds N] [--seed S] [CORPUS_DIR...] (or libFuzzer flags)\n".utf8))
     exit(2)
 }
 setenv("LIFTBOARD_FUZZ_TARGET", targetName, 1)

@@ -36,6 +36,17 @@ extension DragPilot {
         return y
     }
 
+    /// Where the snapshot's center rests over collapsed row `f` until it springs open: inside
+    /// its middle half (`springMs` there opens it), on the near side of its midpoint, an eighth
+    /// of its height away. At the midpoint itself the list rule passes the row (X's row and Y's
+    /// exchange places), which takes Y's middle half from under the center before the time is up.
+    /// Each step of the pilot is `ScriptRunner.stepMs` of the stream's time, so resting there
+    /// for `springMs` is that many steps at one point (no sleep).
+    func springY(center y: Double, over f: Rect, _ driver: StreamDriver) -> Double {
+        let mid = driver.view.viewportPoint(f.center).y
+        return y < mid ? mid - f.h / 8 : mid + f.h / 8
+    }
+
     /// The target the row steering works toward: `after R` for a tree's targets.
     func rowTarget(_ driver: StreamDriver) -> DragTarget? {
         switch target {

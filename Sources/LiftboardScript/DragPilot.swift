@@ -61,8 +61,7 @@ struct DragPilot {
                 // content scroll it inward (what that moves, the next steps steer back).
                 want = exit(pointer, grab: grab, driver) ?? pointer
             } else if let y = springTarget(driver), let f = driver.view.cells[y] {
-                // Over the collapsed item's middle, held there until it springs open.
-                want = Point(x: pointer.x, y: driver.view.viewportPoint(f.center).y - grab.y)
+                want = Point(x: pointer.x, y: springY(center: pointer.y + grab.y, over: f, driver) - grab.y)
             } else if let aim = driver.view.columns ? columnAim(driver, ontoFrame: ontoFrame) : aim(driver, ontoFrame: ontoFrame) {
                 let drawn = driver.view.viewportPoint(aim)
                 want = Point(x: drawn.x - grab.x, y: drawn.y - grab.y + push)

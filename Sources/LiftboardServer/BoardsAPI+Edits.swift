@@ -16,9 +16,9 @@ extension BoardsAPI {
         var edit: [(String, JSONValue)]
         switch kind {
         case .addItem:
-            try only(["id", "label", "color", "height", "movable", "kind", "handle", "section", "after",
+            try only(["id", "label", "color", "height", "movable", "kind", "handle", "section", "after", "parent",
                       "detail", "image", "badge", "tags", "accent"])
-            var item = fields.filter { $0.0 != "section" && $0.0 != "after" }
+            var item = fields.filter { $0.0 != "section" && $0.0 != "after" && $0.0 != "parent" }
             if value("color") == nil {
                 // As a board file colours an item with no color: by its position on the board.
                 let count = board.sections.reduce(0) { $0 + $1.items.count }
@@ -26,6 +26,11 @@ extension BoardsAPI {
             }
             let section: JSONValue = value("section") ?? board.sections.first.map { .string($0.id) } ?? .null
             var after: JSONValue = .null
+            if board.layout == .tree || value("parent") != nil {
+                let (parent, after) = try treeAddPlace(fields: fields, board: board, section: section)
+                edit = [("edit", .string("addItem")), ("item", .object(item)), ("section", section), ("after", after), ("parent", parent)]
+                break
+            }
             if let a = value("after") {
                 after = a
             } else if case .string(let s) = section, let last = board.sections.first(where: { $0.id == s })?.items.last {
@@ -71,7 +76,7 @@ extension BoardsAPI {
             return treeMoveConflict(change, on: board)
         case .insert, .swap, .group, .batch:
             return nil
-        case .addItem(let item, let section, _):
+        case .addItem(let item, let section, _, _):
             if board.locate(item: item.id) != nil { return .error(409, .itemExists, "the board has an item \(item.id) already") }
             if !hasSection(section) { return .error(404, .sectionNotFound, "no section \(section) on board \(board.id)") }
         case .copyItem(let id, _, _, _, _):

@@ -47,6 +47,46 @@ extension BoardsAPI {
         return .move(id, section: section, parent: parent, after: after, index: index)
     }
 
+    /// Where `POST /api/boards/{id}/items` puts an item on a tree board: under `parent` (absent
+    /// or `null`: the top level) right after its child `after` (absent: last; `null`: first), as
+    /// the edit's `parent` and `after`. Throws 400 for `parent` on a board that is no tree's or
+    /// a value that is no id, 404 for a parent or sibling the section does not have, 409 for a
+    /// parent that takes no children there (a `leaf`, or one at the section's `maxDepth`).
+    static func treeAddPlace(fields: [(String, JSONValue)], board: Board, section: JSONValue) throws(APIFailure) -> (parent: JSONValue, after: JSONValue) {
+        func bad(_ message: String) -> APIFailure { APIFailure(response: .error(400, .badRequest, message)) }
+        guard board.layout == .tree else { throw bad("body.parent: only a tree board's items nest") }
+        func named(_ key: String) throws(APIFailure) -> String?? {
+            switch fields.last(where: { $0.0 == key })?.1 {
+            case nil: return .none
+            case .null?: return .some(nil)
+            case .string(let s)? where !s.isEmpty: return .some(s)
+            default: throw bad("body.\(key): expected an item id or null")
+            }
+        }
+        let parent = try named("parent") ?? nil
+        let after = try named("after")
+        // A section the board lacks is the edit's 404 (`conflict`).
+        guard case .string(let sid) = section, let items = board.sections.first(where: { $0.id == sid })?.items else {
+            return (parent.map { .string($0) } ?? .null, (after ?? nil).map { .string($0) } ?? .null)
+        }
+        if let parent {
+            guard let p = items.first(where: { $0.id == parent }) else {
+                throw APIFailure(response: .error(404, .itemNotFound, "no item \(parent) in section \(sid)"))
+            }
+            if p.leaf { throw APIFailure(response: .error(409, .ruleRefused, "tree: \(parent) is a leaf: it takes no children")) }
+            let deepest = min(board.sections.first { $0.id == sid }?.maxDepth ?? 32, 32)
+            if p.depth + 1 > deepest {
+                throw APIFailure(response: .error(409, .ruleRefused, "tree: under \(parent) the item would be at depth \(p.depth + 1), past \(deepest)"))
+            }
+        }
+        let children = Forest.children(of: parent, in: items)
+        let sibling: String? = after ?? children.last
+        if let sibling, !children.contains(sibling) {
+            throw APIFailure(response: .error(404, .itemNotFound, "no item \(sibling) under \(parent ?? "the top level") in section \(sid)"))
+        }
+        return (parent.map { .string($0) } ?? .null, sibling.map { .string($0) } ?? .null)
+    }
+
     /// Why a tree `move` cannot apply to `board` (409), when it changes something but the tree
     /// refuses it: under itself or its own subtree, under a leaf, or deeper than `maxDepth`.
     static func treeMoveConflict(_ change: Change, on board: Board) -> APIResponse? {

@@ -38,16 +38,20 @@ enum EditRow: Equatable {
             return rows
         case .insert, .swap, .group, .batch, .move:
             return []
-        case .addItem(let x, let s, _):
+        case .addItem(let x, let s, _, _):
             guard let sec = section(s), let stored = item(x.id) else { return [] }
             return [.insertItem(stored, section: s), .itemPositions(sec)]
         case .copyItem(_, let new, let s, _, _):
             guard let sec = section(s), let stored = item(new) else { return [] }
             return [.insertItem(stored, section: s), .itemPositions(sec)]
         case .removeItem(let id):
-            guard let (s, _) = before.locate(item: id) else { return [] }
+            guard let (s, i) = before.locate(item: id) else { return [] }
             let sid = before.sections[s].id
-            return [.deleteItem(id)] + (section(sid).map { [.itemPositions($0)] } ?? [])
+            // A tree's item leaves with its subtree.
+            let items = before.sections[s].items
+            var end = i + 1
+            while before.layout == .tree && end < items.count && items[end].depth > items[i].depth { end += 1 }
+            return items[i..<end].map { .deleteItem($0.id) } + (section(sid).map { [.itemPositions($0)] } ?? [])
         case .updateItem(let u):
             return item(u.id).map { [.updateItem($0)] } ?? []
         case .addSection(let id, let title, _):

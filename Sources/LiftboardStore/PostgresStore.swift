@@ -320,9 +320,10 @@ public final class PostgresStore: Store {
         rows.map { row -> (sql: String, params: [String?]) in
             switch row {
             case .insertItem(let it, let section):
-                ("INSERT INTO items VALUES ($1,$2,$3,0,$4,$5,$6,$7,$8,$9,$10)",
+                // A tree's item keeps its depth, collapsed state and leaf (an item added under a parent).
+                ("INSERT INTO items VALUES ($1,$2,$3,0,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)",
                  [board, it.id, section, it.label, it.color, it.height.map { String($0) }, it.movable ? "t" : "f",
-                  it.kind, it.handle?.rawValue, it.card.text])
+                  it.kind, it.handle?.rawValue, it.card.text, String(it.depth), it.collapsed ? "t" : "f", it.leaf ? "t" : "f"])
             case .deleteItem(let id):
                 ("DELETE FROM items WHERE board = $1 AND id = $2", [board, id])
             case .updateItem(let it):

@@ -303,7 +303,10 @@ extension Wire {
         }
         switch try f.string("edit", maxLength: 32) {
         case "addItem":
-            return .addItem(try item(try f.object("item")), section: try f.string("section", maxLength: 256), after: try optionalID("after"))
+            // `parent` (trees): optional, absent as null.
+            let parent = f.object["parent"] == nil ? nil : try optionalID("parent")
+            return .addItem(try item(try f.object("item")), section: try f.string("section", maxLength: 256), after: try optionalID("after"),
+                            parent: parent)
         case "removeItem":
             return .removeItem(try f.string("id", maxLength: 256))
         case "copyItem":

@@ -141,11 +141,12 @@ extension Wire {
             w.key("batch"); w.beginArray(); for c in changes { change(c, &w) }; w.endArray()
         case .move(let id, let section, let parent, let after, let index):
             move(id, section: section, parent: parent, after: after, index: index, &w)
-        case .addItem(let item, let section, let after):
+        case .addItem(let item, let section, let after, let parent):
             w.key("edit"); w.literal("addItem")
             w.key("item"); self.item(item, &w)
             w.key("section"); w.string(section)
             w.key("after"); w.string(orNull: after)
+            if let parent { w.key("parent"); w.string(parent) }
         case .removeItem(let id):
             w.key("edit"); w.literal("removeItem")
             w.key("id"); w.string(id)

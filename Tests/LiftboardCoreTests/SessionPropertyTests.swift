@@ -251,10 +251,10 @@ enum RandomStreams {
         case .batch(let cs) where change.isEdit:
             for c in cs {
                 if case .removeItem(let id) = c { expected.remove(id) }
-                if case .addItem(let item, _, _) = c { expected.insert(item.id) }
+                if case .addItem(let item, _, _, _) = c { expected.insert(item.id) }
             }
         case .copyItem(_, let new, _, _, _): expected.insert(new)
-        case .addItem(let item, _, _): expected.insert(item.id)
+        case .addItem(let item, _, _, _): expected.insert(item.id)
         default: break
         }
         if Set(after) != expected { v.append("items lost or added: \(Set(before).symmetricDifference(Set(after)).sorted())") }

@@ -20,7 +20,7 @@ import Testing
         #expect(d.out.contains { if case .drop(1, "b", Place(section: "bin", index: 0), false) = $0 { true } else { false } })
         d.send(.undo, at: 2000)
         #expect(d.ownCommits.count == 2)
-        if case .addItem(let item, "todo", "a")? = d.ownCommits.last?.change { #expect(item.id == "b") } else { Issue.record("no addItem") }
+        if case .addItem(let item, "todo", "a", nil)? = d.ownCommits.last?.change { #expect(item.id == "b") } else { Issue.record("no addItem") }
         #expect(d.order == [["a", "b", "c"], ["d"], []])
     }
 

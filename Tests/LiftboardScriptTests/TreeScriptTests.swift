@@ -87,10 +87,8 @@ import LiftboardWire
             drag bike into bills
             expect tree home: groceries (milk eggs) garden (seeds shed) bike (bills)
             """)
-        guard case .failed(let f) = r.outcome else { Issue.record("expected a failure, got \(r.outcome)"); return }
-        #expect(f.line.number == 4)
-        #expect(f.kind == .expectation(expected: "home: groceries (milk eggs) garden (seeds shed) bike (bills)",
-                                       got: "home: groceries (milk eggs) garden (seeds shed) bills (water phone bike)"))
+        expectTreeFailure(r, line: 4, expected: "home: groceries (milk eggs) garden (seeds shed) bike (bills)",
+                          got: "home: groceries (milk eggs) garden (seeds shed) bills (water phone bike)")
         let text = TestReport.text(r)
         #expect(text.hasPrefix("t.lbtest:4: expect tree home: groceries (milk eggs) garden (seeds shed) bike (bills)\n"))
         #expect(text.contains("- expected home: groceries (milk eggs) garden (seeds shed) bike (bills)\n"))
@@ -122,5 +120,44 @@ import LiftboardWire
         let undo = StreamDescriber.describe(stream: try #require(Files.read(Files.golden.appendingPathComponent("tree-undo.jsonl").path)),
                                             board: board, boardPath: boardPath)
         #expect(undo.contains("\ndrag milk after garden at depth 0\n"), "\(undo)")
+    }
+
+    /// The example board with garden collapsed (seeds and shed hidden): `drag X into garden`
+    /// rests over garden's middle half until it springs open, then drops X as its last child.
+    func runCollapsed(_ body: String) -> ScriptResult {
+        let path = Files.root.appendingPathComponent("Examples/tests/boards/tree.json").path
+        let file = String(decoding: Files.read(path)!, as: UTF8.self)
+            .replacingOccurrences(of: #"{"id": "garden", "children""#, with: #"{"id": "garden", "collapsed": true, "children""#)
+        let script = "board collapsed.json\nviewport 400 600\n\(body)\n"
+        return ScriptFile.run(path: "t.lbtest", read: Files.reader(["t.lbtest": script, "collapsed.json": file]))
+    }
+
+    @Test func aDragIntoACollapsedItemSpringsItOpenAndLandsAsItsLastChildFromAboveAndBelow() {
+        let r = runCollapsed("""
+            drag bike into garden
+            expect tree home: groceries (milk eggs) garden (seeds shed bike) bills (water phone)
+            drag milk into garden
+            expect tree home: groceries (eggs) garden (seeds shed bike milk) bills (water phone)
+            expect commits 2
+            """)
+        #expect(r.outcome == .passed, "\(TestReport.text(r))")
+        // Resting there took springMs (500) of the stream's time: 30 steps of 1000/60 ms at one point.
+        #expect(r.stream.count > 60)
+    }
+
+    @Test func aDragIntoACollapsedItemThatExpectsItElsewhereFails() {
+        let r = runCollapsed("""
+            drag bike into garden
+            expect tree home: groceries (milk eggs) garden (seeds shed) bike (bills)
+            """)
+        expectTreeFailure(r, line: 4, expected: "home: groceries (milk eggs) garden (seeds shed) bike (bills)",
+                          got: "home: groceries (milk eggs) garden (seeds shed bike) bills (water phone)")
+    }
+
+    /// `r` failed at `line` on an `expect tree` that wanted `expected` and saw `got`.
+    func expectTreeFailure(_ r: ScriptResult, line: Int, expected: String, got: String) {
+        guard case .failed(let f) = r.outcome else { Issue.record("expected a failure, got \(r.outcome)"); return }
+        #expect(f.line.number == line)
+        #expect(f.kind == .expectation(expected: expected, got: got))
     }
 }

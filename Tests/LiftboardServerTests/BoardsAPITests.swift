@@ -58,7 +58,7 @@ import Testing
             Issue.record("not an edit"); return
         }
         #expect(id == "b" && ifVersion == 3 && status == 201)
-        guard case .addItem(let item, let section, _) = change else { Issue.record("not an added item"); return }
+        guard case .addItem(let item, let section, _, _) = change else { Issue.record("not an added item"); return }
         #expect(item.id == "n" && section == "todo")
         guard case .edit(_, _, _, let patched) = decide(.patch, "/api/boards/b/items/a", #"{"label":"A"}"#) else { Issue.record("not an edit"); return }
         #expect(patched == 200)

@@ -325,6 +325,27 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil && !CI.on ? [.sqli
         #expect(read.sections[0].items.map(\.depth) == [0, 1, 1, 2])
     }
 
+    @Test("a tree's edits: an item added under a parent after a sibling at its depth, one removed with its subtree, and that removal undone", arguments: storeKinds)
+    func treeEdits(_ kind: StoreKind) throws {
+        let open = try kind.fresh()
+        let store = try open()
+        try store.seed(Self.outline)
+        var expected = Self.outline
+        let removal: Change = .removeItem("garden")
+        let edits: [Change] = [.addItem(Item(id: "bread", label: "Bread"), section: "home", after: "milk", parent: "groceries"),
+                               .addItem(Item(id: "jam", label: "Jam"), section: "home", after: nil, parent: "bread"),
+                               removal, try #require(Self.outline.revert(of: removal))]
+        for (k, e) in edits.enumerated() {
+            #expect(expected.apply(e) != nil)
+            #expect(versions(try store.apply([change(e, version: k + 1, token: k + 1, board: "outline")])) == [k + 1])
+            let read = try #require(try open().board(id: "outline"))
+            #expect(read == expected, "after \(e)")
+        }
+        let read = try #require(try open().board(id: "outline"))
+        #expect(read.sections[0].items.map(\.id) == ["groceries", "milk", "bread", "jam", "eggs", "garden", "seeds"])
+        #expect(read.sections[0].items.map(\.depth) == [0, 1, 1, 2, 1, 0, 1])
+    }
+
     @Test("a deleted board is gone with its history; deleting it again says there was none", arguments: storeKinds)
     func delete(_ kind: StoreKind) throws {
         let open = try kind.fresh()

@@ -1,7 +1,14 @@
-"""Trees over HTTP (issue 43): PATCH /api/boards/outline/items/{id} with `parent`, `after` and
+"""Trees over HTTP (issue 43): POST /api/boards/outline/items with `parent` and `after` adds an
+item in the tree (a session on the board sees its row there); PATCH /api/boards/outline/items/{id} with `parent`, `after` and
 `section` moves an item with its subtree as a drop would (one `move` commit); the tree reads
 back from GET /api/boards/outline (each item's parent in `order`). Refusals: a move mixed with
 an edit, a board that is no tree, an unknown parent, a place the tree refuses."""
+import asyncio
+import json
+
+import websockets
+
+from liftboard_server import HELLO, recv_until
 from test_edits_api import call
 
 
@@ -49,3 +56,71 @@ def test_refusals_name_what_is_wrong_and_commit_nothing(admin_server):
     got = call(server, "PATCH", "/api/boards/demo/items/milk", {"parent": "mum"}, version=0)
     assert (got[0], got[2]["error"]["code"]) == (400, "bad_request"), got
     assert server.board("outline")["version"] == 0
+
+
+def test_a_post_adds_an_item_under_a_parent_after_a_sibling_and_a_session_sees_its_row_there(admin_server):
+    server = admin_server
+
+    async def go():
+        ws = await websockets.connect(server.ws, subprotocols=["liftboard.v1"], open_timeout=5)
+        await ws.send(json.dumps({**HELLO, "board": "outline"}))
+        await recv_until(ws, lambda m: m["t"] == "layout")
+        status, _, body = await asyncio.to_thread(
+            call, server, "POST", "/api/boards/outline/items", {"id": "bread", "label": "Bread", "parent": "groceries", "after": "milk"}, 0)
+        assert (status, body) == (201, {"version": 1, "changed": True}), body
+        got = await recv_until(ws, lambda m: m["t"] == "commit")
+        if not any(m["t"] == "frame" and any(c.get("id") == "bread" for c in m.get("cells", [])) for m in got):
+            got += await recv_until(ws, lambda m: m["t"] == "frame" and any(c.get("id") == "bread" for c in m.get("cells", [])))
+        commit = next(m for m in got if m["t"] == "commit")
+        assert commit["change"]["parent"] == "groceries" and commit["change"]["after"] == "milk", commit
+        cell = next(c for m in got if m["t"] == "frame" for c in m.get("cells", []) if c.get("id") == "bread")
+        # The row right after milk, one level in, under groceries.
+        assert (cell["section"], cell["index"], cell["depth"], cell["parent"]) == ("home", 2, 1, "groceries"), cell
+        await ws.close()
+
+    asyncio.run(asyncio.wait_for(go(), 30))
+    items, parent = parents(admin_server)
+    assert items[:4] == ["groceries", "milk", "bread", "eggs"] and parent["bread"] == "groceries", items
+
+
+def test_a_posts_parent_and_after_default_to_the_top_level_and_the_last_sibling(admin_server):
+    server = admin_server
+    steps = [
+        ({"id": "a1"}, None, "bike"),                                   # no parent: last at the top level
+        ({"id": "a2", "parent": "fruit"}, "fruit", "pears"),            # no after: last among fruit's children
+        ({"id": "a3", "parent": "fruit", "after": None}, "fruit", None),  # after null: first
+        ({"id": "a4", "parent": None, "after": "groceries"}, None, "groceries"),
+    ]
+    for k, (body, want_parent, want_after) in enumerate(steps):
+        status, _, got = call(server, "POST", "/api/boards/outline/items", {**body, "section": "home"}, version=k)
+        assert status == 201, (body, got)
+        items, parent = parents(server)
+        siblings = [x for x in items if parent[x] == want_parent]
+        k = siblings.index(body["id"])
+        assert parent[body["id"]] == want_parent and (siblings[k - 1] if k else None) == want_after, (body, items)
+
+
+def test_a_post_that_the_tree_refuses_gets_a_clear_error_and_commits_nothing(admin_server):
+    server = admin_server
+    # apples is at depth 2 in home (maxDepth 3): a child of it fits, a grandchild does not.
+    status, _, got = call(server, "POST", "/api/boards/outline/items", {"id": "deep", "section": "home", "parent": "apples"}, version=0)
+    assert status == 201, got
+    cases = [
+        ({"id": "x", "section": "home", "parent": "nope"}, 404, "item_not_found", "no item nope in section home"),
+        ({"id": "x", "section": "home", "parent": "bills"}, 404, "item_not_found", None),  # bills is in home: after below
+        ({"id": "x", "section": "home", "parent": "eggs"}, 409, "rule_refused", "eggs is a leaf"),
+        ({"id": "x", "section": "home", "parent": "deep"}, 409, "rule_refused", "past 3"),
+        ({"id": "x", "section": "home", "parent": "groceries", "after": "bills"}, 404, "item_not_found", "no item bills under groceries"),
+        ({"id": "x", "section": "work", "parent": "groceries"}, 404, "item_not_found", "in section work"),
+        ({"id": "x", "section": "home", "parent": 7}, 400, "bad_request", "body.parent"),
+        ({"id": "milk", "section": "home", "parent": "groceries"}, 409, "item_exists", None),
+    ]
+    for body, status, code, words in cases:
+        if body.get("parent") == "bills":
+            body = {**body, "after": "groceries"}  # groceries is no child of bills
+        got = call(server, "POST", "/api/boards/outline/items", body, version=1)
+        assert (got[0], got[2]["error"]["code"]) == (status, code), (body, got)
+        assert words is None or words in got[2]["error"]["message"], (body, got)
+    got = call(server, "POST", "/api/boards/demo/items", {"id": "x", "parent": "milk"}, version=0)
+    assert (got[0], got[2]["error"]["code"]) == (400, "bad_request"), got
+    assert server.board("outline")["version"] == 1

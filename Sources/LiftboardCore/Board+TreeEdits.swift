@@ -1,0 +1,49 @@
+/// Edits on a tree board (docs/protocol.md, "Trees"): an item added under a parent after a
+/// sibling, an item removed with its subtree, and the edits that bring a removed subtree back.
+extension Board {
+    /// Inserts `item` in section `s` under `parent` (nil: the top level) right after its child
+    /// `after`'s subtree (nil: first; a child it does not have: last), at the parent's depth
+    /// plus one. `false`, changing nothing, for a parent the section does not hold, a `leaf`
+    /// one, or a depth past the section's `maxDepth` (or the board's limit).
+    /// - Complexity: O(items of the section).
+    mutating func addTreeItem(_ item: Item, section s: Int, parent: String?, after: String?) -> Bool {
+        let items = sections[s].items
+        var depth = 0, lo = 0, hi = items.count
+        if let parent {
+            guard let p = items.firstIndex(where: { $0.id == parent }), !items[p].leaf else { return false }
+            depth = items[p].depth + 1
+            lo = p + 1
+            hi = TreeOrder.subtreeEnd(from: p, count: items.count) { items[$0].depth }
+        }
+        guard depth <= min(sections[s].maxDepth ?? TreeOrder.maxDepth, TreeOrder.maxDepth) else { return false }
+        var at = lo
+        if let after {
+            at = hi
+            if let a = items[lo..<hi].firstIndex(where: { $0.id == after && $0.depth == depth }) {
+                at = TreeOrder.subtreeEnd(from: a, count: items.count) { items[$0].depth }
+            }
+        }
+        var x = item
+        x.depth = depth
+        sections[s].items.insert(x, at: at)
+        return true
+    }
+
+    /// Removes the item at `i` of section `s` with its subtree.
+    mutating func removeTreeItem(section s: Int, index i: Int) {
+        let items = sections[s].items
+        sections[s].items.removeSubrange(i..<TreeOrder.subtreeEnd(from: i, count: items.count) { items[$0].depth })
+    }
+
+    /// The edits that put back the subtree of the item at `i` of section `s` as it stands (a
+    /// removal's revert): each item added, in pre-order, under its parent after its sibling.
+    func treeSubtreeBack(section s: Int, index i: Int) -> Change {
+        let items = sections[s].items
+        let end = TreeOrder.subtreeEnd(from: i, count: items.count) { items[$0].depth }
+        let adds: [Change] = (i..<end).map { k in
+            let p = TreeOrder.place(of: k) { items[$0].depth }
+            return .addItem(items[k], section: sections[s].id, after: p.after.map { items[$0].id }, parent: p.parent.map { items[$0].id })
+        }
+        return adds.count == 1 ? adds[0] : .batch(adds)
+    }
+}

@@ -1,0 +1,154 @@
+import Testing
+@testable import LiftboardCore
+
+/// What the `tree` fuzz target found (issue 43), each a case the session's tree invariants
+/// (`treeInvariantViolations`, checked by `Driver.send` after every event) broke on before its fix.
+/// Rows (44 tall, header 32): groceries(0) milk(1) eggs(1) garden(0, collapsed: seeds) bills(0).
+@Suite struct TreeFuzzFindingsTests {
+    func order(_ ids: [String], parents: [String?]) -> SectionOrder {
+        var o = SectionOrder(section: "home", items: ids)
+        o.parents = parents
+        return o
+    }
+
+    var work: SectionOrder {
+        var o = SectionOrder(section: "work", items: [])
+        o.parents = []
+        return o
+    }
+
+    /// Garden lifted by a pointer (its row 164 ..< 208).
+    func gardenLifted() -> Driver {
+        var d = Driver(TreeSpringTests.board())
+        d.send(.down(pointer: 1, at: Point(x: 200, y: 186), kind: .touch), at: 0)
+        d.send(.move(pointer: 1, at: Point(x: 200, y: 186)), at: 600)
+        #expect(d.session.holds == ["garden"])
+        return d
+    }
+
+    /// A pinned row held its index among the visible rows: collapsing an item above it moved it
+    /// away from its parent and children. In a tree it keeps its place in the forest.
+    @Test func aPinnedRowKeepsItsPlaceInTheForestWhenRowsAboveCollapse() {
+        func item(_ id: String, _ depth: Int, movable: Bool = true) -> Item {
+            var i = Item(id: id, label: id, movable: movable)
+            i.depth = depth
+            return i
+        }
+        let board = Board(id: "t", layout: .tree, sections: [
+            Section(id: "s", items: [item("a", 0), item("b", 1), item("c", 2), item("p", 0, movable: false), item("f", 1)]),
+        ])
+        var d = Driver(board)
+        d.send(.toggle(id: "b"), at: 10)
+        #expect(d.session.liveOrder?[0].items == ["a", "b", "p", "f"])
+        d.send(.toggle(id: "a"), at: 20)
+        #expect(d.session.liveOrder?[0].items == ["a", "p", "f"])
+    }
+
+    /// A commit from elsewhere took a descendant out of a lifted subtree: the drag kept
+    /// carrying it (it was a row, and a toggle on it was refused).
+    @Test func aDragCarriesItsSubtreeAsTheLatestCommitHasIt() {
+        var d = gardenLifted()
+        d.send(.resync(version: 1, order: [order(["groceries", "milk", "eggs", "garden", "bills", "seeds"],
+                                                 parents: [nil, "groceries", "groceries", nil, nil, nil]), work]), at: 700)
+        #expect(d.session.liveOrder?[0].items.contains("seeds") == true)
+    }
+
+    /// An edit rebuilt the session under new handles during a drag: the subtree the drag
+    /// carries named the old handles (another item stood for seeds).
+    @Test func aDragsSubtreeSurvivesAnEditsRebuild() {
+        var d = gardenLifted()
+        d.send(.external(Commit(board: "outline", version: 1, by: "other", moves: [], order: [], change: .removeItem("milk"))), at: 700)
+        #expect(d.session.liveOrder.map { Set($0[0].items) } == ["groceries", "eggs", "garden", "bills"])
+        d.send(.up(pointer: 1, at: Point(x: 200, y: 142)), at: 800)
+        d.settle()
+        #expect(d.session.invariantViolations().isEmpty)
+    }
+
+    /// A commit from elsewhere put a deeper row right below a drag's: its depth stayed below
+    /// the row under it (that row would have become its child). It is projected again.
+    @Test func aCommitFromElsewhereProjectsEachDragsDepthAgain() {
+        var d = gardenLifted()
+        d.send(.resync(version: 1, order: [order(["groceries", "milk", "bills", "eggs", "garden", "seeds"],
+                                                 parents: [nil, "groceries", "milk", "groceries", nil, "garden"]), work]), at: 700)
+        let rows = d.session.liveTree?[0].map { "\($0.id):\($0.depth)" }
+        #expect(rows == ["groceries:0", "milk:1", "bills:2", "garden:1", "eggs:1"])
+    }
+
+    /// A commit from elsewhere put a dragged item inside the subtree another drag carries: its
+    /// drop found no row for it (an index out of range). It settles where the carrier's row is.
+    @Test func aDropInsideASubtreeAnotherDragCarriesSettlesOnThatDragsRow() {
+        var d = gardenLifted()
+        d.send(.down(pointer: 2, at: Point(x: 200, y: 230), kind: .touch), at: 700)
+        d.send(.move(pointer: 2, at: Point(x: 200, y: 230)), at: 1300)
+        #expect(Set(d.session.holds) == ["garden", "bills"])
+        d.send(.resync(version: 1, order: [order(["groceries", "milk", "eggs", "garden", "seeds", "bills"],
+                                                 parents: [nil, "groceries", "groceries", nil, "garden", "garden"]), work]), at: 1400)
+        d.send(.up(pointer: 2, at: Point(x: 200, y: 230)), at: 1500)
+        #expect(d.session.holds == ["garden"])
+        #expect(d.out.contains { if case .drop(2, "bills", _, _) = $0 { true } else { false } })
+        d.send(.up(pointer: 1, at: Point(x: 200, y: 186)), at: 1600)
+        d.settle()
+        #expect(d.session.invariantViolations().isEmpty)
+    }
+
+    /// "Move to…" put an item under a lifted one (or moved one inside a lifted subtree): it had
+    /// no row, and its announcement read past the rows. Refused, committing nothing.
+    @Test func moveToIntoASubtreeADragCarriesIsRefused() {
+        var d = gardenLifted()
+        d.send(.moveTo(id: "bills", section: "home", place: .indent), at: 700)
+        d.send(.moveTo(id: "seeds", section: "home", place: .up), at: 800)
+        #expect(d.ownCommits.isEmpty)
+        #expect(d.out.filter { if case .error(.cannotMove, _) = $0 { true } else { false } }.count == 2)
+    }
+
+    /// A keyboard step put a row below a pointer drag's, deeper than it: that drag's depth was
+    /// not projected again (only the stepping drag's was). Now every drag's is.
+    @Test func aKeyboardStepProjectsTheOtherDragsDepthAgain() {
+        var d = Driver(TreeSpringTests.board())
+        d.send(.down(pointer: 1, at: Point(x: 200, y: 230), kind: .touch), at: 0)
+        d.send(.move(pointer: 1, at: Point(x: 200, y: 230)), at: 600)  // bills lifted
+        d.send(.key("Tab"), at: 700)
+        for t in [800.0, 900] { d.send(.key("ArrowDown"), at: t) }  // the focus on eggs
+        d.send(.key(" "), at: 1000)
+        #expect(Set(d.session.holds) == ["bills", "eggs"])
+        for t in [1100.0, 1200] { d.send(.key("ArrowDown"), at: t) }
+        let rows = d.session.liveTree?[0].map { "\($0.id):\($0.depth)" }
+        #expect(rows == ["groceries:0", "milk:1", "garden:0", "bills:1", "eggs:1"])
+    }
+
+    /// The list rule hopped a pinned row and held it at its index: dragging a down past the
+    /// pinned p put p's child f above p. In a tree a drag passes a pinned row as any row.
+    @Test func aDragPassesAPinnedTreeRowAsAnyRow() {
+        func item(_ id: String, _ depth: Int, movable: Bool = true) -> Item {
+            var i = Item(id: id, label: id, movable: movable)
+            i.depth = depth
+            return i
+        }
+        var board = Board(id: "t", layout: .tree, sections: [
+            Section(id: "s", items: [item("a", 0), item("p", 0, movable: false), item("f", 1), item("g", 0)]),
+        ])
+        board.list = ListMetrics(rowHeight: 44, headerHeight: 32, spacing: 0)
+        var d = Driver(board)
+        d.send(.down(pointer: 1, at: Point(x: 100, y: 54), kind: .touch), at: 0)
+        d.send(.move(pointer: 1, at: Point(x: 100, y: 54)), at: 600)
+        d.send(.move(pointer: 1, at: Point(x: 100, y: 150)), at: 700)  // past p's midpoint (98) and f's (142)
+        #expect(d.session.liveOrder?[0].items == ["p", "f", "a", "g"])
+    }
+
+    /// "Move to…" out of a palette copied a nested item with its depth, under nothing (the
+    /// forest broken). A tree's copy goes to the top level.
+    @Test func aCopyOutOfATreePaletteLandsAtTheTopLevel() {
+        func item(_ id: String, _ depth: Int) -> Item {
+            var i = Item(id: id, label: id)
+            i.depth = depth
+            return i
+        }
+        var palette = Section(id: "palette", items: [item("t1", 0), item("t2", 1)])
+        palette.copy = true
+        let board = Board(id: "t", layout: .tree, sections: [palette, Section(id: "main", items: [item("a", 0), item("b", 1)])])
+        var d = Driver(board)
+        d.send(.moveTo(id: "t2", section: "main", place: .last), at: 10)
+        let main = d.session.committedBoard?.sections[1].items.map { "\($0.id):\($0.depth)" }
+        #expect(main?.count == 3 && main?.last?.hasSuffix(":0") == true, "\(String(describing: main))")
+    }
+}
