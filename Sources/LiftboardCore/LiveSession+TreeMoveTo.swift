@@ -68,20 +68,17 @@ extension LiveSession {
 
     /// Drag `d`'s center `c` (content coordinates): the collapsed row with children it rests
     /// over, inside that row's middle half, becomes its spring row (timed from `now`); any
-    /// other place resets it. Rows in a section stand in index order, so a binary search.
-    /// - Complexity: O(log n).
+    /// other place resets it. Rows in a section stand in index order, and the center is near
+    /// the drag's own row, so the search goes out from that row (`TreeOrder.firstIndex`).
+    /// - Complexity: O(log distance) from the drag's row to the one under the center.
     mutating func updateSpring(_ d: Int, center c: Point, now: Double) {
-        guard let tree = arr.tree, var t = drags[d].tree else { return }
-        let h = drags[d].item, s = arr.sectionOf[h], m = arr.members[s]
-        var lo = 0, hi = m.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if arr.frame(section: s, index: mid).maxY <= c.y { lo = mid + 1 } else { hi = mid }
-        }
+        guard arr.tree != nil, var t = drags[d].tree else { return }
+        let h = drags[d].item, s = arr.sectionOf[h], n = arr.members[s].count
+        let lo = arr.firstRow(below: c.y, section: s, near: arr.indexOf[h])
         var r = -1
-        if lo < m.count {
-            let f = arr.frame(section: s, index: lo), y = m[lo]
-            if y != h, tree.collapsed[y], tree.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
+        if lo < n {
+            let f = arr.frame(section: s, index: lo), y = arr.members[s][lo]
+            if y != h, arr.tree!.collapsed[y], arr.tree!.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
                 r = y
             }
         }
@@ -95,5 +92,18 @@ extension LiveSession {
         drags[k].tree!.spring = -1
         guard arr.tree!.collapsed[r], arr.tree!.hasChildren[r], !isCarried(r) else { return }
         setCollapsed(r, false, now: now)
+    }
+}
+
+extension Arrangement {
+    /// The index of the first row of stacked section `s` whose bottom is below `y` (the row
+    /// count: none), searched out from row `i` (`TreeOrder.firstIndex`). The closure reads
+    /// local copies of the section's arrays: one that read `self` copied the arrangement (every
+    /// array retained and released) at each probe.
+    /// - Complexity: O(log distance) from `i` to the answer.
+    func firstRow(below y: Double, section s: Int, near i: Int) -> Int {
+        let m = members[s], t = tops[s], heights = self.heights, y0 = sectionTop[s] + headerHeight
+        // As `frame(section:index:).maxY` adds them, so that a bottom exactly at `y` compares alike.
+        return TreeOrder.firstIndex(count: m.count, near: i) { y0 + t[$0] + heights[m[$0]] <= y }
     }
 }
