@@ -72,13 +72,17 @@ extension LiveSession {
     /// the drag's own row, so the search goes out from that row (`TreeOrder.firstIndex`).
     /// - Complexity: O(log distance) from the drag's row to the one under the center.
     mutating func updateSpring(_ d: Int, center c: Point, now: Double) {
-        guard arr.tree != nil, var t = drags[d].tree else { return }
-        let h = drags[d].item, s = arr.sectionOf[h], n = arr.members[s].count
-        let lo = arr.firstRow(below: c.y, section: s, near: arr.indexOf[h])
+        guard let tree = arr.tree, var t = drags[d].tree else { return }
+        let h = drags[d].item, s = arr.sectionOf[h], m = arr.members[s]
+        // The probes read local copies of the section's arrays: a closure that read `self`
+        // copied the whole session or arrangement (every array retained and released) at each.
+        // `y0 + top + height` adds as `frame(section:index:).maxY` does.
+        let tops = arr.tops[s], heights = arr.heights, y0 = arr.sectionTop[s] + arr.headerHeight
+        let lo = TreeOrder.firstIndex(count: m.count, near: arr.indexOf[h]) { y0 + tops[$0] + heights[m[$0]] <= c.y }
         var r = -1
-        if lo < n {
-            let f = arr.frame(section: s, index: lo), y = arr.members[s][lo]
-            if y != h, arr.tree!.collapsed[y], arr.tree!.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
+        if lo < m.count {
+            let f = arr.frame(section: s, index: lo), y = m[lo]
+            if y != h, tree.collapsed[y], tree.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
                 r = y
             }
         }
@@ -95,15 +99,3 @@ extension LiveSession {
     }
 }
 
-extension Arrangement {
-    /// The index of the first row of stacked section `s` whose bottom is below `y` (the row
-    /// count: none), searched out from row `i` (`TreeOrder.firstIndex`). The closure reads
-    /// local copies of the section's arrays: one that read `self` copied the arrangement (every
-    /// array retained and released) at each probe.
-    /// - Complexity: O(log distance) from `i` to the answer.
-    func firstRow(below y: Double, section s: Int, near i: Int) -> Int {
-        let m = members[s], t = tops[s], heights = self.heights, y0 = sectionTop[s] + headerHeight
-        // As `frame(section:index:).maxY` adds them, so that a bottom exactly at `y` compares alike.
-        return TreeOrder.firstIndex(count: m.count, near: i) { y0 + t[$0] + heights[m[$0]] <= y }
-    }
-}
