@@ -72,7 +72,9 @@ extension LiveSession {
     /// the drag's own row, so the search goes out from that row (`TreeOrder.firstIndex`).
     /// - Complexity: O(log distance) from the drag's row to the one under the center.
     mutating func updateSpring(_ d: Int, center c: Point, now: Double) {
-        guard let tree = arr.tree, var t = drags[d].tree else { return }
+        // A drag carries `tree` on a tree board only; the tree's facts (a copy of them retains
+        // every array) are read only for a row other than the drag's own.
+        guard var t = drags[d].tree else { return }
         let h = drags[d].item, s = arr.sectionOf[h], m = arr.members[s]
         // The probes read local copies of the section's arrays: a closure that read `self`
         // copied the whole session or arrangement (every array retained and released) at each.
@@ -82,7 +84,7 @@ extension LiveSession {
         var r = -1
         if lo < m.count {
             let f = arr.frame(section: s, index: lo), y = m[lo]
-            if y != h, tree.collapsed[y], tree.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
+            if y != h, let tree = arr.tree, tree.collapsed[y], tree.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
                 r = y
             }
         }
