@@ -109,6 +109,10 @@ public struct Session: Sendable {
     /// Whether any item is lifted right now.
     public var isDragging: Bool { live.map { !$0.session.drags.isEmpty } ?? false }
 
+    /// Whether `hello` started the session and it is not closed: a check that costs nothing,
+    /// where `committedOrder != nil` builds the whole order (a million ids on a big board).
+    public var isLive: Bool { live != nil }
+
     /// Whether the driver has closed the session.
     public var isClosed: Bool { if case .closed = state { true } else { false } }
 
@@ -119,6 +123,19 @@ public struct Session: Sendable {
     public var holds: [String] {
         guard let s = live?.session else { return [] }
         return s.drags.flatMap { $0.carried.map { s.arr.ids[$0] } }
+    }
+
+    /// Issue 44, holds across processes: the items this session needs claimed in the store now
+    /// (its pressed pointers' and its drags'), and the claims it asked for since the last call
+    /// (each is answered once, by a `claim` input: `ClaimInput`).
+    public var claimsWanted: Set<String> { live?.session.claimsWanted ?? [] }
+
+    public mutating func takeClaimAsks() -> [String] {
+        guard live?.session.claims.asks.isEmpty == false else { return [] }
+        return withLive { s in
+            defer { s.claims.asks.removeAll() }
+            return s.claims.asks
+        } ?? []
     }
 
     /// Issue 44: where the latest drag would drop now (its item's live place), if any.
