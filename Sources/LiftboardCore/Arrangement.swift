@@ -386,6 +386,22 @@ struct Arrangement: Sendable {
         reindex(section: s, from: lo, through: hi)
     }
 
+    /// Section `s`'s rows `lo ..< lo + count` leave it (parked) and `rows` take their place: a
+    /// tree's subtree collapsing or expanding (`LiveSession.toggleRows`). The rows after them
+    /// are reindexed, the sections restacked.
+    /// - Complexity: O(count + rows.count + rows after them in the section) + O(sections).
+    mutating func splice(section s: Int, at lo: Int, removing count: Int, inserting rows: [Int]) {
+        let movable = self.movable
+        for h in members[s][lo..<(lo + count)] {
+            sectionOf[h] = -1; indexOf[h] = -1
+            if !movable[h] { pinnedNow[s] -= 1 }
+        }
+        for h in rows where !movable[h] { pinnedNow[s] += 1 }
+        members[s].replaceSubrange(lo..<(lo + count), with: rows)
+        reindex(section: s, from: lo)
+        restack(from: s)
+    }
+
     /// Replaces the whole order (a commit, a rebuild). The order names every item at most once;
     /// the items it leaves out are parked (carried by a multi-item drag).
     /// - Complexity: O(n).

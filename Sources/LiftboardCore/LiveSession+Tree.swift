@@ -30,15 +30,16 @@ extension LiveSession {
         for k in drags.indices { if let t = drags[k].tree { arr.tree!.depth[drags[k].item] = t.depth } }
     }
 
-    /// Recomputes each item's `hasChildren` from the committed order, and the subtree each drag
-    /// carries (a commit may have moved items into or out of it).
+    /// Recomputes each item's `hasChildren` and parent from the committed order, its index,
+    /// and the subtree each drag carries (a commit may have moved items into or out of it).
     /// - Complexity: O(n).
     mutating func refreshTreeShape() {
         guard arr.tree != nil else { return }
         for m in base {
-            let parents = TreeOrder.parents(depths: m.map { arr.tree!.committedDepth[$0] })
+            let depths = m.map { arr.tree!.committedDepth[$0] }
+            let parents = TreeOrder.parents(depths: depths)
             for (k, h) in m.enumerated() {
-                arr.tree!.hasChildren[h] = k + 1 < m.count && arr.tree!.committedDepth[m[k + 1]] > arr.tree!.committedDepth[h]
+                arr.tree!.hasChildren[h] = k + 1 < m.count && depths[k + 1] > depths[k]
                 arr.tree!.parent[h] = parents[k].map { m[$0] } ?? -1
             }
         }
@@ -50,6 +51,7 @@ extension LiveSession {
             drags[k].tree!.descendants = Array(m[(i + 1)..<end])
             drags[k].tree!.height = m[i..<end].map { depth[$0] - depth[h] }.max() ?? 0
         }
+        arr.tree!.index = TreeIndex(order: base, depth: arr.tree!.committedDepth)
     }
 
     // MARK: Lifting a subtree
@@ -282,7 +284,8 @@ extension LiveSession {
     /// `toggle`: item `id`'s collapsed state flips in this session when it has children and no
     /// drag carries it; its subtree's rows leave or enter the visible order, and every pointer
     /// drag is retargeted.
-    /// - Complexity: O(n) (the visible order is made again).
+    /// - Complexity: O(k) for the k rows revealed or hidden, plus the rows after them in their
+    ///   section (`toggleRows`); O(n) with a drag in flight (the visible order is made again).
     mutating func toggle(_ id: String, now: Double) {
         guard let h = arr.handleOf[id] else {
             step.errors.append(.error(code: .badMessage, message: "toggle.id: no item \"\(id)\" on this board"))
@@ -294,8 +297,10 @@ extension LiveSession {
 
     mutating func setCollapsed(_ h: Int, _ on: Bool, now: Double) {
         arr.tree!.collapsed[h] = on
-        let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-        rebuildLive(reporting: before)
+        if !toggleRows(of: h) {
+            let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
+            rebuildLive(reporting: before)
+        }
         if let f = focus, arr.isParked(f) { focus = h }
         step.cellsDirty = true
         step.shiftDur = dur(config.shiftMs)

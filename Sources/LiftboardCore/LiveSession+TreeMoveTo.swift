@@ -73,20 +73,23 @@ extension LiveSession {
 
     /// Drag `d`'s center `c` (content coordinates): the collapsed row with children it rests
     /// over, inside that row's middle half, becomes its spring row (timed from `now`); any
-    /// other place resets it. Rows in a section stand in index order, so a binary search.
-    /// - Complexity: O(log n).
+    /// other place resets it. Rows in a section stand in index order, and the center is near
+    /// the drag's own row, so the search goes out from that row (`TreeOrder.firstIndex`).
+    /// - Complexity: O(log distance) from the drag's row to the one under the center.
     mutating func updateSpring(_ d: Int, center c: Point, now: Double) {
-        guard let tree = arr.tree, var t = drags[d].tree else { return }
+        // A drag carries `tree` on a tree board only; the tree's facts (a copy of them retains
+        // every array) are read only for a row other than the drag's own.
+        guard var t = drags[d].tree else { return }
         let h = drags[d].item, s = arr.sectionOf[h], m = arr.members[s]
-        var lo = 0, hi = m.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if arr.frame(section: s, index: mid).maxY <= c.y { lo = mid + 1 } else { hi = mid }
-        }
+        // The probes read local copies of the section's arrays: a closure that read `self`
+        // copied the whole session or arrangement (every array retained and released) at each.
+        // `y0 + top + height` adds as `frame(section:index:).maxY` does.
+        let tops = arr.tops[s], heights = arr.heights, y0 = arr.sectionTop[s] + arr.headerHeight
+        let lo = TreeOrder.firstIndex(count: m.count, near: arr.indexOf[h]) { y0 + tops[$0] + heights[m[$0]] <= c.y }
         var r = -1
         if lo < m.count {
             let f = arr.frame(section: s, index: lo), y = m[lo]
-            if y != h, tree.collapsed[y], tree.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
+            if y != h, let tree = arr.tree, tree.collapsed[y], tree.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
                 r = y
             }
         }
@@ -102,3 +105,4 @@ extension LiveSession {
         setCollapsed(r, false, now: now)
     }
 }
+

@@ -21,6 +21,48 @@ enum TreeOrder {
         return out
     }
 
+    /// The first index in `0 ... count` where `before` (true on a prefix of the indices, false
+    /// after it) is false, searched out from index `i` in doubling steps, then halving.
+    /// - Complexity: O(log distance) from `i` to the answer.
+    static func firstIndex(count n: Int, near i: Int, _ before: (Int) -> Bool) -> Int {
+        var lo = 0, hi = n  // before(k) for k < lo, !before(k) for k >= hi
+        guard n > 0 else { return 0 }
+        let i = min(max(i, 0), n - 1)
+        var step = 1
+        if before(i) {
+            lo = i + 1
+            while i + step < n {
+                if !before(i + step) { hi = i + step; break }
+                lo = i + step + 1
+                step *= 2
+            }
+        } else {
+            hi = i
+            while i - step >= 0 {
+                if before(i - step) { lo = i - step + 1; break }
+                hi = i - step
+                step *= 2
+            }
+        }
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if before(mid) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The end (exclusive) of each item's subtree, for depths that form a valid pre-order.
+    /// - Complexity: O(n).
+    static func subtreeEnds(depths: [Int]) -> [Int] {
+        var out = Array(repeating: depths.count, count: depths.count)
+        var stack: [Int] = []
+        for (i, d) in depths.enumerated() {
+            while let last = stack.last, depths[last] >= d { out[last] = i; stack.removeLast() }
+            stack.append(i)
+        }
+        return out
+    }
+
     /// The end (exclusive) of the subtree of the item at `i`.
     /// - Complexity: O(subtree).
     static func subtreeEnd(from i: Int, count: Int, depth: (Int) -> Int) -> Int {

@@ -19,16 +19,20 @@ struct TreeState: Sendable {
     var hasChildren: [Bool]
     /// Each item's parent in the committed order (-1: top level).
     var parent: [Int]
+    /// The committed order's index (`LiveSession.refreshTreeShape` makes it again).
+    var index: TreeIndex
     /// Items lifted since the visible order was last made: once their drag ends, their
     /// collapsed ancestors expand, so that a dropped (or cancelled) item is always a row.
     var reveal: [Int] = []
 
     init(board: Board) {
         indent = board.tree.indent
-        var depth: [Int] = [], collapsed: [Bool] = [], leaf: [Bool] = []
+        var depth: [Int] = [], collapsed: [Bool] = [], leaf: [Bool] = [], order: [[Int]] = []
         for s in board.sections {
+            order.append(Array(depth.count..<(depth.count + s.items.count)))
             for item in s.items { depth.append(item.depth); collapsed.append(item.collapsed); leaf.append(item.leaf) }
         }
+        index = TreeIndex(order: order, depth: depth)
         committedDepth = depth
         hasChildren = depth.indices.map { $0 + 1 < depth.count && depth[$0 + 1] > depth[$0] }
         parent = TreeOrder.parents(depths: depth).map { $0 ?? -1 }
@@ -40,6 +44,39 @@ struct TreeState: Sendable {
 
     /// The deepest depth section `s` takes.
     func deepest(in s: Int) -> Int { min(maxDepth[s] ?? TreeOrder.maxDepth, TreeOrder.maxDepth) }
+}
+
+/// Where each item stands in the committed order of a tree board (issue 43, "Big trees stay
+/// flat"): its index in its section and the end (exclusive) of its subtree there, so that a
+/// toggle reads only the rows it reveals (`LiveSession.toggleRows`).
+struct TreeIndex: Sendable {
+    /// The committed order it reads: valid while the session's is this one. A copy shares its
+    /// storage, so an unchanged section compares equal at once.
+    private(set) var order: [[Int]]
+    private(set) var pos: [Int]
+    private(set) var end: [Int]
+
+    /// - Complexity: O(n).
+    init(order: [[Int]], depth: [Int]) {
+        self.order = order
+        pos = Array(repeating: -1, count: depth.count)
+        end = pos
+        for m in order {
+            let ends = TreeOrder.subtreeEnds(depths: m.map { depth[$0] })
+            for (k, h) in m.enumerated() { pos[h] = k; end[h] = ends[k] }
+        }
+    }
+
+    /// Whether section `s` of `order` is the one indexed; if so, the index keeps `order`'s
+    /// copy of it, so that the next check compares storage only.
+    /// - Complexity: O(1) when they share storage, else O(section).
+    mutating func reads(_ order: [[Int]], section s: Int) -> Bool {
+        guard indexes(order, section: s) else { return false }
+        self.order[s] = order[s]
+        return true
+    }
+
+    func indexes(_ order: [[Int]], section s: Int) -> Bool { s < self.order.count && self.order[s] == order[s] }
 }
 
 /// A drag on a tree board: the subtree it carries, and the depth the finger's sideways travel
