@@ -109,6 +109,10 @@ public struct Session: Sendable {
     /// Whether any item is lifted right now.
     public var isDragging: Bool { live.map { !$0.session.drags.isEmpty } ?? false }
 
+    /// Whether the session has its board (its hello answered with a layout): one test, where
+    /// `committedOrder != nil` would build the whole order.
+    public var isStarted: Bool { live != nil }
+
     /// Whether the driver has closed the session.
     public var isClosed: Bool { if case .closed = state { true } else { false } }
 
