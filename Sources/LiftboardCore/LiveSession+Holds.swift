@@ -33,17 +33,17 @@ extension LiveSession {
                 }
             }
         }
+        // Only the window's cells are compared (a dozen, not every hold on the board): the
+        // frame diffs no other.
         var shown = false
-        for (id, name) in others where !shown && liftedBy.others[id] != name { shown = inSentWindow(id) }
-        for id in liftedBy.others.keys where !shown && others[id] == nil { shown = inSentWindow(id) }
+        if others.isEmpty != liftedBy.others.isEmpty || !others.isEmpty {
+            for h in sent.order where !shown && h < arr.ids.count {
+                let id = arr.ids[h]
+                shown = others[id] != liftedBy.others[id]
+            }
+        }
         liftedBy.others = others
         if shown { step.cellsDirty = true }
-    }
-
-    /// Whether item `id`'s cell was in the last frame's window.
-    private func inSentWindow(_ id: String) -> Bool {
-        guard let h = arr.handleOf[id], h < sent.slot.count else { return false }
-        return sent.slot[h] >= 0
     }
 
     /// Refuses a lift of `h` by `what` (a keyboard lift, `moveTo`, tap-to-add) when another
