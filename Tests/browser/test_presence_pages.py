@@ -7,11 +7,8 @@ canvas starts at A's target's depth; a group's drag wears its count on the marke
 import pathlib
 import time
 
-from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.keys import Keys
-
 from conftest import make_driver
-from pages import board_state, cell_center, open_board, scene_cells, wait_for
+from pages import board_state, cell_center, ctrl_click, open_board, scene_cells, wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -133,6 +130,23 @@ def open_outline(driver, server):
     wait_for(lambda: (scene_cells(driver) or {}).get("garden"), what="the outline's rows")
 
 
+def two_pages(live_server, browser, opener):
+    """Page B (listening for presence) and page A on one board, A's session id."""
+    a, b = browser, make_driver()
+    opener(b, live_server)
+    b.execute_script(LISTEN)
+    opener(a, live_server)
+    return a, b, board_state(a, "st.session")
+
+
+def a_as_b_hears_it(b, a_session, want, what):
+    """A's entry in B's latest presence, once `want(entry)` holds."""
+    def heard():
+        holder = next((q for q in (last_presence(b) or {}).get("people", []) if q["session"] == a_session), None)
+        return holder if holder and want(holder) else None
+    return wait_for(heard, what=what)
+
+
 def the_mark(driver, what):
     """B's one drawn hold that has a marker, once its canvas has drawn one."""
     def marked():
@@ -141,12 +155,8 @@ def the_mark(driver, what):
 
 
 def test_on_a_tree_the_holders_marker_is_drawn_at_the_targets_depth(live_server, browser):
-    a, b = browser, make_driver()
+    a, b, a_session = two_pages(live_server, browser, open_outline)
     try:
-        open_outline(b, live_server)
-        b.execute_script(LISTEN)
-        open_outline(a, live_server)
-        a_session = board_state(a, "st.session")
         indent = board_state(b, "st.scene.tree.indent")
         # A lifts garden (collapsed, three children) up between milk and eggs and 54 px to the
         # right: two levels in, under milk (test_tree.py's drag), and holds it there.
@@ -158,10 +168,8 @@ def test_on_a_tree_the_holders_marker_is_drawn_at_the_targets_depth(live_server,
         end = (start[0] + 54, y0 + (milk["y"] + milk["h"] + eggs["y"]) / 2 + 6 - scroll)
         press_and_drag(a, start, end, steps=16)
 
-        def b_hears_depth_2():
-            holder = next((q for q in (last_presence(b) or {}).get("people", []) if q["session"] == a_session), None)
-            return holder if holder and (holder.get("target") or {}).get("depth") == 2 else None
-        holder = wait_for(b_hears_depth_2, what="B's presence never gave A's target at depth 2")
+        holder = a_as_b_hears_it(b, a_session, lambda h: (h.get("target") or {}).get("depth") == 2,
+                                 "B's presence never gave A's target at depth 2")
         assert holder["holds"][0] == "garden", holder
         mark = the_mark(b, "B's canvas never drew A's marker")
         bar = mark["marker"]
@@ -184,33 +192,18 @@ def test_on_a_tree_the_holders_marker_is_drawn_at_the_targets_depth(live_server,
 
 
 def test_a_groups_drag_wears_its_count_on_the_markers_chip(live_server, browser):
-    a, b = browser, make_driver()
+    a, b, a_session = two_pages(live_server, browser, open_board)
     try:
-        open_board(b, live_server)
-        b.execute_script(LISTEN)
-        open_board(a, live_server)
-        a_session = board_state(a, "st.session")
-
-        def ctrl_click(point):
-            ac = ActionChains(a)
-            ac.key_down(Keys.CONTROL)
-            for act in (lambda p: p.move_to_location(int(point[0]), int(point[1])), lambda p: p.pointer_down(), lambda p: p.pointer_up()):
-                act(ac.w3c_actions.pointer_action)
-                ac.w3c_actions.key_action.pause()
-            ac.key_up(Keys.CONTROL)
-            ac.perform()
         for item in ("milk", "plants", "book"):
-            ctrl_click(cell_center(a, item))
+            ctrl_click(a, cell_center(a, item))
         wait_for(lambda: board_state(a, "['milk', 'plants', 'book'].every((id) => st.scene.cells.get(id).selected)"),
                  what="A's three cards never showed selected")
         px, py = cell_center(a, "plants")
         _, mum_y = cell_center(a, "mum")
         press_and_drag(a, (px, py), (px, mum_y))
 
-        def b_hears_three():
-            holder = next((q for q in (last_presence(b) or {}).get("people", []) if q["session"] == a_session), None)
-            return holder if holder and len(holder["holds"]) == 3 and holder.get("target") else None
-        holder = wait_for(b_hears_three, what="B's presence never listed A holding the three cards")
+        holder = a_as_b_hears_it(b, a_session, lambda h: len(h["holds"]) == 3 and h.get("target"),
+                                 "B's presence never listed A holding the three cards")
         assert sorted(holder["holds"]) == ["book", "milk", "plants"], holder
         mark = the_mark(b, "B's canvas never drew A's marker")
         assert mark["marker"]["label"] == holder["name"] + " · 3", mark
