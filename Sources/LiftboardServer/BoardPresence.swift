@@ -68,15 +68,16 @@ struct BoardPresence {
         return max(now, lastSent + Self.interval)
     }
 
-    /// The `presence` of the board, and the one session not to send it to: the session whose
-    /// own holds are all the news (it knows them: a session is not told of its own lifts and
-    /// drops). Clears the news; `now` is when it goes.
-    mutating func take(board: String, now: Double) -> (presence: Presence, except: String?) {
+    /// The one session not to send the news to: the session whose own holds are all the news
+    /// (it knows them: a session is not told of its own lifts and drops). Clears the news;
+    /// `now` is when it goes. The caller builds `presence(board:)` only when someone else is
+    /// there to be told (a board of one dragging session builds and encodes none).
+    mutating func take(now: Double) -> String? {
         let except = !joinedOrLeft && holdsChanged.count == 1 ? holdsChanged[0] : nil
         joinedOrLeft = false
         holdsChanged.removeAll()
         lastSent = now
-        return (presence(board: board), except)
+        return except
     }
 
     /// The board's presence as it stands: `view` sessions counted in `watching`; of those

@@ -34,7 +34,9 @@ extension Hub {
     }
 
     private func sendPresence() {
-        let (p, except) = presence.take(board: board.id, now: server.now)
+        let except = presence.take(now: server.now)
+        guard connections.contains(where: { $0.id != except }) else { return }
+        let p = presence.presence(board: board.id)
         // One encoding for every session: the message is the same for all.
         let shared = SharedMessage(event: .presence(p), mode: .full, bytes: Wire.encode(.presence(p)), isFrameBody: false)
         for c in connections where c.id != except { c.presence(p, shared: shared) }
