@@ -139,10 +139,10 @@ async def recv_until(ws, pred, timeout=5.0):
             return out
 
 
-async def long_press_drag(ws, x, y0, y1, steps=10, pointer=1, release=True, lift_within=3.0):
+async def long_press_drag(ws, x, y0, y1, steps=10, pointer=1, release=True):
     """A real-time long press (600 ms) and a drag from y0 to y1, as a finger would do it."""
     await ws.send(json.dumps({"t": "down", "p": pointer, "x": x, "y": y0, "ms": 0, "kind": "touch"}))
-    lifted = await recv_until(ws, lambda m: m["t"] == "lift", timeout=lift_within)
+    lifted = await recv_until(ws, lambda m: m["t"] == "lift", timeout=3)
     assert any(m["t"] == "lift" for m in lifted), lifted
     for k in range(1, steps + 1):
         await ws.send(json.dumps({"t": "move", "p": pointer, "x": x, "y": y0 + (y1 - y0) * k / steps, "ms": 0, "seq": k}))
@@ -170,3 +170,20 @@ async def live_version(server, board="demo"):
         got = await recv_until(ws, lambda m: m["t"] == "layout")
         assert got and got[-1]["t"] == "layout", f"no layout within 5 s: {got}"
         return got[-1]["version"]
+
+
+def assert_replays(liftboard, rec, told):
+    """Replays the recording in `rec` of the session `told` begins with (its `welcome`) and
+    checks that it gives what the session was sent, message for message: the replay's session
+    id is `replay`; pongs are left out of both (a ping after the last recorded line is not
+    replayed). Returns the recorded stream's text."""
+    import subprocess
+    session = told[0]["session"]
+    stream = (rec / f"{session}.jsonl").read_text()
+    out = subprocess.run([liftboard, "replay", "--board", str(rec / f"{session}.board.json"), str(rec / f"{session}.jsonl")],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    replayed = [m for m in (json.loads(line) for line in out.stdout.splitlines()) if m["t"] != "pong"]
+    expected = [dict(m, session="replay") if k == 0 else m for k, m in enumerate(told) if m["t"] != "pong"]
+    assert replayed[:len(expected)] == expected
+    return stream, replayed

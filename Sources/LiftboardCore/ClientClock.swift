@@ -30,23 +30,32 @@ public struct ClientClock: Sendable, Equatable {
     /// Whether the offset came from a message with a real `ms` (a `hello` without one only
     /// gives a provisional mapping, replaced by the first real sample).
     private var measured = false
+    /// Added to every `ms` from the first real sample on: how far the session's time had gone
+    /// under the provisional mapping (other sessions' commits and presence, timers) past that
+    /// sample. A client whose clock starts at 0 after a `hello` without `ms` goes on from the
+    /// session's time, rather than standing still until its clock catches up with it. Zero
+    /// for a client that sends `ms` in its `hello` (the page).
+    public private(set) var shift: Double = 0
 
     public init() {}
 
     /// The session time for a client message carrying `ms` (nil: a `hello` without one),
     /// received at `serverNow`. Learns the offset, applies the bounds.
     public mutating func message(ms: Double?, serverNow: Double) -> Double {
-        guard let ms else {
+        guard var ms else {
             if offset == nil { offset = serverNow - last; firstOffset = offset }
             return last
         }
         if !measured {
             measured = true
+            shift = max(0, last - ms)
+            ms += shift
             offset = serverNow - ms
             firstOffset = offset
             last = max(last, ms)
             return last
         }
+        ms += shift
         let floor = firstOffset! - Self.maxLeadMs
         let sample = serverNow - ms
         // Ahead of what the lead allows: clamp the message to the mapping's limit.

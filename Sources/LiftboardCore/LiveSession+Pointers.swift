@@ -28,6 +28,7 @@ extension LiveSession {
             pointers[pointers.count - 1].recognizer.cancel()
             pointers[pointers.count - 1].phase = .inert
         }
+        askClaim(pointer: pointers.count - 1, at: at)
         // A press on a drag handle lifts at once, whatever the pointer (UIKit's reorder control).
         if onHandle(at) {
             pointers[pointers.count - 1].recognizer = LongPressRecognizer(at: at, time: now, pressMs: 0,
@@ -137,6 +138,7 @@ extension LiveSession {
             announce("\(holder) is moving \(arr.labels[h]).")
             return
         }
+        guard claimAllowsLift(h, pointer: k) else { return }
         pointers[k].phase = .dragging
         lift(h, pointer: p, at: at, now: now)
     }

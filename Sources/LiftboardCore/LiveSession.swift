@@ -32,6 +32,10 @@ struct PointerState: Sendable {
     /// The long press began over an item the session's role may not lift (issue 42): a tap by
     /// another pointer meanwhile is a tap-to-add, refused (`role_forbids`).
     var roleRefused = false
+    /// Issue 44 (`ClaimInput.required`): the item whose claim this pointer asked for, and
+    /// whether its long press began and waits for the store's answer.
+    var claim: Int? = nil
+    var awaitingClaim = false
 }
 
 /// The axis a columns board's pan locked to (UIScrollView's directional lock).
@@ -137,6 +141,8 @@ struct LiveSession: Sendable {
     var selection: Selection
     /// This session's commits, newest last, for `undo`.
     var undoStack: [OwnCommit] = []
+    /// Holds across processes (issue 44, `LiveSession+Claims.swift`).
+    var claims = ClaimTable()
 
     /// What the client has been sent, and the buffers the next frame reuses.
     var sent: SentState
@@ -282,6 +288,8 @@ struct LiveSession: Sendable {
             applyExternal(commit, now: now)
         case .resync, .rebase:
             break  // `Session` handles them before they get here
+        case .claim(let c):
+            claimInput(c, now: now)
         case .presence(let p):
             othersHold(p)
             flushStep(at: now, into: &out)

@@ -99,6 +99,9 @@ public enum ClientEvent: Hashable, Sendable {
     /// Replay only (and the hub, live; issue 44): who is on the board and what each holds.
     /// The items other sessions hold do not lift here; the session passes it on as `presence`.
     indirect case presence(Presence)
+    /// Replay only (and the server, live; issue 44): holds go through the shared store, and
+    /// its answers to this session's claims (`ClaimInput`).
+    indirect case claim(ClaimInput)
 }
 
 /// Where `moveTo` puts an item: the first or last place of a section, or one place up or down

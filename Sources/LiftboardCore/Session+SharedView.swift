@@ -80,6 +80,7 @@ extension Session {
         guard b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.scrolling.deceleration == nil,
               b.session.scrolling.autoScrollAt == nil, b.session.focus == nil, b.session.sent.focus == nil, !b.session.keyboardStarted,
               b.session.selection.count == 0, b.session.undoStack.isEmpty, b.session.scrolling.flings.isEmpty,
+              b.session.claims.outstanding.isEmpty,
               b.session.nextDeadline == nil else { return false }
         return true
     }

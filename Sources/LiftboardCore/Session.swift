@@ -109,9 +109,9 @@ public struct Session: Sendable {
     /// Whether any item is lifted right now.
     public var isDragging: Bool { live.map { !$0.session.drags.isEmpty } ?? false }
 
-    /// Whether the session has its board (its hello answered with a layout): one test, where
-    /// `committedOrder != nil` would build the whole order.
-    public var isStarted: Bool { live != nil }
+    /// Whether `hello` started the session and it is not closed: a check that costs nothing,
+    /// where `committedOrder != nil` builds the whole order (a million ids on a big board).
+    public var isLive: Bool { live != nil }
 
     /// Whether the driver has closed the session.
     public var isClosed: Bool { if case .closed = state { true } else { false } }
@@ -121,10 +121,23 @@ public struct Session: Sendable {
 
     /// Issue 44: the items this session's drags carry, in the order they were lifted.
     /// Read through the box, never binding its session: a copy of the whole `LiveSession`
-    /// on every `moved` cost about 3,000 Ir a message (bench-instructions, issue 44).
+    /// on every `moved` cost about 7,000 Ir a `reorder` message (bench-instructions, issue 44).
     public var holds: [String] {
         guard let box = live, !box.session.drags.isEmpty else { return [] }
         return box.session.drags.flatMap { $0.carried.map { box.session.arr.ids[$0] } }
+    }
+
+    /// Issue 44, holds across processes: the items this session needs claimed in the store now
+    /// (its pressed pointers' and its drags'), and the claims it asked for since the last call
+    /// (each is answered once, by a `claim` input: `ClaimInput`).
+    public var claimsWanted: Set<String> { live?.session.claimsWanted ?? [] }
+
+    public mutating func takeClaimAsks() -> [String] {
+        guard live?.session.claims.asks.isEmpty == false else { return [] }
+        return withLive { s in
+            defer { s.claims.asks.removeAll() }
+            return s.claims.asks
+        } ?? []
     }
 
     /// Issue 44: where the latest drag would drop now (its item's live place), if any.

@@ -111,7 +111,7 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
         let p = Int(reader.byte() % 3)
         let point = Point(x: reader.double(700) - 50, y: reader.double(1400) - 100)
         let event: ClientEvent
-        switch reader.byte() % 15 {
+        switch reader.byte() % 16 {
         case 0, 1: event = .down(pointer: p, at: point, kind: .touch, mods: Modifiers(rawValue: reader.byte() & 0x0F))
         case 2, 3, 4: event = .move(pointer: p, at: point)
         case 5: event = .up(pointer: p, at: point)
@@ -144,6 +144,12 @@ func fuzzSession(_ bytes: UnsafeRawBufferPointer) {
             event = .presence(Presence(board: driver.board.id, people: [
                 Presence.Entry(session: "other", name: "Ana", color: Presence.color(for: "other"), role: .move, holds: held),
             ], watching: Int(reader.byte() % 3)))
+        case 15:
+            // Issue 44, holds across processes: the store's claims, asked for or not.
+            let items = driver.board.sections.flatMap(\.items)
+            let id = items.isEmpty ? "none" : items[Int(reader.byte()) % items.count].id
+            event = .claim([ClaimInput.required, .answer(item: id, holder: nil), .answer(item: id, holder: "Bo"),
+                            .failed(item: id)][Int(reader.byte() % 4)])
         default: event = .advance
         }
         driver.step(event, at: now)

@@ -26,6 +26,9 @@ struct BoardPresence {
     private var joinedOrLeft = false
     /// The sessions whose holds changed since the last `presence`.
     private var holdsChanged: [String] = []
+    /// Issue 44: the sessions of other processes holding items of this board (the shared
+    /// store's claims), each with its holds.
+    private(set) var others: [Presence.Entry] = []
     /// When the last `presence` went (server ms).
     private(set) var lastSent = -Double.infinity
     /// At most ten a second.
@@ -61,6 +64,25 @@ struct BoardPresence {
         return true
     }
 
+    /// The other processes' holders changed: every session is told. Returns whether that is
+    /// news.
+    mutating func setOthers(_ entries: [Presence.Entry]) -> Bool {
+        guard entries != others else { return false }
+        others = entries
+        joinedOrLeft = true
+        return true
+    }
+
+    /// `session`'s entry as `presence` lists it (its holds left out): who claims for it.
+    func entry(of session: String) -> Presence.Entry? {
+        index[session].map { entry(members[$0]) }
+    }
+
+    private func entry(_ m: Member) -> Presence.Entry {
+        Presence.Entry(session: m.session, user: m.person.user, name: m.person.name ?? Presence.guestName(number: m.number),
+                       color: Presence.color(for: m.person.user ?? m.session), role: m.person.role, holds: m.holds, target: m.target)
+    }
+
     /// When the news may go: at `now` when the last `presence` is `interval` old, else when
     /// it will be; nil when there is no news.
     func due(now: Double) -> Double? {
@@ -91,11 +113,10 @@ struct BoardPresence {
                 idle += 1
                 if idle > Self.maxIdleListed { more += 1; continue }
             }
-            people.append(Presence.Entry(session: m.session, user: m.person.user,
-                                         name: m.person.name ?? Presence.guestName(number: m.number),
-                                         color: Presence.color(for: m.person.user ?? m.session), role: m.person.role,
-                                         holds: m.holds, target: m.target))
+            people.append(entry(m))
         }
+        // Other processes' holders hold something: every one is listed.
+        people += others
         return Presence(board: board, people: people, watching: watching, more: more)
     }
 

@@ -16,6 +16,7 @@ extension Connection {
     /// SERVER_WRITEABLE: writes what is ready and asks again for the rest; closes once
     /// everything before the close is out. Returns -1 to close.
     func writeable() -> Int32 {
+        machine.socketDrained()
         if writeReady(first: true) < 0 { return -1 }
         switch machine.afterWriting() {
         case .nothing:
@@ -83,6 +84,11 @@ extension Connection {
                 written += count
             }
             if rc < n { return -1 }
+            // The socket took only part: lws holds the rest and nothing more goes out before it.
+            if lws_partial_buffered(wsi) != 0 {
+                machine.socketStalled(now: server.now)
+                return 0
+            }
             // Nothing more ready (a watcher's one message of a commit): no second look at lws's
             // buffer and the queue.
             if !machine.hasReadyMessages() { return 0 }

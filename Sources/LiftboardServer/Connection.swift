@@ -212,7 +212,7 @@ final class Connection {
 
     // MARK: Performing
 
-    private func takeActions() -> [Action] {
+    func takeActions() -> [Action] {
         var out: [Action] = []
         swap(&out, &spare)
         // Most inputs leave no action behind (a quiet move): an empty array's removeAll still
@@ -223,7 +223,7 @@ final class Connection {
 
     /// Performs `actions` in order. Returns -1 when the connection must close now.
     @discardableResult
-    private func perform(_ actions: [Action]) -> Int32 {
+    func perform(_ actions: [Action]) -> Int32 {
         var rc: Int32 = 0
         for a in actions {
             switch a {
@@ -242,6 +242,8 @@ final class Connection {
                 _ = hub?.commit(c, from: self)
             case .holds(let ids, let target):
                 hub?.holds(ids, target: target, of: self)
+            case .claims(let plan):
+                claim(plan)
             case .lookUpBoard(let board):
                 if server.lookUpBoard(board, for: self) { awaitingLookup = true } else { boardLookupAnswered() }
             case .forgetLookup:
@@ -288,6 +290,7 @@ final class Connection {
         server.log(.info, "hello", session: id, "board \(hub.board.id) v\(hub.board.version)")
         // Everyone hears of the join, this session too (after `joined`: it is recorded).
         hub.presenceChanged()
+        if server.store.claims != nil { requireClaims() }
     }
 
     private func record(_ line: ConnectionMachine.RecordedLine) {
@@ -299,6 +302,7 @@ final class Connection {
         case .resync(let version, let order, let ms): recorder.recordResync(version: version, order: order, ms: ms)
         case .rebase(let version, let order, let ms): recorder.recordRebase(version: version, order: order, ms: ms)
         case .presence(let p, let ms): recorder.recordPresence(p, ms: ms)
+        case .claim(let input, let ms): recorder.recordClaim(input, ms: ms)
         case .person(let p, let ms): recorder.recordPerson(p, ms: ms)
         }
     }

@@ -126,7 +126,7 @@ extension ConnectionMachine {
     /// its committed order and the client gets a `layout`, held until `board` is durable.
     mutating func resync(to board: Board, droppingHeldAbove version: Int, now: Double, into out: inout [Action]) {
         outgoing.removeAll { $0.barrier > version }
-        if recording, session.committedOrder != nil {
+        if recording, session.isLive {
             out.append(.record(.resync(version: board.version, order: board.order, ms: clock.serverEvent(serverNow: now))))
         }
         deliver(session.resync(to: board), now: now, barrier: board.version, into: &out)

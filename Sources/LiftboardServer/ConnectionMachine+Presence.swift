@@ -8,7 +8,7 @@ extension ConnectionMachine {
     /// hub encodes it once for every session; a `presence` still queued is replaced by it,
     /// `OutgoingQueue.append`).
     mutating func presence(_ p: Presence, shared: SharedMessage? = nil, now: Double, into out: inout [Action]) {
-        guard session.isStarted else { return }
+        guard session.isLive else { return }
         let ms = clock.serverEvent(serverNow: now)
         if recording { out.append(.record(.presence(p, ms: ms))) }
         var answered = session.handle(.presence(p), at: ms)

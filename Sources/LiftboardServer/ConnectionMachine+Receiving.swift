@@ -74,7 +74,7 @@ extension ConnectionMachine {
                 return move(pointer, to: at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out)
             }
             switch m.event {
-            case .advance, .external, .resync, .rebase, .presence:
+            case .advance, .external, .resync, .rebase, .presence, .claim:
                 send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"), now: now, into: &out)
                 return
             default: break
@@ -243,6 +243,8 @@ extension ClientEvent {
         case .resync: "resync"
         case .rebase: "rebase"
         case .presence: "presence"
+        case .claim(.required): "claims"
+        case .claim: "claimed"
         }
     }
 }

@@ -30,6 +30,16 @@ extension ConnectionMachine {
         return outgoing.writeNext(over: &buffer, headroom: headroom, commitOrder: commitOrder)
     }
 
+    /// The socket would not take all that was written (lws holds the rest): the slow-reader
+    /// clock starts, unless it runs already.
+    mutating func socketStalled(now: Double) {
+        if outgoing.stalledSince == nil { outgoing.stalledSince = now }
+    }
+
+    /// A writeable callback: lws calls it only once the socket took what lws held, so the
+    /// client is reading and the slow-reader clock stops.
+    mutating func socketDrained() { outgoing.stalledSince = nil }
+
     /// Drops the written messages' slots (`OutgoingQueue.compact`).
     mutating func compactQueue() { outgoing.compact() }
 

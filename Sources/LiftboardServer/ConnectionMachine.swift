@@ -45,6 +45,8 @@ struct ConnectionMachine {
         case rebase(version: Int, order: [SectionOrder], ms: Double)
         /// Issue 44: who is on the board and what each holds, as the session got it.
         case presence(Presence, ms: Double)
+        /// Issue 44: a claim input (`ClaimInput`), as the session got it.
+        case claim(ClaimInput, ms: Double)
         /// Issue 42: a renewed token made the session act for another person.
         case person(Person, ms: Double)
     }
@@ -63,6 +65,8 @@ struct ConnectionMachine {
         /// Issue 44: the items this session holds changed (a lift, a drop), or where it would
         /// drop them (a `moved`): all it holds now, and the latest drag's place.
         case holds([String], target: Place?)
+        /// Issue 44: claims to make and give up in the shared store (`SessionClaims`).
+        case claims(SessionClaims.Plan)
         /// Ask the shared store whether board `id` exists (`boardLookupAnswered` follows).
         case lookUpBoard(String)
         /// The lookup asked for is of no more interest.
@@ -136,6 +140,8 @@ struct ConnectionMachine {
     /// What the session answers a move, kept empty between moves for the next one's answer (a
     /// new array each cost an allocation and its release); none is kept past a few elements.
     var moveEvents: [ServerEvent] = []
+    /// Issue 44: the session's claims in a shared store (nil: holds stay in this process).
+    var claims: SessionClaims?
 
     init(id: String, mode: Mode, authorized: Bool = true, auth: SessionAuth = SessionAuth(), bounds: Bounds = Bounds()) {
         self.mode = mode
@@ -214,6 +220,7 @@ struct ConnectionMachine {
     @discardableResult
     mutating func deliver(_ events: [ServerEvent], now: Double, barrier initial: Int = 0, shared: SharedEncoding? = nil,
                           into out: inout [Action]) -> [Planned]? {
+        if claims != nil { planClaims(into: &out) }
         // Most inputs (a quiet move) answer nothing: only the timer may need arming.
         if events.isEmpty { schedule(now: now, into: &out); return shared == nil ? nil : [] }
         let live = self.live
@@ -277,12 +284,13 @@ struct ConnectionMachine {
 
     /// Queues `message`; closes a reader too far behind (`bounds.maxPendingBytes`, `maxPendingMs`).
     mutating func queue(_ message: consuming OutgoingQueue.Message, barrier: Int, size: Int, now: Double, into out: inout [Action]) {
-        outgoing.append(OutgoingQueue.Entry(message: message, barrier: barrier, queuedAt: now, size: size))
+        outgoing.append(OutgoingQueue.Entry(message: message, barrier: barrier, size: size))
         queued = true
         // One big message (a whole order on a huge board) is not a slow reader: the bound
-        // leaves room for twice the message being queued; time catches a client that stalls.
+        // leaves room for twice the message being queued; time catches a client that stalls
+        // (its socket has held a partial write that long).
         let maxPending = max(mode == .echo ? 4 * bounds.maxEchoMessageBytes : bounds.maxPendingBytes, 2 * size)
-        if outgoing.pendingBytes > maxPending || now - (outgoing.oldestQueuedAt ?? now) > bounds.maxPendingMs {
+        if outgoing.pendingBytes > maxPending || now - (outgoing.stalledSince ?? now) > bounds.maxPendingMs {
             out.append(.log(.warn, event: "refusal", detail: "slow reader: \(outgoing.pendingBytes) bytes pending"))
             outgoing.removeAll()
             close(1008, "too far behind")

@@ -12,6 +12,12 @@ extension Hub {
         if presence.setHolds(ids, target: target, of: c.id) { presenceChanged() }
     }
 
+    /// Issue 44: the sessions of other processes that hold items of this board (the shared
+    /// store's claims), listed in `presence` after this process's own.
+    func otherProcessesHold(_ entries: [Presence.Entry]) {
+        if presence.setOthers(entries) { presenceChanged() }
+    }
+
     /// Something changed: sends the news now, or when the last `presence` is `interval` old.
     func presenceChanged() {
         guard let due = presence.due(now: server.now) else { return }

@@ -42,6 +42,7 @@ final class Hub {
         // connection on the board for each one that left (ten thousand watchers closing: half a
         // billion instructions).
         if let k = connections.firstIndex(where: { $0 === c }) { connections.remove(at: k) }
+        c.releaseClaims(board: board.id)
         byID[c.id] = nil
         state.leave(c.id)
         presence.leave(c.id)
@@ -129,7 +130,8 @@ final class Hub {
 
     // MARK: Performing
 
-    private func connection(_ id: String) -> Connection? { byID[id] }
+    /// The session `id` on this board, if it is here.
+    func connection(_ id: String) -> Connection? { byID[id] }
 
     /// A commit made elsewhere, handed to every session on the board but `origin`'s as its
     /// `FanOutPlan` says: encoded once for all of them, and stepped once for all the idle ones

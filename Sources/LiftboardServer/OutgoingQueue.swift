@@ -4,7 +4,7 @@ import LiftboardWire
 /// A connection's outgoing messages, in order, each held until the board version it follows is
 /// durable (its barrier, against `durable`); written one by one into the server's send buffer. Frames waiting
 /// behind each other merge (the client gets the latest state); what is held counts against the
-/// slow-reader bound (`pendingBytes`, the oldest's age).
+/// slow-reader bound (`pendingBytes`, and how long the socket has held a partial write: `stalledSince`).
 ///
 /// Written messages leave their slots behind until `compact` drops them (the head moves, the
 /// array stays): a watcher's one message of a commit costs no shifting of the array.
@@ -85,7 +85,6 @@ struct OutgoingQueue {
         var message: Message
         /// The board version that must be durable before it goes out; 0 for none.
         var barrier: Int
-        var queuedAt: Double
         /// About how many bytes it takes on the wire (`ServerEvent.estimatedSize`).
         var size: Int
     }
@@ -106,8 +105,12 @@ struct OutgoingQueue {
     var isEmpty: Bool { head == entries.count }
     /// The entries' memory, written slots included (a drained queue keeps little of it).
     var capacity: Int { entries.capacity }
-    /// When the oldest message still queued was queued.
-    var oldestQueuedAt: Double? { head < entries.count ? entries[head].queuedAt : nil }
+    /// Since when the socket has held bytes it would not take (lws keeps a partial write),
+    /// with no writeable callback since: the slow-reader clock. It runs only while the client
+    /// is the one behind, never while the server itself was busy (a million-item session
+    /// starting on the same loop) or a commit waits to be durable: those queue messages too,
+    /// but the client has not yet been offered them.
+    var stalledSince: Double?
 
     /// Whether the next message may go out: its barrier is at most `durable`.
     var hasReady: Bool {
@@ -152,6 +155,7 @@ struct OutgoingQueue {
     /// is of use to no one).
     mutating func removeAll() {
         entries.removeAll()
+        stalledSince = nil
         head = 0
         pendingBytes = 0
     }

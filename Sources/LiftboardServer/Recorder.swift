@@ -102,6 +102,11 @@ final class Recorder {
         write(w.bytes)
     }
 
+    /// Issue 44: a claim input (`ClaimInput`): `claims`, `claimed`.
+    func recordClaim(_ input: ClaimInput, ms: Double) {
+        write(Wire.encodeClaimInput(input, ms: ms))
+    }
+
     /// Issue 42: an `auth` message renewed the session's token as another person, applied at
     /// `ms`: a `person` input line (never the token).
     func recordPerson(_ p: Person, ms: Double) {

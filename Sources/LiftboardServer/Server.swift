@@ -233,6 +233,7 @@ public final class Server {
                 reports.add([.boards(news)])
                 contextBox.wake()
             })
+            startClaims(url: url, wake: contextBox)
         }
 
         lws_set_log_level(Int32(LLL_ERR | LLL_WARN), lwsLogEmit)
@@ -333,6 +334,7 @@ public final class Server {
         endpoint.heap.timer?.release()
         store.writer?.close()
         store.listener?.close()
+        store.claims?.close()
         lws_context_destroy(context)
         endpoint.serviceLoop.destroy()
         context = nil
@@ -373,6 +375,7 @@ public final class Server {
     func drainDurableReports() {
         drainBoardJobs()
         drainEventCatchUps()
+        drainClaims()
         // Each board once, in the order first reported, with its hub as found then: looked up
         // again at the end only when boards were created or deleted meanwhile.
         var touched: [(board: String, hub: Hub?)] = []

@@ -86,6 +86,9 @@ struct Sessions {
 struct StoreLink {
     var writer: CommitWriter?
     var listener: CommitListener?
+    /// Issue 44: holds claimed in a shared store (PostgreSQL), and what its thread reports.
+    var claims: ClaimBroker?
+    let claimReports = ClaimReports()
     /// What the store thread and the listener say, drained on the service thread.
     let reports = StoreReports()
     /// This process among the processes sharing a store: tells its own commits apart.

@@ -28,10 +28,10 @@ public final class CommitListener: @unchecked Sendable {
     private let onCommits: @Sendable ([DurableCommit]) -> Void
     private let onHealth: @Sendable (Bool) -> Void
     private let onBoards: @Sendable (BoardNews) -> Void
-    /// Wakes the thread's `poll` at once for a request or a close (a pipe: without it a
-    /// request would wait for the next notification, or the poll's 200 ms timeout).
-    private let wakePipe: [Int32]
-    private var wakeFD: Int32 { wakePipe[0] }
+    /// Wakes the thread's `poll` at once for a request or a close (without it a request
+    /// would wait for the next notification, or the poll's 200 ms timeout).
+    private let wakePipe = WakePipe()
+    private var wakeFD: Int32 { wakePipe.readFD }
 
     /// `versions`: each board's version as the server loaded it; `edits`: how edits are kept
     /// as text (`EditCodec`).
@@ -45,23 +45,11 @@ public final class CommitListener: @unchecked Sendable {
         self.onCommits = onCommits
         self.onHealth = onHealth
         self.onBoards = onBoards
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        } else {
-            fds = [-1, -1]
-        }
-        wakePipe = fds
         let t = Thread { [unowned self] in self.loop() }
         t.name = "liftboard-listen"
         thread = t
         t.start()
     }
-
-    deinit { for fd in wakePipe where fd >= 0 { Glibc.close(fd) } }
 
     /// Stops the thread (at once, or within its 200 ms poll when the pipe could not be made).
     public func close() {
@@ -74,11 +62,7 @@ public final class CommitListener: @unchecked Sendable {
         }
     }
 
-    private func wake() {
-        // A full pipe already wakes the thread: a failed write loses nothing.
-        var byte: UInt8 = 1
-        if wakePipe[1] >= 0 { _ = write(wakePipe[1], &byte, 1) }
-    }
+    private func wake() { wakePipe.wake() }
 
     private var isStopping: Bool { lock.lock(); defer { lock.unlock() }; return stopping }
 
@@ -140,8 +124,7 @@ public final class CommitListener: @unchecked Sendable {
                 _ = poll(&fds, wakeFD >= 0 ? 2 : 1, boards.isEmpty ? 200 : 0)
                 if fds[1].revents != 0 {
                     // Requests are taken at the top of the next turn.
-                    var drain = [UInt8](repeating: 0, count: 64)
-                    while Glibc.read(wakeFD, &drain, drain.count) > 0 {}
+                    wakePipe.drain()
                 }
                 var looked = BoardNews()
                 for id in takeLookups() { try read(board: id, db: db!, into: &looked, missing: true) }

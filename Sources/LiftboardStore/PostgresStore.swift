@@ -87,6 +87,14 @@ public final class PostgresStore: Store {
         ALTER TABLE items ADD COLUMN collapsed BOOLEAN NOT NULL DEFAULT FALSE;
         ALTER TABLE items ADD COLUMN leaf BOOLEAN NOT NULL DEFAULT FALSE;
         """,
+        // 12: holds across processes (issue 44): one row per held item, won by one session
+        // of one process until `expires` (the database's clock), renewed by that process.
+        """
+        CREATE TABLE claims (board TEXT NOT NULL, item TEXT NOT NULL, session TEXT NOT NULL, process TEXT NOT NULL,
+          user_id TEXT, name TEXT NOT NULL, color TEXT NOT NULL, role TEXT NOT NULL,
+          claimed_at TIMESTAMPTZ NOT NULL, expires TIMESTAMPTZ NOT NULL, PRIMARY KEY (board, item));
+        CREATE INDEX claims_process ON claims (process);
+        """,
     ]
 
     private let db: PostgresConnection

@@ -85,5 +85,10 @@ extension SQLiteStore {
         ALTER TABLE items ADD COLUMN collapsed INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE items ADD COLUMN leaf INTEGER NOT NULL DEFAULT 0;
         """,
+        // 12: holds across processes (issue 44) are PostgreSQL's alone: one process keeps
+        // its holds in memory. The number keeps the one history.
+        """
+        SELECT 1;
+        """,
     ]
 }

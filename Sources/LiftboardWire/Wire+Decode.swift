@@ -113,6 +113,10 @@ extension Wire {
             event = .rebase(version: try f.int("version", in: 0...Int(Int32.max)), order: try order(f))
         case "presence":
             event = .presence(try presence(f))
+        case "claims":
+            event = .claim(.required)
+        case "claimed":
+            event = .claim(try claimed(f))
         default:
             throw WireError(code: .unknownType, message: "unknown message type \"\(t.utf8.count <= 64 ? t : String(t.prefix(64)) + "…")\"")
         }

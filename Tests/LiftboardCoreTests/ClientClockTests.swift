@@ -49,5 +49,20 @@ import Testing
         // A page open for an hour: its first real ms is not "ahead", it is its clock.
         #expect(c.message(ms: 3_600_000, serverNow: 520) == 3_600_000)
         #expect(c.offset == -3_599_480)
+        #expect(c.shift == 0)
+    }
+
+    @Test func aClockStartingAtZeroAfterAHelloWithoutMsGoesOnFromTheSessionsTime() {
+        // Hello at server 1,000 with no ms; others' presence at 16,000 takes the session to
+        // 14,950; the client's first message says ms 0 (a script's clock).
+        var c = ClientClock()
+        #expect(c.message(ms: nil, serverNow: 1_000) == 0)
+        #expect(c.serverEvent(serverNow: 16_000) == 14_950)
+        #expect(c.message(ms: 0, serverNow: 16_100) == 14_950)
+        #expect(c.shift == 14_950)
+        // A press then is due 500 ms later on its clock: the server fires it 550 ms after the
+        // message, not 15 s (the time the provisional mapping had run).
+        #expect(c.serverFireTime(due: 14_950 + 500) == 16_100 + 500 + ClientClock.timerAllowanceMs)
+        #expect(c.message(ms: 100, serverNow: 16_200) == 15_050)
     }
 }

@@ -229,11 +229,39 @@ struct MachineDriver {
         var d = MachineDriver(boards: ["b": MachineDriver.board(items: 40)])
         d.start()
         _ = d.receive(#"{"t":"wheel","dx":0,"dy":100,"ms":0}"#)
+        // The socket took part of a write at 0 and no writeable callback came since.
+        d.machine.socketStalled(now: 0)
+        d.machine.socketStalled(now: 3000)
         d.now = 5001
         let out = d.receive(#"{"t":"ping","id":1,"ms":5001}"#)
         #expect(out == [.log(.warn, event: "refusal", detail: "slow reader: 540 bytes pending"), .abandon, .requestWritable])
         #expect(d.machine.queuedCount == 0)
         #expect(d.machine.afterWriting() == .sendClose(code: 1008, reason: "too far behind"))
+    }
+
+    @Test func timeTheServerSpentBeforeTheSocketWasOfferedTheQueueIsNotTheReadersDelay() {
+        // A million-item session starting on the same loop kept it busy for seconds after this
+        // connection's message was queued: the client never had the chance to read it.
+        var d = MachineDriver(boards: ["b": MachineDriver.board(items: 40)])
+        d.start()
+        _ = d.receive(#"{"t":"wheel","dx":0,"dy":100,"ms":0}"#)
+        d.now = 9000
+        let out = d.receive(#"{"t":"ping","id":1,"ms":9000}"#)
+        #expect(!out.contains(.abandon), "\(out)")
+        #expect(d.machine.queuedCount == 2)
+    }
+
+    @Test func aWriteableCallbackStopsTheSlowReaderClock() {
+        var d = MachineDriver(boards: ["b": MachineDriver.board(items: 40)])
+        d.start()
+        _ = d.receive(#"{"t":"wheel","dx":0,"dy":100,"ms":0}"#)
+        d.machine.socketStalled(now: 0)
+        d.machine.socketDrained()  // lws wrote what it held: the client reads
+        d.machine.socketStalled(now: 4000)
+        d.now = 5001
+        #expect(!d.receive(#"{"t":"ping","id":1,"ms":5001}"#).contains(.abandon), "stalled 1,001 ms, not 5,001")
+        d.now = 9001
+        #expect(d.receive(#"{"t":"ping","id":2,"ms":9001}"#).contains(.abandon), "stalled 5,001 ms since 4,000")
     }
 
     // MARK: Limits

@@ -14,8 +14,8 @@ import LiftboardWire
         return f
     }
 
-    static func entry(_ m: Q.Message, barrier: Int = 0, at: Double = 0, size: Int = 10) -> Q.Entry {
-        Q.Entry(message: m, barrier: barrier, queuedAt: at, size: size)
+    static func entry(_ m: Q.Message, barrier: Int = 0, size: Int = 10) -> Q.Entry {
+        Q.Entry(message: m, barrier: barrier, size: size)
     }
 
     static func pong(_ id: Int) -> Q.Message { .event(.pong(id: .int(id), ms: 0)) }
@@ -52,11 +52,11 @@ import LiftboardWire
         #expect(q.hasReady)
     }
 
-    @Test func plainFramesBehindTheSameBarrierMergeKeepingTheFirstsSizeAndTime() {
+    @Test func plainFramesBehindTheSameBarrierMergeKeepingTheFirstsSize() {
         var q = Q()
-        q.append(Self.entry(.event(.frame(Self.frame(1, scrollY: 100))), at: 5, size: 40))
-        q.append(Self.entry(.event(.frame(Self.frame(2, scrollY: 250))), at: 9, size: 70))
-        #expect(q.count == 1 && q.pendingBytes == 40 && q.oldestQueuedAt == 5)
+        q.append(Self.entry(.event(.frame(Self.frame(1, scrollY: 100))), size: 40))
+        q.append(Self.entry(.event(.frame(Self.frame(2, scrollY: 250))), size: 70))
+        #expect(q.count == 1 && q.pendingBytes == 40)
         // Behind another barrier: not merged.
         q.append(Self.entry(.event(.frame(Self.frame(3, scrollY: 300))), barrier: 1, size: 5))
         #expect(q.count == 2 && q.pendingBytes == 45)

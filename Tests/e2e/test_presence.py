@@ -5,12 +5,11 @@ import json
 import os
 import socket
 import struct
-import subprocess
 
 import pytest
 import websockets
 
-from liftboard_server import HELLO, RunningServer, long_press_drag, recv_until, until_pong
+from liftboard_server import HELLO, RunningServer, assert_replays, long_press_drag, recv_until, until_pong
 
 
 @pytest.fixture
@@ -196,16 +195,7 @@ def test_a_recording_of_bos_session_with_ana_dragging_replays_to_what_bo_was_sen
         told = run(go())
     finally:
         s.stop()
-    session = told[0]["session"]
-    stream = (rec / f"{session}.jsonl").read_text()
+    # Everything, frames' times included, is what Bo was sent, message for message.
+    stream, replayed = assert_replays(liftboard, rec, told)
     assert '"t":"presence"' in stream
-    out = subprocess.run([liftboard, "replay", "--board", str(rec / f"{session}.board.json"), str(rec / f"{session}.jsonl")],
-                         capture_output=True, text=True, timeout=30)
-    assert out.returncode == 0, out.stderr
-    replayed = [json.loads(l) for l in out.stdout.splitlines()]
-    # The replay's session id is `replay`; everything else, frames' times included, is what Bo
-    # was sent, message for message (the pong came after the last recorded line: not replayed).
-    told[0]["session"] = "replay"
-    replayed = [m for m in replayed if m["t"] != "pong"]
-    assert replayed[:len(told)] == told
     assert any(held_by([m], "milk") == "Guest 1" for m in replayed)

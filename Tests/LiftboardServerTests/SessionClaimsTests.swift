@@ -1,0 +1,56 @@
+import Testing
+import LiftboardCore
+@testable import LiftboardServer
+
+/// `SessionClaims` alone (issue 44, holds across processes): what one session asks of the
+/// shared store after each step.
+@Suite struct SessionClaimsTests {
+    @Test func everyAskIsAClaimAndWhatIsNoLongerWantedIsReleased() {
+        var c = SessionClaims()
+        let pressed = c.plan(asks: ["a"], wanted: ["a"])
+        #expect(pressed == .init(claim: ["a"]))
+        let held = c.plan(asks: [], wanted: ["a"])
+        #expect(held.isEmpty, "held and wanted: nothing to do")
+        // A group lift: its other items are claimed when they are held.
+        let group = c.plan(asks: [], wanted: ["a", "c", "b"])
+        #expect(group == .init(claim: ["b", "c"]))
+        // Dropped: every claim goes.
+        let dropped = c.plan(asks: [], wanted: [])
+        #expect(dropped == .init(release: ["a", "b", "c"]) && c.held.isEmpty)
+    }
+
+    @Test func anAskAgainIsClaimedAgainAndATapsClaimIsReleasedWithItsUp() {
+        var c = SessionClaims()
+        let pressed = c.plan(asks: ["a"], wanted: ["a"])
+        #expect(pressed == .init(claim: ["a"]))
+        // The up before the answer: the session no longer wants it.
+        let up = c.plan(asks: [], wanted: [])
+        #expect(up == .init(release: ["a"]))
+        // Pressed and let go within one step: claimed (its answer comes), nothing released.
+        let tap = c.plan(asks: ["a"], wanted: [])
+        #expect(tap == .init(claim: ["a"]))
+        let ended = c.releaseAll()
+        #expect(ended == ["a"] && c.held.isEmpty)
+    }
+}
+
+/// `BoardPresence` with other processes' holders (the shared store's claims).
+@Suite struct BoardPresenceOthersTests {
+    @Test func otherProcessesHoldersAreListedAfterThisProcesssAndEveryoneIsTold() {
+        var p = BoardPresence()
+        p.join("s1-a", person: .open)
+        _ = p.take(now: 0)
+        let bo = Presence.Entry(session: "s1-b", name: "Bo", color: Presence.color(for: "bo"), role: .edit, holds: ["milk"])
+        let first = p.setOthers([bo]), again = p.setOthers([bo])
+        #expect(first)
+        #expect(!again, "the same holders again: no news")
+        let except = p.take(now: 200)
+        let told = p.presence(board: "demo")
+        #expect(except == nil, "news from elsewhere: every session is told")
+        #expect(told.people.map(\.session) == ["s1-a", "s1-b"] && told.holders["milk"]?.name == "Bo")
+        let cleared = p.setOthers([])
+        _ = p.take(now: 400)
+        let after = p.presence(board: "demo")
+        #expect(cleared && after.holders.isEmpty)
+    }
+}
