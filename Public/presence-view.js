@@ -2,12 +2,14 @@
 // the cells another session holds (`heldBy`). This module says what the page draws of them:
 // - on the canvas (renderer.js calls `drawPresence` over the cells): a held cell is drawn
 //   dimmed in its place (`HELD_ALPHA`) with a chip of the holder's name in their color, and the
-//   holder's `target` as an insertion marker wearing the same chip;
+//   holder's `target` as an insertion marker wearing the same chip ("Ana · 3" for a group's
+//   drag; in a tree, the marker indented at the target's depth);
 // - in a host page's header (`renderAvatarStack`, the demo page's): initials on each person's
 //   color, "+N" past a few, and the watching count.
 // The pure parts (`holdMarks`, `markerFor`, `avatarStack`) take no DOM and are tested in node.
 import { valueAt } from "./easing.js";
 import { contentToView, layoutOf } from "./scene.js";
+import { indentOf, insertionLine, isTree } from "./tree-view.js";
 
 /** How opaque a cell another session holds is drawn. */
 export const HELD_ALPHA = 0.4;
@@ -34,11 +36,14 @@ export function initials(name) {
 export function holderOf(presence, id, name) {
   const people = presence?.people || [];
   const p = people.find((q) => (q.holds || []).includes(id)) || people.find((q) => q.name === name);
-  return { name: name ?? p?.name ?? "?", color: p?.color || FALLBACK, target: p?.target ?? null, session: p?.session ?? null };
+  return { name: name ?? p?.name ?? "?", color: p?.color || FALLBACK, target: p?.target ?? null, session: p?.session ?? null,
+    holds: p?.holds || [id] };
 }
 
-/** Every held cell the scene knows: [{id, name, color, target}], in the scene's cell order. A
- *  person's `target` goes with their first held item only (one marker a drag). */
+/** Every held cell the scene knows: [{id, name, color, target, count}], in the scene's cell
+ *  order. A person's `target` goes with their first held item only (one marker a drag);
+ *  `count` is how many items their drag carries: their holds less a tree's descendants that
+ *  ride with a held parent (a subtree is one item; a group of three is three). */
 export function holdMarks(scene) {
   const out = [], seen = new Set();
   for (const c of scene.cells.values()) {
@@ -47,17 +52,37 @@ export function holdMarks(scene) {
     const key = h.session ?? h.name;
     const target = seen.has(key) ? null : h.target;
     seen.add(key);
-    out.push({ id: c.id, name: h.name, color: h.color, target });
+    out.push({ id: c.id, name: h.name, color: h.color, target, count: carried(scene, h.holds) });
   }
   return out;
+}
+
+/** The items a drag holding `holds` carries: those whose parent it does not also hold. On a
+ *  tree an item this page has no cell of is a row hidden here (under a collapsed row, or a
+ *  lifted subtree's descendant), not counted; on other boards it is a card out of the window. */
+function carried(scene, holds) {
+  const held = new Set(holds), tree = isTree(scene);
+  let n = 0;
+  for (const id of holds) {
+    const c = scene.cells.get(id);
+    if (c ? !held.has(c.parent) : !tree) n++;
+  }
+  return Math.max(1, n);
+}
+
+/** The chip's text of a drag carrying `count` items: "Ana", or "Ana · 3" for a group. */
+export function chipLabel(name, count) {
+  return count > 1 ? `${name} · ${count}` : name;
 }
 
 /**
  * Where an insertion at `target` ({section, index}) is drawn, in content coordinates:
  * `{section, x, y, w, h}`, a thin bar: horizontal in a list or a column (at the top of the cell
  * now at that place, or below the section's last), vertical in a grid (at that cell's leading
- * edge, or after the last). The places are counted without the held items (`skip`), as the
- * holder's own view has them out. Null when the section's cells are not known here.
+ * edge, or after the last). On a tree board the bar starts at the target's `depth` (indented as
+ * the holder's own insertion line, tree-view.js `insertionLine`) and runs to the row's trailing
+ * edge. The places are counted without the held items (`skip`), as the holder's own view has
+ * them out. Null when the section's cells are not known here.
  */
 export function markerFor(scene, target, skip, now) {
   if (!target) return null;
@@ -79,6 +104,10 @@ export function markerFor(scene, target, skip, now) {
   }
   const f = i < cells.length ? at(cells[i]) : at(cells[cells.length - 1]);
   const y = i < cells.length ? f.y : f.y + f.h;
+  if (isTree(scene) && Number.isInteger(target.depth)) {
+    const line = insertionLine(f, target.depth, indentOf(scene));
+    return { section: target.section, x: line.x0, y: y - 1.5, w: line.x1 - line.x0, h: 3 };
+  }
   return { section: target.section, x: f.x + 6, y: y - 1.5, w: f.w - 12, h: 3 };
 }
 
@@ -110,7 +139,7 @@ export function drawPresence(ctx, scene, now) {
     const cell = scene.cells.get(m.id);
     const f = valueAt(cell.frame, now);
     const o = contentToView(scene, cell.section, f.x, f.y, now);
-    const entry = { id: m.id, name: m.name, color: m.color, chip: null, marker: null };
+    const entry = { id: m.id, name: m.name, color: m.color, count: m.count, chip: null, marker: null };
     if (!cell.hidden) entry.chip = chip(ctx, o.x + f.w - 12 - chipWidth(ctx, m.name), o.y + (f.h - 20) / 2, m.name, m.color);
     const bar = markerFor(scene, m.target, held, now);
     if (bar) {
@@ -122,7 +151,8 @@ export function drawPresence(ctx, scene, now) {
       ctx.fill();
       // The chip sits on the bar's start (a list's) or above it (a grid's).
       const cx = bar.w > bar.h ? v.x + 10 : v.x - 8, cy = bar.w > bar.h ? v.y + bar.h / 2 - 10 : v.y - 10;
-      entry.marker = { x: v.x, y: v.y, w: bar.w, h: bar.h, chip: chip(ctx, cx, cy, m.name, m.color) };
+      entry.marker = { x: v.x, y: v.y, w: bar.w, h: bar.h, label: chipLabel(m.name, m.count),
+        chip: chip(ctx, cx, cy, chipLabel(m.name, m.count), m.color) };
     }
     drawn.push(entry);
   }

@@ -14,19 +14,36 @@ extension LiveSession {
     /// whose holder changed are sent again in this step's frame. Its own are told apart by
     /// what it lifts, not by its id: a presence lists them as they are when it is delivered
     /// (the hub hears of every lift and drop at once), and a replay's session has another id.
+    /// A session that lifts nothing and is listed holding nothing (a watcher) takes the
+    /// presence's own table (`Presence.heldNames`: built once for every session); a frame is
+    /// due only when an item of the window it was last sent changed holder (the others come
+    /// whole, `heldBy` with them, when they enter it).
     mutating func othersHold(_ p: Presence) {
-        var others: [String: String] = [:]
-        for e in p.people where e.session != identity.sessionID {
-            for id in e.holds where others[id] == nil {
-                // An item not on this session's board now (in a trash, not yet added) is
-                // kept: it is held still when it comes back.
-                if let h = arr.handleOf[id], liftedBy[h] != nil { continue }
-                others[id] = e.name
+        var others: [String: String]
+        if drags.isEmpty, !p.people.contains(where: { $0.session == identity.sessionID && !$0.holds.isEmpty }) {
+            others = p.heldNames
+        } else {
+            others = [:]
+            for e in p.people where e.session != identity.sessionID {
+                for id in e.holds where others[id] == nil {
+                    // An item not on this session's board now (in a trash, not yet added) is
+                    // kept: it is held still when it comes back.
+                    if let h = arr.handleOf[id], liftedBy[h] != nil { continue }
+                    others[id] = e.name
+                }
             }
         }
-        guard others != liftedBy.others else { return }
+        // Only the window's cells are compared (a dozen, not every hold on the board): the
+        // frame diffs no other.
+        var shown = false
+        if others.isEmpty != liftedBy.others.isEmpty || !others.isEmpty {
+            for h in sent.order where !shown && h < arr.ids.count {
+                let id = arr.ids[h]
+                shown = others[id] != liftedBy.others[id]
+            }
+        }
         liftedBy.others = others
-        step.cellsDirty = true
+        if shown { step.cellsDirty = true }
     }
 
     /// Refuses a lift of `h` by `what` (a keyboard lift, `moveTo`, tap-to-add) when another

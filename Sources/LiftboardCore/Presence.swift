@@ -40,7 +40,10 @@ public struct Presence: Hashable, Sendable {
 
     public var board: String
     /// Ordered by session number (the order sessions joined the process), then id.
-    public var people: [Entry]
+    public var people: [Entry] { didSet { heldNames = Self.names(people) } }
+    /// Each held item's holder's name (the first listed wins): built once a presence, so that
+    /// the thousand sessions of a board that take it share one table (`LiveSession.othersHold`).
+    public private(set) var heldNames: [String: String]
     /// How many `view` sessions watch the board.
     public var watching: Int
     /// Sessions above `view` that hold nothing and are not listed (a board of many: the list
@@ -49,6 +52,13 @@ public struct Presence: Hashable, Sendable {
 
     public init(board: String, people: [Entry], watching: Int, more: Int = 0) {
         self.board = board; self.people = people; self.watching = watching; self.more = more
+        heldNames = Self.names(people)
+    }
+
+    static func names(_ people: [Entry]) -> [String: String] {
+        var out: [String: String] = [:]
+        for p in people { for id in p.holds where out[id] == nil { out[id] = p.name } }
+        return out
     }
 
     /// The holder of each held item: item id to the holder's entry (the first listed wins,

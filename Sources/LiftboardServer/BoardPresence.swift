@@ -90,17 +90,11 @@ struct BoardPresence {
         return max(now, lastSent + Self.interval)
     }
 
-    /// The `presence` of the board, and the one session not to send it to: the session whose
-    /// own holds are all the news (it knows them: a session is not told of its own lifts and
-    /// drops). Clears the news; `now` is when it goes.
-    mutating func take(board: String, now: Double) -> (presence: Presence, except: String?) {
-        let except = takeNews(now: now)
-        return (presence(board: board), except)
-    }
-
-    /// `take` without making the presence (the hub makes it only for someone to send it to):
-    /// clears the news and returns the session not to send it to.
-    mutating func takeNews(now: Double) -> String? {
+    /// The one session not to send the news to: the session whose own holds are all the news
+    /// (it knows them: a session is not told of its own lifts and drops). Clears the news;
+    /// `now` is when it goes. The caller builds `presence(board:)` only when someone else is
+    /// there to be told (a board of one dragging session builds and encodes none).
+    mutating func take(now: Double) -> String? {
         let except = !joinedOrLeft && holdsChanged.count == 1 ? holdsChanged[0] : nil
         joinedOrLeft = false
         holdsChanged.removeAll()

@@ -42,9 +42,7 @@ extension Hub {
     }
 
     private func sendPresence() {
-        let except = presence.takeNews(now: server.now)
-        // A session alone on its board is not told of its own holds: no presence is made for
-        // no one (every lift, `moved` and drop of a lone session came here).
+        let except = presence.take(now: server.now)
         guard connections.contains(where: { $0.id != except }) else { return }
         let p = presence.presence(board: board.id)
         // One encoding for every session: the message is the same for all.

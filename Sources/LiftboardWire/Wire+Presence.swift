@@ -5,7 +5,8 @@ import LiftboardCore
 extension Wire {
     /// A `presence`'s members after `t` (also what a recording's `presence` input carries):
     /// `board`, `people` (each `session`, `user` (null for a guest), `name`, `color`, `role`,
-    /// `holds`), `watching`.
+    /// `holds`, `target` while holding: `{section, index}` and, on a tree board, `depth`),
+    /// `watching`.
     public static func presenceBody(_ p: Presence, _ w: inout JSONWriter) {
         w.key("board"); w.string(p.board)
         w.key("people"); w.beginArray()
@@ -18,7 +19,14 @@ extension Wire {
             w.key("color"); w.string(e.color)
             w.key("role"); w.string(e.role.rawValue)
             w.key("holds"); w.beginArray(); for id in e.holds { w.string(id) }; w.endArray()
-            if let t = e.target { w.key("target"); place(t, &w) }
+            if let t = e.target {
+                // A tree's target carries its depth (the page draws the marker at it).
+                w.key("target"); w.beginObject()
+                w.key("section"); w.string(t.section)
+                w.key("index"); w.int(t.index)
+                if let d = t.depth { w.key("depth"); w.int(d) }
+                w.endObject()
+            }
             w.endObject()
         }
         w.endArray()
@@ -42,6 +50,7 @@ extension Wire {
             if pf.has("target") {
                 let tf = try pf.object("target")
                 target = Place(section: try tf.string("section", maxLength: 256), index: try tf.int("index", in: 0...Int(Int32.max)))
+                target?.depth = try tf.optionalInt("depth", in: 0...32)
             }
             people.append(Presence.Entry(session: try pf.string("session", maxLength: 256), user: user,
                                          name: try pf.string("name", maxLength: 256), color: try pf.string("color", maxLength: 32),

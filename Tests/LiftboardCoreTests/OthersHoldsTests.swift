@@ -86,4 +86,22 @@ import Testing
         d.send(.move(pointer: 1, at: Point(x: 50, y: 60)), at: 700)
         #expect(d.lifts == 0 && d.announcements.last == "Ana is moving a.")
     }
+
+    /// A watcher of a long board is sent a frame for a hold only when a cell of its window
+    /// changed holder; a row held far below comes with its `heldBy` when it enters the window.
+    @Test func aHoldOutsideTheWindowSendsNoFrameAndItsRowComesHeldWhenShown() {
+        var d = Driver(Fixtures.longList(200))
+        let far = d.send(.presence(Self.presence(["i150"])), at: 10)
+        #expect(far.count == 1, "only the presence: \(far)")
+        let near = d.send(.presence(Self.presence(["i150", "i1"])), at: 20)
+        #expect(Self.heldBy("i1", in: near) == .some("Ana"))
+        #expect(Self.heldBy("i150", in: near) == nil)
+        // Scrolled down to it: i150's row enters the window held.
+        guard case .layout(let l)? = d.out.first(where: { if case .layout = $0 { true } else { false } }) else {
+            Issue.record("no layout"); return
+        }
+        var scrolled = d.send(.wheel(dx: 0, dy: l.content.h * 150 / 200), at: 30)
+        scrolled += d.settle()
+        #expect(Self.heldBy("i150", in: scrolled) == .some("Ana"), "\(scrolled.count) messages")
+    }
 }

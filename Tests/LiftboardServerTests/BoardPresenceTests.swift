@@ -31,24 +31,23 @@ import LiftboardCore
         var b = BoardPresence()
         b.join("s1", person: .open)
         b.join("s2", person: .open)
-        _ = b.take(board: "demo", now: 0)
+        _ = b.take(now: 0)
         #expect(!b.hasNews)
         let news = b.setHolds(["a"], target: Place(section: "todo", index: 2), of: "s1")
         let again = b.setHolds(["a"], target: Place(section: "todo", index: 2), of: "s1")
         #expect(news && !again, "the same again is no news")
-        let (p, except) = b.take(board: "demo", now: 200)
+        let except = b.take(now: 200)
+        let p = b.presence(board: "demo")
         #expect(except == "s1")
         #expect(p.people[0].holds == ["a"] && p.people[0].target == Place(section: "todo", index: 2))
         // Two sessions' news: both are told (each of the other's).
         b.setHolds(["b"], of: "s2")
         b.setHolds([], of: "s1")
-        let both = b.take(board: "demo", now: 400)
-        #expect(both.except == nil)
+        #expect(b.take(now: 400) == nil)
         // A join: everyone.
         b.setHolds([], of: "s2")
         b.join("s3", person: .open)
-        let joined = b.take(board: "demo", now: 600)
-        #expect(joined.except == nil)
+        #expect(b.take(now: 600) == nil)
     }
 
     @Test func newsGoesAtMostEveryHundredMilliseconds() {
@@ -56,7 +55,7 @@ import LiftboardCore
         #expect(b.due(now: 0) == nil)
         b.join("s1", person: .open)
         #expect(b.due(now: 5) == 5, "the first at once")
-        _ = b.take(board: "demo", now: 5)
+        _ = b.take(now: 5)
         b.setHolds(["a"], of: "s1")
         #expect(b.due(now: 30) == 105, "within 100 ms of the last: when it is 100 ms old")
         #expect(b.due(now: 250) == 250)

@@ -39,16 +39,18 @@ import LiftboardCore
     @Test func otherProcessesHoldersAreListedAfterThisProcesssAndEveryoneIsTold() {
         var p = BoardPresence()
         p.join("s1-a", person: .open)
-        _ = p.take(board: "demo", now: 0)
+        _ = p.take(now: 0)
         let bo = Presence.Entry(session: "s1-b", name: "Bo", color: Presence.color(for: "bo"), role: .edit, holds: ["milk"])
         let first = p.setOthers([bo]), again = p.setOthers([bo])
         #expect(first)
         #expect(!again, "the same holders again: no news")
-        let (told, except) = p.take(board: "demo", now: 200)
+        let except = p.take(now: 200)
+        let told = p.presence(board: "demo")
         #expect(except == nil, "news from elsewhere: every session is told")
         #expect(told.people.map(\.session) == ["s1-a", "s1-b"] && told.holders["milk"]?.name == "Bo")
         let cleared = p.setOthers([])
-        let after = p.take(board: "demo", now: 400).presence
+        _ = p.take(now: 400)
+        let after = p.presence(board: "demo")
         #expect(cleared && after.holders.isEmpty)
     }
 }

@@ -90,4 +90,22 @@ import LiftboardWire
         guard case .failure(let e) = Wire.decodeClient(Array(line.utf8)) else { Issue.record("read"); return }
         #expect(e.message.contains("parents"))
     }
+
+    /// Issue 44: a holder's target on a tree board carries its depth in `presence` (the page
+    /// draws the marker at it), and a recording's `presence` line reads back the same; a list's
+    /// target has none.
+    @Test func aPresenceTargetCarriesItsDepthAndReadsBack() throws {
+        var tree = Place(section: "home", index: 3)
+        tree.depth = 2
+        let ana = Presence.Entry(session: "s1", name: "Ana", color: "#d9480f", role: .move, holds: ["g", "m"], target: tree)
+        let bo = Presence.Entry(session: "s2", name: "Bo", color: "#1971c2", role: .move, holds: ["b"],
+                                target: Place(section: "home", index: 0))
+        let p = Presence(board: "o", people: [ana, bo], watching: 0)
+        let text = String(decoding: Wire.encode(.presence(p)), as: UTF8.self)
+        #expect(text.contains(#""target":{"section":"home","index":3,"depth":2}"#), "\(text)")
+        #expect(text.contains(#""target":{"section":"home","index":0}}"#), "\(text)")
+        let line = #"{"t":"presence","ms":7,"# + text.dropFirst(#"{"t":"presence","#.count)
+        let m = try Wire.decodeClient(Array(line.utf8)).get()
+        #expect(m.event == .presence(p))
+    }
 }

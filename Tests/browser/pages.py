@@ -4,6 +4,8 @@ import bidi
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 
 from liftboard_server import wait_for  # noqa: F401 (the browser tests import it from here)
 
@@ -111,3 +113,15 @@ def right_press(driver, at, hold=0.0, to=None):
     """The secondary mouse button pressed at `at`, held `hold` s, moved to `to`, released."""
     steps = [("move", *at), ("down",)] + ([("pause", hold)] if hold else []) + ([("move", *to)] if to is not None else [])
     pointer(driver, "mouse", steps + [("up",)], button=2)
+
+
+def ctrl_click(driver, point):
+    """A mouse click at viewport `point` with Ctrl held: the key and the mouse in step, tick by
+    tick, so that Ctrl is down through the click (it selects a card for a group drag)."""
+    ac = ActionChains(driver)
+    ac.key_down(Keys.CONTROL)
+    for act in (lambda p: p.move_to_location(int(point[0]), int(point[1])), lambda p: p.pointer_down(), lambda p: p.pointer_up()):
+        act(ac.w3c_actions.pointer_action)
+        ac.w3c_actions.key_action.pause()
+    ac.key_up(Keys.CONTROL)
+    ac.perform()

@@ -6,10 +6,8 @@ import json
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.mouse_button import MouseButton
-from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.common.action_chains import ActionChains
 
-from pages import board_state, cell_center, long_press_drag, open_board, wait_for
+from pages import board_state, cell_center, ctrl_click, long_press_drag, open_board, wait_for
 
 
 # Records the largest `count` any snapshot of the demo page's scene carries, on every animation frame.
@@ -87,18 +85,8 @@ def test_ctrl_clicks_select_cards_that_a_mouse_drag_then_carries_together(live_s
     bike = cell_center(browser, "bike")
     milk = cell_center(browser, "milk")
 
-    def ctrl_click(point):
-        # The key and the mouse in step, tick by tick: Ctrl is held through the click.
-        ac = ActionChains(browser)
-        ac.key_down(Keys.CONTROL)
-        for act in (lambda p: p.move_to_location(int(point[0]), int(point[1])), lambda p: p.pointer_down(), lambda p: p.pointer_up()):
-            act(ac.w3c_actions.pointer_action)
-            ac.w3c_actions.key_action.pause()
-        ac.key_up(Keys.CONTROL)
-        ac.perform()
-
-    ctrl_click(bike)
-    ctrl_click(milk)
+    ctrl_click(browser, bike)
+    ctrl_click(browser, milk)
     # Frames marked both selected.
     wait_for(lambda: board_state(browser, "st.scene.cells.get('bike').selected && st.scene.cells.get('milk').selected"))
     # A mouse long press on bike lifts the selection (milk, bike: committed order) and drags it

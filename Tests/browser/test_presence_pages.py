@@ -2,12 +2,13 @@
 While page A holds a card in a mouse drag, page B hears `liftboard-presence` listing A holding
 it, draws the card dimmed with A's name on a chip in A's color and a marker at A's target, and
 shows A in its header's avatar stack; after A's drop B's presence lists no holds and the chip
-goes. docs/screenshot-presence.png is B during A's drag."""
+goes. docs/screenshot-presence.png is B during A's drag. On the outline, A's marker on B's
+canvas starts at A's target's depth; a group's drag wears its count on the marker's chip."""
 import pathlib
 import time
 
 from conftest import make_driver
-from pages import board_state, cell_center, open_board, wait_for
+from pages import board_state, cell_center, ctrl_click, open_board, scene_cells, wait_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -22,6 +23,17 @@ def mouse(driver, kind, x, y, buttons):
     driver.execute_cdp_cmd("Input.dispatchMouseEvent", {
         "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons,
         "clickCount": 0 if kind == "mouseMoved" else 1, "pointerType": "mouse"})
+
+
+def press_and_drag(driver, start, end, steps=10):
+    """A mouse long press at `start` (viewport px) and a drag to `end`, the button still down."""
+    mouse(driver, "mouseMoved", *start, 0)
+    mouse(driver, "mousePressed", *start, 1)
+    time.sleep(0.9)
+    for k in range(1, steps + 1):
+        mouse(driver, "mouseMoved", start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps, 1)
+        time.sleep(0.03)
+    wait_for(lambda: board_state(driver, "st.lifts.size") == 1, what="the long press lifted nothing")
 
 
 def last_presence(driver):
@@ -66,14 +78,7 @@ def test_a_card_held_on_one_page_is_drawn_held_on_the_other_with_the_holders_chi
         # A long-presses milk and drags it onto mum's place, and holds it there.
         x, y = cell_center(a, "milk")
         _, mum_y = cell_center(a, "mum")
-        mouse(a, "mouseMoved", x, y, 0)
-        mouse(a, "mousePressed", x, y, 1)
-        time.sleep(0.9)
-        steps = 10
-        for k in range(1, steps + 1):
-            mouse(a, "mouseMoved", x, y + (mum_y + 20 - y) * k / steps, 1)
-            time.sleep(0.03)
-        wait_for(lambda: board_state(a, "st.lifts.size") == 1, what="A's press lifted nothing")
+        press_and_drag(a, (x, y), (x, mum_y + 20))
 
         def b_sees_the_hold():
             p = last_presence(b)
@@ -116,5 +121,103 @@ def test_a_card_held_on_one_page_is_drawn_held_on_the_other_with_the_holders_chi
         wait_for(lambda: board_state(b, "st.scene.presenceDrawn.length") == 0, what="B still draws a chip")
         wait_for(lambda: stripe(b) == hex_rgb(MILK), what="milk's stripe in its own color after the drop")
         assert held_stripe != hex_rgb(MILK) and min(held_stripe) > min(hex_rgb(MILK)), held_stripe
+    finally:
+        b.quit()
+
+
+def open_outline(driver, server):
+    driver.get(server.http + "/?board=outline&debug=1")
+    wait_for(lambda: (scene_cells(driver) or {}).get("garden"), what="the outline's rows")
+
+
+def two_pages(live_server, browser, opener):
+    """Page B (listening for presence) and page A on one board, A's session id."""
+    a, b = browser, make_driver()
+    opener(b, live_server)
+    b.execute_script(LISTEN)
+    opener(a, live_server)
+    return a, b, board_state(a, "st.session")
+
+
+def a_as_b_hears_it(b, a_session, want, what):
+    """A's entry in B's latest presence, once `want(entry)` holds."""
+    def heard():
+        holder = next((q for q in (last_presence(b) or {}).get("people", []) if q["session"] == a_session), None)
+        return holder if holder and want(holder) else None
+    return wait_for(heard, what=what)
+
+
+def the_mark(driver, what):
+    """B's one drawn hold that has a marker, once its canvas has drawn one."""
+    def marked():
+        return next((d for d in board_state(driver, "st.scene.presenceDrawn") or [] if d["marker"]), None)
+    return wait_for(marked, what=what)
+
+
+def test_on_a_tree_the_holders_marker_is_drawn_at_the_targets_depth(live_server, browser):
+    a, b, a_session = two_pages(live_server, browser, open_outline)
+    try:
+        indent = board_state(b, "st.scene.tree.indent")
+        # A lifts garden (collapsed, three children) up between milk and eggs and 54 px to the
+        # right: two levels in, under milk (test_tree.py's drag), and holds it there.
+        rows = scene_cells(a)
+        x0, y0 = a.execute_script("const r = document.querySelector('#board').getBoundingClientRect(); return [r.left, r.top];")
+        scroll = board_state(a, "st.scene.scroll.to")
+        garden, milk, eggs = (rows[k]["frame"] for k in ("garden", "milk", "eggs"))
+        start = (x0 + garden["x"] + 120, y0 + garden["y"] + garden["h"] / 2 - scroll)
+        end = (start[0] + 54, y0 + (milk["y"] + milk["h"] + eggs["y"]) / 2 + 6 - scroll)
+        press_and_drag(a, start, end, steps=16)
+
+        holder = a_as_b_hears_it(b, a_session, lambda h: (h.get("target") or {}).get("depth") == 2,
+                                 "B's presence never gave A's target at depth 2")
+        assert holder["holds"][0] == "garden", holder
+        mark = the_mark(b, "B's canvas never drew A's marker")
+        bar = mark["marker"]
+        # The bar starts where A's own insertion line does: two indents and 6 px in from a
+        # top-level row's edge (a list's marker would start 6 px in).
+        left = scene_cells(b)["groceries"]["frame"]["x"]
+        assert bar["x"] == left + 2 * indent + 6, (bar, indent)
+        # A subtree is one item: the chip is the name alone.
+        assert bar["label"] == holder["name"], bar
+        # The pixels: the bar's starting dot is A's color; 10 px to its left, where an unindented
+        # marker would be drawn, it is not.
+        y = bar["y"] + bar["h"] / 2
+        assert canvas_pixel(b, bar["x"], y)[:3] == hex_rgb(holder["color"])
+        assert canvas_pixel(b, bar["x"] - 10, y)[:3] != hex_rgb(holder["color"])
+        assert canvas_pixel(b, bar["x"] + bar["w"] - 4, y)[:3] == hex_rgb(holder["color"])
+        mouse(a, "mouseReleased", *end, 0)
+        wait_for(lambda: board_state(b, "st.scene.presenceDrawn.length") == 0, what="B still draws A's marker after the drop")
+    finally:
+        b.quit()
+
+
+def test_a_groups_drag_wears_its_count_on_the_markers_chip(live_server, browser):
+    a, b, a_session = two_pages(live_server, browser, open_board)
+    try:
+        for item in ("milk", "plants", "book"):
+            ctrl_click(a, cell_center(a, item))
+        wait_for(lambda: board_state(a, "['milk', 'plants', 'book'].every((id) => st.scene.cells.get(id).selected)"),
+                 what="A's three cards never showed selected")
+        px, py = cell_center(a, "plants")
+        _, mum_y = cell_center(a, "mum")
+        press_and_drag(a, (px, py), (px, mum_y))
+
+        holder = a_as_b_hears_it(b, a_session, lambda h: len(h["holds"]) == 3 and h.get("target"),
+                                 "B's presence never listed A holding the three cards")
+        assert sorted(holder["holds"]) == ["book", "milk", "plants"], holder
+        mark = the_mark(b, "B's canvas never drew A's marker")
+        assert mark["marker"]["label"] == holder["name"] + " · 3", mark
+        # Every held card wears A's chip; one marker for the drag.
+        drawn = board_state(b, "st.scene.presenceDrawn")
+        assert sorted(d["id"] for d in drawn) == ["book", "milk", "plants"]
+        assert sum(1 for d in drawn if d["marker"]) == 1, drawn
+        # The pixels: the marker's chip is A's color, and wider than a chip of the name alone.
+        chip = mark["marker"]["chip"]
+        assert canvas_pixel(b, chip["x"] + 5, chip["y"] + chip["h"] / 2)[:3] == hex_rgb(holder["color"])
+        name_chip = next(d["chip"] for d in drawn if d["chip"])
+        assert chip["w"] > name_chip["w"] + 10, (chip, name_chip)
+        assert canvas_pixel(b, chip["x"] + chip["w"] - 5, chip["y"] + chip["h"] / 2)[:3] == hex_rgb(holder["color"])
+        mouse(a, "mouseReleased", px, mum_y, 0)
+        wait_for(lambda: board_state(b, "st.scene.presenceDrawn.length") == 0, what="B still draws A's chips after the drop")
     finally:
         b.quit()

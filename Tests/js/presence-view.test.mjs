@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createClientState, receive } from "../../Public/dispatch.js";
-import { avatarStack, drawPresence, holdMarks, holderOf, initials, markerFor } from "../../Public/presence-view.js";
+import { avatarStack, chipLabel, drawPresence, holdMarks, holderOf, initials, markerFor } from "../../Public/presence-view.js";
 
 const row = (i) => ({ x: 0, y: 40 + 57 * i, w: 400, h: 56 });
 const sections = [{ id: "todo", title: "To do", frame: { x: 0, y: 0, w: 400, h: 300 }, header: 32 },
@@ -77,8 +77,8 @@ test("holdMarks lists held cells with their holder's color; a person's target go
   const state = stateWith({ b: "Guest 1", c: "Guest 1" });
   receive(state, { ...presence, people: [{ ...ana, holds: ["b", "c"] }, bo] }, 1);
   assert.deepEqual(holdMarks(state.scene), [
-    { id: "b", name: "Guest 1", color: "#e8590c", target: { section: "todo", index: 0 } },
-    { id: "c", name: "Guest 1", color: "#e8590c", target: null },
+    { id: "b", name: "Guest 1", color: "#e8590c", target: { section: "todo", index: 0 }, count: 2 },
+    { id: "c", name: "Guest 1", color: "#e8590c", target: null, count: 2 },
   ]);
   assert.deepEqual(holdMarks(stateWith({}).scene), []);
 });
@@ -122,6 +122,40 @@ test("drawPresence draws the chip on the held cell and the marker in the holder'
   assert.equal(d.marker.y, row(0).y - 1.5);
   assert.ok(ctx.calls.some((c) => c[0] === "fillRect" && c[1] === "#e8590c"), "the marker bar is in the holder's color");
   assert.equal(ctx.calls.filter((c) => c[0] === "fillText" && c[2] === "Guest 1").length, 2, "a chip on the cell and one on the marker");
+});
+
+test("a tree's marker starts at the target's depth, as the holder's insertion line; a subtree is one item", () => {
+  // Rows: g (0), m and e (1, under g), b (0). Ana drags b between m and e, two levels in (under m).
+  const depth = { g: 0, m: 1, e: 1, b: 0 };
+  const cells = ["g", "m", "e", "b"].map((id, i) => ({ id, label: id, color: "#000", section: "todo", index: i, movable: true,
+    depth: depth[id], ...(id === "m" || id === "e" ? { parent: "g" } : {}), frame: { ...row(i), x: depth[id] * 20, w: 400 - depth[id] * 20 } }));
+  const state = createClientState(false);
+  receive(state, { ...layout(), layout: "tree", tree: { indent: 20 }, cells }, 0);
+  const m = markerFor(state.scene, { section: "todo", index: 2, depth: 2 }, new Set(["b"]), 0);
+  assert.deepEqual(m, { section: "todo", x: 2 * 20 + 6, y: row(2).y - 1.5, w: 400 - 6 - 46, h: 3 });
+  // No depth (a list's target on a tree board cannot be; still drawn, at the row's own edge).
+  assert.equal(markerFor(state.scene, { section: "todo", index: 1 }, new Set(["b"]), 0).x, 20 + 6);
+  // g held with its subtree (g, m, e): one item; its chip is the name alone.
+  receive(state, { t: "frame", seq: 1, cells: ["g", "m", "e"].map((id, i) => ({ id, frame: cells[i].frame, heldBy: "Guest 1" })) }, 1);
+  // x: a descendant this page has no row of (collapsed here): not counted either.
+  receive(state, { ...presence, people: [{ ...ana, holds: ["g", "m", "e", "x"], target: { section: "todo", index: 1, depth: 0 } }, bo] }, 1);
+  assert.deepEqual(holdMarks(state.scene).map((h) => h.count), [1, 1, 1]);
+  const [d] = drawPresence(fakeContext(), state.scene, 2);
+  assert.equal(d.marker.label, "Guest 1");
+  assert.equal(d.marker.x, 6, "depth 0: the line starts at the left edge");
+});
+
+test("a group's drag wears the count on its marker's chip: Ana · 3", () => {
+  assert.equal(chipLabel("Ana", 3), "Ana · 3");
+  assert.equal(chipLabel("Ana", 1), "Ana");
+  const state = stateWith({ a: "Guest 1", b: "Guest 1", c: "Guest 1" });
+  receive(state, { ...presence, people: [{ ...ana, holds: ["a", "b", "c"] }, bo] }, 1);
+  const ctx = fakeContext();
+  const drawn = drawPresence(ctx, state.scene, 2);
+  assert.deepEqual(drawn.map((d) => d.count), [3, 3, 3]);
+  assert.equal(drawn[0].marker.label, "Guest 1 · 3");
+  assert.equal(drawn.filter((d) => d.marker).length, 1, "one marker a drag");
+  assert.ok(ctx.calls.some((c) => c[0] === "fillText" && c[2] === "Guest 1 · 3"));
 });
 
 test("drawPresence draws nothing when no cell is held, and follows the scroll", () => {
