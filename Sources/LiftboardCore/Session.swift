@@ -119,7 +119,8 @@ public struct Session: Sendable {
     /// The live order (dragged items at their live places).
     public var liveOrder: [SectionOrder]? { live?.session.arr.order }
 
-    /// Issue 44: the items this session's drags carry, in the order they were lifted.
+    /// Issue 44: the items this session's drags carry, in the order they were lifted (on a
+    /// tree, a lifted item's descendants after it, in pre-order: they travel with it).
     /// Read in place, through the box and by index: `live?.session` copied the whole live
     /// session, and `for d in drags` each drag, on every `moved`.
     public var holds: [String] {
@@ -130,6 +131,9 @@ public struct Session: Sendable {
                 ids.append(box.session.arr.ids[box.session.drags[k].item])
             } else {
                 for h in box.session.drags[k].group { ids.append(box.session.arr.ids[h]) }
+            }
+            if let t = box.session.drags[k].tree {
+                for h in t.descendants { ids.append(box.session.arr.ids[h]) }
             }
         }
         return ids

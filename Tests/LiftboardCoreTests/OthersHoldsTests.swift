@@ -56,6 +56,23 @@ import Testing
         #expect(d.lifts == 1 && d.ownCommits.count == 1)
     }
 
+    @Test func aLiftedTreeItemHoldsItsSubtreeAndAPressOnADescendantLiftsNothing() {
+        // groceries(0) milk(1) eggs(1) garden(0, collapsed: seeds) bills(0); rows 44, header 32.
+        var ana = Driver(TreeSpringTests.board())
+        ana.send(.down(pointer: 1, at: Point(x: 200, y: 54), kind: .touch), at: 0)
+        ana.send(.move(pointer: 1, at: Point(x: 200, y: 54)), at: 600)
+        #expect(ana.lifts == 1)
+        #expect(ana.session.holds == ["groceries", "milk", "eggs"])
+        // Bo hears it and presses milk (row 2: 76 ..< 120): nothing lifts, Ana is named.
+        var bo = Driver(TreeSpringTests.board())
+        let out = bo.send(.presence(Self.presence(ana.session.holds)), at: 10)
+        #expect(Self.heldBy("milk", in: out) == .some("Ana"))
+        bo.send(.down(pointer: 1, at: Point(x: 200, y: 98), kind: .touch), at: 100)
+        bo.send(.move(pointer: 1, at: Point(x: 200, y: 98)), at: 700)
+        #expect(bo.lifts == 0)
+        #expect(bo.announcements == ["Ana is moving Milk."])
+    }
+
     @Test func aKeyboardLiftMoveToOrTapToAddOfAHeldItemGetsHeld() {
         var d = Driver(Fixtures.listBoard())
         d.send(.presence(Self.presence(["a", "e"])), at: 5)
