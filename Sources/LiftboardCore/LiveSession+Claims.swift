@@ -55,6 +55,13 @@ extension LiveSession {
         for k in pointers.indices where pointers[k].awaitingClaim {
             guard let h = pointers[k].claim, arr.ids[h] == id else { continue }
             pointers[k].awaitingClaim = false
+            // The item must still be the cell under the pointer, as at the deadline: while the
+            // answer was on its way a commit, a collapse or another drag's subtree may have
+            // taken its row (a tree's hidden row has no frame to lift from).
+            guard arr.region(at: contentPoint(pointers[k].position)) == .cell(h) else {
+                pointers[k].phase = .inert
+                continue
+            }
             if claims.won.contains(id) || claims.failed.contains(id), arr.movable[h], liftedBy[h] == nil, heldByOther(h) == nil {
                 pointers[k].phase = .dragging
                 lift(h, pointer: pointers[k].id, at: pointers[k].position, now: now)

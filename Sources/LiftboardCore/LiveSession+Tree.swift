@@ -69,7 +69,12 @@ extension LiveSession {
         for k in i..<end { height = max(height, tree.committedDepth[m[k]] - d0) }
         drags[d].tree = TreeDrag(liftDepth: d0, downX: downX, descendants: Array(m[(i + 1)..<end]), height: height, depth: d0)
         arr.tree!.reveal.append(h)
-        guard end > i + 1 else { return }
+        guard end > i + 1 else {
+            // No rows leave, but another drag beside it may bound its depth (a drag at depth 1
+            // just below a row lifted at 0): projected at once, as after any change of rows.
+            projectDepths()
+            return
+        }
         if let k = step.snapshots.lastIndex(where: { $0.p == drags[d].pointer }) { step.snapshots[k].subtree = end - i - 1 }
         let others = drags.enumerated().filter { $0.offset != d }.map { ($0.element.pointer, arr.place(of: $0.element.item)) }
         rebuildLive(reporting: others)
@@ -204,13 +209,26 @@ extension LiveSession {
     // MARK: Words
 
     /// PLACE on a tree board: the row's position among its siblings, its parent and level.
+    /// A row that is not shown (dropped under a collapsed item: parked) is told by its
+    /// committed place.
     func treeDescribe(_ h: Int) -> String {
         guard let tree = arr.tree else { return "" }
-        let s = arr.sectionOf[h], m = arr.members[s], i = arr.indexOf[h], depth = tree.depth[h]
+        var s = arr.sectionOf[h], m: [Int] = [], i = 0, depths = tree.depth
+        if s >= 0 {
+            m = arr.members[s]
+            i = arr.indexOf[h]
+        } else {
+            guard let c = base.firstIndex(where: { $0.contains(h) }), let j = base[c].firstIndex(of: h) else { return "" }
+            s = c
+            m = base[c]
+            i = j
+            depths = tree.committedDepth
+        }
+        let depth = depths[h]
         var parent: Int? = nil, before = 0
         var k = i - 1
         while k >= 0 {
-            let dk = tree.depth[m[k]]
+            let dk = depths[m[k]]
             if dk < depth { parent = m[k]; break }
             if dk == depth { before += 1 }
             k -= 1
@@ -218,7 +236,7 @@ extension LiveSession {
         var after = 0
         k = i + 1
         while k < m.count {
-            let dk = tree.depth[m[k]]
+            let dk = depths[m[k]]
             if dk < depth { break }
             if dk == depth { after += 1 }
             k += 1

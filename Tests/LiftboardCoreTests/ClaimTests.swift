@@ -40,6 +40,23 @@ import Testing
         #expect(d.lifts == 1)
     }
 
+    @Test func aClaimWonAfterItsRowWasHiddenLiftsNothing() {
+        // Found by the tree fuzzer: a press on milk waits for its claim, a collapse of
+        // groceries hides milk's row, then the claim is won. Rows (44, header 32): groceries,
+        // milk (76 ..< 120), eggs, garden (collapsed), bills.
+        var d = Driver(TreeSpringTests.board())
+        d.send(.claim(.required), at: 1)
+        let onMilk = Point(x: 200, y: 98)
+        d.send(.down(pointer: 1, at: onMilk, kind: .touch), at: 100)
+        d.send(.move(pointer: 1, at: onMilk), at: 700)
+        #expect(d.lifts == 0, "no answer yet: nothing lifts")
+        d.send(.toggle(id: "groceries"), at: 750)
+        #expect(!(d.session.liveOrder?[0].items.contains("milk") ?? true), "milk's row is hidden")
+        d.send(.claim(.answer(item: "milk", holder: nil)), at: 900)
+        #expect(d.lifts == 0, "the row under the pointer is no longer milk's")
+        #expect(d.session.claimsWanted.isEmpty, "the pointer asks for nothing more")
+    }
+
     @Test func aLostClaimLiftsNothingMarksTheCellAndSaysWhoMovesIt() {
         var d = Self.driver()
         d.send(.down(pointer: 1, at: Self.onA, kind: .touch), at: 100)

@@ -151,4 +151,44 @@ import Testing
         let main = d.session.committedBoard?.sections[1].items.map { "\($0.id):\($0.depth)" }
         #expect(main?.count == 3 && main?.last?.hasSuffix(":0") == true, "\(String(describing: main))")
     }
+
+    /// A row lifted just above another drag's row deeper than its own was left at its depth:
+    /// the drag below bounds it (nothing is orphaned), so it is projected at the lift.
+    @Test func aRowLiftedAboveADeeperDragIsProjectedAtTheLift() {
+        func item(_ id: String, _ depth: Int) -> Item {
+            var i = Item(id: id, label: id.capitalized)
+            i.depth = depth
+            return i
+        }
+        var b = Board(id: "t", layout: .tree, sections: [Section(id: "home", title: "Home",
+            items: [item("x", 0), item("y", 1), item("z", 0), item("w", 1), item("q", 0)])])
+        b.list = ListMetrics(rowHeight: 44, headerHeight: 32, spacing: 0)
+        var d = Driver(b)
+        // y (76 ..< 120) lifted and taken below q, straight down: depth 1, under q.
+        d.send(.down(pointer: 1, at: Point(x: 200, y: 98), kind: .touch), at: 0)
+        d.send(.move(pointer: 1, at: Point(x: 200, y: 98)), at: 600)
+        d.send(.move(pointer: 1, at: Point(x: 200, y: 262)), at: 700)
+        #expect(d.session.liveTree?[0].map(\.id) == ["x", "z", "w", "q", "y"])
+        // q (now 164 ..< 208) lifted by a second finger's long press, the timer firing before
+        // a message that moves nothing (no retarget after it): y below at depth 1 bounds q to 1.
+        d.send(.down(pointer: 2, at: Point(x: 200, y: 186), kind: .touch), at: 800)
+        d.send(.ping(id: .int(1)), at: 1400)
+        #expect(d.lifts == 2)
+        #expect(d.session.liveTree?[0].first { $0.id == "q" }?.depth == 1)
+    }
+
+    /// A keyboard drop under a collapsed item hides the row it lands in: its announcement read
+    /// the row's live place, which it no longer has (an index out of range). It says its
+    /// committed place.
+    @Test func aKeyboardDropUnderACollapsedItemSaysWhereItLanded() {
+        var d = Driver(TreeSpringTests.board())
+        d.send(.down(pointer: 1, at: Point(x: 100, y: 54), kind: .touch), at: 0)
+        for (key, t) in [("ArrowRight", 1000.0), ("ArrowRight", 1100), ("ArrowDown", 1100), (" ", 1100),
+                         ("ArrowRight", 1100), ("ArrowRight", 1100), ("ArrowRight", 1100), (" ", 1400)] {
+            d.send(.key(key, mods: []), at: t)
+        }
+        // Right on groceries collapsed it; garden lifted, indented under it, dropped: hidden.
+        #expect(d.ownCommits.map(\.change) == [.move("garden", section: "home", parent: "groceries", after: nil, index: 0)])
+        #expect(d.announcements.last == "Dropped Garden, position 1 of 3, nested under Groceries, level 2.")
+    }
 }
