@@ -12,7 +12,7 @@ extension LiveSession {
     mutating func askClaim(pointer k: Int, at: Point) {
         guard claims.required, pointers[k].phase == .pending, case .cell(let h) = arr.region(at: contentPoint(at)),
               arr.movable[h], liftedBy[h] == nil, heldByOther(h) == nil, roleLifts(h) else { return }
-        pointers[k].claim = h
+        pointers[k].claim = arr.ids[h]
         claims.ask(arr.ids[h])
     }
 
@@ -22,9 +22,9 @@ extension LiveSession {
     mutating func claimAllowsLift(_ h: Int, pointer k: Int) -> Bool {
         guard claims.required else { return true }
         let id = arr.ids[h]
-        if pointers[k].claim != h {
+        if pointers[k].claim != id {
             // The content moved under the pointer (a wheel): the item under it now is asked for.
-            pointers[k].claim = h
+            pointers[k].claim = id
             claims.ask(id)
         }
         if claims.won.contains(id) || claims.failed.contains(id) { return true }
@@ -53,12 +53,12 @@ extension LiveSession {
             id = item
         }
         for k in pointers.indices where pointers[k].awaitingClaim {
-            guard let h = pointers[k].claim, arr.ids[h] == id else { continue }
+            guard pointers[k].claim == id else { continue }
             pointers[k].awaitingClaim = false
             // The item must still be the cell under the pointer, as at the deadline: while the
             // answer was on its way a commit, a collapse or another drag's subtree may have
             // taken its row (a tree's hidden row has no frame to lift from).
-            guard arr.region(at: contentPoint(pointers[k].position)) == .cell(h) else {
+            guard case .cell(let h) = arr.region(at: contentPoint(pointers[k].position)), arr.ids[h] == id else {
                 pointers[k].phase = .inert
                 continue
             }
@@ -90,8 +90,8 @@ extension LiveSession {
     var claimsWanted: Set<String> {
         var out: Set<String> = []
         for p in pointers {
-            guard let h = p.claim, p.phase == .pending || p.awaitingClaim else { continue }
-            out.insert(arr.ids[h])
+            guard let id = p.claim, p.phase == .pending || p.awaitingClaim else { continue }
+            out.insert(id)
         }
         for d in drags { for h in d.carried { out.insert(arr.ids[h]) } }
         return out

@@ -32,9 +32,10 @@ struct PointerState: Sendable {
     /// The long press began over an item the session's role may not lift (issue 42): a tap by
     /// another pointer meanwhile is a tap-to-add, refused (`role_forbids`).
     var roleRefused = false
-    /// Issue 44 (`ClaimInput.required`): the item whose claim this pointer asked for, and
+    /// Issue 44 (`ClaimInput.required`): the item (its id: an edit's rebuild renumbers the
+    /// handles while the answer is on its way) whose claim this pointer asked for, and
     /// whether its long press began and waits for the store's answer.
-    var claim: Int? = nil
+    var claim: String? = nil
     var awaitingClaim = false
 }
 

@@ -57,6 +57,24 @@ import Testing
         #expect(d.session.claimsWanted.isEmpty, "the pointer asks for nothing more")
     }
 
+    @Test func aClaimAnsweredAfterAnEditRenumberedTheItemsNamesItsItemById() {
+        // Found by the tree fuzzer: the pointer kept the item's handle; an edit from elsewhere
+        // removed an item before it, and the answer read a handle past the end (a crash).
+        var d = Self.driver()
+        let onD = Point(x: 50, y: 268)
+        d.send(.down(pointer: 1, at: onD, kind: .touch), at: 100)
+        #expect(d.session.takeClaimAsks() == ["d"])
+        d.send(.move(pointer: 1, at: onD), at: 700)
+        var board = d.board
+        let change = Change.removeItem("a")
+        let moves = board.apply(change)!
+        d.send(.external(Commit(board: board.id, version: board.version, by: "s2", moves: moves, order: board.order, change: change)), at: 710)
+        d.board = board
+        #expect(d.session.claimsWanted == ["d"], "still waiting for d, by its id")
+        d.send(.claim(.answer(item: "d", holder: nil)), at: 900)
+        #expect(d.lifts == 0, "d moved up from under the pointer: nothing lifts")
+    }
+
     @Test func aLostClaimLiftsNothingMarksTheCellAndSaysWhoMovesIt() {
         var d = Self.driver()
         d.send(.down(pointer: 1, at: Self.onA, kind: .touch), at: 100)
