@@ -23,7 +23,7 @@ extension LiveSession {
     }
 
     mutating func handleKey(_ key: String, mods: Modifiers = [], now: Double) {
-        guard keyboardStarted, let f = focus else {
+        guard keyboardStarted, var f = focus else {
             keyboardStarted = true
             focus = arr.members.first { !$0.isEmpty }?.first
             if let f = focus {
@@ -37,6 +37,16 @@ extension LiveSession {
         if let d = dragIndex(Self.keyboardPointer) {
             keyboardDragKey(key, drag: d, now: now)
             return
+        }
+        // The focused row was hidden since (a collapse above it, a drop under a collapsed
+        // item): the focus goes to the nearest row shown above it in the tree, as a tree
+        // view's does, and the key acts there.
+        if arr.isParked(f) {
+            var a = arr.tree?.parent[f] ?? -1
+            while a >= 0, arr.isParked(a) { a = arr.tree!.parent[a] }
+            guard let shown = a >= 0 ? a : arr.members.first(where: { !$0.isEmpty })?.first else { return }
+            f = shown
+            focus = shown
         }
         switch key {
         case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":

@@ -190,5 +190,9 @@ import Testing
         // Right on groceries collapsed it; garden lifted, indented under it, dropped: hidden.
         #expect(d.ownCommits.map(\.change) == [.move("garden", section: "home", parent: "groceries", after: nil, index: 0)])
         #expect(d.announcements.last == "Dropped Garden, position 1 of 3, nested under Groceries, level 2.")
+        // The focus was on garden, now hidden: Space acts on the row that hides it (it read
+        // the hidden row's frame: a crash). Groceries is the finger's, held since 500 ms.
+        d.send(.key(" ", mods: []), at: 1500)
+        #expect(d.announcements.last == "Groceries is being moved by another pointer.")
     }
 }
