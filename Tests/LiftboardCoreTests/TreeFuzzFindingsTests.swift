@@ -5,6 +5,13 @@ import Testing
 /// (`treeInvariantViolations`, checked by `Driver.send` after every event) broke on before its fix.
 /// Rows (44 tall, header 32): groceries(0) milk(1) eggs(1) garden(0, collapsed: seeds) bills(0).
 @Suite struct TreeFuzzFindingsTests {
+    /// An item of a board built by hand, at `depth`.
+    func item(_ id: String, _ depth: Int, movable: Bool = true) -> Item {
+        var i = Item(id: id, label: id, movable: movable)
+        i.depth = depth
+        return i
+    }
+
     func order(_ ids: [String], parents: [String?]) -> SectionOrder {
         var o = SectionOrder(section: "home", items: ids)
         o.parents = parents
@@ -29,11 +36,6 @@ import Testing
     /// A pinned row held its index among the visible rows: collapsing an item above it moved it
     /// away from its parent and children. In a tree it keeps its place in the forest.
     @Test func aPinnedRowKeepsItsPlaceInTheForestWhenRowsAboveCollapse() {
-        func item(_ id: String, _ depth: Int, movable: Bool = true) -> Item {
-            var i = Item(id: id, label: id, movable: movable)
-            i.depth = depth
-            return i
-        }
         let board = Board(id: "t", layout: .tree, sections: [
             Section(id: "s", items: [item("a", 0), item("b", 1), item("c", 2), item("p", 0, movable: false), item("f", 1)]),
         ])
@@ -119,11 +121,6 @@ import Testing
     /// The list rule hopped a pinned row and held it at its index: dragging a down past the
     /// pinned p put p's child f above p. In a tree a drag passes a pinned row as any row.
     @Test func aDragPassesAPinnedTreeRowAsAnyRow() {
-        func item(_ id: String, _ depth: Int, movable: Bool = true) -> Item {
-            var i = Item(id: id, label: id, movable: movable)
-            i.depth = depth
-            return i
-        }
         var board = Board(id: "t", layout: .tree, sections: [
             Section(id: "s", items: [item("a", 0), item("p", 0, movable: false), item("f", 1), item("g", 0)]),
         ])
@@ -155,11 +152,6 @@ import Testing
     /// A row lifted just above another drag's row deeper than its own was left at its depth:
     /// the drag below bounds it (nothing is orphaned), so it is projected at the lift.
     @Test func aRowLiftedAboveADeeperDragIsProjectedAtTheLift() {
-        func item(_ id: String, _ depth: Int) -> Item {
-            var i = Item(id: id, label: id.capitalized)
-            i.depth = depth
-            return i
-        }
         var b = Board(id: "t", layout: .tree, sections: [Section(id: "home", title: "Home",
             items: [item("x", 0), item("y", 1), item("z", 0), item("w", 1), item("q", 0)])])
         b.list = ListMetrics(rowHeight: 44, headerHeight: 32, spacing: 0)
