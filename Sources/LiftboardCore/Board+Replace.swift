@@ -143,7 +143,7 @@ extension Board {
             return nil
         case .addItem(let item, _, _, _):
             return .removeItem(item.id)
-        case .copyItem(_, let new, _, _, _):
+        case .copyItem(_, let new, _, _, _, _):
             return .removeItem(new)
         case .removeItem(let id):
             guard let (s, i) = locate(item: id) else { return nil }
