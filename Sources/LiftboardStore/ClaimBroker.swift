@@ -21,6 +21,9 @@ public final class ClaimBroker: @unchecked Sendable {
         /// Claims `item` of `board` for `holder` (a session of this process).
         case claim(board: String, item: String, holder: Presence.Entry)
         case release(board: String, item: String, session: String)
+        /// Where `session`'s latest drag would drop now (its `moved`): the other processes list
+        /// it as the holder's `target`. Only the last of a session's in one batch is written.
+        case target(board: String, session: String, target: Place?)
     }
 
     /// The store's answer to one `.claim`, in the order asked.
@@ -144,10 +147,14 @@ public final class ClaimBroker: @unchecked Sendable {
         repeat {
             var failed: [Answer] = [], releases: [Request] = []
             for r in take() {
-                if case .claim(let board, let item, let holder) = r {
+                switch r {
+                case .claim(let board, let item, let holder):
                     failed.append(Answer(board: board, item: item, session: holder.session, holder: nil, failed: true))
-                } else {
+                case .release:
                     releases.append(r)
+                case .target:
+                    // A failed claim has no row to carry it: other processes do not see such a hold.
+                    break
                 }
             }
             if !releases.isEmpty { lock.lock(); requests = releases + requests; lock.unlock() }
@@ -166,7 +173,7 @@ public final class ClaimBroker: @unchecked Sendable {
         var changed: [String] = []
         var k = 0
         do throws(StoreError) {
-            for r in requests {
+            for (n, r) in requests.enumerated() {
                 switch r {
                 case .claim(let board, let item, let holder):
                     let o = try ClaimSQL.claim(on: db, board: board, item: item, holder: holder, process: process, leaseMs: leaseMs)
@@ -175,6 +182,11 @@ public final class ClaimBroker: @unchecked Sendable {
                     answers.append(Answer(board: board, item: item, session: holder.session, holder: holderName, failed: false))
                 case .release(let board, let item, let session):
                     try ClaimSQL.release(on: db, board: board, item: item, session: session, process: process)
+                    if !changed.contains(board) { changed.append(board) }
+                case .target(let board, let session, let target):
+                    // A later target of the session in this batch replaces this one.
+                    if requests[(n + 1)...].contains(where: { if case .target(board, session, _) = $0 { true } else { false } }) { break }
+                    try ClaimSQL.target(on: db, board: board, session: session, process: process, target: target)
                     if !changed.contains(board) { changed.append(board) }
                 }
                 k += 1
@@ -189,6 +201,8 @@ public final class ClaimBroker: @unchecked Sendable {
                     answers.append(Answer(board: board, item: item, session: holder.session, holder: nil, failed: true))
                 case .release:
                     lock.lock(); self.requests.append(r); lock.unlock()
+                case .target:
+                    break
                 }
             }
             if !answers.isEmpty { onAnswers(answers) }

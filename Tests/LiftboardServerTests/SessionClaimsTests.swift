@@ -32,6 +32,19 @@ import LiftboardCore
         let ended = c.releaseAll()
         #expect(ended == ["a"] && c.held.isEmpty)
     }
+
+    @Test func theTargetIsWrittenWhenItsPlaceChangesWhileSomethingIsHeld() {
+        var c = SessionClaims()
+        let t1 = Place(section: "todo", index: 1), t2 = Place(section: "todo", index: 2)
+        #expect(c.plan(asks: ["a"], wanted: ["a"]) == .init(claim: ["a"]), "pressed: no target yet")
+        #expect(c.plan(asks: [], wanted: ["a"], target: t1) == .init(target: t1), "lifted: its place")
+        #expect(c.plan(asks: [], wanted: ["a"], target: t1).isEmpty, "a pointer move that changes no place writes nothing")
+        #expect(c.plan(asks: [], wanted: ["a"], target: t2) == .init(target: t2))
+        // Dropped: the rows go, and the next lift writes its target even at the same place.
+        #expect(c.plan(asks: [], wanted: []) == .init(release: ["a"]))
+        #expect(c.plan(asks: ["b"], wanted: ["b"], target: t2) == .init(claim: ["b"], target: t2))
+        #expect(c.releaseAll() == ["b"] && c.target == nil)
+    }
 }
 
 /// `BoardPresence` with other processes' holders (the shared store's claims).

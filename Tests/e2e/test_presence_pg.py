@@ -183,3 +183,35 @@ def test_a_recording_of_bos_session_with_claims_replays_to_what_bo_was_sent(post
         a.stop(), b.stop()
     stream, _ = assert_replays(liftboard, rec, told)
     assert '"t":"claims"' in stream and '"t":"claimed"' in stream, stream
+
+
+def test_a_holders_target_reaches_the_other_process_at_each_moved(two_processes):
+    """Ana's target (her `moved`'s `to`, place-level) is in Bo's `presence` on the other process
+    within 1 s of each change, and leaves it with her drop."""
+    a, b = two_processes
+
+    async def go():
+        async with connect(a) as ana, connect(b) as bo:
+            ana_session, _ = await join(ana)
+            await join(bo)
+            await ana.send(json.dumps({"t": "down", "p": 1, "x": 50, "y": MILK_Y, "ms": 0, "kind": "touch"}))
+            got = await recv_until(ana, lambda m: m["t"] == "lift", timeout=3)
+            assert got and got[-1]["t"] == "lift", got
+            delays = []
+            # Each step crosses more than one row: each is a new place.
+            for k, y in enumerate((MILK_Y + 120, MILK_Y + 240, MILK_Y + 360), 1):
+                await ana.send(json.dumps({"t": "move", "p": 1, "x": 50, "y": y, "ms": 0, "seq": k}))
+                got = await recv_until(ana, lambda m: m["t"] == "moved", timeout=3)
+                assert got and got[-1]["t"] == "moved", f"step {k}: Ana's move changed no place: {got}"
+                moved_at, to = time.monotonic(), got[-1]["to"]
+
+                def lists_it(m):
+                    e = next((p for p in m.get("people", []) if p["session"] == ana_session), None) if m["t"] == "presence" else None
+                    return e is not None and e.get("target") == to
+                heard = await recv_until(bo, lists_it, timeout=1)
+                assert heard and lists_it(heard[-1]), f"step {k}: Bo's process did not list Ana's target {to} within 1 s: {heard[-3:]}"
+                delays.append(time.monotonic() - moved_at)
+            print("remote target reached Bo after " + ", ".join(f"{d * 1000:.0f} ms" for d in delays))
+            await up(ana, y=MILK_Y + 360)
+            await until_free(bo, "milk", 3)
+    run(go())
