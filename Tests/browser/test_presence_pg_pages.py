@@ -6,21 +6,9 @@ press on milk lifts nothing and his page announces who holds it; after Ana's dro
 lifts it."""
 import time
 
-import pytest
-
 from conftest import make_driver
-from liftboard_server import RunningServer
 from pages import board_state, cell_center, open_board, wait_for
 from test_presence_pages import LISTEN, a_as_b_hears_it, canvas_pixel, hex_rgb, last_presence, mouse, press_and_drag, the_mark
-
-
-@pytest.fixture
-def two_processes(postgres, tmp_path):
-    url = postgres.create_database()
-    a = RunningServer("--store", url, data_dir=tmp_path / "a").start()
-    b = RunningServer("--store", url, data_dir=tmp_path / "b").start()
-    yield a, b
-    a.stop(), b.stop()
 
 
 def long_press(driver, at, hold=0.9):

@@ -7,7 +7,6 @@ import json
 import signal
 import time
 
-import pytest
 import websockets
 
 from liftboard_server import HELLO, RunningServer, assert_replays, long_press_drag, recv_until
@@ -21,15 +20,6 @@ def run(coro, timeout=90):
 
 def connect(server):
     return websockets.connect(server.ws, subprotocols=["liftboard.v1"], open_timeout=5)
-
-
-@pytest.fixture
-def two_processes(postgres, tmp_path):
-    url = postgres.create_database()
-    a = RunningServer("--store", url, data_dir=tmp_path / "a").start()
-    b = RunningServer("--store", url, data_dir=tmp_path / "b").start()
-    yield a, b
-    a.stop(), b.stop()
 
 
 def holders(p):
