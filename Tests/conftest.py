@@ -199,7 +199,7 @@ def postgres():
 
 
 @pytest.fixture
-def two_processes(postgres, tmp_path):
+def two_pg_servers(postgres, tmp_path):
     """Two `liftboard serve` processes on one fresh database of the private PostgreSQL (issue
     44, holds across processes)."""
     from liftboard_server import RunningServer

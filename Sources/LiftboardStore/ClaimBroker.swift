@@ -24,6 +24,17 @@ public final class ClaimBroker: @unchecked Sendable {
         /// Where `session`'s latest drag would drop now (its `moved`): the other processes list
         /// it as the holder's `target`. Only the last of a session's in one batch is written.
         case target(board: String, session: String, target: Place?)
+        /// A block of session numbers (`sessionBlockSize`), told by `onBlock`.
+        case sessionBlock
+    }
+
+    /// How many session numbers a process takes from the store at a time.
+    public static let sessionBlockSize = 1000
+
+    /// The first number of a block of session numbers, asked for at once on a connection of
+    /// its own (a process's first, before it serves anyone).
+    public static func takeSessionBlock(url: String) throws(StoreError) -> Int {
+        try ClaimSQL.sessionBlock(on: try PostgresConnection(url: url), size: sessionBlockSize)
     }
 
     /// The store's answer to one `.claim`, in the order asked.
@@ -46,17 +57,21 @@ public final class ClaimBroker: @unchecked Sendable {
     public let leaseMs: Int
     private let onAnswers: @Sendable ([Answer]) -> Void
     private let onOthers: @Sendable ([String: [Presence.Entry]]) -> Void
+    private let onBlock: @Sendable (Int) -> Void
     private let wake = WakePipe()
 
     /// `process`: this process among those sharing the store; `onAnswers`: the claims'
-    /// answers; `onOthers`: the other processes' live holds by board, whenever they changed.
+    /// answers; `onOthers`: the other processes' live holds by board, whenever they changed;
+    /// `onBlock`: a block of session numbers asked for (`Request.sessionBlock`), its first.
     public init(url: String, process: String, leaseMs: Int = ClaimBroker.defaultLeaseMs,
-                onAnswers: @escaping @Sendable ([Answer]) -> Void, onOthers: @escaping @Sendable ([String: [Presence.Entry]]) -> Void) {
+                onAnswers: @escaping @Sendable ([Answer]) -> Void, onOthers: @escaping @Sendable ([String: [Presence.Entry]]) -> Void,
+                onBlock: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.url = url
         self.process = process
         self.leaseMs = leaseMs
         self.onAnswers = onAnswers
         self.onOthers = onOthers
+        self.onBlock = onBlock
         let t = Thread { [unowned self] in self.loop() }
         t.name = "liftboard-claims"
         thread = t
@@ -150,7 +165,7 @@ public final class ClaimBroker: @unchecked Sendable {
                 switch r {
                 case .claim(let board, let item, let holder):
                     failed.append(Answer(board: board, item: item, session: holder.session, holder: nil, failed: true))
-                case .release:
+                case .release, .sessionBlock:
                     releases.append(r)
                 case .target:
                     // A failed claim has no row to carry it: other processes do not see such a hold.
@@ -188,6 +203,8 @@ public final class ClaimBroker: @unchecked Sendable {
                     if requests[(n + 1)...].contains(where: { if case .target(board, session, _) = $0 { true } else { false } }) { break }
                     try ClaimSQL.target(on: db, board: board, session: session, process: process, target: target)
                     if !changed.contains(board) { changed.append(board) }
+                case .sessionBlock:
+                    onBlock(try ClaimSQL.sessionBlock(on: db, size: Self.sessionBlockSize))
                 }
                 k += 1
             }
@@ -199,7 +216,7 @@ public final class ClaimBroker: @unchecked Sendable {
                 switch r {
                 case .claim(let board, let item, let holder):
                     answers.append(Answer(board: board, item: item, session: holder.session, holder: nil, failed: true))
-                case .release:
+                case .release, .sessionBlock:
                     lock.lock(); self.requests.append(r); lock.unlock()
                 case .target:
                     break

@@ -55,6 +55,14 @@ enum ClaimSQL {
             """, [board, session, process, target?.section, target.map { String($0.index) }, target?.depth.map { String($0) }])
     }
 
+    /// The first number of a block of `size` session numbers no other process has: blocks
+    /// are taken in turn from the store's sequence (issue 44: "Guest N" names one session of
+    /// the deployment).
+    static func sessionBlock(on db: PostgresConnection, size: Int) throws(StoreError) -> Int {
+        let r = try db.exec("SELECT nextval('liftboard_session_blocks')")
+        return (r.int(0, 0) - 1) * size + 1
+    }
+
     /// Every claim of `process` runs `leaseMs` from now.
     static func renew(on db: PostgresConnection, process: String, leaseMs: Int) throws(StoreError) {
         try db.exec("UPDATE claims SET expires = clock_timestamp() + $2 * interval '1 millisecond' WHERE process = $1",

@@ -1,5 +1,6 @@
 import Testing
 import LiftboardCore
+import LiftboardStore
 @testable import LiftboardServer
 
 /// `SessionClaims` alone (issue 44, holds across processes): what one session asks of the
@@ -65,5 +66,39 @@ import LiftboardCore
         _ = p.take(now: 400)
         let after = p.presence(board: "demo")
         #expect(cleared && after.holders.isEmpty)
+    }
+}
+
+/// `Sessions` numbered from the shared store's blocks (issue 44: no two guests of a
+/// deployment are "Guest 1").
+@Suite struct SessionNumbersTests {
+    @Test func sessionsAreNumberedInTheBlockTakenAndMoveToTheNextWhenItIsUsedUp() {
+        var s = Sessions(recordBytesPerSecond: 0)
+        #expect(s.makeID(tagged: false) == "s1", "one process: 1, 2, ...")
+        s.takeBlock(first: 2001)
+        let size = ClaimBroker.sessionBlockSize
+        var asked = 0
+        var ids: [String] = []
+        for _ in 0..<(size + 2) {
+            ids.append(s.makeID(tagged: false))
+            if s.wantsBlock() {
+                asked += 1
+                s.takeBlock(first: 5001)
+            }
+        }
+        #expect(ids.first == "s2001" && ids[size - 1] == "s\(2000 + size)")
+        #expect(ids[size] == "s5001" && ids[size + 1] == "s5002", "the next block once this one is used")
+        #expect(asked == 1, "asked once, a tenth before the end")
+    }
+
+    @Test func aBlockThatComesLateKeepsTheNumbersGivenAndOneUsedUpCountsOn() {
+        var s = Sessions(recordBytesPerSecond: 0)
+        _ = s.makeID(tagged: false)
+        _ = s.makeID(tagged: false)
+        s.takeBlock(first: 1)
+        #expect(s.makeID(tagged: false) == "s3", "s1 and s2 were given: not again")
+        var last = ""
+        for _ in 0..<ClaimBroker.sessionBlockSize { last = s.makeID(tagged: false) }
+        #expect(last == "s\(ClaimBroker.sessionBlockSize + 3)", "no next block came: numbered on")
     }
 }

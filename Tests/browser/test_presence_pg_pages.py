@@ -18,8 +18,8 @@ def long_press(driver, at, hold=0.9):
     time.sleep(hold)
 
 
-def test_a_card_held_on_one_process_is_drawn_held_and_refused_on_the_other(two_processes, browser):
-    pa, pb = two_processes
+def test_a_card_held_on_one_process_is_drawn_held_and_refused_on_the_other(two_pg_servers, browser):
+    pa, pb = two_pg_servers
     ana, bo = browser, make_driver()
     try:
         open_board(bo, pb)

@@ -68,8 +68,8 @@ async def until_free(ws, item, timeout):
     return time.monotonic() - t0, got
 
 
-def test_a_hold_on_one_process_is_seen_and_refuses_a_press_on_the_other(two_processes):
-    a, b = two_processes
+def test_a_hold_on_one_process_is_seen_and_refuses_a_press_on_the_other(two_pg_servers):
+    a, b = two_pg_servers
 
     async def go():
         async with connect(a) as ana, connect(b) as bo:
@@ -100,8 +100,8 @@ def test_a_hold_on_one_process_is_seen_and_refuses_a_press_on_the_other(two_proc
     run(go())
 
 
-def test_a_killed_process_frees_its_holds_within_ten_seconds(two_processes):
-    a, b = two_processes
+def test_a_killed_process_frees_its_holds_within_ten_seconds(two_pg_servers):
+    a, b = two_pg_servers
 
     async def go():
         ana = await websockets.connect(a.ws, subprotocols=["liftboard.v1"], open_timeout=5)
@@ -120,8 +120,8 @@ def test_a_killed_process_frees_its_holds_within_ten_seconds(two_processes):
     run(go())
 
 
-def test_two_presses_raced_on_two_processes_lift_once(two_processes):
-    a, b = two_processes
+def test_two_presses_raced_on_two_processes_lift_once(two_pg_servers):
+    a, b = two_pg_servers
     rounds = 20
 
     async def go():
@@ -175,15 +175,17 @@ def test_a_recording_of_bos_session_with_claims_replays_to_what_bo_was_sent(post
     assert '"t":"claims"' in stream and '"t":"claimed"' in stream, stream
 
 
-def test_a_holders_target_reaches_the_other_process_at_each_moved(two_processes):
+def test_a_holders_target_reaches_the_other_process_at_each_moved(two_pg_servers):
     """Ana's target (her `moved`'s `to`, place-level) is in Bo's `presence` on the other process
-    within 1 s of each change, and leaves it with her drop."""
-    a, b = two_processes
+    within 1 s of each change, and leaves it with her drop; Ana and Bo, guests of two
+    processes, have two names."""
+    a, b = two_pg_servers
 
     async def go():
         async with connect(a) as ana, connect(b) as bo:
             ana_session, _ = await join(ana)
-            await join(bo)
+            bo_session, told = await join(bo)
+            bo_name = next(p["name"] for p in told["people"] if p["session"] == bo_session)
             await ana.send(json.dumps({"t": "down", "p": 1, "x": 50, "y": MILK_Y, "ms": 0, "kind": "touch"}))
             got = await recv_until(ana, lambda m: m["t"] == "lift", timeout=3)
             assert got and got[-1]["t"] == "lift", got
@@ -201,6 +203,10 @@ def test_a_holders_target_reaches_the_other_process_at_each_moved(two_processes)
                 heard = await recv_until(bo, lists_it, timeout=1)
                 assert heard and lists_it(heard[-1]), f"step {k}: Bo's process did not list Ana's target {to} within 1 s: {heard[-3:]}"
                 delays.append(time.monotonic() - moved_at)
+                # Two guests, each the first of their process: their numbers come from blocks
+                # the processes took from the store, so their names differ.
+                ana_name = next(p["name"] for p in heard[-1]["people"] if p["session"] == ana_session)
+                assert ana_name.startswith("Guest ") and bo_name.startswith("Guest ") and ana_name != bo_name, (ana_name, bo_name)
             print("remote target reached Bo after " + ", ".join(f"{d * 1000:.0f} ms" for d in delays))
             await up(ana, y=MILK_Y + 360)
             await until_free(bo, "milk", 3)
