@@ -211,3 +211,50 @@ def test_a_holders_target_reaches_the_other_process_at_each_moved(two_pg_servers
             await up(ana, y=MILK_Y + 360)
             await until_free(bo, "milk", 3)
     run(go())
+
+
+def test_a_moveto_and_a_keyboard_lift_are_claimed_in_the_store_and_replay(postgres, tmp_path, liftboard):
+    """Bo's `moveTo` and keyboard lift of milk while Ana, on the other process, holds it get
+    `error` `held` naming her; after her drop his `moveTo` is claimed in the store (the answer
+    recorded as an input) and commits. A recording of Bo's session replays to what he was sent.
+    (Which refuses the first two, the hold Bo's process was told of or the store's claim,
+    depends on timing; the claim's refusal is ClaimWaitTests'.)"""
+    from liftboard_server import until_pong
+    url = postgres.create_database()
+    rec = tmp_path / "rec"
+    a = RunningServer("--store", url, data_dir=tmp_path / "a").start()
+    b = RunningServer("--store", url, "--record", str(rec), data_dir=tmp_path / "b").start()
+    try:
+        async def go():
+            async with connect(a) as ana, connect(b) as bo:
+                await join(ana)
+                await bo.send(json.dumps(HELLO))
+                await bo.send(json.dumps({"t": "ping", "id": "clock", "ms": 0}))
+                told = await recv_until(bo, lambda m: m["t"] == "presence")
+                await long_press_drag(ana, 50, MILK_Y, MILK_Y, steps=1, release=False)
+                await bo.send(json.dumps({"t": "moveTo", "id": "milk", "section": "done", "place": "first", "ms": 0}))
+                got = await recv_until(bo, lambda m: m["t"] == "error", timeout=3)
+                told += got
+                assert got and got[-1]["t"] == "error" and got[-1]["code"] == "held", got
+                assert got[-1]["message"].startswith("moveTo: milk is held by "), got[-1]
+                # The keyboard: the first key focuses milk, Space lifts it: refused too.
+                for key in ("Tab", " "):
+                    await bo.send(json.dumps({"t": "key", "key": key, "ms": 0}))
+                got = await recv_until(bo, lambda m: m["t"] == "error", timeout=3)
+                told += got
+                assert got and got[-1]["code"] == "held" and got[-1]["message"].startswith("keyboard lift: milk is held by "), got
+                assert not any(m["t"] == "lift" for m in told), told
+                await up(ana)
+                took, got = await until_free(bo, "milk", 3)
+                told += got
+                await bo.send(json.dumps({"t": "moveTo", "id": "milk", "section": "done", "place": "first", "ms": 0}))
+                got = await recv_until(bo, lambda m: m["t"] == "commit" and any(x["id"] == "milk" and x["to"]["section"] == "done" for x in m.get("moves", [])), timeout=3)
+                told += got
+                assert got and got[-1]["t"] == "commit", got[-5:]
+                told += await until_pong(bo, "end")
+                return told
+        told = run(go())
+    finally:
+        a.stop(), b.stop()
+    stream, _ = assert_replays(liftboard, rec, told)
+    assert '"t":"claimed"' in stream, stream
