@@ -139,7 +139,10 @@ def test_two_presses_raced_on_two_processes_lift_once(two_pg_servers):
     run(go())
 
 
-def test_a_recording_of_bos_session_with_claims_replays_to_what_bo_was_sent(postgres, tmp_path, liftboard):
+def recorded_on_b(postgres, tmp_path, liftboard, scenario):
+    """Ana on one process, Bo on another that records; `scenario(ana, bo, told)` goes on from
+    Bo's first `presence` and returns what Bo was told, and Bo's recording must replay to it.
+    Returns the recorded stream's text."""
     from liftboard_server import until_pong
     url = postgres.create_database()
     rec = tmp_path / "rec"
@@ -152,26 +155,34 @@ def test_a_recording_of_bos_session_with_claims_replays_to_what_bo_was_sent(post
                 await bo.send(json.dumps(HELLO))
                 await bo.send(json.dumps({"t": "ping", "id": "clock", "ms": 0}))
                 told = await recv_until(bo, lambda m: m["t"] == "presence")
-                await long_press_drag(ana, 50, MILK_Y, 200, steps=4, release=False)
-                told += await recv_until(bo, lambda m: m["t"] == "presence" and "milk" in holders(m), timeout=3)
-                said, got = await press(bo)
-                told += got
-                assert said["t"] == "announce", said
-                await up(bo)
-                await up(ana, y=200)
-                took, got = await until_free(bo, "milk", 3)
-                told += got
-                told += await recv_until(bo, lambda m: m["t"] == "commit", timeout=3)
-                said, got = await press(bo, y=137)
-                told += got
-                assert said["t"] == "lift", said
-                await up(bo, y=137)
-                told += await until_pong(bo, "end")
-                return told
+                told = await scenario(ana, bo, told)
+                return told + await until_pong(bo, "end")
         told = run(go())
     finally:
         a.stop(), b.stop()
     stream, _ = assert_replays(liftboard, rec, told)
+    return stream
+
+
+def test_a_recording_of_bos_session_with_claims_replays_to_what_bo_was_sent(postgres, tmp_path, liftboard):
+    async def scenario(ana, bo, told):
+        await long_press_drag(ana, 50, MILK_Y, 200, steps=4, release=False)
+        told += await recv_until(bo, lambda m: m["t"] == "presence" and "milk" in holders(m), timeout=3)
+        said, got = await press(bo)
+        told += got
+        assert said["t"] == "announce", said
+        await up(bo)
+        await up(ana, y=200)
+        took, got = await until_free(bo, "milk", 3)
+        told += got
+        told += await recv_until(bo, lambda m: m["t"] == "commit", timeout=3)
+        said, got = await press(bo, y=137)
+        told += got
+        assert said["t"] == "lift", said
+        await up(bo, y=137)
+        return told
+
+    stream = recorded_on_b(postgres, tmp_path, liftboard, scenario)
     assert '"t":"claims"' in stream and '"t":"claimed"' in stream, stream
 
 
@@ -219,42 +230,30 @@ def test_a_moveto_and_a_keyboard_lift_are_claimed_in_the_store_and_replay(postgr
     recorded as an input) and commits. A recording of Bo's session replays to what he was sent.
     (Which refuses the first two, the hold Bo's process was told of or the store's claim,
     depends on timing; the claim's refusal is ClaimWaitTests'.)"""
-    from liftboard_server import until_pong
-    url = postgres.create_database()
-    rec = tmp_path / "rec"
-    a = RunningServer("--store", url, data_dir=tmp_path / "a").start()
-    b = RunningServer("--store", url, "--record", str(rec), data_dir=tmp_path / "b").start()
-    try:
-        async def go():
-            async with connect(a) as ana, connect(b) as bo:
-                await join(ana)
-                await bo.send(json.dumps(HELLO))
-                await bo.send(json.dumps({"t": "ping", "id": "clock", "ms": 0}))
-                told = await recv_until(bo, lambda m: m["t"] == "presence")
-                await long_press_drag(ana, 50, MILK_Y, MILK_Y, steps=1, release=False)
-                await bo.send(json.dumps({"t": "moveTo", "id": "milk", "section": "done", "place": "first", "ms": 0}))
-                got = await recv_until(bo, lambda m: m["t"] == "error", timeout=3)
-                told += got
-                assert got and got[-1]["t"] == "error" and got[-1]["code"] == "held", got
-                assert got[-1]["message"].startswith("moveTo: milk is held by "), got[-1]
-                # The keyboard: the first key focuses milk, Space lifts it: refused too.
-                for key in ("Tab", " "):
-                    await bo.send(json.dumps({"t": "key", "key": key, "ms": 0}))
-                got = await recv_until(bo, lambda m: m["t"] == "error", timeout=3)
-                told += got
-                assert got and got[-1]["code"] == "held" and got[-1]["message"].startswith("keyboard lift: milk is held by "), got
-                assert not any(m["t"] == "lift" for m in told), told
-                await up(ana)
-                took, got = await until_free(bo, "milk", 3)
-                told += got
-                await bo.send(json.dumps({"t": "moveTo", "id": "milk", "section": "done", "place": "first", "ms": 0}))
-                got = await recv_until(bo, lambda m: m["t"] == "commit" and any(x["id"] == "milk" and x["to"]["section"] == "done" for x in m.get("moves", [])), timeout=3)
-                told += got
-                assert got and got[-1]["t"] == "commit", got[-5:]
-                told += await until_pong(bo, "end")
-                return told
-        told = run(go())
-    finally:
-        a.stop(), b.stop()
-    stream, _ = assert_replays(liftboard, rec, told)
+    async def scenario(ana, bo, told):
+        await long_press_drag(ana, 50, MILK_Y, MILK_Y, steps=1, release=False)
+        await bo.send(json.dumps({"t": "moveTo", "id": "milk", "section": "done", "place": "first", "ms": 0}))
+        got = await recv_until(bo, lambda m: m["t"] == "error", timeout=3)
+        told += got
+        assert got and got[-1]["t"] == "error" and got[-1]["code"] == "held", got
+        assert got[-1]["message"].startswith("moveTo: milk is held by "), got[-1]
+        # The keyboard: the first key focuses milk, Space lifts it: refused too.
+        for key in ("Tab", " "):
+            await bo.send(json.dumps({"t": "key", "key": key, "ms": 0}))
+        got = await recv_until(bo, lambda m: m["t"] == "error", timeout=3)
+        told += got
+        assert got and got[-1]["code"] == "held" and got[-1]["message"].startswith("keyboard lift: milk is held by "), got
+        assert not any(m["t"] == "lift" for m in told), told
+        await up(ana)
+        took, got = await until_free(bo, "milk", 3)
+        told += got
+        await bo.send(json.dumps({"t": "moveTo", "id": "milk", "section": "done", "place": "first", "ms": 0}))
+        def moved_milk(m):
+            return m["t"] == "commit" and any(x["id"] == "milk" and x["to"]["section"] == "done" for x in m.get("moves", []))
+        got = await recv_until(bo, moved_milk, timeout=3)
+        told += got
+        assert got and got[-1]["t"] == "commit", got[-5:]
+        return told
+
+    stream = recorded_on_b(postgres, tmp_path, liftboard, scenario)
     assert '"t":"claimed"' in stream, stream
