@@ -45,7 +45,7 @@ extension LiveSession {
         switch w {
         case .keyLift(let id):
             guard let h = arr.handleOf[id], !arr.isParked(h), dragIndex(Self.keyboardPointer) == nil, roleLifts(h), arr.movable[h],
-                  liftedBy[h] == nil, heldByOther(h) == nil else { return }
+                  liftedBy[h] == nil, heldInSubtree(h) == nil else { return }
             focus = h
             keyboardLift(h, now: now)
         case .moveTo(let id, let section, let place):

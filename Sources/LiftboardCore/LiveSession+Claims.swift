@@ -11,7 +11,7 @@ extension LiveSession {
     /// required and the item could lift (movable, not held, the session's role lifts it).
     mutating func askClaim(pointer k: Int, at: Point) {
         guard claims.required, pointers[k].phase == .pending, case .cell(let h) = arr.region(at: contentPoint(at)),
-              arr.movable[h], liftedBy[h] == nil, heldByOther(h) == nil, roleLifts(h) else { return }
+              arr.movable[h], liftedBy[h] == nil, heldInSubtree(h) == nil, roleLifts(h) else { return }
         pointers[k].claim = arr.ids[h]
         askClaim(h)
     }
@@ -112,7 +112,7 @@ extension LiveSession {
                 pointers[k].phase = .inert
                 continue
             }
-            if verdict == .lift, arr.movable[h], liftedBy[h] == nil, heldByOther(h) == nil {
+            if verdict == .lift, arr.movable[h], liftedBy[h] == nil, heldInSubtree(h) == nil {
                 pointers[k].phase = .dragging
                 lift(h, pointer: pointers[k].id, at: pointers[k].position, now: now)
             } else {

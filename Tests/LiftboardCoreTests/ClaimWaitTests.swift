@@ -124,12 +124,31 @@ import Testing
         d.send(.move(pointer: 1, at: onGroceries), at: 700)
         #expect(d.lifts == 0 && d.announcements == ["Ana is moving Eggs."])
         #expect(d.session.claimsWanted.isEmpty)
-        // Won, all of it: the subtree lifts and is wanted whole.
+        // Ana's drop reaches the session; then won, all of it: the subtree lifts and is wanted
+        // whole.
         d.send(.up(pointer: 1, at: onGroceries), at: 710)
+        d.send(.presence(OthersHoldsTests.presence([])), at: 720)
         d.send(.down(pointer: 1, at: onGroceries, kind: .touch), at: 800)
         for id in ["groceries", "milk", "eggs"] { d.send(.claim(.answer(item: id, holder: nil)), at: 810) }
         d.send(.move(pointer: 1, at: onGroceries), at: 1400)
         #expect(d.lifts == 1)
         #expect(d.session.claimsWanted == ["groceries", "milk", "eggs"])
+    }
+
+    @Test func onOneProcessASubtreeWithADescendantHeldByAnotherSessionLiftsNothing() {
+        var d = Driver(TreeSpringTests.board())
+        d.send(.presence(OthersHoldsTests.presence(["eggs"])), at: 5)
+        let onGroceries = Point(x: 200, y: 54)
+        d.send(.down(pointer: 1, at: onGroceries, kind: .touch), at: 100)
+        d.send(.move(pointer: 1, at: onGroceries), at: 700)
+        #expect(d.lifts == 0 && d.announcements == ["Ana is moving Eggs."])
+        d.send(.up(pointer: 1, at: onGroceries), at: 710)
+        d.send(.moveTo(id: "groceries", section: "work", place: .first), at: 720)
+        #expect(d.errors == [.held] && d.ownCommits.isEmpty)
+        #expect(d.out.contains { if case .error(.held, "moveTo: eggs is held by Ana") = $0 { true } else { false } })
+        // Bills, with no held descendant, lifts.
+        d.send(.down(pointer: 1, at: Point(x: 200, y: 230), kind: .touch), at: 800)
+        d.send(.move(pointer: 1, at: Point(x: 200, y: 230)), at: 1400)
+        #expect(d.lifts == 1)
     }
 }
