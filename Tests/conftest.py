@@ -198,6 +198,18 @@ def postgres():
     pg.destroy()
 
 
+@pytest.fixture
+def two_pg_servers(postgres, tmp_path):
+    """Two `liftboard serve` processes on one fresh database of the private PostgreSQL (issue
+    44, holds across processes)."""
+    from liftboard_server import RunningServer
+    url = postgres.create_database()
+    a = RunningServer("--store", url, data_dir=tmp_path / "a").start()
+    b = RunningServer("--store", url, data_dir=tmp_path / "b").start()
+    yield a, b
+    a.stop(), b.stop()
+
+
 ADMIN = "admin-secret"
 
 

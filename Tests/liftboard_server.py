@@ -175,8 +175,8 @@ async def live_version(server, board="demo"):
 def assert_replays(liftboard, rec, told):
     """Replays the recording in `rec` of the session `told` begins with (its `welcome`) and
     checks that it gives what the session was sent, message for message: the replay's session
-    id is `replay`; pongs are left out of both (a ping after the last recorded line is not
-    replayed). Returns the recorded stream's text."""
+    id is `replay` (its own commits' `by` too); pongs are left out of both (a ping after the last recorded line is not
+    replayed; a replayed `error`'s `line` too). Returns the recorded stream's text."""
     import subprocess
     session = told[0]["session"]
     stream = (rec / f"{session}.jsonl").read_text()
@@ -184,6 +184,10 @@ def assert_replays(liftboard, rec, told):
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr
     replayed = [m for m in (json.loads(line) for line in out.stdout.splitlines()) if m["t"] != "pong"]
+    # A replay's `error` names the recording's line it answers (protocol "Errors"); live, none.
+    replayed = [{k: v for k, v in m.items() if k != "line"} if m["t"] == "error" else m for m in replayed]
     expected = [dict(m, session="replay") if k == 0 else m for k, m in enumerate(told) if m["t"] != "pong"]
+    # The session's own commits are the replay's, `by` its id.
+    expected = [dict(m, by="replay") if m["t"] == "commit" and m.get("by") == session else m for m in expected]
     assert replayed[:len(expected)] == expected
     return stream, replayed

@@ -30,6 +30,11 @@ struct ClaimTable: Sendable {
     /// only the answer to the last ask of an item counts (an earlier press's late answer does
     /// not lift a later press).
     var outstanding: [String: Int] = [:]
+    /// The items a lift of an item would carry besides it (a selection's other items, a tree
+    /// item's descendants), asked for with it: item id to theirs, as at the ask.
+    var companions: [String: [String]] = [:]
+    /// A keyboard lift, `moveTo` or tap-to-add waiting for its item's claim, in the order asked.
+    var waiting: [ClaimWait] = []
 
     /// A fresh ask for `id`: an earlier answer about it no longer holds.
     mutating func ask(_ id: String) {
@@ -56,4 +61,29 @@ struct ClaimTable: Sendable {
 
     /// Whether the store answered about `id` since it was last asked.
     func answered(_ id: String) -> Bool { outstanding[id] == nil && (won.contains(id) || lost[id] != nil || failed.contains(id)) }
+}
+
+/// Something a session does to an item once the store's answer to its claim is in (issue 44):
+/// a keyboard lift, a `moveTo`, a tap-to-add. Won (or the store down), it is done then as it
+/// would have been at once; lost, it gets `error` `held`.
+enum ClaimWait: Hashable, Sendable {
+    case keyLift(item: String)
+    case moveTo(item: String, section: String, place: MovePlace)
+    /// The item tapped to join the drag of `pointer`.
+    case tapAdd(item: String, pointer: Int)
+
+    var item: String {
+        switch self {
+        case .keyLift(let id), .moveTo(let id, _, _), .tapAdd(let id, _): id
+        }
+    }
+
+    /// The words its `error` `held` begins with.
+    var what: String {
+        switch self {
+        case .keyLift: "keyboard lift"
+        case .moveTo: "moveTo"
+        case .tapAdd: "tap-to-add"
+        }
+    }
 }

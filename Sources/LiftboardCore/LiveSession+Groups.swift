@@ -19,15 +19,25 @@ extension LiveSession {
     mutating func tapped(at content: Point, mods: Modifiers, now: Double) {
         if pointers.contains(where: \.roleRefused) { return forbid("tap-to-add", needs: .move) }
         if let d = drags.lastIndex(where: { $0.pointer >= 0 }) {
-            guard groupsAllowed, case .cell(let h) = arr.region(at: content), arr.movable[h], liftedBy[h] == nil,
-                  !drags.contains(where: { $0.swapTarget == h }), drags[d].copyFrom == nil,
-                  !arr.rules[arr.sectionOf[h]].copy else { return }
+            guard case .cell(let h) = arr.region(at: content), canTapAdd(h, to: d) else { return }
             if refuseHeld(h, by: "tap-to-add") { return }
-            carry(drag: d, group: (drags[d].group.isEmpty ? [drags[d].item] : drags[d].group) + [h])
-            announce("\(drags[d].group.count) items lifted.")
+            // Across processes the tapped item joins once its claim is won (`ClaimWait`).
+            if awaitClaim(h, .tapAdd(item: arr.ids[h], pointer: drags[d].pointer)) { return }
+            tapAdd(h, to: d)
             return
         }
         click(at: content, mods: mods)
+    }
+
+    /// Whether a tap may add `h` to drag `d` (holds of other sessions aside).
+    func canTapAdd(_ h: Int, to d: Int) -> Bool {
+        groupsAllowed && arr.movable[h] && liftedBy[h] == nil && !drags.contains(where: { $0.swapTarget == h })
+            && drags[d].copyFrom == nil && !arr.rules[arr.sectionOf[h]].copy
+    }
+
+    mutating func tapAdd(_ h: Int, to d: Int) {
+        carry(drag: d, group: (drags[d].group.isEmpty ? [drags[d].item] : drags[d].group) + [h])
+        announce("\(drags[d].group.count) items lifted.")
     }
 
     /// A primary click: with Ctrl or Meta it toggles the movable cell's selection and makes it
@@ -84,7 +94,9 @@ extension LiveSession {
         guard groupsAllowed, selection.count > 1, drags[d].copyFrom == nil else { return }
         var group: [Int] = []
         for (s, m) in base.enumerated() where !arr.rules[s].copy {
-            for x in m where selection.marked[x] && (x == h || (liftedBy[x] == nil && arr.movable[x] && heldByOther(x) == nil)) { group.append(x) }
+            for x in m where selection.marked[x] && (x == h || (liftedBy[x] == nil && arr.movable[x] && heldByOther(x) == nil && !claimLost(x))) {
+                group.append(x)
+            }
         }
         guard group.count > 1 else { return }
         carry(drag: d, group: group)

@@ -74,9 +74,20 @@ extension LiveSession {
     /// Refuses a lift of `h` by `what` (a keyboard lift, `moveTo`, tap-to-add) when another
     /// session holds it: `error` `held` naming the holder, and the same words announced.
     mutating func refuseHeld(_ h: Int, by what: String) -> Bool {
-        guard let holder = heldByOther(h) else { return false }
-        step.errors.append(.error(code: .held, message: "\(what): \(arr.ids[h]) is held by \(holder)"))
-        announce("\(holder) is moving \(arr.labels[h]).")
+        guard let (holder, x) = heldInSubtree(h) else { return false }
+        step.errors.append(.error(code: .held, message: "\(what): \(arr.ids[x]) is held by \(holder)"))
+        announce("\(holder) is moving \(arr.labels[x]).")
         return true
+    }
+
+    /// Who holds `h` or, on a tree, the first of its descendants another session holds (they
+    /// would travel with it): the holder's name and that item. Nobody else holding anything
+    /// costs one test.
+    func heldInSubtree(_ h: Int) -> (holder: String, item: Int)? {
+        guard !liftedBy.others.isEmpty else { return nil }
+        if let holder = heldByOther(h) { return (holder, h) }
+        guard arr.tree != nil else { return nil }
+        for x in companions(of: h, selection: false) { if let holder = heldByOther(x) { return (holder, x) } }
+        return nil
     }
 }

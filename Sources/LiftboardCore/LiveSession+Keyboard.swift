@@ -79,16 +79,23 @@ extension LiveSession {
                 return
             }
             if refuseHeld(f, by: "keyboard lift") { return }
-            scrollIntoView(f)
-            lift(f, pointer: Self.keyboardPointer, at: viewportCenter(of: f), now: now)
-            let n = drags.last?.group.count ?? 1
-            if n > 1 {
-                announce("\(n) items lifted with \(arr.labels[f]), \(describe(f)). Arrow keys move them, Space drops them, Escape cancels.")
-            } else {
-                announce("Lifted \(arr.labels[f]), \(describe(f)). Arrow keys move it, Space drops it, Escape cancels.")
-            }
+            // Across processes the lift waits for its claim (`ClaimWait`).
+            if awaitClaim(f, .keyLift(item: arr.ids[f])) { return }
+            keyboardLift(f, now: now)
         default:
             break
+        }
+    }
+
+    /// Lifts `f` with the keyboard, and says so.
+    mutating func keyboardLift(_ f: Int, now: Double) {
+        scrollIntoView(f)
+        lift(f, pointer: Self.keyboardPointer, at: viewportCenter(of: f), now: now)
+        let n = drags.last?.group.count ?? 1
+        if n > 1 {
+            announce("\(n) items lifted with \(arr.labels[f]), \(describe(f)). Arrow keys move them, Space drops them, Escape cancels.")
+        } else {
+            announce("Lifted \(arr.labels[f]), \(describe(f)). Arrow keys move it, Space drops it, Escape cancels.")
         }
     }
 

@@ -4,7 +4,8 @@
 /// other sessions, history and undo see a drop; the cells animate, and an `announce` says
 /// where the item went.
 extension LiveSession {
-    mutating func moveTo(_ id: String, section sid: String, place: MovePlace, now: Double) {
+    /// `claimed`: the item's claim was won (`ClaimWait`), or claims are not required.
+    mutating func moveTo(_ id: String, section sid: String, place: MovePlace, now: Double, claimed: Bool = false) {
         guard allowed("moveTo", needs: .move) else { return }
         guard let h = arr.handleOf[id], let t = arr.sectionIndexOf[sid] else {
             refuseMove("moveTo: no item \(id) or no section \(sid) on this board")
@@ -25,6 +26,8 @@ extension LiveSession {
             refuseMove("moveTo: the order of \(arr.titles[s]) (a palette) does not change")
             return
         }
+        // Across processes the move waits for its item's claim; the answer checks it all again.
+        if !claimed, awaitClaim(h, .moveTo(item: id, section: sid, place: place)) { return }
         if arr.rules[t].drop == .remove {
             guard allowed("moveTo: a move to a trash", needs: .edit) else { return }
             // Moved to a trash: removed, as a drop there removes it (undo brings it back).

@@ -132,10 +132,11 @@ extension LiveSession {
             pointers[k].roleRefused = true
             return
         }
-        if let holder = heldByOther(h) {
-            // Held elsewhere: nothing lifts; the cell already carries `heldBy`.
+        if let (holder, x) = heldInSubtree(h) {
+            // Held elsewhere (on a tree, it or a descendant): nothing lifts; the cell already
+            // carries `heldBy`.
             pointers[k].phase = .inert
-            announce("\(holder) is moving \(arr.labels[h]).")
+            announce("\(holder) is moving \(arr.labels[x]).")
             return
         }
         guard claimAllowsLift(h, pointer: k) else { return }

@@ -25,6 +25,7 @@ extension Connection {
         if !plan.claim.isEmpty, let holder = hub.presence.entry(of: id) {
             requests += plan.claim.map { .claim(board: hub.board.id, item: $0, holder: holder) }
         }
+        if let target = plan.target { requests.append(.target(board: hub.board.id, session: id, target: target)) }
         broker.ask(requests)
     }
 

@@ -23,7 +23,7 @@ extension ConnectionMachine {
     /// After each step: the claims the session asked for and those it no longer wants.
     mutating func planClaims(into out: inout [Action]) {
         let asks = session.takeClaimAsks()
-        let plan = claims!.plan(asks: asks, wanted: session.claimsWanted)
+        let plan = claims!.plan(asks: asks, wanted: session.claimsWanted, target: session.holdTarget)
         if !plan.isEmpty { out.append(.claims(plan)) }
     }
 

@@ -366,10 +366,6 @@ public final class Server {
 
     // MARK: Connections
 
-    /// `s1`, `s2`, ...; with a shared store, followed by this process's tag (`s1-9f3a`), so
-    /// that a commit's `by` names one session among every process's.
-    func makeSessionID() -> String { sessions.makeID(tagged: config.storeURL != nil) }
-
     /// The store thread and the listener reported: durable commits release the messages
     /// that waited for them, refusals and surprises resync the boards concerned.
     func drainDurableReports() {

@@ -72,11 +72,67 @@ struct Sessions {
         recordingRate = RecordingRate(bytesPerSecond: recordBytesPerSecond)
     }
 
+    /// Issue 44, a shared store: the block of session numbers in use (its last number) and
+    /// the next one, taken from the store ahead (`SessionNumbers`).
+    var numbers = SessionNumbers()
+
     /// `s1`, `s2`, ...; with a shared store (`tagged`), followed by this process's tag
-    /// (`s1-9f3a`), so that a commit's `by` names one session among every process's.
+    /// (`s1-9f3a`), so that a commit's `by` names one session among every process's, and
+    /// numbered from the blocks the processes take in turn from the store (no two guests of
+    /// the deployment are "Guest 1").
     mutating func makeID(tagged: Bool) -> String {
-        lastNumber += 1
+        lastNumber = numbers.next(after: lastNumber)
         return tagged ? "s\(lastNumber)-\(processTag)" : "s\(lastNumber)"
+    }
+
+    /// A block of session numbers starting at `first` came from the store.
+    mutating func takeBlock(first: Int) { numbers.add(first: first, into: &lastNumber) }
+
+    /// Whether to ask the store for the next block of numbers now.
+    mutating func wantsBlock() -> Bool { numbers.wantsBlock(last: lastNumber) }
+}
+
+/// Issue 44: with a shared store, session numbers come in blocks of `ClaimBroker.sessionBlockSize`
+/// that the processes take in turn from the store, so a guest's "Guest N" names one session of
+/// the deployment. The next block is asked for when a tenth of the current one is left; a
+/// process that runs out before it comes (the store down) counts on past its block.
+struct SessionNumbers {
+    /// The last number of the block in use (nil: no blocks, one process).
+    private(set) var end: Int?
+    /// The first number of the block taken ahead.
+    private var ahead: Int?
+    /// The next block was asked for and not told yet.
+    private(set) var asked = false
+    let size = ClaimBroker.sessionBlockSize
+
+    /// The block that starts at `first` came: used now when none is, else next.
+    mutating func add(first: Int, into last: inout Int) {
+        asked = false
+        guard end != nil else {
+            // Sessions numbered before any block came keep their numbers (ids stay unique).
+            last = max(last, first - 1)
+            end = first + size - 1
+            return
+        }
+        ahead = first
+    }
+
+    /// The number after `last`: the next block's first once this one is used up.
+    mutating func next(after last: Int) -> Int {
+        guard let e = end else { return last + 1 }
+        if last >= e, let a = ahead {
+            ahead = nil
+            end = a + size - 1
+            return a
+        }
+        return last + 1
+    }
+
+    /// Whether to ask the store for the next block now (once, a tenth before the end).
+    mutating func wantsBlock(last: Int) -> Bool {
+        guard let e = end, ahead == nil, !asked, last >= e - size / 10 else { return false }
+        asked = true
+        return true
     }
 }
 

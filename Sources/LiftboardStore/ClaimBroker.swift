@@ -21,6 +21,20 @@ public final class ClaimBroker: @unchecked Sendable {
         /// Claims `item` of `board` for `holder` (a session of this process).
         case claim(board: String, item: String, holder: Presence.Entry)
         case release(board: String, item: String, session: String)
+        /// Where `session`'s latest drag would drop now (its `moved`): the other processes list
+        /// it as the holder's `target`. Only the last of a session's in one batch is written.
+        case target(board: String, session: String, target: Place?)
+        /// A block of session numbers (`sessionBlockSize`), told by `onBlock`.
+        case sessionBlock
+    }
+
+    /// How many session numbers a process takes from the store at a time.
+    public static let sessionBlockSize = 1000
+
+    /// The first number of a block of session numbers, asked for at once on a connection of
+    /// its own (a process's first, before it serves anyone).
+    public static func takeSessionBlock(url: String) throws(StoreError) -> Int {
+        try ClaimSQL.sessionBlock(on: try PostgresConnection(url: url), size: sessionBlockSize)
     }
 
     /// The store's answer to one `.claim`, in the order asked.
@@ -43,17 +57,21 @@ public final class ClaimBroker: @unchecked Sendable {
     public let leaseMs: Int
     private let onAnswers: @Sendable ([Answer]) -> Void
     private let onOthers: @Sendable ([String: [Presence.Entry]]) -> Void
+    private let onBlock: @Sendable (Int) -> Void
     private let wake = WakePipe()
 
     /// `process`: this process among those sharing the store; `onAnswers`: the claims'
-    /// answers; `onOthers`: the other processes' live holds by board, whenever they changed.
+    /// answers; `onOthers`: the other processes' live holds by board, whenever they changed;
+    /// `onBlock`: a block of session numbers asked for (`Request.sessionBlock`), its first.
     public init(url: String, process: String, leaseMs: Int = ClaimBroker.defaultLeaseMs,
-                onAnswers: @escaping @Sendable ([Answer]) -> Void, onOthers: @escaping @Sendable ([String: [Presence.Entry]]) -> Void) {
+                onAnswers: @escaping @Sendable ([Answer]) -> Void, onOthers: @escaping @Sendable ([String: [Presence.Entry]]) -> Void,
+                onBlock: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.url = url
         self.process = process
         self.leaseMs = leaseMs
         self.onAnswers = onAnswers
         self.onOthers = onOthers
+        self.onBlock = onBlock
         let t = Thread { [unowned self] in self.loop() }
         t.name = "liftboard-claims"
         thread = t
@@ -144,10 +162,14 @@ public final class ClaimBroker: @unchecked Sendable {
         repeat {
             var failed: [Answer] = [], releases: [Request] = []
             for r in take() {
-                if case .claim(let board, let item, let holder) = r {
+                switch r {
+                case .claim(let board, let item, let holder):
                     failed.append(Answer(board: board, item: item, session: holder.session, holder: nil, failed: true))
-                } else {
+                case .release, .sessionBlock:
                     releases.append(r)
+                case .target:
+                    // A failed claim has no row to carry it: other processes do not see such a hold.
+                    break
                 }
             }
             if !releases.isEmpty { lock.lock(); requests = releases + requests; lock.unlock() }
@@ -166,7 +188,7 @@ public final class ClaimBroker: @unchecked Sendable {
         var changed: [String] = []
         var k = 0
         do throws(StoreError) {
-            for r in requests {
+            for (n, r) in requests.enumerated() {
                 switch r {
                 case .claim(let board, let item, let holder):
                     let o = try ClaimSQL.claim(on: db, board: board, item: item, holder: holder, process: process, leaseMs: leaseMs)
@@ -176,6 +198,13 @@ public final class ClaimBroker: @unchecked Sendable {
                 case .release(let board, let item, let session):
                     try ClaimSQL.release(on: db, board: board, item: item, session: session, process: process)
                     if !changed.contains(board) { changed.append(board) }
+                case .target(let board, let session, let target):
+                    // A later target of the session in this batch replaces this one.
+                    if requests[(n + 1)...].contains(where: { if case .target(board, session, _) = $0 { true } else { false } }) { break }
+                    try ClaimSQL.target(on: db, board: board, session: session, process: process, target: target)
+                    if !changed.contains(board) { changed.append(board) }
+                case .sessionBlock:
+                    onBlock(try ClaimSQL.sessionBlock(on: db, size: Self.sessionBlockSize))
                 }
                 k += 1
             }
@@ -187,8 +216,10 @@ public final class ClaimBroker: @unchecked Sendable {
                 switch r {
                 case .claim(let board, let item, let holder):
                     answers.append(Answer(board: board, item: item, session: holder.session, holder: nil, failed: true))
-                case .release:
+                case .release, .sessionBlock:
                     lock.lock(); self.requests.append(r); lock.unlock()
+                case .target:
+                    break
                 }
             }
             if !answers.isEmpty { onAnswers(answers) }

@@ -46,6 +46,23 @@ enum ClaimSQL {
                     [board, item, session, process])
     }
 
+    /// Where `session`'s latest drag would drop now (nil: it holds nothing yet), written on
+    /// every row it holds on `board`: the other processes list it as the holder's `target`.
+    static func target(on db: PostgresConnection, board: String, session: String, process: String, target: Place?) throws(StoreError) {
+        try db.exec("""
+            UPDATE claims SET target_section = $4, target_index = $5, target_depth = $6
+            WHERE board = $1 AND session = $2 AND process = $3
+            """, [board, session, process, target?.section, target.map { String($0.index) }, target?.depth.map { String($0) }])
+    }
+
+    /// The first number of a block of `size` session numbers no other process has: blocks
+    /// are taken in turn from the store's sequence (issue 44: "Guest N" names one session of
+    /// the deployment).
+    static func sessionBlock(on db: PostgresConnection, size: Int) throws(StoreError) -> Int {
+        let r = try db.exec("SELECT nextval('liftboard_session_blocks')")
+        return (r.int(0, 0) - 1) * size + 1
+    }
+
     /// Every claim of `process` runs `leaseMs` from now.
     static func renew(on db: PostgresConnection, process: String, leaseMs: Int) throws(StoreError) {
         try db.exec("UPDATE claims SET expires = clock_timestamp() + $2 * interval '1 millisecond' WHERE process = $1",
@@ -61,19 +78,28 @@ enum ClaimSQL {
     /// the order claimed; holders in the order of their first claim.
     static func others(on db: PostgresConnection, process: String) throws(StoreError) -> [String: [Presence.Entry]] {
         let r = try db.exec("""
-            SELECT session, user_id, name, color, role, board, item FROM claims
+            SELECT session, user_id, name, color, role, board, item, target_section, target_index, target_depth FROM claims
             WHERE process <> $1 AND expires >= clock_timestamp() ORDER BY board, claimed_at, item
             """, [process])
         var out: [String: [Presence.Entry]] = [:]
         for k in 0..<r.count {
             let board = r.text(k, 5), item = r.text(k, 6), session = r.text(k, 0)
             var entries = out[board] ?? []
-            if let j = entries.firstIndex(where: { $0.session == session }) {
+            let j: Int
+            if let found = entries.firstIndex(where: { $0.session == session }) {
+                j = found
                 entries[j].holds.append(item)
             } else {
                 var e = entry(r, k)
                 e.holds = [item]
+                j = entries.count
                 entries.append(e)
+            }
+            // The holder's target is on each of its rows (a row claimed since has none yet).
+            if entries[j].target == nil, let section = r.optionalText(k, 7) {
+                var t = Place(section: section, index: r.int(k, 8))
+                t.depth = r.optionalText(k, 9).flatMap { Int($0) }
+                entries[j].target = t
             }
             out[board] = entries
         }

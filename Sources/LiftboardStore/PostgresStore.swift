@@ -95,6 +95,15 @@ public final class PostgresStore: Store {
           claimed_at TIMESTAMPTZ NOT NULL, expires TIMESTAMPTZ NOT NULL, PRIMARY KEY (board, item));
         CREATE INDEX claims_process ON claims (process);
         """,
+        // 13: a holder's target across processes (issue 44): where its latest drag would drop
+        // now, on every row of its holds (NULL before its lift); the blocks of session numbers
+        // the processes take in turn (`ClaimSQL.sessionBlock`: no two guests share a name).
+        """
+        CREATE SEQUENCE liftboard_session_blocks;
+        ALTER TABLE claims ADD COLUMN target_section TEXT;
+        ALTER TABLE claims ADD COLUMN target_index INTEGER;
+        ALTER TABLE claims ADD COLUMN target_depth INTEGER;
+        """,
     ]
 
     private let db: PostgresConnection

@@ -90,5 +90,9 @@ extension SQLiteStore {
         """
         SELECT 1;
         """,
+        // 13: a holder's target across processes (issue 44): PostgreSQL's `claims` alone.
+        """
+        SELECT 1;
+        """,
     ]
 }

@@ -16,6 +16,7 @@
 /// | 10 | people (issue 42): a commit's `user` and `name` as `user_id` and `user_name` (NULL for commits made before, and for sessions without a user) | columns | columns |
 /// | 11 | trees (issue 43): boards' `tree_indent`, sections' `max_depth`, items' `depth`, `collapsed`, `leaf` (older rows: top level, the defaults) | columns | columns |
 /// | 12 | holds across processes (issue 44): `claims`, who holds which item until when (`ClaimBroker`) | nothing (the number: one process holds in memory) | table |
+/// | 13 | a holder's target across processes (issue 44): `claims`' `target_section`, `target_index`, `target_depth` (`ClaimSQL.target`); the blocks of session numbers, `liftboard_session_blocks` | nothing (the number) | columns, a sequence |
 ///
 /// Since issue 22 neither store writes or reads moves (the change is the commit); `moves` and
 /// `moves_json` stay for older databases. PostgreSQL databases numbered before this history
@@ -23,7 +24,7 @@
 public enum StoreSchema {
     /// The version this build writes; older databases migrate forward on open, newer ones are
     /// refused (`StoreError.newerSchema`).
-    public static let version = 12
+    public static let version = 13
 
     /// The `boards` table's columns as both stores write (`seed`) and read (`board(id:)`) them,
     /// in this order.

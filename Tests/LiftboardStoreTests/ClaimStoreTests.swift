@@ -7,7 +7,7 @@ import LiftboardCore
 /// private PostgreSQL (`LIFTBOARD_TEST_POSTGRES`, as `StoreConformanceTests`).
 @Suite(.enabled(if: StoreKind.postgresServer != nil || CI.on, "\(ConformanceSkip.noPostgres)"))
 struct ClaimStoreTests {
-    /// A fresh database at schema 12, and a connection to it.
+    /// A fresh database at the newest schema, and a connection to it.
     static func database() throws -> (url: String, db: PostgresConnection) {
         let url = try StoreKind.freshPostgresDatabase()
         _ = try PostgresStore(url: url, edits: .wire)
@@ -66,6 +66,28 @@ struct ClaimStoreTests {
         #expect(seen["kanban"]?.map(\.holds) == [["jam"]])
         try ClaimSQL.releaseAll(on: db, process: "p1")
         #expect(try ClaimSQL.others(on: db, process: "p2")["demo"] == nil)
+    }
+
+    @Test func aHoldersTargetIsListedWithItsHoldsAndGoesWithThem() throws {
+        let (_, db) = try Self.database()
+        let ana = Self.person("s1-a", "Ana")
+        for item in ["garden", "seeds"] {
+            #expect(try ClaimSQL.claim(on: db, board: "outline", item: item, holder: ana, process: "p1", leaseMs: 60_000) == .won)
+        }
+        #expect(try ClaimSQL.others(on: db, process: "p2")["outline"]?.first?.target == nil, "no target before the lift")
+        var t = Place(section: "main", index: 3)
+        t.depth = 2
+        try ClaimSQL.target(on: db, board: "outline", session: "s1-a", process: "p1", target: t)
+        // Another process's session of the same id sets nothing of Ana's.
+        try ClaimSQL.target(on: db, board: "outline", session: "s1-a", process: "p2", target: Place(section: "main", index: 0))
+        let seen = try ClaimSQL.others(on: db, process: "p2")["outline"]
+        #expect(seen?.count == 1 && seen?.first?.holds == ["garden", "seeds"])
+        #expect(seen?.first?.target == t)
+        // A list's target has no depth.
+        try ClaimSQL.target(on: db, board: "outline", session: "s1-a", process: "p1", target: Place(section: "main", index: 1))
+        #expect(try ClaimSQL.others(on: db, process: "p2")["outline"]?.first?.target == Place(section: "main", index: 1))
+        for item in ["garden", "seeds"] { try ClaimSQL.release(on: db, board: "outline", item: item, session: "s1-a", process: "p1") }
+        #expect(try ClaimSQL.others(on: db, process: "p2")["outline"] == nil)
     }
 
     @Test func claimsRacedByTwoProcessesAreEachWonByExactlyOne() throws {
