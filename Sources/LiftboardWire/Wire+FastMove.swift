@@ -13,62 +13,22 @@ extension Wire {
     /// exponent, no escapes); anything else returns `nil`, and the general decoder reads it and
     /// words the error, so both paths always agree (tested on generated messages).
     static func fastMove(_ b: UnsafeBufferPointer<UInt8>) -> ClientMessage? {
-        guard let s = b.baseAddress, let m = flatPointer(s, b.count, movesOnly: false), let ms = m.ms else { return nil }
-        if m.type == .wheel {
-            // A wheel's members only (its place both or neither): anything else, the general way.
-            guard m.p == nil, m.kind == nil, let dx = m.dx, let dy = m.dy, (m.x == nil) == (m.y == nil) else { return nil }
-            return wheelMessage(dx: dx, dy: dy, x: m.x, y: m.y, ms: ms, seq: m.seq)
-        }
-        // A kind is a down's member: on anything else the general decoder decides.
-        guard m.type != .none, m.kind == nil || m.type == .down, m.dx == nil, m.dy == nil, let p = m.p, let x = m.x,
-              let y = m.y else { return nil }
-        return pointerMessage(m.type, kind: m.kind, p: p, x: x, y: y, ms: ms, seq: m.seq)
-    }
-
-    /// A `move` as the server hands it to the engine: no `ClientMessage` around it.
-    public struct PointerMove: Equatable, Sendable {
-        public var pointer: Int
-        public var at: Point
-        public var seq: Int?
-        public var ms: Double
-    }
-
-    /// A `move` read as `fastMove` reads it, where it lies; nil for anything else, which
-    /// `decodeClient` then reads. The server's most frequent input, taken without building,
-    /// returning and destroying a `ClientMessage` in a `Result`.
-    public static func pageMove(_ bytes: UnsafeRawBufferPointer) -> PointerMove? {
-        guard bytes.count <= maxMessageBytes, let s = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-              let m = flatPointer(s, bytes.count, movesOnly: true), m.kind == nil, m.dx == nil, m.dy == nil,
-              let p = m.p, let x = m.x, let y = m.y, let ms = m.ms else { return nil }
-        return checkedPointer(p: p, x: x, y: y, ms: ms, seq: m.seq)
-    }
-
-    /// `t`'s value. A trackpad's scroll sends `wheel` as often as a finger sends `move`.
-    private enum PointerMessageType { case none, move, up, down, wheel }
-
-    /// The members of a flat pointer message, as read; each value checked by its caller.
-    private struct FlatPointer {
-        var type = PointerMessageType.none
-        var kind: PointerKind?
-        var p: Double?, x: Double?, y: Double?, ms: Double?, seq: Double?, dx: Double?, dy: Double?
-    }
-
-    /// The one reading of `fastMove` and `pageMove`: the members of a flat object of the keys
-    /// they know, with valid values (no escapes, numbers without exponent); nil for anything
-    /// else, and (`movesOnly`) as soon as `t` is not `"move"`.
-    @inline(__always)
-    private static func flatPointer(_ s: UnsafePointer<UInt8>, _ n: Int, movesOnly: Bool) -> FlatPointer? {
         // One pass over the bytes with the index in a local (a cursor struct's field, or a
         // captured `var`, is reloaded and stored around every byte), keys recognized by their
         // bytes rather than scanned first.
+        guard let s = b.baseAddress else { return nil }
+        let n = b.count
         @inline(__always) func isSpace(_ c: UInt8) -> Bool { c <= 0x20 && (c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D) }
         // The object must end the message (but for spaces): that `}` stops every scan below
         // (spaces, digits), which therefore need no check of the end on each byte.
         var last = n - 1
         while last >= 0, isSpace(s[last]) { last -= 1 }
         guard last > 0, s[last] == UInt8(ascii: "}") else { return nil }
+        if last == n - 1, let m = canonicalMove(s, n) { return ClientMessage(event: .move(pointer: m.pointer, at: m.at), seq: m.seq, ms: m.ms) }
         var i = 0
-        var m = FlatPointer()
+        var type = PointerMessageType.none
+        var kind: PointerKind?
+        var p: Double?, x: Double?, y: Double?, ms: Double?, seq: Double?, dx: Double?, dy: Double?
         while isSpace(s[i]) { i += 1 }
         guard s[i] == UInt8(ascii: "{") else { return nil }
         i += 1
@@ -111,49 +71,46 @@ extension Wire {
             i += 1
             while isSpace(s[i]) { i += 1 }
             if key == .t {
-                // Exactly "move", "up", "down" or "wheel": any other type, or an escape, goes
-                // the general way. A repeated member is read as the JSON tree reads it: the
-                // last one counts.
+                // Exactly "move", "up" or "down": any other type, or an escape, goes the general
+                // way. A repeated member is read as the JSON tree reads it: the last one counts.
                 if quoted("move", at: i, in: s, n) {
                     i += 6
-                    m.type = .move
-                } else if movesOnly {
-                    return nil
+                    type = .move
                 } else if quoted("up", at: i, in: s, n) {
                     i += 4
-                    m.type = .up
+                    type = .up
                 } else if quoted("down", at: i, in: s, n) {
                     i += 6
-                    m.type = .down
+                    type = .down
                 } else if quoted("wheel", at: i, in: s, n) {
                     i += 7
-                    m.type = .wheel
+                    type = .wheel
                 } else {
                     return nil
                 }
             } else if key == .kind {
                 if quoted("touch", at: i, in: s, n) {
                     i += 7
-                    m.kind = .touch
+                    kind = .touch
                 } else if quoted("mouse", at: i, in: s, n) {
                     i += 7
-                    m.kind = .mouse
+                    kind = .mouse
                 } else if quoted("pen", at: i, in: s, n) {
                     i += 5
-                    m.kind = .pen
+                    kind = .pen
                 } else {
                     return nil
                 }
             } else {
                 guard let v = number(s, &i) else { return nil }
                 switch key {
-                case .p: m.p = v
-                case .x: m.x = v
-                case .y: m.y = v
-                case .ms: m.ms = v
-                case .seq: m.seq = v
-                case .dx: m.dx = v
-                case .dy: m.dy = v
+                case .p: p = v
+                case .x: x = v
+                case .y: y = v
+                case .ms: ms = v
+                case .seq: seq = v
+                case .dx: dx = v
+                case .dy: dy = v
                 case .t, .kind: break
                 }
             }
@@ -164,9 +121,19 @@ extension Wire {
             break
         }
         while i < n, isSpace(s[i]) { i += 1 }
-        guard i == n, !movesOnly || m.type == .move else { return nil }
-        return m
+        guard i == n, let ms else { return nil }
+        if type == .wheel {
+            // A wheel's members only (its place both or neither): anything else, the general way.
+            guard p == nil, kind == nil, let dx, let dy, (x == nil) == (y == nil) else { return nil }
+            return wheelMessage(dx: dx, dy: dy, x: x, y: y, ms: ms, seq: seq)
+        }
+        // A kind is a down's member: on anything else the general decoder decides.
+        guard type != .none, kind == nil || type == .down, dx == nil, dy == nil, let p, let x, let y else { return nil }
+        return pointerMessage(type, kind: kind, p: p, x: x, y: y, ms: ms, seq: seq)
     }
+
+    /// `t`'s value. A trackpad's scroll sends `wheel` as often as a finger sends `move`.
+    private enum PointerMessageType { case none, move, up, down, wheel }
 
     /// A wheel from its members, once checked as the general decoder checks them; nil when one
     /// is out of its range.
@@ -181,11 +148,69 @@ extension Wire {
         return ClientMessage(event: .wheel(dx: dx, dy: dy, at: at), seq: seq.map { Int($0) }, ms: ms)
     }
 
+    /// A `move` as the server hands it to the engine: no `ClientMessage` around it.
+    public struct PointerMove: Equatable, Sendable {
+        public var pointer: Int
+        public var at: Point
+        public var seq: Int?
+        public var ms: Double
+    }
+
+    /// A message in the page's own form of a move (`canonicalMove`), read where it lies; nil
+    /// for anything else, which `decodeClient` then reads (the same move in another form
+    /// included). The server's most frequent input, taken without building, returning and
+    /// destroying a `ClientMessage` in a `Result`.
+    public static func pageMove(_ bytes: UnsafeRawBufferPointer) -> PointerMove? {
+        guard bytes.count <= maxMessageBytes, let s = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              bytes.count > 0, s[bytes.count - 1] == UInt8(ascii: "}") else { return nil }
+        return canonicalMove(s, bytes.count)
+    }
+
+    /// The form the page and the load generator send, `{"t":"move","p":P,"x":X,"y":Y,"seq":N,
+    /// "ms":M}` (`seq` optional) with no spaces and nothing after it, read as a template: its
+    /// fixed text compared where it must stand, not scanned key by key. Anything else is nil,
+    /// and `fastMove` reads it the general way. The caller checked that the last byte is `}`,
+    /// which stops the digit scans.
+    @inline(__always)
+    static func canonicalMove(_ s: UnsafePointer<UInt8>, _ n: Int) -> PointerMove? {
+        var i = 16
+        guard n > 36, has(#"{"t":"move","p":"#, at: 0, in: s, n), let p = number(s, &i),
+              has(#","x":"#, at: i, in: s, n) else { return nil }
+        i += 5
+        guard let x = number(s, &i), has(#","y":"#, at: i, in: s, n) else { return nil }
+        i += 5
+        guard let y = number(s, &i) else { return nil }
+        var seq: Double?
+        if has(#","seq":"#, at: i, in: s, n) {
+            i += 7
+            guard let v = number(s, &i) else { return nil }
+            seq = v
+        }
+        guard has(#","ms":"#, at: i, in: s, n) else { return nil }
+        i += 6
+        guard let ms = number(s, &i), i == n - 1 else { return nil }
+        return checkedPointer(p: p, x: x, y: y, ms: ms, seq: seq)
+    }
+
     /// Whether `seq`, if there is one, is in range and whole, as the general decoder checks it.
     @inline(__always)
     private static func isValidSeq(_ seq: Double?) -> Bool {
         guard let seq else { return true }
         return seq >= Double(seqRange.lowerBound) && seq <= Double(seqRange.upperBound) && Double(Int(seq)) == seq
+    }
+
+    /// Whether `text` stands in the `n` bytes at `s` from `i`.
+    @inline(__always)
+    private static func has(_ text: StaticString, at i: Int, in s: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let k = text.utf8CodeUnitCount
+        guard i + k <= n else { return false }
+        let w = text.utf8Start
+        var j = 0
+        while j < k {
+            if s[i + j] != w[j] { return false }
+            j += 1
+        }
+        return true
     }
 
     /// A pointer message from its members, once their values are checked as the general
