@@ -1,5 +1,3 @@
-// Over 500 lines on purpose: the one JSON writer (containers, members, numbers, strings) and
-// the number and integer formatting its byte-for-byte output depends on, kept together.
 /// Appends JSON to a byte buffer in one canonical form, so that the same values always give
 /// the same bytes: members in the order written, numbers as `JSONWriter.number` says.
 ///
