@@ -9,6 +9,10 @@ struct ByteCursor {
     /// The most `string(s)` writes: six bytes per byte escaped (`\u00XX`), and the quotes.
     @inline(__always) static func bound(_ s: String) -> Int { s.utf8.count &* 6 &+ 2 }
 
+    /// The most `put(s)` writes (a literal of one character may be kept as its scalar: four
+    /// bytes at most).
+    @inline(__always) static func bound(_ s: StaticString) -> Int { s.hasPointerRepresentation ? s.utf8CodeUnitCount : 4 }
+
     @inline(__always) mutating func byte(_ c: UInt8) { p.pointee = c; p += 1 }
 
     /// Fixed text (names, separators, literals), verbatim.

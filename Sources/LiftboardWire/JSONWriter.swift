@@ -1,5 +1,3 @@
-// Over 500 lines on purpose: the one JSON writer (containers, members, numbers, strings) and
-// the number and integer formatting its byte-for-byte output depends on, kept together.
 /// Appends JSON to a byte buffer in one canonical form, so that the same values always give
 /// the same bytes: members in the order written, numbers as `JSONWriter.number` says.
 ///
@@ -99,12 +97,9 @@ public struct JSONWriter {
     /// One structural byte, after a separator when a value starts here.
     @inline(__always)
     private mutating func valueByte(_ c: UInt8) {
-        let comma = needsComma()
-        write(2) { p in
-            var i = 0
-            if comma { p[0] = UInt8(ascii: ","); i = 1 }
-            p[i] = c
-            return i + 1
+        pieces(bound: 1) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.byte(c)
         }
     }
 
@@ -119,130 +114,67 @@ public struct JSONWriter {
     }
 
     public mutating func beginObject() { valueByte(UInt8(ascii: "{")); open() }
-    public mutating func endObject() { close(); write(1) { $0[0] = UInt8(ascii: "}"); return 1 } }
+    public mutating func endObject() { close(); raw("}") }
     public mutating func beginArray() { valueByte(UInt8(ascii: "[")); open() }
-    public mutating func endArray() { close(); write(1) { $0[0] = UInt8(ascii: "]"); return 1 } }
+    public mutating func endArray() { close(); raw("]") }
+
+    // Every value below is one piece written through a cursor (`pieces`), as the fast
+    // encoders write theirs: one check for room, the same bytes whichever way a value goes.
 
     /// Starts a member: the value written next belongs to it.
     public mutating func key(_ k: StaticString) {
-        let comma = needsComma()
-        afterKey = true
-        guard k.hasPointerRepresentation else { return k.withUTF8Buffer { quoted($0.baseAddress!, $0.count, comma: comma, colon: true) } }
-        quoted(k.utf8Start, k.utf8CodeUnitCount, comma: comma, colon: true)
-    }
-
-    /// `"text"` (and `:` for a member name), after a separator if needed. Names and literals
-    /// are a few bytes: a loop beats a call of memcpy.
-    @inline(__always)
-    private mutating func quoted(_ text: UnsafePointer<UInt8>, _ n: Int, comma: Bool, colon: Bool) {
-        write(n + 4) { p in
-            var i = 0
-            if comma { p[0] = UInt8(ascii: ","); i = 1 }
-            p[i] = UInt8(ascii: "\"")
-            i += 1
-            Self.copy(text, n, to: p + i)
-            i += n
-            p[i] = UInt8(ascii: "\"")
-            i += 1
-            if colon { p[i] = UInt8(ascii: ":"); i += 1 }
-            return i
+        pieces(bound: ByteCursor.bound(k) &+ 3) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.byte(0x22); o.put(k); o.put("\":")
         }
+        afterKey = true
     }
 
     /// A member name that is not a literal (re-serializing parsed objects).
     public mutating func dynamicKey(_ k: String) {
-        string(k)
-        write(1) { $0[0] = UInt8(ascii: ":"); return 1 }
+        pieces(bound: ByteCursor.bound(k) &+ 1) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.string(k); o.byte(UInt8(ascii: ":"))
+        }
         afterKey = true
     }
 
     /// A string known to need no escaping (a name the protocol fixes: a type, an ease).
     public mutating func literal(_ s: StaticString) {
-        let comma = needsComma()
-        guard s.hasPointerRepresentation else { return s.withUTF8Buffer { quoted($0.baseAddress!, $0.count, comma: comma, colon: false) } }
-        quoted(s.utf8Start, s.utf8CodeUnitCount, comma: comma, colon: false)
+        pieces(bound: ByteCursor.bound(s) &+ 2) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.byte(0x22); o.put(s); o.byte(0x22)
+        }
     }
 
     public mutating func string(_ s: String) {
-        let comma = needsComma()
-        // Most strings (ids, keys, labels) need no escaping: copied whole, in one piece, from
-        // their contiguous UTF-8 (native strings, small ones included, have it).
-        let done: Bool? = s.utf8.withContiguousStorageIfAvailable { utf8 in
-            let n = utf8.count
-            var plain = true
-            write(n + 3) { p in
-                var i = 0
-                if comma { p[0] = UInt8(ascii: ","); i = 1 }
-                p[i] = UInt8(ascii: "\"")
-                i += 1
-                for c in utf8 {
-                    if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { plain = false; return 0 }
-                    p[i] = c
-                    i += 1
-                }
-                p[i] = UInt8(ascii: "\"")
-                return i + 1
-            }
-            return plain
-        }
-        if done == true { return }
-        escaped(s, comma: comma)
-    }
-
-    /// A string written byte by byte, escaping what JSON requires.
-    private mutating func escaped(_ s: String, comma: Bool) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        // At most six bytes per byte (`\u00XX`), plus a separator and the quotes.
-        write(s.utf8.count * 6 + 3) { p in
-            var i = 0
-            if comma { p[0] = UInt8(ascii: ","); i = 1 }
-            p[i] = UInt8(ascii: "\""); i += 1
-            for c in s.utf8 {
-                switch c {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): p[i] = 0x5C; p[i + 1] = c; i += 2
-                case 0x0A: p[i] = 0x5C; p[i + 1] = UInt8(ascii: "n"); i += 2
-                case 0x0D: p[i] = 0x5C; p[i + 1] = UInt8(ascii: "r"); i += 2
-                case 0x09: p[i] = 0x5C; p[i + 1] = UInt8(ascii: "t"); i += 2
-                case 0..<0x20:
-                    p[i] = 0x5C; p[i + 1] = UInt8(ascii: "u"); p[i + 2] = 0x30; p[i + 3] = 0x30
-                    p[i + 4] = hex[Int(c >> 4)]; p[i + 5] = hex[Int(c & 15)]; i += 6
-                default: p[i] = c; i += 1
-                }
-            }
-            p[i] = UInt8(ascii: "\"")
-            return i + 1
+        pieces(bound: ByteCursor.bound(s)) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.string(s)
         }
     }
 
     public mutating func bool(_ b: Bool) {
-        if b { bare("true") } else { bare("false") }
+        pieces(bound: 5) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.bool(b)
+        }
     }
 
-    public mutating func null() { bare("null") }
+    public mutating func null() {
+        pieces(bound: 4) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.put("null")
+        }
+    }
 
     /// `s`, or `null` when there is none.
     public mutating func string(orNull s: String?) { if let s { string(s) } else { null() } }
 
-    /// A value written as is (`true`, `false`, `null`).
-    private mutating func bare(_ literal: StaticString) {
-        let comma = needsComma()
-        let n = literal.utf8CodeUnitCount
-        literal.withUTF8Buffer { text in
-            write(n + 1) { p in
-                var i = 0
-                if comma { p[0] = UInt8(ascii: ","); i = 1 }
-                (p + i).update(from: text.baseAddress!, count: n)
-                return i + n
-            }
-        }
-    }
-
     public mutating func int(_ v: Int) {
-        let comma = needsComma()
-        write(21) { p in
-            var i = 0
-            if comma { p[0] = UInt8(ascii: ","); i = 1 }
-            return i + Self.writeInt(v, p + i)
+        pieces(bound: PieceBound.int) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.int(v)
         }
     }
 
@@ -291,25 +223,9 @@ public struct JSONWriter {
     /// four decimals and printed in their shortest form; `-0` prints `0`; non-finite values
     /// (which validation never lets in) print `0`.
     public mutating func number(_ x: Double) {
-        let comma = needsComma()
-        putNumber(x, comma: comma, nil, 0)
-    }
-
-    /// `[,]` then `prefix` then the number, in one piece (its digits are at most 24 bytes,
-    /// except the rare value that `description` prints).
-    @inline(__always)
-    private mutating func putNumber(_ x: Double, comma: Bool, _ prefix: UnsafePointer<UInt8>?, _ n: Int) {
-        var rare = false
-        write(n + 25) { p in
-            let i = Self.putPrefix(p, comma, prefix, n)
-            let k = Self.numberText(x, p + i)
-            if k < 0 { rare = true; return 0 }
-            return i + k
-        }
-        guard rare else { return }
-        write(n + 1 + 32) { p in
-            let i = Self.putPrefix(p, comma, prefix, n)
-            return i + Self.rareNumber(x, p + i)
+        pieces(bound: PieceBound.number) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.number(x)
         }
     }
 
@@ -339,15 +255,6 @@ public struct JSONWriter {
             dst.storeBytes(of: src.load(fromByteOffset: j, as: UInt8.self), toByteOffset: j, as: UInt8.self)
             j &+= 1
         }
-    }
-
-    /// The separator and the verbatim prefix (a member's name: `"name":`) at `p`.
-    @inline(__always)
-    private static func putPrefix(_ p: UnsafeMutablePointer<UInt8>, _ comma: Bool, _ prefix: UnsafePointer<UInt8>?, _ n: Int) -> Int {
-        var i = 0
-        if comma { p[0] = UInt8(ascii: ","); i = 1 }
-        if let prefix { copy(prefix, n, to: p + i) }
-        return i + n
     }
 
     /// The number's text at `p` (at most 24 bytes); -1 for a value whose shortest text needs
@@ -400,7 +307,7 @@ public struct JSONWriter {
     @inline(__always)
     mutating func pieces(bound: Int, _ body: (inout ByteCursor, Bool) -> Void) {
         let comma = needsComma()
-        write(bound + 1) { p in
+        write(bound &+ 1) { p in
             var c = ByteCursor(p)
             body(&c, comma)
             return p.distance(to: c.p)
@@ -413,29 +320,30 @@ public struct JSONWriter {
     // written verbatim (`"name":`, quotes and colon included, or several members' worth of
     // fixed text ending with a name); the separator before it is the writer's, as for `key`.
 
-    @inline(__always)
-    private static func prefixOf(_ name: StaticString, _ body: (UnsafePointer<UInt8>, Int) -> Void) {
-        if name.hasPointerRepresentation { body(name.utf8Start, name.utf8CodeUnitCount) } else {
-            name.withUTF8Buffer { body($0.baseAddress!, $0.count) }
-        }
-    }
-
     mutating func member(_ name: StaticString, _ x: Double) {
-        let comma = needsComma()
-        Self.prefixOf(name) { putNumber(x, comma: comma, $0, $1) }
+        pieces(bound: ByteCursor.bound(name) &+ PieceBound.number) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.put(name); o.number(x)
+        }
     }
 
     /// A member whose value (an object or an array) is written next, piece by piece.
     mutating func member(_ name: StaticString) {
-        let comma = needsComma()
-        Self.prefixOf(name) { prefix, n in write(n + 1) { p in Self.putPrefix(p, comma, prefix, n) } }
+        pieces(bound: ByteCursor.bound(name)) { o, comma in
+            if comma { o.byte(UInt8(ascii: ",")) }
+            o.put(name)
+        }
         afterKey = true
     }
 
-    /// Bytes written verbatim, outside the writer's bookkeeping: the `}` of an object that a
-    /// member's name opened (`"center":{"x":`).
+    /// Bytes written verbatim, outside the writer's bookkeeping: a container's close, or the
+    /// `}` of an object that a member's name opened (`"center":{"x":`).
     mutating func raw(_ text: StaticString) {
-        Self.prefixOf(text) { prefix, n in write(n) { p in Self.putPrefix(p, false, prefix, n) } }
+        write(ByteCursor.bound(text)) { p in
+            var c = ByteCursor(p)
+            c.put(text)
+            return p.distance(to: c.p)
+        }
     }
 }
 
