@@ -280,7 +280,10 @@ struct ConnectionMachine {
                 close(1008, fatal.rawValue)
             }
         }
-        if holdsChanged { out.insert(.holdsChanged, at: holdsAt) }
+        // Usually the loop added no action (an insert goes through `replaceSubrange`: 340 Ir).
+        if holdsChanged {
+            if out.count == holdsAt { out.append(.holdsChanged) } else { out.insert(.holdsChanged, at: holdsAt) }
+        }
         schedule(now: now, into: &out)
         return planned
     }
