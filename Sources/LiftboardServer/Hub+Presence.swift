@@ -4,7 +4,7 @@ import LiftboardWire
 /// Presence and holds on one board (issue 44): the hub tells every session who is here and what
 /// each holds, as an input of the session (`ConnectionMachine.presence`), at most ten times a
 /// second (`BoardPresence.interval`); news comes from joins, leaves and the sessions' own lifts
-/// and drops (`ConnectionMachine.Action.holds`).
+/// and drops (`ConnectionMachine.Action.holdsChanged`).
 extension Hub {
     /// A session's held items changed (its lift, its drop, its cancel), or their target (its
     /// `moved`).
@@ -54,7 +54,7 @@ extension Hub {
         readLoneHolds()
         let except = presence.take(now: server.now)
         guard connections.contains(where: { $0.id != except }) else { return }
-        let p = presence.presence(board: board.id)
+        let p = presence.next(board: board.id)
         // One encoding for every session: the message is the same for all.
         let shared = SharedMessage(event: .presence(p), mode: .full, bytes: Wire.encode(.presence(p)), isFrameBody: false)
         for c in connections where c.id != except { c.presence(p, shared: shared) }
