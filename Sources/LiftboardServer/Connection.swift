@@ -199,6 +199,10 @@ final class Connection {
     /// `presence`.
     var person: Person { machine.auth.person }
 
+    /// Issue 44: the items the session holds now, and where its latest drag would drop.
+    var holds: [String] { machine.session.holds }
+    var holdTarget: Place? { machine.session.holdTarget }
+
     /// Issue 44: the board's presence, an input of the session (recorded).
     func presence(_ p: Presence, shared: SharedMessage) {
         var out = takeActions()
@@ -243,8 +247,8 @@ final class Connection {
                 timer?.cancel()
             case .commit(let c):
                 _ = hub?.commit(c, from: self)
-            case .holds(let ids, let target):
-                hub?.holds(ids, target: target, of: self)
+            case .holdsChanged:
+                hub?.holdsChanged(of: self)
             case .claims(let plan):
                 claim(plan)
             case .lookUpBoard(let board):

@@ -63,8 +63,9 @@ struct ConnectionMachine {
         /// This session's own commit: the hub persists it and hands it to the other sessions.
         case commit(Commit)
         /// Issue 44: the items this session holds changed (a lift, a drop), or where it would
-        /// drop them (a `moved`): all it holds now, and the latest drag's place.
-        case holds([String], target: Place?)
+        /// drop them (a `moved`). The hub reads them (`Session.holds`, `holdTarget`) only when
+        /// there is someone to tell: a session alone on its board pays for no list.
+        case holdsChanged
         /// Issue 44: claims to make and give up in the shared store (`SessionClaims`).
         case claims(SessionClaims.Plan)
         /// Ask the shared store whether board `id` exists (`boardLookupAnswered` follows).
@@ -224,8 +225,11 @@ struct ConnectionMachine {
         // Most inputs (a quiet move) answer nothing: only the timer may need arming.
         if events.isEmpty { schedule(now: now, into: &out); return shared == nil ? nil : [] }
         let live = self.live
-        // A lift or a drop of this session's changes what it holds (issue 44).
-        if events.contains(where: \.changesHolds) { out.append(.holds(session.holds, target: session.holdTarget)) }
+        // A lift, a `moved` or a drop of this session's changes what it holds (issue 44): the
+        // hub hears of it first, as before the rest. Told in the loop below, where a frame's
+        // events are read anyway (`changesHolds` on the event copied the frame out of it).
+        let holdsAt = out.count
+        var holdsChanged = false
         let commitOrder = live?.commitOrder ?? .full
         var barrier = initial
         var planned: [Planned]? = shared == nil ? nil : []
@@ -243,8 +247,11 @@ struct ConnectionMachine {
             case .frame(let f):
                 // A frame carrying its commit (`commits: "inline"`) waits for it like the commit.
                 if let v = f.commitVersion { barrier = max(barrier, v) } else { plainFrame = true }
+                if !holdsChanged, !f.events.isEmpty { holdsChanged = f.events.contains(where: \.changesHolds) }
                 // Read here, off the loop's own event (see `FrameMessage.estimatedWireSize`).
                 size = f.estimatedWireSize
+            case .lift, .moved, .drop:
+                holdsChanged = true
             default:
                 break
             }
@@ -272,6 +279,10 @@ struct ConnectionMachine {
                 out.append(.log(.warn, event: "refusal", detail: fatal.rawValue))
                 close(1008, fatal.rawValue)
             }
+        }
+        // Usually the loop added no action (an insert goes through `replaceSubrange`: 340 Ir).
+        if holdsChanged {
+            if out.count == holdsAt { out.append(.holdsChanged) } else { out.insert(.holdsChanged, at: holdsAt) }
         }
         schedule(now: now, into: &out)
         return planned

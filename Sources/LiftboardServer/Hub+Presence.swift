@@ -4,14 +4,23 @@ import LiftboardWire
 /// Presence and holds on one board (issue 44): the hub tells every session who is here and what
 /// each holds, as an input of the session (`ConnectionMachine.presence`), at most ten times a
 /// second (`BoardPresence.interval`); news comes from joins, leaves and the sessions' own lifts
-/// and drops (`ConnectionMachine.Action.holds`).
+/// and drops (`ConnectionMachine.Action.holdsChanged`).
 extension Hub {
     /// A session's held items changed (its lift, its drop, its cancel), or their target (its
     /// `moved`).
-    func holds(_ ids: [String], target: Place?, of c: Connection) {
-        // A session alone on its board is told nothing of its own holds: they are kept for
-        // whoever joins (a join tells everyone everything), with no presence to time.
-        if presence.setHolds(ids, target: target, of: c.id), connections.count > 1 { presenceChanged() }
+    func holdsChanged(of c: Connection) {
+        // A session alone on its board is told nothing of its own holds: they are read when
+        // someone joins or a `presence` goes (`readLoneHolds`; a join tells everyone
+        // everything), so its moves cost no list of ids, no lookup and no presence to time.
+        guard connections.count > 1 else { return }
+        if presence.setHolds(c.holds, target: c.holdTarget, of: c.id) { presenceChanged() }
+    }
+
+    /// The holds of a session alone on the board, read when they are about to be told (a join,
+    /// a `presence`): only a session alone changes its holds unheard.
+    func readLoneHolds() {
+        guard connections.count == 1, let c = connections.first else { return }
+        presence.setHolds(c.holds, target: c.holdTarget, of: c.id)
     }
 
     /// Issue 44: the sessions of other processes that hold items of this board (the shared
@@ -42,6 +51,7 @@ extension Hub {
     }
 
     private func sendPresence() {
+        readLoneHolds()
         let except = presence.take(now: server.now)
         guard connections.contains(where: { $0.id != except }) else { return }
         let p = presence.next(board: board.id)

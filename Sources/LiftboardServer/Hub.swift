@@ -31,6 +31,8 @@ final class Hub {
         // Kiosks that say the same hello share one arrangement of the board (copy-on-write)
         // instead of one each: the last session to join is the likeliest twin.
         if let last = connections.last { c.shareView(with: last) }
+        // The one there before may have changed its holds unheard (`holdsChanged(of:)`).
+        readLoneHolds()
         connections.append(c)
         byID[c.id] = c
         state.join(c.id)

@@ -166,12 +166,17 @@ struct MachineDriver {
         // A message is waiting on the socket: it fires the press itself; try again in 2 ms.
         #expect(d.input { m, out in m.timerFired(now: 650, socketHasInput: { true }, into: &out) } == [.armTimer(afterMs: 2)])
         let out = d.input { m, out in m.timerFired(now: 652, socketHasInput: { false }, into: &out) }
-        // The lift tells the hub what the session holds now (issue 44), then the write.
-        #expect(out == [.holds(["d"], target: Place(section: "todo", index: 3)), .requestWritable])
+        // The lift tells the hub that what the session holds changed (issue 44), then the write;
+        // the hub reads them from the session.
+        #expect(out == [.holdsChanged, .requestWritable])
+        #expect(d.machine.session.holds == ["d"])
+        #expect(d.machine.session.holdTarget == Place(section: "todo", index: 3))
         #expect(d.written().contains("lift"))
         // Released: nothing pending, the timer is cancelled once.
         d.now = 700
-        #expect(d.receive(#"{"t":"cancel","p":1,"ms":700}"#) == [.holds([], target: nil), .writeNow], "the press fired: no timer is armed")
+        #expect(d.receive(#"{"t":"cancel","p":1,"ms":700}"#) == [.holdsChanged, .writeNow], "the press fired: no timer is armed")
+        #expect(d.machine.session.holds.isEmpty)
+        #expect(d.machine.session.holdTarget == nil)
         #expect(d.written() == ["drop", "frame"])
     }
 

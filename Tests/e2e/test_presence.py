@@ -172,6 +172,32 @@ def test_a_hold_is_told_when_the_holders_events_ride_in_its_frames(server):
     run(go())
 
 
+def test_a_hold_made_alone_on_the_board_is_told_to_whoever_joins(server):
+    # A session alone on its board is told nothing of its own holds, so the hub does not follow
+    # them move by move: it reads them when someone joins. Bo's first presence has Ana's hold
+    # and the place of her last `moved`, and his cell of milk says who holds it.
+    async def go():
+        async with connect(server) as ana, connect(server) as bo:
+            await ana.send(json.dumps(HELLO))
+            await recv_until(ana, lambda m: m["t"] == "presence")
+            await long_press_drag(ana, 50, 60, 240, steps=6, release=False)
+            mine = await until_pong(ana, "alone")
+            moved = [m for m in mine if m["t"] == "moved"]
+            assert moved, f"Ana's drag moved milk: {mine}"
+            await bo.send(json.dumps(HELLO))
+            got = await recv_until(bo, lambda m: m["t"] == "presence")
+            assert got and got[-1]["t"] == "presence", got
+            holder = next((e for e in got[-1]["people"] if e["holds"]), None)
+            assert holder is not None and holder["holds"] == ["milk"], got[-1]
+            assert holder["target"] == moved[-1]["to"], (holder, moved[-1])
+            assert held_by(got, "milk") == holder["name"], got
+            # Ana drops while Bo is there: he hears the hold end.
+            await ana.send(json.dumps({"t": "up", "p": 1, "x": 50, "y": 240, "ms": 0}))
+            got = await recv_until(bo, lambda m: m["t"] == "presence" and not any(e["holds"] for e in m["people"]))
+            assert got and got[-1]["t"] == "presence" and held_by(got, "milk") is None, got
+    run(go())
+
+
 def test_a_recording_of_bos_session_with_ana_dragging_replays_to_what_bo_was_sent(tmp_path, liftboard):
     rec = tmp_path / "rec"
     s = RunningServer("--record", str(rec), data_dir=tmp_path / "data").start()
