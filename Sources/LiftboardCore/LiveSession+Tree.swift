@@ -268,11 +268,19 @@ extension LiveSession {
     /// Row `h`'s parent: the committed one, but for a dragged row, the nearest row above it
     /// one level less deep (-1: none).
     @inline(__always) func treeParent(_ h: Int) -> Int {
-        let lifted = liftedBy[h] != nil, s = arr.sectionOf[h]
-        return arr.tree?.parent(of: h, lifted: lifted, rows: lifted ? arr.members[s] : [], at: arr.indexOf[h]) ?? -1
+        guard let tree = arr.tree else { return -1 }
+        guard liftedBy[h] != nil else { return tree.parent[h] }
+        let m = arr.members[arr.sectionOf[h]], depth = tree.depth[h]
+        if depth == 0 { return -1 }
+        var k = arr.indexOf[h] - 1
+        while k >= 0 { if tree.depth[m[k]] < depth { return m[k] }; k -= 1 }
+        return -1
     }
 
-    @inline(__always) func sentTree(_ h: Int) -> SentTree { arr.tree!.sent(h, parent: treeParent(h)) }
+    @inline(__always) func sentTree(_ h: Int) -> SentTree {
+        let tree = arr.tree!
+        return SentTree(depth: tree.depth[h], parent: treeParent(h), hasChildren: tree.hasChildren[h], collapsed: tree.collapsed[h])
+    }
 
     func treeFacts(_ h: Int) -> TreeFacts {
         let t = sentTree(h)

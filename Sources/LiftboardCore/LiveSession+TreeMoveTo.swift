@@ -77,8 +77,10 @@ extension LiveSession {
     /// the drag's own row, so the search goes out from that row (`TreeOrder.firstIndex`).
     /// - Complexity: O(log distance) from the drag's row to the one under the center.
     mutating func updateSpring(_ d: Int, center c: Point, now: Double) {
-        // A drag carries `tree` on a tree board only; the tree's facts are read (in place, through
-        // `arr.tree?`) only for a row other than the drag's own.
+        // A drag carries `tree` on a tree board only; the tree's facts are read only for a row
+        // other than the drag's own, by subscript through `arr.tree!`: a `let tree = arr.tree`
+        // copied the tree's state, and a call of a TreeState method through `arr.tree?` copied
+        // the whole arrangement (every array retained and released), at every move.
         guard drags[d].tree != nil else { return }
         let h = drags[d].item, s = arr.sectionOf[h], m = arr.members[s]
         // The probes read local copies of the section's arrays: a closure that read `self`
@@ -89,7 +91,7 @@ extension LiveSession {
         var r = -1
         if lo < m.count {
             let f = arr.frame(section: s, index: lo), y = m[lo]
-            if y != h, arr.tree?.springs(y) == true, c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
+            if y != h, arr.tree!.collapsed[y], arr.tree!.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
                 r = y
             }
         }

@@ -45,34 +45,11 @@ struct TreeState: Sendable {
     /// The deepest depth section `s` takes.
     func deepest(in s: Int) -> Int { min(maxDepth[s] ?? TreeOrder.maxDepth, TreeOrder.maxDepth) }
 
-    // The hot paths call these through `arr.tree?.` (or `arr.tree!.`), which passes the
-    // stored state as it is: `let tree = arr.tree` copies it, retaining and releasing every
-    // one of its arrays (issue 43, "Big trees stay flat").
-
     /// The bounds of the depth of a row of section `s` between the rows `above` and `below`
     /// (handles; -1: none), for a subtree `height` deep (`nil`: none fits).
-    @inline(__always) func depthBounds(above: Int, below: Int, height: Int, section s: Int) -> ClosedRange<Int>? {
+    func depthBounds(above: Int, below: Int, height: Int, section s: Int) -> ClosedRange<Int>? {
         DepthProjection.bounds(above: above < 0 ? nil : (depth: depth[above], leaf: leaf[above]),
                                below: below < 0 ? nil : depth[below], height: height, deepest: deepest(in: s))
-    }
-
-    /// Whether row `h` springs open under a hovering drag: collapsed, with children.
-    @inline(__always) func springs(_ h: Int) -> Bool { collapsed[h] && hasChildren[h] }
-
-    /// Row `h`'s facts as a client has them, `parent` given.
-    @inline(__always) func sent(_ h: Int, parent: Int) -> SentTree {
-        SentTree(depth: depth[h], parent: parent, hasChildren: hasChildren[h], collapsed: collapsed[h])
-    }
-
-    /// Row `h`'s parent: the committed one, but for a dragged row (`lifted`), the nearest row
-    /// above it in `rows` (where it stands at `i`) one level less deep (-1: none).
-    @inline(__always) func parent(of h: Int, lifted: Bool, rows m: [Int], at i: Int) -> Int {
-        guard lifted else { return parent[h] }
-        let d = depth[h]
-        if d == 0 { return -1 }
-        var k = i - 1
-        while k >= 0 { if depth[m[k]] < d { return m[k] }; k -= 1 }
-        return -1
     }
 }
 

@@ -5,7 +5,8 @@ import Testing
 /// out as with no drag (`toggleRows`), each drag's row keeping its index, instead of making the
 /// rows again. The reference is the rebuild itself: a `resync` to the committed board makes the
 /// rows again from the committed order with the drags at their places (`rebuildLive`), so a copy
-/// of the session resynced after each toggle must have the rows the toggle left.
+/// of the session resynced after each toggle must have the rows the toggle left; and a drag's
+/// row keeps its index, as the rebuild keeps it.
 @Suite struct TreeToggleDragTests {
     /// A keyboard drag and a pointer drag moving about while random items toggle: after each
     /// toggle the rows are the rebuild's, and the session's invariants hold.
@@ -33,7 +34,17 @@ import Testing
             case 3 where pressed: e = .move(pointer: 1, at: Point(x: Double.random(in: 150...260, using: &rng), y: Double.random(in: 10...590, using: &rng)))
             default: e = .toggle(id: ids.randomElement(using: &rng)!)
             }
+            // A keyboard drag alone (no pointer's retarget after the toggle): its row keeps its
+            // index, clamped to its section (what `rebuildLive` gives it).
+            var kept: (id: String, section: Int, index: Int)? = nil
+            if case .toggle = e, !pressed, s.isDragging, let id = s.holds.first, let order = s.liveOrder,
+               let sec = order.firstIndex(where: { $0.items.contains(id) }) {
+                kept = (id, sec, order[sec].items.firstIndex(of: id)!)
+            }
             _ = s.handle(e, at: t)
+            if let kept, let items = s.liveOrder?[kept.section].items, items.firstIndex(of: kept.id) != min(kept.index, items.count - 1) {
+                violations.append("step \(k) (\(e)): the lifted \(kept.id) left index \(kept.index): \(items)")
+            }
             _ = s.fire(at: t + 1_000)  // presses lift, springs open
             t += 1_000
             violations += s.invariantViolations().map { "step \(k) (\(e)): \($0)" }
