@@ -77,11 +77,9 @@ extension LiveSession {
     /// the drag's own row, so the search goes out from that row (`TreeOrder.firstIndex`).
     /// - Complexity: O(log distance) from the drag's row to the one under the center.
     mutating func updateSpring(_ d: Int, center c: Point, now: Double) {
-        // A drag carries `tree` on a tree board only; the tree's facts are read only for a row
-        // other than the drag's own, by subscript through `arr.tree!`: a `let tree = arr.tree`
-        // copied the tree's state, and a call of a TreeState method through `arr.tree?` copied
-        // the whole arrangement (every array retained and released), at every move.
-        guard drags[d].tree != nil else { return }
+        // A drag carries `tree` on a tree board only; the tree's facts (a copy of them retains
+        // every array) are read only for a row other than the drag's own.
+        guard var t = drags[d].tree else { return }
         let h = drags[d].item, s = arr.sectionOf[h], m = arr.members[s]
         // The probes read local copies of the section's arrays: a closure that read `self`
         // copied the whole session or arrangement (every array retained and released) at each.
@@ -91,12 +89,12 @@ extension LiveSession {
         var r = -1
         if lo < m.count {
             let f = arr.frame(section: s, index: lo), y = m[lo]
-            if y != h, arr.tree!.collapsed[y], arr.tree!.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
+            if y != h, let tree = arr.tree, tree.collapsed[y], tree.hasChildren[y], c.y >= f.y + f.h / 4, c.y <= f.y + 3 * f.h / 4, c.x >= f.x, c.x <= f.x + f.w {
                 r = y
             }
         }
-        // In place: a copy of the drag's tree retained and released its descendants.
-        if r != drags[d].tree!.spring { drags[d].tree!.spring = r; drags[d].tree!.springSince = now }
+        if r != t.spring { t.spring = r; t.springSince = now }
+        drags[d].tree = t
     }
 
     /// Drag `k`'s spring row expands (as a `toggle`), and the drags are retargeted.
