@@ -13,10 +13,7 @@ import Testing
     @Test(arguments: 0..<30)
     func togglesInADragLeaveTheRowsARebuildMakes(seed: Int) {
         var rng = SplitMix64(seed: UInt64(seed) &* 7919 &+ 4307)
-        let board = TreeToggleTests.board(&rng)
-        let ids = board.sections.flatMap(\.items).map(\.id)
-        var s = Session(id: "toggle-drag")
-        _ = s.handle(.hello(Hello(board: board.id, viewport: Viewport(w: 400, h: 600), config: SessionConfig())), at: 0) { _ in board }
+        var (s, ids) = TreeToggleTests.started(&rng, id: "toggle-drag")
         let keys = ["Tab", "ArrowDown", "ArrowDown", " ", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Escape"]
         var t = 0.0
         var pressed = false
