@@ -8,48 +8,70 @@ extension Board {
     /// sections in another order, a pinned item out of its place, a height taken away.
     /// - Complexity: O(n²) in the worst case (each move scans its section).
     public func changes(to target: Board) -> [Change]? {
-        guard layout == target.layout, list == target.list, grid == target.grid, columns == target.columns else { return nil }
-        var current = self
-        var out: [Change] = []
-        func apply(_ c: Change) { if current.apply(c) != nil { out.append(c) } }
-        func item(_ id: String) -> Item? {
-            current.locate(item: id).map { current.sections[$0.section].items[$0.index] }
-        }
-        var wanted: Set<String> = []
-        for s in target.sections { for it in s.items { wanted.insert(it.id) } }
-
+        guard layout == target.layout, list == target.list, grid == target.grid, columns == target.columns,
+              tree == target.tree else { return nil }
+        var r = Replacement(current: self)
         var previous: String? = nil
         for s in target.sections {
-            if !current.sections.contains(where: { $0.id == s.id }) { apply(.addSection(id: s.id, title: s.title, after: previous)) }
+            if !sections.contains(where: { $0.id == s.id }) { r.apply(.addSection(id: s.id, title: s.title, after: previous)) }
             previous = s.id
         }
-        for s in sections { for it in s.items where !wanted.contains(it.id) { apply(.removeItem(it.id)) } }
-        for s in target.sections {
-            var after: String? = nil
-            for (k, it) in s.items.enumerated() {
-                defer { after = it.id }
-                guard let now = item(it.id) else {
-                    apply(.addItem(it, section: s.id, after: after))
-                    continue
+        if layout == .tree {
+            r.placeTree(target)
+        } else {
+            r.removeUnwanted(target)
+            for s in target.sections {
+                for (k, it) in s.items.enumerated() {
+                    r.place(it, by: .insert(id: it.id, section: s.id, after: k > 0 ? s.items[k - 1].id : nil, index: k), section: s.id)
                 }
-                var update = ItemUpdate(id: it.id, label: now.label == it.label ? nil : it.label,
-                                        color: now.color == it.color ? nil : it.color,
-                                        height: now.height == it.height ? nil : it.height,
-                                        movable: now.movable == it.movable ? nil : it.movable)
-                update.setCard(it.card, from: now.card)
-                // A pinned item is made movable before it moves; a movable one pinned after.
-                if !now.movable { apply(.updateItem(update)) }
-                apply(.insert(id: it.id, section: s.id, after: after, index: k))
-                if now.movable { apply(.updateItem(update)) }
             }
         }
         for s in target.sections {
-            if let c = current.sections.first(where: { $0.id == s.id }), c.title != s.title { apply(.renameSection(id: s.id, title: s.title)) }
-            if let c = current.sections.first(where: { $0.id == s.id }), c.subtitle != s.subtitle { apply(.setSubtitle(id: s.id, subtitle: s.subtitle)) }
+            if let c = r.current.sections.first(where: { $0.id == s.id }), c.title != s.title { r.apply(.renameSection(id: s.id, title: s.title)) }
+            if let c = r.current.sections.first(where: { $0.id == s.id }), c.subtitle != s.subtitle { r.apply(.setSubtitle(id: s.id, subtitle: s.subtitle)) }
         }
-        for s in current.sections where !target.sections.contains(where: { $0.id == s.id }) { apply(.removeSection(s.id)) }
-        guard current.sections == target.sections else { return nil }
-        return out
+        for s in r.current.sections where !target.sections.contains(where: { $0.id == s.id }) { r.apply(.removeSection(s.id)) }
+        guard r.current.sections == target.sections else { return nil }
+        return r.out
+    }
+}
+
+/// A board on its way to a replacement (`Board.changes(to:)`): the changes so far, each
+/// applied as it is made (one that changes nothing is left out).
+struct Replacement {
+    var current: Board
+    var out: [Change] = []
+
+    mutating func apply(_ c: Change) { if current.apply(c) != nil { out.append(c) } }
+
+    /// Removes, with what they hold, the items `target` does not have.
+    mutating func removeUnwanted(_ target: Board) {
+        var wanted: Set<String> = []
+        for s in target.sections { for it in s.items { wanted.insert(it.id) } }
+        for s in current.sections { for it in s.items where !wanted.contains(it.id) { apply(.removeItem(it.id)) } }
+    }
+
+    /// Brings item `it` to where `move` puts it with its attributes: added (`addItem` in
+    /// `section`, at the move's place) when the board does not have it yet, else moved and
+    /// updated, a pinned item made movable before it moves and a movable one pinned after.
+    mutating func place(_ it: Item, by move: Change, section: String) {
+        guard let (s, i) = current.locate(item: it.id) else {
+            switch move {
+            case .move(_, _, let parent, let after, _): apply(.addItem(it, section: section, after: after, parent: parent))
+            case .insert(_, _, let after, _): apply(.addItem(it, section: section, after: after))
+            default: break
+            }
+            return
+        }
+        let now = current.sections[s].items[i]
+        var update = ItemUpdate(id: it.id, label: now.label == it.label ? nil : it.label,
+                                color: now.color == it.color ? nil : it.color,
+                                height: now.height == it.height ? nil : it.height,
+                                movable: now.movable == it.movable ? nil : it.movable)
+        update.setCard(it.card, from: now.card)
+        if !now.movable { apply(.updateItem(update)) }
+        apply(move)
+        if now.movable { apply(.updateItem(update)) }
     }
 }
 
@@ -121,7 +143,7 @@ extension Board {
             return nil
         case .addItem(let item, _, _, _):
             return .removeItem(item.id)
-        case .copyItem(_, let new, _, _, _):
+        case .copyItem(_, let new, _, _, _, _):
             return .removeItem(new)
         case .removeItem(let id):
             guard let (s, i) = locate(item: id) else { return nil }

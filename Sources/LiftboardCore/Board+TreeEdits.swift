@@ -7,6 +7,15 @@ extension Board {
     /// one, or a depth past the section's `maxDepth` (or the board's limit).
     /// - Complexity: O(items of the section).
     mutating func addTreeItem(_ item: Item, section s: Int, parent: String?, after: String?) -> Bool {
+        var x = item
+        x.depth = 0
+        return addTreeItems([x], section: s, parent: parent, after: after)
+    }
+
+    /// Inserts the subtree `items` (pre-order, the first at depth 0, the others deeper) as
+    /// `addTreeItem` inserts one item, every depth shifted by the place's; `false`, changing
+    /// nothing, where its deepest item would pass the section's `maxDepth`.
+    mutating func addTreeItems(_ subtree: [Item], section s: Int, parent: String?, after: String?) -> Bool {
         let items = sections[s].items
         var depth = 0, lo = 0, hi = items.count
         if let parent {
@@ -15,7 +24,8 @@ extension Board {
             lo = p + 1
             hi = TreeOrder.subtreeEnd(from: p, count: items.count) { items[$0].depth }
         }
-        guard depth <= min(sections[s].maxDepth ?? TreeOrder.maxDepth, TreeOrder.maxDepth) else { return false }
+        let height = subtree.map(\.depth).max() ?? 0
+        guard depth + height <= min(sections[s].maxDepth ?? TreeOrder.maxDepth, TreeOrder.maxDepth) else { return false }
         var at = lo
         if let after {
             at = hi
@@ -23,10 +33,34 @@ extension Board {
                 at = TreeOrder.subtreeEnd(from: a, count: items.count) { items[$0].depth }
             }
         }
-        var x = item
-        x.depth = depth
-        sections[s].items.insert(x, at: at)
+        sections[s].items.insert(contentsOf: subtree.map { var x = $0; x.depth += depth; return x }, at: at)
         return true
+    }
+
+    /// A palette's copy on a tree (`copyItem`): the subtree of the item at `i0` of section
+    /// `s0`, its root with id `new` and each other item D with `D~V` (V the version the copy
+    /// lands at; `D~V~2`, `~3`... when the board has it), placed in section `s` as
+    /// `addTreeItems` places it.
+    mutating func copyTreeSubtree(section s0: Int, index i0: Int, as new: String, into s: Int, parent: String?, after: String?) -> Bool {
+        let items = sections[s0].items
+        let end = TreeOrder.subtreeEnd(from: i0, count: items.count) { items[$0].depth }
+        var taken: Set<String> = [new]
+        var copies: [Item] = []
+        for k in i0..<end {
+            var x = items[k]
+            x.depth -= items[i0].depth
+            if k == i0 {
+                x.id = new
+            } else {
+                let base = "\(x.id)~\(version + 1)"
+                var fresh = base, n = 2
+                while taken.contains(fresh) || locate(item: fresh) != nil { fresh = "\(base)~\(n)"; n += 1 }
+                x.id = fresh
+            }
+            taken.insert(x.id)
+            copies.append(x)
+        }
+        return addTreeItems(copies, section: s, parent: parent, after: after)
     }
 
     /// Removes the item at `i` of section `s` with its subtree.

@@ -372,13 +372,14 @@ extension Board {
             if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? sections[s].items.count }
             sections[s].items.insert(item, at: at)
             if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }
-        case .copyItem(let id, let new, let section, let after, let index):
+        case .copyItem(let id, let new, let section, let after, let index, let parent):
             guard !new.isEmpty, locate(item: new) == nil, let (s0, i0) = locate(item: id),
                   let s = sections.firstIndex(where: { $0.id == section }) else { return false }
             var item = sections[s0].items[i0]
             item.id = new
-            // A tree's copy (of the item alone) goes to the top level, after `after`'s subtree.
-            if layout == .tree { return addTreeItem(item, section: s, parent: nil, after: after) }
+            // A tree's copy is the item's subtree, under `parent` after `after`'s subtree.
+            if layout == .tree { return copyTreeSubtree(section: s0, index: i0, as: new, into: s, parent: parent, after: after) }
+            guard parent == nil else { return false }
             let p = pinned(s)
             var at = 0
             if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? min(max(0, index), sections[s].items.count) }

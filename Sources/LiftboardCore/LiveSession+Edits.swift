@@ -96,9 +96,9 @@ extension LiveSession {
         // Trees: the items to reveal once dropped, and each drag's subtree, under the new handles.
         if let was = old.tree { arr.tree!.reveal = was.reveal.compactMap(map) }
         refreshTreeShape()
-        let others = liftedBy.others
+        let was = liftedBy
         liftedBy = LiftTable(count: arr.itemCount)
-        liftedBy.others = others  // by id: others' holds outlive the rebuild (issue 44)
+        liftedBy.take(was.others, from: was.othersFrom)  // by id: others' holds outlive the rebuild (issue 44)
         for d in drags {
             liftedBy[d.item] = d.pointer
             for x in d.extras { liftedBy[x] = d.pointer }

@@ -19,31 +19,56 @@ extension LiveSession {
     /// due only when an item of the window it was last sent changed holder (the others come
     /// whole, `heldBy` with them, when they enter it).
     mutating func othersHold(_ p: Presence) {
-        var others: [String: String]
-        if drags.isEmpty, !p.people.contains(where: { $0.session == identity.sessionID && !$0.holds.isEmpty }) {
-            others = p.heldNames
-        } else {
-            others = [:]
-            for e in p.people where e.session != identity.sessionID {
-                for id in e.holds where others[id] == nil {
-                    // An item not on this session's board now (in a trash, not yet added) is
-                    // kept: it is held still when it comes back.
-                    if let h = arr.handleOf[id], liftedBy[h] != nil { continue }
-                    others[id] = e.name
-                }
+        if drags.isEmpty, !p.holding.contains(identity.sessionID) {
+            // When this session's table is the one of the presence `p` follows (the hub's
+            // presences, one after another), the items that changed holder are known: only
+            // they are looked for in the window. Otherwise (a replay's presences, read from
+            // the recording; a table changed here since) every cell of the window is compared.
+            // Both find the same cells.
+            let shown: Bool
+            if let link = p.link, link.base != 0, liftedBy.othersFrom == link.base {
+                shown = windowShows(link.changed)
+            } else {
+                shown = windowDiffers(p.heldNames)
+            }
+            liftedBy.take(p.heldNames, from: p.link?.serial ?? 0)
+            if shown { step.cellsDirty = true }
+            return
+        }
+        var others: [String: String] = [:]
+        for e in p.people where e.session != identity.sessionID {
+            for id in e.holds where others[id] == nil {
+                // An item not on this session's board now (in a trash, not yet added) is
+                // kept: it is held still when it comes back.
+                if let h = arr.handleOf[id], liftedBy[h] != nil { continue }
+                others[id] = e.name
             }
         }
-        // Only the window's cells are compared (a dozen, not every hold on the board): the
-        // frame diffs no other.
-        var shown = false
-        if others.isEmpty != liftedBy.others.isEmpty || !others.isEmpty {
-            for h in sent.order where !shown && h < arr.ids.count {
-                let id = arr.ids[h]
-                shown = others[id] != liftedBy.others[id]
-            }
-        }
+        let shown = windowDiffers(others)
         liftedBy.others = others
         if shown { step.cellsDirty = true }
+    }
+
+    /// Whether a cell of the window last sent has another holder in `others` than now: only
+    /// the window's cells are compared (a dozen, not every hold on the board): the frame diffs
+    /// no other.
+    private func windowDiffers(_ others: [String: String]) -> Bool {
+        guard !others.isEmpty || !liftedBy.others.isEmpty else { return false }
+        for h in sent.order where h < arr.ids.count {
+            let id = arr.ids[h]
+            if others[id] != liftedBy.others[id] { return true }
+        }
+        return false
+    }
+
+    /// Whether an item of `changed` (ids whose holder changed) is in the window last sent:
+    /// each changed item looked up, or, when they outnumber a quarter of the window, each cell.
+    private func windowShows(_ changed: Set<String>) -> Bool {
+        if changed.isEmpty { return false }
+        if changed.count * 4 > sent.order.count {
+            return sent.order.contains { $0 < arr.ids.count && changed.contains(arr.ids[$0]) }
+        }
+        return changed.contains { id in arr.handleOf[id].map { sent.order.contains($0) } ?? false }
     }
 
     /// Refuses a lift of `h` by `what` (a keyboard lift, `moveTo`, tap-to-add) when another

@@ -190,7 +190,7 @@ extension LiveSession {
     /// drag was, the original is back in its palette, the snapshot lands on the copy's cell.
     /// `false`, changing nothing, when the copy is refused (`rule_refused`) or applies to nothing.
     mutating func dropCopies(_ d: Int, change: Change, now: Double) -> Bool {
-        guard case .copyItem(_, let new, _, _, _) = change else { return false }
+        guard case .copyItem(_, let new, _, _, _, _) = change else { return false }
         let drag = drags[d]
         let h = drag.item
         let id = arr.ids[h], label = arr.labels[h]

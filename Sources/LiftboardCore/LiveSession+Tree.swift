@@ -152,6 +152,7 @@ extension LiveSession {
     /// The `move` a tree drop commits, read off the live rows: the parent is the nearest row
     /// above one level less deep, the anchor the nearest row above at its depth that no other
     /// drag holds. `nil` when it leaves the item under the same parent after the same sibling.
+    /// A drag out of a palette commits a `copyItem` there instead.
     func treeDropChange(of drag: Drag) -> Change? {
         guard let tree = arr.tree, let t = drag.tree, !t.refused else { return nil }
         let h = drag.item, s = arr.sectionOf[h], m = arr.members[s], depth = tree.depth[h]
@@ -162,6 +163,11 @@ extension LiveSession {
             if dy < depth { parent = y; break }
             if dy == depth && liftedBy[y] == nil { if after == nil { after = y }; index += 1 }
             k -= 1
+        }
+        if drag.copyFrom != nil {
+            // Out of a palette: a copy of the subtree lands there; the original stays.
+            return .copyItem(id: arr.ids[h], as: copyID(of: arr.ids[h]), section: arr.sectionIDs[s], after: after.map { arr.ids[$0] },
+                             index: index, parent: parent.map { arr.ids[$0] })
         }
         if let bs = base.firstIndex(where: { $0.contains(h) }), bs == s, let bi = base[bs].firstIndex(of: h) {
             let bm = base[bs]

@@ -92,7 +92,17 @@ struct LiftTable: Sendable {
     private(set) var count = 0
     /// The items another session holds: id to the holder's name (the last `presence` input,
     /// this session's own holds left out). Usually empty: a frame's cells look in it only then.
-    var others: [String: String] = [:]
+    var others: [String: String] = [:] { didSet { othersFrom = 0 } }
+    /// The number (`Presence.Link.serial`) of the presence whose `heldNames` `others` is, taken
+    /// whole; 0 once `others` is anything else.
+    private(set) var othersFrom = 0
+
+    /// Takes a presence's table as is (`othersHold`): the next presence that follows it
+    /// compares only what changed.
+    mutating func take(_ names: [String: String], from serial: Int) {
+        others = names
+        othersFrom = serial
+    }
 
     init(count: Int) { pointer = Array(repeating: Self.none, count: count) }
 

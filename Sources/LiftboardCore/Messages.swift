@@ -172,7 +172,7 @@ public enum Change: Hashable, Sendable {
     case removeItem(String)
     /// A copy of item `id` (its attributes, id `as`) right after `after` in `section`: first
     /// when nil, at `index` (clamped) when `after` is no longer there (a drag out of a palette).
-    case copyItem(id: String, as: String, section: String, after: String?, index: Int)
+    case copyItem(id: String, as: String, section: String, after: String?, index: Int, parent: String? = nil)
     /// The item's attributes that are set change; its place stays.
     indirect case updateItem(ItemUpdate)
     /// A new, empty section right after section `after` (first when nil).

@@ -126,11 +126,11 @@ extension Board {
     /// already (another process copied at the same version) gets `X~V`, V the version it lands
     /// at, then `X~V~2`, `X~V~3`... The commit carries the id it got.
     public func storing(_ change: Change) -> Change {
-        guard case .copyItem(let id, let new, let section, let after, let index) = change, locate(item: new) != nil else { return change }
+        guard case .copyItem(let id, let new, let section, let after, let index, let parent) = change, locate(item: new) != nil else { return change }
         let base = "\(id)~\(version + 1)"
         var fresh = base, k = 2
         while locate(item: fresh) != nil { fresh = "\(base)~\(k)"; k += 1 }
-        return .copyItem(id: id, as: fresh, section: section, after: after, index: index)
+        return .copyItem(id: id, as: fresh, section: section, after: after, index: index, parent: parent)
     }
 }
 

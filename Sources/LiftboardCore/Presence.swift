@@ -40,25 +40,73 @@ public struct Presence: Hashable, Sendable {
 
     public var board: String
     /// Ordered by session number (the order sessions joined the process), then id.
-    public var people: [Entry] { didSet { heldNames = Self.names(people) } }
+    public var people: [Entry] { didSet { (heldNames, holding) = Self.tables(people); link = nil } }
     /// Each held item's holder's name (the first listed wins): built once a presence, so that
     /// the thousand sessions of a board that take it share one table (`LiveSession.othersHold`).
     public private(set) var heldNames: [String: String]
+    /// The sessions listed holding something (a session that lifts nothing and is not among
+    /// them takes `heldNames` as is: one lookup, not a walk over the people).
+    public private(set) var holding: Set<String>
+    /// How this presence follows the one made before it on the same board, when the maker
+    /// said so (`init(after:serial:)`, the hub's): nil for one read from a recording or built
+    /// alone. Not part of the message: equality leaves it (and the tables) out.
+    public private(set) var link: Link?
     /// How many `view` sessions watch the board.
     public var watching: Int
     /// Sessions above `view` that hold nothing and are not listed (a board of many: the list
     /// keeps every holder and the first few others).
     public var more: Int
 
-    public init(board: String, people: [Entry], watching: Int, more: Int = 0) {
-        self.board = board; self.people = people; self.watching = watching; self.more = more
-        heldNames = Self.names(people)
+    /// Which presence this one follows and what changed since (issue 44, "Presence's cost at
+    /// a thousand sessions"): a session whose held names are the previous presence's table,
+    /// taken whole, compares only `changed` with its window, not every cell of it.
+    public struct Link: Sendable {
+        /// This presence's number on its board (from 1).
+        public var serial: Int
+        /// The number of the presence it follows.
+        public var base: Int
+        /// The items whose holder's name differs between the two `heldNames` (held by someone
+        /// else now, held no more, or newly held).
+        public var changed: Set<String>
     }
 
-    static func names(_ people: [Entry]) -> [String: String] {
-        var out: [String: String] = [:]
-        for p in people { for id in p.holds where out[id] == nil { out[id] = p.name } }
-        return out
+    public init(board: String, people: [Entry], watching: Int, more: Int = 0) {
+        self.board = board; self.people = people; self.watching = watching; self.more = more
+        (heldNames, holding) = Self.tables(people)
+        link = nil
+    }
+
+    /// A presence made right after `previous` on the same board, numbered `serial` (the
+    /// maker's count, never reused for another presence of the board): it carries the items
+    /// whose holder changed since, found once here for every session that takes it.
+    public init(board: String, people: [Entry], watching: Int, more: Int = 0, after previous: Presence?, serial: Int) {
+        self.init(board: board, people: people, watching: watching, more: more)
+        guard let previous, let base = previous.link?.serial else {
+            link = Link(serial: serial, base: 0, changed: Set(heldNames.keys))
+            return
+        }
+        var changed = Set<String>()
+        for (id, name) in heldNames where previous.heldNames[id] != name { changed.insert(id) }
+        for id in previous.heldNames.keys where heldNames[id] == nil { changed.insert(id) }
+        link = Link(serial: serial, base: base, changed: changed)
+    }
+
+    static func tables(_ people: [Entry]) -> ([String: String], Set<String>) {
+        var names: [String: String] = [:], holding = Set<String>()
+        for p in people where !p.holds.isEmpty {
+            holding.insert(p.session)
+            for id in p.holds where names[id] == nil { names[id] = p.name }
+        }
+        return (names, holding)
+    }
+
+    /// Two presences are equal when their messages are: the tables and the link follow.
+    public static func == (a: Presence, b: Presence) -> Bool {
+        a.board == b.board && a.people == b.people && a.watching == b.watching && a.more == b.more
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(board); h.combine(people); h.combine(watching); h.combine(more)
     }
 
     /// The holder of each held item: item id to the holder's entry (the first listed wins,

@@ -102,9 +102,22 @@ struct BoardPresence {
         return except
     }
 
+    /// The last presence `next(board:)` made: the next one says what changed since
+    /// (`Presence.Link`), so that the sessions that took this one compare only that.
+    private var last: Presence? = nil
+
+    /// The presence to send now (`presence(board:)`), numbered after the last one sent and
+    /// linked to it.
+    mutating func next(board: String) -> Presence {
+        let p = presence(board: board, after: last)
+        last = p
+        return p
+    }
+
     /// The board's presence as it stands: `view` sessions counted in `watching`; of those
     /// holding nothing, the first `maxIdleListed` to join listed and the rest counted in `more`.
-    func presence(board: String) -> Presence {
+    /// With `after` (the one sent before), numbered after it and linked to it.
+    func presence(board: String, after previous: Presence? = nil) -> Presence {
         var people: [Presence.Entry] = []
         var watching = 0, idle = 0, more = 0
         for m in members {
@@ -117,7 +130,8 @@ struct BoardPresence {
         }
         // Other processes' holders hold something: every one is listed.
         people += others
-        return Presence(board: board, people: people, watching: watching, more: more)
+        return Presence(board: board, people: people, watching: watching, more: more, after: previous,
+                        serial: (previous?.link?.serial ?? 0) + 1)
     }
 
     /// `s12` and `s12-9f3a` are session 12.

@@ -79,7 +79,7 @@ extension BoardsAPI {
         case .addItem(let item, let section, _, _):
             if board.locate(item: item.id) != nil { return .error(409, .itemExists, "the board has an item \(item.id) already") }
             if !hasSection(section) { return .error(404, .sectionNotFound, "no section \(section) on board \(board.id)") }
-        case .copyItem(let id, _, _, _, _):
+        case .copyItem(let id, _, _, _, _, _):
             if board.locate(item: id) == nil { return .error(404, .itemNotFound, "no item \(id) on board \(board.id)") }
         case .removeItem(let id):
             if board.locate(item: id) == nil { return .error(404, .itemNotFound, "no item \(id) on board \(board.id)") }

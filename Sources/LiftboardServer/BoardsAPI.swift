@@ -202,7 +202,7 @@ struct BoardsAPI {
         }
         guard let changes = board.changes(to: target) else {
             return .respond(.error(409, .cannotReplace, "the board cannot become this one by edits and moves (layout, metrics, section order, "
-                                   + "a pinned item's place or a removed height differ): delete it and create it again", version: board.version))
+                                   + "a pinned item's place, a removed height, or an item's kind, handle, leaf or collapsed differ): delete it and create it again", version: board.version))
         }
         return .replace(board: board.id, changes: changes)
     }

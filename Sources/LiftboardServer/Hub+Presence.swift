@@ -44,7 +44,7 @@ extension Hub {
     private func sendPresence() {
         let except = presence.take(now: server.now)
         guard connections.contains(where: { $0.id != except }) else { return }
-        let p = presence.presence(board: board.id)
+        let p = presence.next(board: board.id)
         // One encoding for every session: the message is the same for all.
         let shared = SharedMessage(event: .presence(p), mode: .full, bytes: Wire.encode(.presence(p)), isFrameBody: false)
         for c in connections where c.id != except { c.presence(p, shared: shared) }

@@ -41,9 +41,12 @@ enum EditRow: Equatable {
         case .addItem(let x, let s, _, _):
             guard let sec = section(s), let stored = item(x.id) else { return [] }
             return [.insertItem(stored, section: s), .itemPositions(sec)]
-        case .copyItem(_, let new, let s, _, _):
-            guard let sec = section(s), let stored = item(new) else { return [] }
-            return [.insertItem(stored, section: s), .itemPositions(sec)]
+        case .copyItem(_, let new, let s, _, _, _):
+            guard let sec = section(s), let i = sec.items.firstIndex(where: { $0.id == new }) else { return [] }
+            // A tree's copy is the item's whole subtree.
+            var end = i + 1
+            while after.layout == .tree && end < sec.items.count && sec.items[end].depth > sec.items[i].depth { end += 1 }
+            return sec.items[i..<end].map { .insertItem($0, section: s) } + [.itemPositions(sec)]
         case .removeItem(let id):
             guard let (s, i) = before.locate(item: id) else { return [] }
             let sid = before.sections[s].id

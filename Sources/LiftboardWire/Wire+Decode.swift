@@ -312,7 +312,8 @@ extension Wire {
         case "copyItem":
             return .copyItem(id: try f.string("id", maxLength: 256), as: try f.string("as", maxLength: 256),
                              section: try f.string("section", maxLength: 256), after: try optionalID("after"),
-                             index: try f.int("index", in: 0...10_000_000))
+                             index: try f.int("index", in: 0...10_000_000),
+                             parent: f.object["parent"] == nil ? nil : try optionalID("parent"))
         case "updateItem":
             var u = ItemUpdate(id: try f.string("id", maxLength: 256))
             if f.has("label") { u.label = try f.string("label", maxLength: 1024, allowEmpty: true) }

@@ -150,13 +150,14 @@ extension Wire {
         case .removeItem(let id):
             w.key("edit"); w.literal("removeItem")
             w.key("id"); w.string(id)
-        case .copyItem(let id, let new, let section, let after, let index):
+        case .copyItem(let id, let new, let section, let after, let index, let parent):
             w.key("edit"); w.literal("copyItem")
             w.key("id"); w.string(id)
             w.key("as"); w.string(new)
             w.key("section"); w.string(section)
             w.key("after"); w.string(orNull: after)
             w.key("index"); w.int(index)
+            if let parent { w.key("parent"); w.string(parent) }
         case .updateItem(let u):
             w.key("edit"); w.literal("updateItem")
             w.key("id"); w.string(u.id)

@@ -253,7 +253,15 @@ enum RandomStreams {
                 if case .removeItem(let id) = c { expected.remove(id) }
                 if case .addItem(let item, _, _, _) = c { expected.insert(item.id) }
             }
-        case .copyItem(_, let new, _, _, _): expected.insert(new)
+        case .copyItem(let id, let new, _, _, _, _):
+            expected.insert(new)
+            // A tree's copy brings its item's descendants, each under a new id.
+            if a.layout == .tree, let (s, i) = a.locate(item: id) {
+                let items = a.sections[s].items
+                let added = Set(after).subtracting(before).subtracting([new])
+                let descendants = TreeOrder.subtreeEnd(from: i, count: items.count, depth: { items[$0].depth }) - i - 1
+                if added.count == descendants { expected.formUnion(added) }
+            }
         case .addItem(let item, _, _, _): expected.insert(item.id)
         default: break
         }

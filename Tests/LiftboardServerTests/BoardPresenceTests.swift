@@ -81,4 +81,25 @@ import LiftboardCore
         #expect(p.people.last?.session == "s900")
         #expect(p.more == 1000 - 1 - BoardPresence.maxIdleListed)
     }
+
+    /// The presences the hub sends follow one another (`next`): each numbered after the last
+    /// and naming the items whose holder changed since, so that a watcher compares only those
+    /// with its window (`LinkedPresenceTests`).
+    @Test func eachPresenceSentIsLinkedToTheOneBefore() {
+        var b = BoardPresence()
+        b.join("s1", person: .open)
+        b.join("s2", person: .open)
+        let first = b.next(board: "demo")
+        #expect(first.link?.serial == 1 && first.link?.base == 0)
+        b.setHolds(["a", "b"], of: "s1")
+        let second = b.next(board: "demo")
+        #expect(second.link?.serial == 2 && second.link?.base == 1 && second.link?.changed == ["a", "b"])
+        b.setHolds(["b"], target: Place(section: "todo", index: 1), of: "s1")
+        b.setHolds(["c"], of: "s2")
+        let third = b.next(board: "demo")
+        #expect(third.link?.base == 2 && third.link?.changed == ["a", "c"], "b kept its holder; a target is no change of holder")
+        #expect(third == b.presence(board: "demo"), "the same message as the presence as it stands")
+        b.leave("s2")
+        #expect(b.next(board: "demo").link?.changed == ["c"], "a leaver's holds end")
+    }
 }

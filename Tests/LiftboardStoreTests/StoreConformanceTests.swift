@@ -346,6 +346,27 @@ let storeKinds: [StoreKind] = StoreKind.postgresServer == nil && !CI.on ? [.sqli
         #expect(read.sections[0].items.map(\.depth) == [0, 1, 1, 2, 1, 0, 1])
     }
 
+    @Test("a tree's copy stores its item's whole subtree under the parent it names, and its undo removes it", arguments: storeKinds)
+    func treeCopy(_ kind: StoreKind) throws {
+        let open = try kind.fresh()
+        let store = try open()
+        try store.seed(Self.outline)
+        var expected = Self.outline
+        let copy: Change = .copyItem(id: "groceries", as: "groceries~1", section: "home", after: nil, index: 0, parent: "garden")
+        let edits: [Change] = [copy, try #require(Self.outline.revert(of: copy))]
+        for (k, e) in edits.enumerated() {
+            #expect(expected.apply(e) != nil)
+            #expect(versions(try store.apply([change(e, version: k + 1, token: k + 1, board: "outline")])) == [k + 1])
+            let read = try #require(try open().board(id: "outline"))
+            #expect(read == expected, "after \(e)")
+            if k == 0 {
+                #expect(read.sections[0].items.map(\.id) == ["groceries", "milk", "eggs", "garden", "groceries~1", "milk~1", "eggs~1", "seeds"])
+                #expect(read.sections[0].items.map(\.depth) == [0, 1, 1, 0, 1, 2, 2, 1])
+            }
+        }
+        #expect(try open().board(id: "outline")?.sections == Self.outline.sections)
+    }
+
     @Test("a deleted board is gone with its history; deleting it again says there was none", arguments: storeKinds)
     func delete(_ kind: StoreKind) throws {
         let open = try kind.fresh()

@@ -5,11 +5,12 @@ back from GET /api/boards/outline (each item's parent in `order`). Refusals: a m
 an edit, a board that is no tree, an unknown parent, a place the tree refuses."""
 import asyncio
 import json
+import pathlib
 
 import websockets
 
 from liftboard_server import HELLO, recv_until
-from test_edits_api import call
+from test_edits_api import call, run
 
 
 def parents(server, section="home"):
@@ -124,3 +125,37 @@ def test_a_post_that_the_tree_refuses_gets_a_clear_error_and_commits_nothing(adm
     got = call(server, "POST", "/api/boards/demo/items", {"id": "x", "parent": "milk"}, version=0)
     assert (got[0], got[2]["error"]["code"]) == (400, "bad_request"), got
     assert server.board("outline")["version"] == 1
+
+
+def test_a_put_of_the_tree_board_with_other_nesting_replaces_it_and_a_session_follows(admin_server):
+    """A PUT of the outline's own file with fruit taken out to the top level, milk gone, bread new
+    under groceries, and bills' children moved under garden (bills gone): it was refused
+    (`cannot_replace`, every change was a list's); now each is a tree change and a session on the
+    board ends on the same forest."""
+    server = admin_server
+    with open(pathlib.Path(__file__).resolve().parents[2] / "Examples" / "boards" / "outline.json") as f:
+        board = json.load(f)
+    home = board["sections"][0]["items"]
+    groceries, garden, bills = (next(i for i in home if i["id"] == x) for x in ("groceries", "garden", "bills"))
+    fruit = next(i for i in groceries["children"] if i["id"] == "fruit")
+    groceries["children"] = [{"id": "bread", "label": "Bread"}] + [i for i in groceries["children"] if i["id"] not in ("milk", "fruit")]
+    garden["children"] += bills["children"]
+    home[:] = [groceries, fruit] + [i for i in home if i["id"] not in ("groceries", "bills")]
+
+    async def go():
+        ws = await websockets.connect(server.ws, subprotocols=["liftboard.v1"], open_timeout=5)
+        await ws.send(json.dumps({**HELLO, "board": "outline"}))
+        await recv_until(ws, lambda m: m["t"] == "layout")
+        status, _, body = await asyncio.to_thread(call, server, "PUT", "/api/boards/outline", board, 0)
+        assert status == 200, body
+        got = await recv_until(ws, lambda m: m["t"] == "commit" and m["version"] == body["version"])
+        await ws.close()
+        return next(m for m in reversed(got) if m["t"] == "commit")
+
+    last = run(go())
+    items, parent = parents(server)
+    assert items == ["groceries", "bread", "eggs", "fruit", "apples", "pears", "garden", "seeds", "shed", "hedge",
+                     "water", "phone", "bike"], items
+    assert (parent["bread"], parent["fruit"], parent["water"], parent["phone"]) == ("groceries", None, "garden", "garden")
+    home_order = next(s for s in last["order"] if s["section"] == "home")
+    assert home_order["items"] == items and [home_order["parents"][items.index(x)] for x in ("water", "fruit")] == ["garden", None]
