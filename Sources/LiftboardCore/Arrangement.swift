@@ -391,12 +391,12 @@ struct Arrangement: Sendable {
     /// are reindexed, the sections restacked.
     /// - Complexity: O(count + rows.count + rows after them in the section) + O(sections).
     mutating func splice(section s: Int, at lo: Int, removing count: Int, inserting rows: [Int]) {
-        let movable = self.movable
+        let movable = self.movable, counts = tree == nil  // a tree counts no pinned rows (`pinnedNow`)
         for h in members[s][lo..<(lo + count)] {
             sectionOf[h] = -1; indexOf[h] = -1
-            if !movable[h] { pinnedNow[s] -= 1 }
+            if counts && !movable[h] { pinnedNow[s] -= 1 }
         }
-        for h in rows where !movable[h] { pinnedNow[s] += 1 }
+        for h in rows where counts && !movable[h] { pinnedNow[s] += 1 }
         members[s].replaceSubrange(lo..<(lo + count), with: rows)
         reindex(section: s, from: lo)
         restack(from: s)

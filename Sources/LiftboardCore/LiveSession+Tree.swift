@@ -84,13 +84,12 @@ extension LiveSession {
 
     // MARK: The depth
 
-    /// The bounds of the depth of item `h`'s row where it is now (`nil`: none fits).
+    /// The bounds of the depth of item `h`'s row where it is now (`nil`: none fits). Not on
+    /// the move's path: `projectDepth` spells it out.
     func depthBounds(of h: Int, height: Int) -> ClosedRange<Int>? {
-        guard let tree = arr.tree else { return nil }
-        let s = arr.sectionOf[h], i = arr.indexOf[h], m = arr.members[s]
-        let above = i > 0 ? (depth: tree.depth[m[i - 1]], leaf: tree.leaf[m[i - 1]]) : nil
-        let below = i + 1 < m.count ? tree.depth[m[i + 1]] : nil
-        return DepthProjection.bounds(above: above, below: below, height: height, deepest: tree.deepest(in: s))
+        let s = arr.sectionOf[h], i = arr.indexOf[h], n = arr.members[s].count
+        let above = i > 0 ? arr.members[s][i - 1] : -1, below = i + 1 < n ? arr.members[s][i + 1] : -1
+        return arr.tree?.depthBounds(above: above, below: below, height: height, section: s)
     }
 
     /// Projects drag `d`'s depth where its row is now: a pointer's from its sideways travel
@@ -99,22 +98,30 @@ extension LiveSession {
     /// Returns whether the depth changed.
     @discardableResult
     mutating func projectDepth(_ d: Int) -> Bool {
-        guard let indent = arr.tree?.indent, var t = drags[d].tree else { return false }
-        let h = drags[d].item, p = drags[d].pointer
-        var want = t.depth
+        // The drag's tree is read and written in place: a copy of it (`var t = drags[d].tree`)
+        // retained and released its descendants at every move.
+        guard let indent = arr.tree?.indent, drags[d].tree != nil else { return false }
+        let h = drags[d].item, p = drags[d].pointer, old = drags[d].tree!.depth
+        var want = old
         if p >= 0, let k = pointers.firstIndex(where: { $0.id == p }) {
-            want = t.liftDepth + DepthProjection.levels(dx: pointers[k].position.x - t.downX, indent: indent)
+            want = drags[d].tree!.liftDepth + DepthProjection.levels(dx: pointers[k].position.x - drags[d].tree!.downX, indent: indent)
         }
-        let bounds = depthBounds(of: h, height: t.height)
-        if (bounds == nil) != t.refused {
-            t.refused = bounds == nil
-            if p >= 0 { step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[h], forbidden: t.refused)) }
+        // `depthBounds(of:height:)` spelled out, reading the tree in place: a call of it (a
+        // non-mutating method, inlined or not) copied the whole session, and its `let tree =
+        // arr.tree` (main's) the tree's state, at every move.
+        let s = arr.sectionOf[h], i = arr.indexOf[h], n = arr.members[s].count
+        var above: (depth: Int, leaf: Bool)? = nil, below: Int? = nil
+        if i > 0 { let a = arr.members[s][i - 1]; above = (arr.tree!.depth[a], arr.tree!.leaf[a]) }
+        if i + 1 < n { below = arr.tree!.depth[arr.members[s][i + 1]] }
+        let bounds = DepthProjection.bounds(above: above, below: below, height: drags[d].tree!.height,
+                                            deepest: min(arr.tree!.maxDepth[s] ?? TreeOrder.maxDepth, TreeOrder.maxDepth))
+        if (bounds == nil) != drags[d].tree!.refused {
+            drags[d].tree!.refused = bounds == nil
+            if p >= 0 { step.snapshots.append(SnapshotUpdate(p: p, id: arr.ids[h], forbidden: bounds == nil)) }
         }
-        let old = t.depth
-        if let b = bounds { t.depth = min(max(want, b.lowerBound), b.upperBound) }
-        drags[d].tree = t
-        guard t.depth != old else { return false }
-        arr.tree!.depth[h] = t.depth
+        guard let b = bounds, case let depth = min(max(want, b.lowerBound), b.upperBound), depth != old else { return false }
+        drags[d].tree!.depth = depth
+        arr.tree!.depth[h] = depth
         step.cellsDirty = true
         step.shiftDur = dur(config.shiftMs)
         return true
@@ -309,14 +316,15 @@ extension LiveSession {
     /// drag carries it; its subtree's rows leave or enter the visible order, and every pointer
     /// drag is retargeted.
     /// - Complexity: O(k) for the k rows revealed or hidden, plus the rows after them in their
-    ///   section (`toggleRows`); O(n) with a drag in flight (the visible order is made again).
+    ///   section (`toggleRows`), a drag in flight or not; O(n) where `toggleRows` declines (the
+    ///   visible order is made again).
     mutating func toggle(_ id: String, now: Double) {
         guard let h = arr.handleOf[id] else {
             step.errors.append(.error(code: .badMessage, message: "toggle.id: no item \"\(id)\" on this board"))
             return
         }
-        guard let tree = arr.tree, tree.hasChildren[h], !isCarried(h) else { return }
-        setCollapsed(h, !tree.collapsed[h], now: now)
+        guard arr.tree?.hasChildren[h] == true, !isCarried(h) else { return }
+        setCollapsed(h, !arr.tree!.collapsed[h], now: now)
     }
 
     mutating func setCollapsed(_ h: Int, _ on: Bool, now: Double) {

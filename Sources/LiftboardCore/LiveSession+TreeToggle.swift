@@ -1,39 +1,74 @@
 /// Collapse and expand without making the visible order again (issue 43, "Big trees stay flat").
 extension LiveSession {
-    /// Item `h`'s collapsed state just flipped: with no drag in flight the live rows are
-    /// exactly the committed order's visible items (`visibleRows`), so its subtree's rows
-    /// leave them or enter them right after its row, and only its section is reindexed from
-    /// there. Expanding walks the committed order from `h`'s place (`TreeIndex`), stepping
-    /// over each collapsed descendant's subtree by its end: it reads only the rows it reveals.
-    /// Returns `false`, changing nothing, where that does not hold (a drag in flight, pinned
-    /// items in the section or among the rows, `h` no row, the index not of the committed
-    /// order): `rebuildLive` then makes the rows.
+    /// Item `h`'s collapsed state just flipped: the live rows are the committed order's
+    /// visible items (`visibleRows`) less those drags carry, each drag's row standing at its
+    /// live index (`rebuildLive`), so its subtree's rows leave them or enter them right after
+    /// its row, the drags' rows after it keeping their indexes, and only its section is
+    /// reindexed from there. Expanding walks the committed order from `h`'s place
+    /// (`TreeIndex`), stepping over each collapsed or lifted descendant's subtree by its end:
+    /// it reads only the rows it reveals. Returns `false`, changing nothing, where that does
+    /// not hold (a swap-mode or multi-item drag, a drag whose reveal is pending, `h` no row,
+    /// the index not of the committed order): `rebuildLive` then makes the rows.
     /// - Complexity: O(k) for the k rows revealed or hidden, plus the reindex of the rows after
-    ///   them in their section (`Arrangement.splice`) and O(sections).
+    ///   them in their section (`Arrangement.splice`), O(sections) and O(drags); with a drag's
+    ///   row after `h` in its section, O(the rows after `h` there).
     mutating func toggleRows(of h: Int) -> Bool {
-        guard drags.isEmpty, arr.tree != nil, arr.tree!.reveal.isEmpty else { return false }
+        // Loops, not closures: a closure that reads `self` here copied the whole session.
+        guard arr.tree != nil, drags.isEmpty || config.mode != .swap, !drags.contains(where: { $0.group.count > 1 }) else { return false }
+        for x in arr.tree!.reveal where liftedBy[x] == nil { return false }
         let s = arr.sectionOf[h]
-        guard s >= 0, arr.pinnedNow[s] == 0, arr.tree!.index.reads(base, section: s) else { return false }
+        guard s >= 0, arr.tree!.index.reads(base, section: s) else { return false }
         let i = arr.indexOf[h], d = arr.tree!.committedDepth[h]
+        // The drags' rows after `h` in its section, by index: they keep their indexes.
+        var held: [(index: Int, item: Int)] = []
+        for k in drags.indices where arr.sectionOf[drags[k].item] == s && arr.indexOf[drags[k].item] > i {
+            held.append((arr.indexOf[drags[k].item], drags[k].item))
+        }
+        held.sort { $0.index < $1.index }
+        var removing = 0, inserting: [Int] = []
         if arr.tree!.collapsed[h] {
-            // Its visible descendants are the rows after it deeper than it.
+            // Its visible descendants are the rows after it deeper than it that no drag holds.
             let rows = arr.members[s], depth = arr.tree!.committedDepth
             var j = i + 1
-            while j < rows.count && depth[rows[j]] > d { j += 1 }
-            arr.splice(section: s, at: i + 1, removing: j - i - 1, inserting: [])
+            while j < rows.count {
+                if liftedBy[rows[j]] == nil { guard depth[rows[j]] > d else { break }; removing += 1 }
+                j += 1
+            }
         } else {
-            let m = base[s], end = arr.tree!.index.end, collapsed = arr.tree!.collapsed, movable = arr.movable
-            var shown: [Int] = []
+            let m = base[s], end = arr.tree!.index.end, collapsed = arr.tree!.collapsed
             var k = arr.tree!.index.pos[h] + 1
             while k < end[h] {
                 let x = m[k]
-                guard movable[x] else { return false }  // a pinned row: `rebuildLive` places it
-                shown.append(x)
-                k = collapsed[x] ? end[x] : k + 1
+                if liftedBy[x] == nil { inserting.append(x) }
+                k = collapsed[x] || liftedBy[x] != nil ? end[x] : k + 1
             }
-            arr.splice(section: s, at: i + 1, removing: 0, inserting: shown)
         }
-        arr.clearVisited()
+        var before: [(pointer: Int, place: Place)] = []
+        for k in drags.indices { before.append((drags[k].pointer, arr.place(of: drags[k].item))) }
+        if removing == 0 && inserting.isEmpty {
+            // Nothing to show or hide (its children are all lifted): the rows stay.
+        } else if held.isEmpty {
+            arr.splice(section: s, at: i + 1, removing: removing, inserting: inserting)
+        } else {
+            // The rows after `h` less the drags', changed, then the drags' put back at their
+            // indexes (`rebuildLive` inserts them so, in index order, none past the end).
+            let old = arr.members[s][(i + 1)...]
+            var tail = inserting
+            tail.reserveCapacity(old.count + inserting.count)
+            var dropped = 0
+            for x in old where liftedBy[x] == nil {
+                if dropped < removing { dropped += 1 } else { tail.append(x) }
+            }
+            for (index, item) in held { tail.insert(item, at: min(index, i + 1 + tail.count) - i - 1) }
+            arr.splice(section: s, at: i + 1, removing: old.count, inserting: tail)
+        }
+        if drags.isEmpty {
+            arr.clearVisited()
+        } else {
+            // As `rebuildLive` ends: the drags' bounds may have changed, and their places.
+            projectDepths()
+            reportPlaces(since: before)
+        }
         step.reordered = true
         return true
     }

@@ -44,6 +44,13 @@ struct TreeState: Sendable {
 
     /// The deepest depth section `s` takes.
     func deepest(in s: Int) -> Int { min(maxDepth[s] ?? TreeOrder.maxDepth, TreeOrder.maxDepth) }
+
+    /// The bounds of the depth of a row of section `s` between the rows `above` and `below`
+    /// (handles; -1: none), for a subtree `height` deep (`nil`: none fits).
+    func depthBounds(above: Int, below: Int, height: Int, section s: Int) -> ClosedRange<Int>? {
+        DepthProjection.bounds(above: above < 0 ? nil : (depth: depth[above], leaf: leaf[above]),
+                               below: below < 0 ? nil : depth[below], height: height, deepest: deepest(in: s))
+    }
 }
 
 /// Where each item stands in the committed order of a tree board (issue 43, "Big trees stay

@@ -46,7 +46,7 @@ struct BenchEngine: ParsableCommand {
     }
 
     func run() throws {
-        if treesOnly { return Self.printTree(Self.treeRows(sizes: quick ? [100, 1_000] : [100, 100_000], moves: quick ? 2_000 : 20_000)) }
+        if treesOnly { return Self.printTree(Self.treeRows(sizes: quick ? [100, 1_000] : [100, 10_000, 100_000], moves: quick ? 2_000 : 20_000)) }
         let sizes = quick ? [1_000, 5_000] : [1_000, 10_000, 100_000]
         let moves = quick ? 2_000 : 20_000
         var rows: [Row] = []
@@ -59,7 +59,7 @@ struct BenchEngine: ParsableCommand {
         let externalSizes = quick ? [1_000, 5_000] : [1_000, 100_000]
         let external = Self.externalRows(sizes: externalSizes, commits: quick ? 200 : 2_000)
         let oneSection = Self.oneSectionRow(commits: quick ? 200 : 2_000)
-        let trees = Self.treeRows(sizes: quick ? [100, 1_000] : [100, 100_000], moves: moves)
+        let trees = Self.treeRows(sizes: quick ? [100, 1_000] : [100, 10_000, 100_000], moves: moves)
         if json {
             return try BenchCommand.printJSON(rows: rows.map(EngineRow.move) + external.map(EngineRow.external) + [.external(oneSection)]
                                               + trees.map(EngineRow.tree))

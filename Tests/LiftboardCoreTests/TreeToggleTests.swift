@@ -40,6 +40,14 @@ import Testing
         return b
     }
 
+    /// A session started on a random board (`board`), and the board's item ids.
+    static func started(_ rng: inout SplitMix64, id: String) -> (Session, [String]) {
+        let board = Self.board(&rng)
+        var s = Session(id: id)
+        _ = s.handle(.hello(Hello(board: board.id, viewport: Viewport(w: 400, h: 600), config: SessionConfig())), at: 0) { _ in board }
+        return (s, board.sections.flatMap(\.items).map(\.id))
+    }
+
     /// Random toggles, and keyboard lifts, moves, indents and drops (commits that change the
     /// committed order and so its index) between them: after every step with no drag in flight
     /// the rows are the committed tree's visible items, and the session's invariants (the
@@ -47,10 +55,7 @@ import Testing
     @Test(arguments: 0..<30)
     func togglesKeepTheRowsOfTheCommittedTree(seed: Int) {
         var rng = SplitMix64(seed: UInt64(seed) &* 6151 &+ 43)
-        let board = Self.board(&rng)
-        let ids = board.sections.flatMap(\.items).map(\.id)
-        var s = Session(id: "toggle")
-        _ = s.handle(.hello(Hello(board: board.id, viewport: Viewport(w: 400, h: 600), config: SessionConfig())), at: 0) { _ in board }
+        var (s, ids) = Self.started(&rng, id: "toggle")
         let keys = ["Tab", "Tab", " ", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Escape"]
         var t = 0.0
         var toggles = 0
