@@ -207,10 +207,11 @@ struct HubState {
         if k == 0, pending.count == 1, divergedFrom == nil, pending[0].expected == d.version, board.version == d.version,
            let revert = pending[0].revert, let change = d.change, change == pending[0].change {
             // The usual drop: the store did what the sessions were told, and nothing else of
-            // this process is on its way, so the board is the truth at this version. It is
-            // taken as it is (the change is not applied a second time), with the revert its
-            // search found.
-            truth = board
+            // this process is on its way, so the truth becomes the board at this version, with
+            // the revert its search found. The change is applied to the truth in place (an
+            // O(distance) shift): taking the board itself would share its storage, and the
+            // next drop applied to the board would copy the whole section (O(items)).
+            if truth.apply(change) == nil || truth.version != d.version { truth = board }
             lastRevert = (truth.version, revert)
             out.append(.publish(d))
             pending.removeAll(keepingCapacity: true)
