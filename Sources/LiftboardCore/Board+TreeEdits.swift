@@ -41,10 +41,12 @@ extension Board {
     /// `s0`, its root with id `new` and each other item D with `D~V` (V the version the copy
     /// lands at; `D~V~2`, `~3`... when the board has it), placed in section `s` as
     /// `addTreeItems` places it.
+    /// - Complexity: O(items of the board + the subtree), the board's ids read once.
     mutating func copyTreeSubtree(section s0: Int, index i0: Int, as new: String, into s: Int, parent: String?, after: String?) -> Bool {
         let items = sections[s0].items
         let end = TreeOrder.subtreeEnd(from: i0, count: items.count) { items[$0].depth }
         var taken: Set<String> = [new]
+        if end - i0 > 1 { for section in sections { for x in section.items { taken.insert(x.id) } } }
         var copies: [Item] = []
         for k in i0..<end {
             var x = items[k]
@@ -54,7 +56,7 @@ extension Board {
             } else {
                 let base = "\(x.id)~\(version + 1)"
                 var fresh = base, n = 2
-                while taken.contains(fresh) || locate(item: fresh) != nil { fresh = "\(base)~\(n)"; n += 1 }
+                while taken.contains(fresh) { fresh = "\(base)~\(n)"; n += 1 }
                 x.id = fresh
             }
             taken.insert(x.id)
