@@ -1,6 +1,14 @@
 /// Edits on a tree board (docs/protocol.md, "Trees"): an item added under a parent after a
 /// sibling, an item removed with its subtree, and the edits that bring a removed subtree back.
 extension Board {
+    /// The rows of the item at `i` of section `s` with what goes with it: on a tree its
+    /// subtree, on other layouts the item alone.
+    /// - Complexity: O(subtree).
+    public func subtree(section s: Int, index i: Int) -> Range<Int> {
+        let items = sections[s].items
+        return layout == .tree ? i..<TreeOrder.subtreeEnd(from: i, count: items.count) { items[$0].depth } : i..<i + 1
+    }
+
     /// Inserts `item` in section `s` under `parent` (nil: the top level) right after its child
     /// `after`'s subtree (nil: first; a child it does not have: last), at the parent's depth
     /// plus one. `false`, changing nothing, for a parent the section does not hold, a `leaf`
@@ -67,8 +75,7 @@ extension Board {
 
     /// Removes the item at `i` of section `s` with its subtree.
     mutating func removeTreeItem(section s: Int, index i: Int) {
-        let items = sections[s].items
-        sections[s].items.removeSubrange(i..<TreeOrder.subtreeEnd(from: i, count: items.count) { items[$0].depth })
+        sections[s].items.removeSubrange(subtree(section: s, index: i))
     }
 
     /// The edits that put back the subtree of the item at `i` of section `s` as it stands (a
