@@ -64,18 +64,8 @@ extension ConnectionMachine {
         // input either), so this session's own last input changes nothing it answers.
         guard !recording, claims == nil, let mine = session.sharedState, ObjectIdentifier(mine) == answer.before,
               let own = session.adoptView(ofState: answer.state, frames: answer.frames, leaderIsIdle: true) else { return false }
-        let ms = clock.serverEvent(serverNow: now)
-        var seq = own.firstSeq
-        for p in answer.bytes {
-            var head = OutgoingQueue.FrameHead()
-            if p.message.isFrameBody {
-                head = OutgoingQueue.FrameHead(seq: seq, ms: ms, ack: own.ack)
-                seq += 1
-            }
-            queue(.shared(p.message, head: head), barrier: p.barrier, size: p.message.size, now: now, into: &out)
-        }
+        queueFollowed(answer.bytes, firstSeq: own.firstSeq, ack: own.ack, ms: clock.serverEvent(serverNow: now), now: now, into: &out)
         queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, now: now, into: &out)
-        if timer.cancel() != nil { out.append(.cancelTimer) }
         finish(direct: direct, into: &out)
         return true
     }
