@@ -13,8 +13,11 @@ struct BoardPresence {
         var target: Place? = nil
     }
 
-    /// In the order they joined.
-    private(set) var members: [Member] = []
+    /// In the order they joined; nil where one left (compacted when more than half are
+    /// gone: a thousand sessions leaving cost O(n), not a reindex of the rest at each).
+    private var members: [Member?] = []
+    /// How many of `members` are nil.
+    private var gone = 0
     /// Each member's index in `members` (a lift on a board of a thousand sessions finds its
     /// member without a walk over them).
     private var index: [String: Int] = [:]
@@ -62,8 +65,9 @@ struct BoardPresence {
     /// A session left: its holds end with it.
     mutating func leave(_ session: String) {
         guard let k = index.removeValue(forKey: session) else { return }
-        members.remove(at: k)
-        for j in k..<members.count { index[members[j].session] = j }
+        members[k] = nil
+        gone += 1
+        if gone > 32, gone * 2 > members.count { compact() }
         holdsChanged.removeAll { $0 == session }
         joinedOrLeft = true
     }
@@ -73,9 +77,9 @@ struct BoardPresence {
     @discardableResult
     mutating func setHolds(_ holds: [String], target: Place? = nil, of session: String) -> Bool {
         guard let k = index[session],
-              members[k].holds != holds || members[k].target != target else { return false }
-        members[k].holds = holds
-        members[k].target = target
+              let m = members[k], m.holds != holds || m.target != target else { return false }
+        members[k]?.holds = holds
+        members[k]?.target = target
         if !holdsChanged.contains(session) { holdsChanged.append(session) }
         return true
     }
@@ -91,7 +95,7 @@ struct BoardPresence {
 
     /// `session`'s entry as `presence` lists it (its holds left out): who claims for it.
     func entry(of session: String) -> Presence.Entry? {
-        index[session].map { entry(members[$0]) }
+        index[session].flatMap { members[$0] }.map(entry)
     }
 
     private func entry(_ m: Member) -> Presence.Entry {
@@ -143,7 +147,7 @@ struct BoardPresence {
     func presence(board: String, after previous: Presence? = nil) -> Presence {
         var people: [Presence.Entry] = []
         var watching = 0, idle = 0, more = 0
-        for m in members {
+        for case let m? in members {
             guard m.person.role != .view else { watching += 1; continue }
             if m.holds.isEmpty {
                 idle += 1
@@ -155,6 +159,14 @@ struct BoardPresence {
         people += others
         return Presence(board: board, people: people, watching: watching, more: more, after: previous,
                         serial: (previous?.link?.serial ?? 0) + 1)
+    }
+
+    /// Drops the places of the sessions that left, and numbers the rest again.
+    private mutating func compact() {
+        members.removeAll { $0 == nil }
+        gone = 0
+        index.removeAll(keepingCapacity: true)
+        for (k, m) in members.enumerated() { index[m!.session] = k }
     }
 
     /// `s12` and `s12-9f3a` are session 12.

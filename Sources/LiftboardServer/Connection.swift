@@ -206,13 +206,20 @@ final class Connection {
     /// Issue 44: the board's presence, an input of the session (recorded).
     /// With `encoding`, the session's frames are shared (looked up by content), and with
     /// `answer` (the last answer a session of the board made), it takes that answer when it
-    /// was in the same state. Returns the answer it made, for the sessions after it.
+    /// was in the same state. `direct`: sent from outside every connection's callbacks (the
+    /// hub's timer), so written at once. Returns the answer it made, for the sessions after it.
     @discardableResult
     func presence(_ p: Presence, shared: SharedMessage, encoding: SharedEncoding? = nil,
-                  following answer: ConnectionMachine.PresenceAnswer? = nil) -> ConnectionMachine.PresenceAnswer? {
+                  following answer: ConnectionMachine.PresenceAnswer? = nil, direct: Bool = false) -> ConnectionMachine.PresenceAnswer? {
         var out = takeActions()
-        let made = machine.presence(p, shared: shared, encoding: encoding, following: answer, now: server.now, into: &out)
-        perform(out)
+        let made = machine.presence(p, shared: shared, encoding: encoding, following: answer, direct: direct,
+                                    now: server.now, into: &out)
+        if perform(out) < 0 {
+            // Written from outside this connection's callbacks (as `durableAdvanced`): a failed
+            // write cannot return -1, so lws is told to drop the connection.
+            lws_rx_flow_control(wsi, 0)
+            clws_kill_async(wsi)
+        }
         return made
     }
 

@@ -94,19 +94,25 @@ extension ConnectionMachine {
     private mutating func follow(_ answer: SharedAnswer, now: Double, ms: Double, into out: inout [Action]) -> Bool {
         guard !recording, answer.shareable, answer.commitOrder == commitOrder, let state = answer.leaderState,
               let own = session.adoptView(ofState: state, frames: answer.frames, leaderIsIdle: answer.leaderIdle) else { return false }
-        var seq = own.firstSeq
-        for p in answer.bytes {
+        queueFollowed(answer.bytes, firstSeq: own.firstSeq, ack: own.ack, ms: ms, now: now, into: &out)
+        return true
+    }
+
+    /// Queues the messages a leader queued (`bytes`), each frame with this session's own head
+    /// (numbered from `firstSeq`), after this session took the leader's state; that state was
+    /// idle (`Session.isIdleForSharing`): no timer is due in it, so an armed one is cancelled,
+    /// as `schedule` would.
+    mutating func queueFollowed(_ bytes: [Planned], firstSeq: Int, ack: Int?, ms: Double, now: Double, into out: inout [Action]) {
+        var seq = firstSeq
+        for p in bytes {
             var head = OutgoingQueue.FrameHead()
             if p.message.isFrameBody {
-                head = OutgoingQueue.FrameHead(seq: seq, ms: ms, ack: own.ack)
+                head = OutgoingQueue.FrameHead(seq: seq, ms: ms, ack: ack)
                 seq += 1
             }
             queue(.shared(p.message, head: head), barrier: p.barrier, size: p.message.size, now: now, into: &out)
         }
-        // The leader's state, taken, was idle (`Session.isIdleForSharing`): no timer is due in
-        // it, so an armed one is cancelled, as `schedule` would.
         if timer.cancel() != nil { out.append(.cancelTimer) }
-        return true
     }
 
     /// The session steps its engine on `c`; `planning`: also returns the shared messages it

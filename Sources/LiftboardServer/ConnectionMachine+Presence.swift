@@ -23,12 +23,17 @@ extension ConnectionMachine {
     /// hub encodes it once for every session; a `presence` still queued is replaced by it,
     /// `OutgoingQueue.append`). With `encoding`, the frames it queues are shared too, and the
     /// answer is returned for the sessions in the state it was in (`follow`); with `answer`
-    /// (of the session before it), the session takes that answer when it can.
+    /// (of the session before it), the session takes that answer when it can. `direct`: the
+    /// hub sends it from outside every connection's callbacks (its coalescing timer), so what
+    /// it queued is written at once when lws owes the client nothing (`writeNow`), not on a
+    /// writable callback asked for (two `epoll_ctl` a session a presence).
     @discardableResult
     mutating func presence(_ p: Presence, shared: SharedMessage? = nil, encoding: SharedEncoding? = nil,
-                           following answer: PresenceAnswer? = nil, now: Double, into out: inout [Action]) -> PresenceAnswer? {
+                           following answer: PresenceAnswer? = nil, direct: Bool = false, now: Double,
+                           into out: inout [Action]) -> PresenceAnswer? {
         guard session.isLive else { return nil }
-        if let answer, let shared, follow(answer, shared: shared, now: now, into: &out) { return nil }
+        let direct = direct && reader.mayWriteDirectly
+        if let answer, let shared, follow(answer, shared: shared, direct: direct, now: now, into: &out) { return nil }
         let ms = clock.serverEvent(serverNow: now)
         if recording { out.append(.record(.presence(p, ms: ms))) }
         let before = shared == nil || encoding == nil ? nil : session.sharedState.map(ObjectIdentifier.init)
@@ -45,7 +50,7 @@ extension ConnectionMachine {
         } else {
             deliver(answered, now: now, into: &out)
         }
-        finish(direct: false, into: &out)
+        finish(direct: direct, into: &out)
         return made
     }
 
@@ -53,24 +58,15 @@ extension ConnectionMachine {
     /// the `presence`, when this session was in the state the leader was in before (and is
     /// idle, does not record, claims nothing): what it would have answered is the leader's.
     /// False (nothing done) otherwise.
-    private mutating func follow(_ answer: PresenceAnswer, shared: SharedMessage, now: Double, into out: inout [Action]) -> Bool {
+    private mutating func follow(_ answer: PresenceAnswer, shared: SharedMessage, direct: Bool, now: Double,
+                                 into out: inout [Action]) -> Bool {
         // The leader was idle after it (no deadline: no idle reset counting from its own last
         // input either), so this session's own last input changes nothing it answers.
         guard !recording, claims == nil, let mine = session.sharedState, ObjectIdentifier(mine) == answer.before,
               let own = session.adoptView(ofState: answer.state, frames: answer.frames, leaderIsIdle: true) else { return false }
-        let ms = clock.serverEvent(serverNow: now)
-        var seq = own.firstSeq
-        for p in answer.bytes {
-            var head = OutgoingQueue.FrameHead()
-            if p.message.isFrameBody {
-                head = OutgoingQueue.FrameHead(seq: seq, ms: ms, ack: own.ack)
-                seq += 1
-            }
-            queue(.shared(p.message, head: head), barrier: p.barrier, size: p.message.size, now: now, into: &out)
-        }
+        queueFollowed(answer.bytes, firstSeq: own.firstSeq, ack: own.ack, ms: clock.serverEvent(serverNow: now), now: now, into: &out)
         queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, now: now, into: &out)
-        if timer.cancel() != nil { out.append(.cancelTimer) }
-        finish(direct: false, into: &out)
+        finish(direct: direct, into: &out)
         return true
     }
 }

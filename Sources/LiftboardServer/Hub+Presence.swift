@@ -47,10 +47,13 @@ extension Hub {
     /// The coalescing timer fired (maybe early: a libuv timer's clock is a turn old).
     private func presenceDue() {
         guard let due = presence.due(now: server.now) else { return }
-        if due <= server.now { sendPresence() } else { presenceTimer?.arm(afterMs: due - server.now) }
+        if due <= server.now { sendPresence(direct: true) } else { presenceTimer?.arm(afterMs: due - server.now) }
     }
 
-    private func sendPresence() {
+    /// `direct`: from the timer, outside every connection's callbacks: each session writes
+    /// what it queued at once (`Connection.presence`). From a session's input (news when the
+    /// last `presence` is old enough), the sessions ask for a writable callback.
+    private func sendPresence(direct: Bool = false) {
         readLoneHolds()
         let except = presence.take(now: server.now)
         guard connections.contains(where: { $0.id != except }) else { return }
@@ -63,7 +66,7 @@ extension Hub {
         var answer: ConnectionMachine.PresenceAnswer?
         var told = 0
         for c in connections where c.id != except {
-            if let made = c.presence(p, shared: shared, encoding: encoding, following: answer) { answer = made }
+            if let made = c.presence(p, shared: shared, encoding: encoding, following: answer, direct: direct) { answer = made }
             told += 1
         }
         presence.sent(bytes: shared.bytes.count, to: told)

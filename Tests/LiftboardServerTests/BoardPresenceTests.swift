@@ -84,6 +84,26 @@ import LiftboardCore
         #expect(b.due(now: 420) == 500)
     }
 
+    @Test func manyLeavesInAnyOrderKeepTheOthersFoundInTheOrderTheyJoined() {
+        var b = BoardPresence()
+        for k in 1...300 { b.join("s\(k)", person: .open) }
+        // Two in three leave, from the middle out: the places left are compacted on the way.
+        let leaving = (1...300).filter { $0 % 3 != 0 }.sorted { abs($0 - 150) < abs($1 - 150) }
+        for k in leaving { b.leave("s\(k)") }
+        b.join("s301", person: .open)
+        let staying = (1...300).filter { $0 % 3 == 0 } + [301]
+        for k in staying {
+            let found = b.setHolds(["i\(k)"], of: "s\(k)")
+            #expect(found, "s\(k) is found")
+        }
+        let left = b.setHolds(["x"], of: "s1")
+        #expect(!left, "a session that left is not")
+        let p = b.presence(board: "demo")
+        #expect(p.people.map(\.session) == staying.map { "s\($0)" })
+        #expect(p.people.map(\.holds) == staying.map { ["i\($0)"] })
+        #expect(b.entry(of: "s300")?.holds == ["i300"] && b.entry(of: "s2") == nil)
+    }
+
     @Test func aLeaveEndsTheHoldsAndKeepsTheOthersFound() {
         var b = BoardPresence()
         for k in 1...4 { b.join("s\(k)", person: .open) }
