@@ -15,7 +15,7 @@ extension ConnectionMachine {
         if let shared, case .presence? = answered.last {
             answered.removeLast()
             deliver(answered, now: now, into: &out)
-            queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, now: now, into: &out)
+            queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, presence: true, now: now, into: &out)
         } else {
             deliver(answered, now: now, into: &out)
         }
