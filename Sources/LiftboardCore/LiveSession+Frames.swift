@@ -14,9 +14,28 @@ extension LiveSession {
                  tree: arr.tree == nil ? nil : treeFacts(h))
     }
 
-    @inline(__always) func sentCell(_ h: Int) -> SentCell {
+    /// Mutating: a holder seen for the first time gets its number in `sent.holders`.
+    @inline(__always) mutating func sentCell(_ h: Int) -> SentCell {
         SentCell(frame: arr.frame(of: h), hidden: liftedBy[h] != nil, section: arr.sectionOf[h], index: arr.indexOf[h],
-                 selected: selection.marked[h], heldBy: heldByOther(h), tree: arr.tree == nil ? nil : sentTree(h))
+                 selected: selection.marked[h], heldBy: liftedBy.others.isEmpty ? 0 : holderNumber(h),
+                 tree: arr.tree == nil ? nil : sentTree(h))
+    }
+
+    /// `SentCell.heldBy` of `h` when others hold something: its holder's number, or 0. Out of
+    /// line: `sentCell` is inlined into every diff.
+    @inline(never) mutating func holderNumber(_ h: Int) -> Int32 {
+        guard let name = liftedBy.others[arr.ids[h]] else { return 0 }
+        return sent.holders.number(name)
+    }
+
+    /// Renumbers `sent.holders` to the holders the client's cells name, when holders come and
+    /// go long enough for the table to grow past `HolderNames.compactAt`.
+    mutating func compactHolders() {
+        var kept = HolderNames()
+        for k in sent.cells.indices where sent.cells[k].heldBy != 0 {
+            sent.cells[k].heldBy = kept.number(sent.holders.name(sent.cells[k].heldBy)!)
+        }
+        sent.holders = kept
     }
 
     func snapshotState(_ d: Drag) -> SnapshotUpdate {
@@ -32,7 +51,11 @@ extension LiveSession {
         if scrollsSections { columnWindowCells(into: &handles) } else { arr.cells(from: y0, to: y1, into: &handles) }
         for h in sent.order { sent.slot[h] = -1 }
         sent.order = handles
-        sent.cells = handles.map(sentCell)
+        sent.holders.removeAll()
+        var cells: [SentCell] = []
+        cells.reserveCapacity(handles.count)
+        for h in handles { cells.append(sentCell(h)) }
+        sent.cells = cells
         for (k, h) in handles.enumerated() { sent.slot[h] = Int32(k) }
         arr.clearChanges()
         sent.scroll = scrolling.y
@@ -206,6 +229,7 @@ extension LiveSession {
     /// with their new state; cells that left are `gone`.
     /// - Complexity: O(cells in the window).
     mutating func diffCells(into f: inout FrameMessage) {
+        if sent.holders.names.count > HolderNames.compactAt { compactHolders() }
         let shiftDur = step.shiftDur
         let (y0, y1) = window
         // Two buffers each for the window's handles and cells, swapped: no allocation per frame.
@@ -262,7 +286,7 @@ extension LiveSession {
         let last = cells.count - 1
         if renamed { cells[last].info = cellInfo(h) } else if was.tree != now.tree { cells[last].tree = treeChange(h, was: was.tree, now: now.tree) }
         if was.selected != now.selected { cells[last].selected = now.selected }
-        if was.heldBy != now.heldBy { cells[last].heldBy = .some(now.heldBy) }
+        if was.heldBy != now.heldBy { cells[last].heldBy = .some(sent.holders.name(now.heldBy)) }
     }
 
     /// `diffCells` for a step in which only cell `h`'s visibility changed (a lift, a drop) and

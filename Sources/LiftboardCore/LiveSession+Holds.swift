@@ -5,9 +5,10 @@
 /// `heldBy` (the holder's name) while it is held.
 extension LiveSession {
     /// The name of the other session holding item `h`, or nil. The common case (nobody else
-    /// holds anything) costs one test of an empty dictionary.
+    /// holds anything) costs one test of an empty dictionary; the lookup is out of line, so
+    /// that the diffs that inline this stay small enough to be inlined themselves.
     @inline(__always) func heldByOther(_ h: Int) -> String? {
-        liftedBy.others.isEmpty ? nil : liftedBy.others[arr.ids[h]]
+        liftedBy.others.isEmpty ? nil : liftedBy.holder(of: arr.ids[h])
     }
 
     /// Takes the holds of `p` not this session's own as the items others hold; the cells

@@ -106,6 +106,9 @@ struct LiftTable: Sendable {
 
     init(count: Int) { pointer = Array(repeating: Self.none, count: count) }
 
+    /// `others[id]`, out of line (`LiveSession.heldByOther`).
+    @inline(never) func holder(of id: String) -> String? { others[id] }
+
     subscript(h: Int) -> Int? {
         get { pointer[h] == Self.none ? nil : pointer[h] }
         set {
@@ -168,7 +171,9 @@ struct LiveSession: Sendable {
         var section: Int
         var index: Int
         var selected: Bool = false
-        var heldBy: String? = nil
+        /// The holder's number in `sent.holders` (0: nobody else holds it): a number, not the
+        /// name, so that a `SentCell` stays plain data, copied and compared without retains.
+        var heldBy: Int32 = 0
         /// Trees: what the client has of the row's facts.
         var tree: SentTree? = nil
     }

@@ -46,7 +46,7 @@ extension ConnectionMachine {
                 made = PresenceAnswer(before: before, state: state, bytes: planned,
                                       frames: planned.reduce(0) { $0 + ($1.message.isFrameBody ? 1 : 0) })
             }
-            queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, now: now, into: &out)
+            queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, presence: true, now: now, into: &out)
         } else {
             deliver(answered, now: now, into: &out)
         }
@@ -65,7 +65,7 @@ extension ConnectionMachine {
         guard !recording, claims == nil, let mine = session.sharedState, ObjectIdentifier(mine) == answer.before,
               let own = session.adoptView(ofState: answer.state, frames: answer.frames, leaderIsIdle: true) else { return false }
         queueFollowed(answer.bytes, firstSeq: own.firstSeq, ack: own.ack, ms: clock.serverEvent(serverNow: now), now: now, into: &out)
-        queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, now: now, into: &out)
+        queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, presence: true, now: now, into: &out)
         finish(direct: direct, into: &out)
         return true
     }

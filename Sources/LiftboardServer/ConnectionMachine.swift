@@ -235,7 +235,7 @@ struct ConnectionMachine {
         var planned: [Planned]? = shared == nil ? nil : []
         for e in events {
             var e = e
-            var plainFrame = false, size = 0
+            var plainFrame = false, presence = false, size = 0
             switch e {
             case .persist(let c):
                 // This session's own commit: persisted by the hub, sent once durable.
@@ -247,11 +247,13 @@ struct ConnectionMachine {
             case .frame(let f):
                 // A frame carrying its commit (`commits: "inline"`) waits for it like the commit.
                 if let v = f.commitVersion { barrier = max(barrier, v) } else { plainFrame = true }
-                if !holdsChanged, !f.events.isEmpty { holdsChanged = f.events.contains(where: \.changesHolds) }
+                if !holdsChanged, !f.events.isEmpty { holdsChanged = f.events.contains { $0.changesHolds } }
                 // Read here, off the loop's own event (see `FrameMessage.estimatedWireSize`).
                 size = f.estimatedWireSize
             case .lift, .moved, .drop:
                 holdsChanged = true
+            case .presence:
+                presence = true
             default:
                 break
             }
@@ -273,7 +275,7 @@ struct ConnectionMachine {
             } else {
                 planned = nil
                 if size == 0 { size = e.estimatedSize(commitOrder: commitOrder) }
-                queue(.event(e, plainFrame: plainFrame), barrier: barrier, size: size, now: now, into: &out)
+                queue(.event(e, plainFrame: plainFrame), barrier: barrier, size: size, presence: presence, now: now, into: &out)
             }
             if let fatal {
                 out.append(.log(.warn, event: "refusal", detail: fatal.rawValue))
@@ -290,12 +292,16 @@ struct ConnectionMachine {
 
     /// Queues `e` for the client, behind no barrier.
     mutating func send(_ e: ServerEvent, now: Double, into out: inout [Action]) {
-        queue(.event(e), barrier: 0, size: e.estimatedSize(commitOrder: commitOrder), now: now, into: &out)
+        var presence = false
+        if case .presence = e { presence = true }
+        queue(.event(e), barrier: 0, size: e.estimatedSize(commitOrder: commitOrder), presence: presence, now: now, into: &out)
     }
 
-    /// Queues `message`; closes a reader too far behind (`bounds.maxPendingBytes`, `maxPendingMs`).
-    mutating func queue(_ message: consuming OutgoingQueue.Message, barrier: Int, size: Int, now: Double, into out: inout [Action]) {
-        outgoing.append(OutgoingQueue.Entry(message: message, barrier: barrier, size: size))
+    /// Queues `message` (`presence`: it is a `presence`, which a newer one replaces); closes a
+    /// reader too far behind (`bounds.maxPendingBytes`, `maxPendingMs`).
+    mutating func queue(_ message: consuming OutgoingQueue.Message, barrier: Int, size: Int, presence: Bool = false, now: Double,
+                        into out: inout [Action]) {
+        outgoing.append(OutgoingQueue.Entry(message: message, barrier: barrier, size: size, isPresence: presence))
         queued = true
         // One big message (a whole order on a huge board) is not a slow reader: the bound
         // leaves room for twice the message being queued; time catches a client that stalls

@@ -87,6 +87,22 @@ struct OutgoingQueue {
         var barrier: Int
         /// About how many bytes it takes on the wire (`ServerEvent.estimatedSize`).
         var size: Int
+        /// A `presence` (a newer one replaces it): kept beside the message, told by the caller,
+        /// which has the event at hand (`message.isPresence` copied the message out of the
+        /// entry: 130 Ir on every message queued).
+        var isPresence: Bool
+
+        init(message: Message, barrier: Int, size: Int, isPresence: Bool) {
+            self.message = message
+            self.barrier = barrier
+            self.size = size
+            self.isPresence = isPresence
+        }
+
+        /// An entry whose kind is read out of `message` (tests; no caller on the send path).
+        init(message: Message, barrier: Int, size: Int) {
+            self.init(message: message, barrier: barrier, size: size, isPresence: message.isPresence)
+        }
     }
 
     /// The entries, written ones (before `head`) included.
@@ -125,7 +141,6 @@ struct OutgoingQueue {
     /// replaces any presence still queued: the older is dropped and the newer goes last, so
     /// nothing else changes its order (a presence is the whole state, not a change to it).
     mutating func append(_ entry: consuming Entry) {
-        if entry.message.isPresence { removeQueuedPresence() }
         let last = entries.count - 1
         if entry.message.isPlainFrame, last >= head, entries[last].message.isPlainFrame, entries[last].barrier == entry.barrier,
            let g = entries[last].message.frame, let f = entry.message.frame {
@@ -134,17 +149,23 @@ struct OutgoingQueue {
             entries[last].message = .event(.frame(merged), plainFrame: merged.commitVersion == nil)
             return
         }
+        // A presence is no plain frame: it got here. The older presence goes after the newer
+        // is appended (a call before the append made the append copy the entry).
+        let presence = entry.isPresence
         pendingBytes += entry.size
         entries.append(consume entry)
+        if presence { removeQueuedPresence(before: entries.count - 1) }
     }
 
-    /// Drops the presence messages not yet written (at most one: each replaced the one before).
-    private mutating func removeQueuedPresence() {
-        var i = head
-        while i < entries.count {
-            if entries[i].message.isPresence {
+    /// Drops the presence messages not yet written before `end` (at most one: each replaced
+    /// the one before).
+    private mutating func removeQueuedPresence(before end: Int) {
+        var i = head, end = end
+        while i < end {
+            if entries[i].isPresence {
                 pendingBytes -= entries[i].size
                 entries.remove(at: i)
+                end -= 1
             } else {
                 i += 1
             }
