@@ -143,11 +143,14 @@ def two_pages(live_server, browser, opener):
 
 
 def a_as_b_hears_it(b, a_session, want, what):
-    """A's entry in B's latest presence, once `want(entry)` holds."""
+    """A's entry in B's latest presence, once `want(entry)` holds; a failure shows what B heard last."""
     def heard():
         holder = next((q for q in (last_presence(b) or {}).get("people", []) if q["session"] == a_session), None)
         return holder if holder and want(holder) else None
-    return wait_for(heard, what=what)
+    try:
+        return wait_for(heard, what=what)
+    except AssertionError as e:
+        raise AssertionError(f"{e}; A is {a_session}, B's last presence: {last_presence(b)!r}") from None
 
 
 def the_mark(driver, what):

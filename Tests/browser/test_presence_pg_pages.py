@@ -9,6 +9,19 @@ from pages import board_state, cell_center, open_board, wait_for
 from test_presence_pages import LISTEN, a_as_b_hears_it, canvas_pixel, hex_rgb, last_presence, mouse, press_and_drag, the_mark
 
 
+class Seen:
+    """`value`, true once `ok(value)` holds: a wait's last value that says what the page showed."""
+
+    def __init__(self, value, ok):
+        self.value, self.ok = value, ok
+
+    def __bool__(self):
+        return bool(self.ok(self.value))
+
+    def __repr__(self):
+        return repr(self.value)
+
+
 def press(driver, at):
     """A mouse press at `at`, the button left down and the pointer still: a long press once the
     server's timer fires (`pressMs` of the page's clock). No hold is slept: the caller waits for
@@ -62,14 +75,21 @@ def test_a_card_held_on_one_process_is_drawn_held_and_refused_on_the_other(two_p
         mouse(bo, "mouseReleased", bx, by, 0)
 
         # Ana drops: the hold leaves Bo's presence and cells, and his press lifts milk.
+        before = board_state(ana, "st.version")
         mouse(ana, "mouseReleased", x, mum_y + 20, 0)
+        # The drop's commit reaches Bo's page through the other process: until it has, milk is
+        # drawn at its old place there and a press at it would land on the card that is to take it.
+        dropped = wait_for(lambda: (board_state(ana, "st.version") or 0) > before and board_state(ana, "st.version"),
+                           what="Ana's drop's commit on her page")
+        wait_for(lambda: board_state(bo, "st.version") == dropped, what=f"Ana's drop's commit (version {dropped}) on Bo's page")
         wait_for(lambda: all(not p["holds"] for p in last_presence(bo)["people"]), what="Bo still lists a hold after Ana's drop")
         wait_for(lambda: board_state(bo, "st.scene.cells.get('milk').heldBy") is None, what="Bo's milk stays held")
         wait_for(lambda: board_state(bo, "st.scene.presenceDrawn.length") == 0, what="Bo still draws Ana's chip")
         bx, by = cell_center(bo, "milk")
         press(bo, (bx, by))
-        wait_for(lambda: board_state(bo, "st.lifts.size") == 1 and board_state(bo, "[...st.lifts.values()][0].id") == "milk",
-                 what="Bo's press on milk lifted nothing after Ana's drop")
+        wait_for(lambda: Seen(board_state(bo, "({lifts: [...st.lifts.values()].map((l) => l.id), said: st.announcements.at(-1)})"),
+                             lambda v: v["lifts"] == ["milk"]),
+                 what="Bo's press to lift milk after Ana's drop (last value: Bo's lifts and his last announcement)")
         mouse(bo, "mouseReleased", bx, by, 0)
     finally:
         bo.quit()
