@@ -147,18 +147,6 @@ struct Arrangement: Sendable {
         relayout(width: width)
     }
 
-    /// See `exactSums`.
-    static func sumsExactly(_ heights: [Double], spacing: Double) -> Bool {
-        func fine(_ x: Double) -> Bool { x >= 0 && x < 0x1p30 && (x * 1024).rounded() == x * 1024 }
-        guard fine(spacing) else { return false }
-        var total = 0.0
-        for h in heights {
-            guard fine(h) else { return false }
-            total += h + spacing
-        }
-        return total < 0x1p40
-    }
-
     @inline(__always) var itemCount: Int { ids.count }
     @inline(__always) var sectionCount: Int { members.count }
     @inline(__always) var headerHeight: Double { traits.headerHeight }
