@@ -1,6 +1,18 @@
 /// What layouts that stack things share: rows below a header (lists, columns: prefix sums,
 /// binary searches) and sections one below the other (lists, grids).
 extension Arrangement {
+    /// Whether rows of these heights stack with exact sums (`exactSums`).
+    static func sumsExactly(_ heights: [Double], spacing: Double) -> Bool {
+        func fine(_ x: Double) -> Bool { x >= 0 && x < 0x1p30 && (x * 1024).rounded() == x * 1024 }
+        guard fine(spacing) else { return false }
+        var total = 0.0
+        for h in heights {
+            guard fine(h) else { return false }
+            total += h + spacing
+        }
+        return total < 0x1p40
+    }
+
     /// Stacked rows: section `s`'s height below its header, its rows or (empty) `empty`.
     func stackedContentHeight(ofSection s: Int, empty: Double) -> Double {
         let n = members[s].count

@@ -1,3 +1,6 @@
+// Over 500 lines on purpose: the order's edits (moves, shifts, splices, setOrder) write
+// `members`, `sectionOf`, `indexOf` and `tops`, which are `private(set)` so that no other file
+// can leave them out of step; Swift lets only this file's code write them.
 /// What lies under a point in content coordinates.
 enum Region: Hashable, Sendable {
     /// A cell (by item handle), the dragged item's own slot included.
@@ -65,6 +68,10 @@ struct Arrangement: Sendable {
     private(set) var width: Double
     /// Cells in a row at this width (1 but in a grid).
     private(set) var cellsPerRow: Int
+    /// Whether every sum of rows' heights and spacings is exact in a `Double` (each a multiple
+    /// of 1/1024, all of them together under 2^40): then a top shifted by a difference of
+    /// such sums is the top summed again, bit for bit (`splice`).
+    let exactSums: Bool
 
     /// What moved since `clearChanges()`, for a frame that re-sends only those cells: one
     /// section's range of reindexed places, or `wide` (more than one section, or anything
@@ -138,6 +145,7 @@ struct Arrangement: Sendable {
         sectionHeight = Array(repeating: 0, count: members.count)
         self.width = width
         cellsPerRow = 1
+        exactSums = Self.sumsExactly(heights, spacing: traits.rowSpacing)
         if spec.kind == .tree { tree = TreeState(board: board) }
         relayout(width: width)
     }
@@ -388,8 +396,11 @@ struct Arrangement: Sendable {
 
     /// Section `s`'s rows `lo ..< lo + count` leave it (parked) and `rows` take their place: a
     /// tree's subtree collapsing or expanding (`LiveSession.toggleRows`). The rows after them
-    /// are reindexed, the sections restacked.
-    /// - Complexity: O(count + rows.count + rows after them in the section) + O(sections).
+    /// keep their order, so their indexes and tops all move by the same amounts: where sums of
+    /// heights are exact (`exactSums`), they are shifted by those amounts (an add a row, no
+    /// height read, no section written) instead of being summed again; the sections restacked.
+    /// - Complexity: O(count + rows.count + rows after them in the section) + O(sections); the
+    ///   rows after them cost an add each (`shiftTail`).
     mutating func splice(section s: Int, at lo: Int, removing count: Int, inserting rows: [Int]) {
         let movable = self.movable, counts = tree == nil  // a tree counts no pinned rows (`pinnedNow`)
         for h in members[s][lo..<(lo + count)] {
@@ -397,9 +408,45 @@ struct Arrangement: Sendable {
             if counts && !movable[h] { pinnedNow[s] -= 1 }
         }
         for h in rows where counts && !movable[h] { pinnedNow[s] += 1 }
+        let tail = lo + count < members[s].count
+        guard exactSums, stacksRows, tail else {
+            members[s].replaceSubrange(lo..<(lo + count), with: rows)
+            reindex(section: s, from: lo)
+            restack(from: s)
+            return
+        }
+        // The tail's first top, before and after: the difference is every tail row's shift.
+        let spacing = rowSpacing
+        var y = lo == 0 ? 0 : tops[s][lo - 1] + heights[members[s][lo - 1]] + spacing
+        let was = tops[s][lo + count]
+        for h in rows { y += heights[h] + spacing }
         members[s].replaceSubrange(lo..<(lo + count), with: rows)
-        reindex(section: s, from: lo)
+        tops[s].replaceSubrange(lo..<(lo + count), with: repeatElement(0, count: rows.count))
+        reindex(section: s, from: lo, through: lo + rows.count - 1)
+        shiftTail(section: s, from: lo + rows.count, by: rows.count - count, dy: y - was)
         restack(from: s)
+    }
+
+    /// Section `s`'s rows from index `i` on moved `dk` places and `dy` down, keeping their
+    /// order: their indexes and tops follow. Only where `exactSums` (a top shifted equals the
+    /// top summed again).
+    /// - Complexity: O(rows from `i`), an add each.
+    private mutating func shiftTail(section s: Int, from i: Int, by dk: Int, dy: Double) {
+        let n = members[s].count
+        guard i < n else { return }
+        if changes.section < 0 || changes.section == s {
+            changes.section = s
+            changes.lo = min(changes.lo, i)
+            changes.hi = max(changes.hi, n - 1)
+        } else {
+            changes.wide = true
+        }
+        if dy != 0 { tops[s].withUnsafeMutableBufferPointer { t in for k in i..<n { t[k] += dy } } }
+        guard dk != 0 else { return }
+        let m = members[s]
+        indexOf.withUnsafeMutableBufferPointer { index in
+            m.withUnsafeBufferPointer { m in for k in i..<n { index[m[k]] += dk } }
+        }
     }
 
     /// Replaces the whole order (a commit, a rebuild). The order names every item at most once;

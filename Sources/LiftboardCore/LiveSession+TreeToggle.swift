@@ -9,9 +9,9 @@ extension LiveSession {
     /// it reads only the rows it reveals. Returns `false`, changing nothing, where that does
     /// not hold (a swap-mode or multi-item drag, a drag whose reveal is pending, `h` no row,
     /// the index not of the committed order): `rebuildLive` then makes the rows.
-    /// - Complexity: O(k) for the k rows revealed or hidden, plus the reindex of the rows after
-    ///   them in their section (`Arrangement.splice`), O(sections) and O(drags); with a drag's
-    ///   row after `h` in its section, O(the rows after `h` there).
+    /// - Complexity: O(k) for the k rows revealed or hidden, plus the shift of the rows after
+    ///   them in their section (`Arrangement.splice`: an add a row), O(sections) and O(drags);
+    ///   with a drag's row after `h` in its section, O(the rows up to the last such row) more.
     mutating func toggleRows(of h: Int) -> Bool {
         // Loops, not closures: a closure that reads `self` here copied the whole session.
         guard arr.tree != nil, drags.isEmpty || config.mode != .swap, !drags.contains(where: { $0.group.count > 1 }) else { return false }
@@ -25,7 +25,7 @@ extension LiveSession {
             held.append((arr.indexOf[drags[k].item], drags[k].item))
         }
         held.sort { $0.index < $1.index }
-        var removing = 0, inserting: [Int] = []
+        var removing = 0, span = 0, inserting: [Int] = []
         if arr.tree!.collapsed[h] {
             // Its visible descendants are the rows after it deeper than it that no drag holds.
             let rows = arr.members[s], depth = arr.tree!.committedDepth
@@ -34,6 +34,7 @@ extension LiveSession {
                 if liftedBy[rows[j]] == nil { guard depth[rows[j]] > d else { break }; removing += 1 }
                 j += 1
             }
+            span = j - i - 1
         } else {
             let m = base[s], end = arr.tree!.index.end, collapsed = arr.tree!.collapsed
             var k = arr.tree!.index.pos[h] + 1
@@ -51,8 +52,13 @@ extension LiveSession {
             arr.splice(section: s, at: i + 1, removing: removing, inserting: inserting)
         } else {
             // The rows after `h` less the drags', changed, then the drags' put back at their
-            // indexes (`rebuildLive` inserts them so, in index order, none past the end).
-            let old = arr.members[s][(i + 1)...]
+            // indexes (`rebuildLive` inserts them so, in index order, none past the end). Past
+            // the last drag's row and the rows hidden, and far enough that the drags' indexes
+            // all fall within what changes, every row moves by the same count: only the rows
+            // before that are made again, the splice shifts the rest.
+            let n = arr.members[s].count
+            let limit = min(n, max(held.last!.index + 1, i + 1 + span) + max(0, removing - inserting.count))
+            let old = arr.members[s][(i + 1)..<limit]
             var tail = inserting
             tail.reserveCapacity(old.count + inserting.count)
             var dropped = 0

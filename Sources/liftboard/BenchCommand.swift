@@ -26,6 +26,7 @@ struct BenchEngine: ParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.") var json = false
     @Flag(help: "Small boards and few moves: a smoke run for CI (its numbers mean little).") var quick = false
     @Flag(help: "Only the tree rows (issue 43) and the list rows they are compared with.") var treesOnly = false
+    @Flag(help: "Only how a tree's toggle grows with the board and with the rows it shows or hides (issue 43).") var togglesOnly = false
 
     struct Row: Codable {
         var layout: String
@@ -46,6 +47,7 @@ struct BenchEngine: ParsableCommand {
     }
 
     func run() throws {
+        if togglesOnly { return Self.printToggles(Self.toggleRows(quick: quick)) }
         if treesOnly { return Self.printTree(Self.treeRows(sizes: quick ? [100, 1_000] : [100, 10_000, 100_000], moves: quick ? 2_000 : 20_000)) }
         let sizes = quick ? [1_000, 5_000] : [1_000, 10_000, 100_000]
         let moves = quick ? 2_000 : 20_000

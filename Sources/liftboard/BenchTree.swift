@@ -5,15 +5,15 @@ import LiftboardCore
 /// 100,000 nodes, mostly collapsed or mostly expanded, beside the list of the same size; and a
 /// toggle of a group of rows.
 extension BenchEngine {
-    /// Ten sections of groups of ten: a top-level item and its nine children (every third row
-    /// 80 tall, as the list's), each group collapsed or expanded.
-    static func treeBoard(cells: Int, collapsed: Bool) -> Board {
-        let perSection = max(10, cells / 10)
+    /// Ten sections of groups of `group`: a top-level item and its `group - 1` children (every
+    /// third row 80 tall, as the list's), each group collapsed or expanded.
+    static func treeBoard(cells: Int, collapsed: Bool, group: Int = 10) -> Board {
+        let perSection = max(group, cells / 10)
         var b = Board(id: "bench", layout: .tree, sections: (0..<10).map { s in
             Section(id: "s\(s)", items: (0..<perSection).map { i in
                 var item = Item(id: "i\(s)-\(i)", label: "Item \(s)-\(i)", height: i % 3 == 0 ? 80 : nil)
-                item.depth = i % 10 == 0 ? 0 : 1
-                item.collapsed = collapsed && i % 10 == 0
+                item.depth = i % group == 0 ? 0 : 1
+                item.collapsed = collapsed && i % group == 0
                 return item
             })
         })
@@ -62,7 +62,7 @@ extension BenchEngine {
         if dragging {
             // The first key focuses the first row; the second group's top is the next row
             // when the first group is collapsed, the tenth after it when expanded.
-            let down = b.sections[0].items[0].collapsed ? 1 : 10
+            let down = b.sections[0].items[0].collapsed ? 1 : b.sections[0].items.dropFirst().firstIndex { $0.depth == 0 } ?? 1
             for key in ["Tab"] + Array(repeating: "ArrowDown", count: down) + [" "] {
                 _ = session.handle(.key(key), at: t)
                 t += 1
@@ -76,6 +76,42 @@ extension BenchEngine {
             ns.append(nowNs() - s0)
         }
         return percentile(ns, 0.5)
+    }
+
+    /// How a toggle grows (issue 43, "Big trees stay flat"): toggles of k = `group - 1` rows on
+    /// boards of growing size (10 sections, so a section is a tenth of the nodes), and of
+    /// growing k at 100,000 nodes.
+    struct ToggleRow: Codable {
+        var layout: String
+        var cells: Int
+        var rows: Int
+        var toggleP50Ns: Double
+        var toggleDragP50Ns: Double
+    }
+
+    static func toggleRows(quick: Bool) -> [ToggleRow] {
+        let cases = quick ? [(1_000, 10), (10_000, 10), (10_000, 100)]
+            : [(10_000, 10), (100_000, 10), (1_000_000, 10), (100_000, 100), (100_000, 1_000)]
+        var rows: [ToggleRow] = []
+        for (n, group) in cases {
+            for collapsed in [true, false] {
+                let b = treeBoard(cells: n, collapsed: collapsed, group: group)
+                let toggles = n >= 1_000_000 ? 500 : 2_000
+                rows.append(ToggleRow(layout: collapsed ? "tree-collapsed" : "tree-expanded", cells: n, rows: group - 1,
+                                      toggleP50Ns: toggleP50(b, toggles: toggles),
+                                      toggleDragP50Ns: toggleP50(b, toggles: toggles, dragging: true)))
+            }
+        }
+        return rows
+    }
+
+    static func printToggles(_ rows: [ToggleRow]) {
+        print("toggle          cells   rows k  section rows  toggle p50  in a drag")
+        for r in rows {
+            let sectionRows = r.layout == "tree-collapsed" ? r.cells / 10 / (r.rows + 1) : r.cells / 10
+            print(String(format: "%-15@ %7d %8d %13d %10.1fµs %9.1fµs", r.layout as NSString, r.cells, r.rows, sectionRows,
+                         r.toggleP50Ns / 1_000, r.toggleDragP50Ns / 1_000))
+        }
     }
 
     static func printTree(_ rows: [TreeRow]) {
