@@ -1,6 +1,14 @@
 /// Edits on a tree board (docs/protocol.md, "Trees"): an item added under a parent after a
 /// sibling, an item removed with its subtree, and the edits that bring a removed subtree back.
 extension Board {
+    /// The rows of the item at `i` of section `s` with what goes with it: on a tree its
+    /// subtree, on other layouts the item alone.
+    /// - Complexity: O(subtree).
+    public func subtree(section s: Int, index i: Int) -> Range<Int> {
+        let items = sections[s].items
+        return layout == .tree ? i..<TreeOrder.subtreeEnd(from: i, count: items.count) { items[$0].depth } : i..<i + 1
+    }
+
     /// Inserts `item` in section `s` under `parent` (nil: the top level) right after its child
     /// `after`'s subtree (nil: first; a child it does not have: last), at the parent's depth
     /// plus one. `false`, changing nothing, for a parent the section does not hold, a `leaf`
@@ -41,10 +49,12 @@ extension Board {
     /// `s0`, its root with id `new` and each other item D with `D~V` (V the version the copy
     /// lands at; `D~V~2`, `~3`... when the board has it), placed in section `s` as
     /// `addTreeItems` places it.
+    /// - Complexity: O(items of the board + the subtree), the board's ids read once.
     mutating func copyTreeSubtree(section s0: Int, index i0: Int, as new: String, into s: Int, parent: String?, after: String?) -> Bool {
         let items = sections[s0].items
         let end = TreeOrder.subtreeEnd(from: i0, count: items.count) { items[$0].depth }
         var taken: Set<String> = [new]
+        if end - i0 > 1 { for section in sections { for x in section.items { taken.insert(x.id) } } }
         var copies: [Item] = []
         for k in i0..<end {
             var x = items[k]
@@ -54,7 +64,7 @@ extension Board {
             } else {
                 let base = "\(x.id)~\(version + 1)"
                 var fresh = base, n = 2
-                while taken.contains(fresh) || locate(item: fresh) != nil { fresh = "\(base)~\(n)"; n += 1 }
+                while taken.contains(fresh) { fresh = "\(base)~\(n)"; n += 1 }
                 x.id = fresh
             }
             taken.insert(x.id)
@@ -65,8 +75,7 @@ extension Board {
 
     /// Removes the item at `i` of section `s` with its subtree.
     mutating func removeTreeItem(section s: Int, index i: Int) {
-        let items = sections[s].items
-        sections[s].items.removeSubrange(i..<TreeOrder.subtreeEnd(from: i, count: items.count) { items[$0].depth })
+        sections[s].items.removeSubrange(subtree(section: s, index: i))
     }
 
     /// The edits that put back the subtree of the item at `i` of section `s` as it stands (a

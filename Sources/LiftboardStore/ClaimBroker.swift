@@ -8,7 +8,7 @@ import LiftboardCore
 /// killed process's, is seen so). A process killed stops renewing: its claims are free within
 /// `leaseMs` of its last renewal, and other processes see it within `readMs` more.
 public final class ClaimBroker: @unchecked Sendable {
-    // @unchecked: `stopping` and `requests` are guarded by `lock`; everything else belongs to
+    // @unchecked: the requests are kept by `life` under its lock; everything else belongs to
     // the thread.
     public static let channel = "liftboard_claims"
     /// The lease a process's claims get, renewed every quarter of it: a process killed has
@@ -48,17 +48,13 @@ public final class ClaimBroker: @unchecked Sendable {
         public var failed: Bool
     }
 
-    private let lock = NSLock()
-    private var stopping = false
-    private var requests: [Request] = []
-    private var thread: Thread?
+    private let life = StoreThread<[Request]>([])
     private let url: String
     private let process: String
     public let leaseMs: Int
     private let onAnswers: @Sendable ([Answer]) -> Void
     private let onOthers: @Sendable ([String: [Presence.Entry]]) -> Void
     private let onBlock: @Sendable (Int) -> Void
-    private let wake = WakePipe()
 
     /// `process`: this process among those sharing the store; `onAnswers`: the claims'
     /// answers; `onOthers`: the other processes' live holds by board, whenever they changed;
@@ -72,37 +68,18 @@ public final class ClaimBroker: @unchecked Sendable {
         self.onAnswers = onAnswers
         self.onOthers = onOthers
         self.onBlock = onBlock
-        let t = Thread { [unowned self] in self.loop() }
-        t.name = "liftboard-claims"
-        thread = t
-        t.start()
+        life.start(name: "liftboard-claims") { [unowned self] in self.loop() }
     }
 
     public func ask(_ r: [Request]) {
         guard !r.isEmpty else { return }
-        lock.lock(); requests += r; lock.unlock()
-        wake.wake()
+        life.withAsked(wake: true) { $0 += r }
     }
 
     /// Gives up this process's claims and stops the thread.
-    public func close() {
-        lock.lock(); stopping = true; lock.unlock()
-        wake.wake()
-        while true {
-            lock.lock(); let done = thread == nil; lock.unlock()
-            if done { return }
-            usleep(1_000)
-        }
-    }
+    public func close() { life.stop() }
 
-    private var isStopping: Bool { lock.lock(); defer { lock.unlock() }; return stopping }
-
-    private func take() -> [Request] {
-        lock.lock(); defer { lock.unlock() }
-        let r = requests
-        requests.removeAll()
-        return r
-    }
+    private func take() -> [Request] { life.take(\.self, leaving: []) }
 
     private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
 
@@ -111,7 +88,7 @@ public final class ClaimBroker: @unchecked Sendable {
         var others: [String: [Presence.Entry]] = [:]
         var nextRenew = 0.0, nextRead = 0.0
         var backoff = 0.1
-        while !isStopping {
+        while !life.isStopping {
             do throws(StoreError) {
                 if db == nil || !db!.isConnected {
                     db = nil
@@ -138,12 +115,10 @@ public final class ClaimBroker: @unchecked Sendable {
                     nextRead = now + Self.readMs
                 }
                 now = Self.now()
-                var fds = [pollfd(fd: c.socket, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)]
-                _ = poll(&fds, wake.readFD >= 0 ? 2 : 1, Int32(max(0, min(nextRenew, nextRead) - now).rounded(.up)))
-                if fds[1].revents != 0 { wake.drain() }
                 // Another process claimed or released: read at once.
-                if fds[0].revents != 0, try !c.notifications().isEmpty { nextRead = 0 }
+                if life.poll(c.socket, ms: Int32((min(nextRenew, nextRead) - now).rounded(.up))), try !c.notifications().isEmpty {
+                    nextRead = 0
+                }
             } catch {
                 db = nil
                 waitWhileDown(seconds: backoff)
@@ -151,7 +126,6 @@ public final class ClaimBroker: @unchecked Sendable {
             }
         }
         if let db { try? ClaimSQL.releaseAll(on: db, process: process) }
-        lock.lock(); thread = nil; lock.unlock()
     }
 
     /// The store is down: until it is tried again, `seconds` from now, every claim asked fails
@@ -172,12 +146,10 @@ public final class ClaimBroker: @unchecked Sendable {
                     break
                 }
             }
-            if !releases.isEmpty { lock.lock(); requests = releases + requests; lock.unlock() }
+            if !releases.isEmpty { life.withAsked { $0 = releases + $0 } }
             if !failed.isEmpty { onAnswers(failed) }
-            var fd = pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0)
-            _ = poll(&fd, 1, Int32(max(0, until - Self.now()).rounded(.up)))
-            if fd.revents != 0 { wake.drain() }
-        } while Self.now() < until && !isStopping
+            _ = life.poll(nil, ms: Int32((until - Self.now()).rounded(.up)))
+        } while Self.now() < until && !life.isStopping
     }
 
     /// Makes the claims and releases, in order; tells the answers, and the other processes
@@ -217,7 +189,7 @@ public final class ClaimBroker: @unchecked Sendable {
                 case .claim(let board, let item, let holder):
                     answers.append(Answer(board: board, item: item, session: holder.session, holder: nil, failed: true))
                 case .release, .sessionBlock:
-                    lock.lock(); self.requests.append(r); lock.unlock()
+                    life.withAsked { $0.append(r) }
                 case .target:
                     break
                 }
@@ -226,38 +198,5 @@ public final class ClaimBroker: @unchecked Sendable {
             throw error
         }
         if !answers.isEmpty { onAnswers(answers) }
-    }
-}
-
-/// A pipe that wakes a thread's `poll` at once (a request, a close): without it a request
-/// waits for the poll's timeout.
-final class WakePipe: @unchecked Sendable {
-    private let fds: [Int32]
-    var readFD: Int32 { fds[0] }
-
-    init() {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        } else {
-            fds = [-1, -1]
-        }
-        self.fds = fds
-    }
-
-    deinit { for fd in fds where fd >= 0 { Glibc.close(fd) } }
-
-    func wake() {
-        // A full pipe already wakes the thread: a failed write loses nothing.
-        var byte: UInt8 = 1
-        if fds[1] >= 0 { _ = write(fds[1], &byte, 1) }
-    }
-
-    func drain() {
-        var drain = [UInt8](repeating: 0, count: 64)
-        while Glibc.read(fds[0], &drain, drain.count) > 0 {}
     }
 }

@@ -12,13 +12,14 @@ import LiftboardCore
 /// the service thread asks about (`lookUp`: a hello named a board this process does not
 /// know, maybe created a moment ago), and after a reconnection the boards are compared whole.
 public final class CommitListener: @unchecked Sendable {
-    // @unchecked: `stopping`, `requests` and `lookups` are guarded by `lock`; everything else
-    // belongs to the thread.
-    private let lock = NSLock()
-    private var stopping = false
-    private var requests: [String: Int] = [:]
-    private var lookups: Set<String> = []
-    private var thread: Thread?
+    // @unchecked: what is asked is kept by `life` under its lock; everything else belongs to
+    // the thread.
+    /// Asked of the thread: boards to catch up on from a version, boards to look up.
+    private struct Asked: Sendable {
+        var catchUps: [String: Int] = [:]
+        var lookups: Set<String> = []
+    }
+    private let life = StoreThread(Asked())
     private let url: String
     private let edits: EditCodec
     /// This process (`CommitRecord.origin`): its own commits come back through the store
@@ -28,10 +29,6 @@ public final class CommitListener: @unchecked Sendable {
     private let onCommits: @Sendable ([DurableCommit]) -> Void
     private let onHealth: @Sendable (Bool) -> Void
     private let onBoards: @Sendable (BoardNews) -> Void
-    /// Wakes the thread's `poll` at once for a request or a close (without it a request
-    /// would wait for the next notification, or the poll's 200 ms timeout).
-    private let wakePipe = WakePipe()
-    private var wakeFD: Int32 { wakePipe.readFD }
 
     /// `versions`: each board's version as the server loaded it; `edits`: how edits are kept
     /// as text (`EditCodec`).
@@ -45,61 +42,30 @@ public final class CommitListener: @unchecked Sendable {
         self.onCommits = onCommits
         self.onHealth = onHealth
         self.onBoards = onBoards
-        let t = Thread { [unowned self] in self.loop() }
-        t.name = "liftboard-listen"
-        thread = t
-        t.start()
+        life.start(name: "liftboard-listen") { [unowned self] in self.loop() }
     }
 
     /// Stops the thread (at once, or within its 200 ms poll when the pipe could not be made).
-    public func close() {
-        lock.lock(); stopping = true; lock.unlock()
-        wake()
-        while true {
-            lock.lock(); let done = thread == nil; lock.unlock()
-            if done { return }
-            usleep(1_000)
-        }
-    }
-
-    private func wake() { wakePipe.wake() }
-
-    private var isStopping: Bool { lock.lock(); defer { lock.unlock() }; return stopping }
+    public func close() { life.stop() }
 
     /// Asks for every commit of `board` after `version` again (the hub is missing one: a
     /// commit of this process reported failed that landed after all). Served at once (within
     /// one round trip to PostgreSQL), or after a reconnection when the connection is down.
     public func catchUp(board: String, after version: Int) {
-        lock.lock(); requests[board] = min(requests[board] ?? version, version); lock.unlock()
-        wake()
+        life.withAsked(wake: true) { $0.catchUps[board] = min($0.catchUps[board] ?? version, version) }
     }
 
     /// Reads `board` from the database and reports it (`BoardNews.appeared`, or `missing`
     /// when there is none). Served at once, or after a reconnection.
     public func lookUp(board: String) {
-        lock.lock(); lookups.insert(board); lock.unlock()
-        wake()
-    }
-
-    private func takeLookups() -> Set<String> {
-        lock.lock(); defer { lock.unlock() }
-        let r = lookups
-        lookups.removeAll()
-        return r
-    }
-
-    private func takeRequests() -> [String: Int] {
-        lock.lock(); defer { lock.unlock() }
-        let r = requests
-        requests.removeAll()
-        return r
+        life.withAsked(wake: true) { $0.lookups.insert(board) }
     }
 
     private func loop() {
         var db: PostgresConnection?
         var backoff = 0.1
         var up = true
-        while !isStopping {
+        while !life.isStopping {
             do throws(StoreError) {
                 if db == nil || !db!.isConnected {
                     db = nil
@@ -114,22 +80,19 @@ public final class CommitListener: @unchecked Sendable {
                     if !up { up = true; onHealth(true) }
                     backoff = 0.1
                 }
-                var fds = [pollfd(fd: db!.socket, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
                 var boards: [String] = []
-                for (b, v) in takeRequests() where delivered[b] != nil {
+                for (b, v) in life.take(\.catchUps, leaving: [:]) where delivered[b] != nil {
                     delivered[b] = min(delivered[b]!, v)
                     boards.append(b)
                 }
-                _ = poll(&fds, wakeFD >= 0 ? 2 : 1, boards.isEmpty ? 200 : 0)
-                if fds[1].revents != 0 {
-                    // Requests are taken at the top of the next turn.
-                    wakePipe.drain()
-                }
+                // Catch-ups asked while this waits are taken at the top of the next turn.
+                let readable = life.poll(db!.socket, ms: boards.isEmpty ? 200 : 0)
                 var looked = BoardNews()
-                for id in takeLookups() { try read(board: id, db: db!, into: &looked, missing: true) }
+                for id in life.take(\.lookups, leaving: []) {
+                    try read(board: id, db: db!, into: &looked, missing: true)
+                }
                 if !looked.isEmpty { onBoards(looked) }
-                if fds[0].revents != 0 {
+                if readable {
                     var carried: [DurableCommit] = []
                     for (channel, payload) in try db!.notifications() {
                         if channel == PostgresStore.boardsChannel {
@@ -166,7 +129,6 @@ public final class CommitListener: @unchecked Sendable {
                 backoff = min(backoff * 2, 5)
             }
         }
-        lock.lock(); thread = nil; lock.unlock()
     }
 
     /// `created <TAB> id` or `deleted <TAB> id`.

@@ -42,19 +42,15 @@ enum EditRow: Equatable {
             guard let sec = section(s), let stored = item(x.id) else { return [] }
             return [.insertItem(stored, section: s), .itemPositions(sec)]
         case .copyItem(_, let new, let s, _, _, _):
-            guard let sec = section(s), let i = sec.items.firstIndex(where: { $0.id == new }) else { return [] }
+            guard let (t, i) = after.locate(item: new), let sec = section(s) else { return [] }
             // A tree's copy is the item's whole subtree.
-            var end = i + 1
-            while after.layout == .tree && end < sec.items.count && sec.items[end].depth > sec.items[i].depth { end += 1 }
-            return sec.items[i..<end].map { .insertItem($0, section: s) } + [.itemPositions(sec)]
+            return after.subtree(section: t, index: i).map { .insertItem(after.sections[t].items[$0], section: s) } + [.itemPositions(sec)]
         case .removeItem(let id):
             guard let (s, i) = before.locate(item: id) else { return [] }
             let sid = before.sections[s].id
             // A tree's item leaves with its subtree.
-            let items = before.sections[s].items
-            var end = i + 1
-            while before.layout == .tree && end < items.count && items[end].depth > items[i].depth { end += 1 }
-            return items[i..<end].map { .deleteItem($0.id) } + (section(sid).map { [.itemPositions($0)] } ?? [])
+            return before.subtree(section: s, index: i).map { .deleteItem(before.sections[s].items[$0].id) }
+                + (section(sid).map { [.itemPositions($0)] } ?? [])
         case .updateItem(let u):
             return item(u.id).map { [.updateItem($0)] } ?? []
         case .addSection(let id, let title, _):

@@ -3,6 +3,14 @@ import Testing
 
 /// Boards and a small driver shared by the core tests.
 enum Fixtures {
+    /// A tree board's item: id (the label too, unless given), depth, and the tree's flags.
+    static func node(_ id: String, _ depth: Int, label: String? = nil, leaf: Bool = false, movable: Bool = true) -> Item {
+        var i = Item(id: id, label: label ?? id, movable: movable)
+        i.depth = depth
+        i.leaf = leaf
+        return i
+    }
+
     /// A list: "todo" with a, b (96 tall), c (pinned), d; "doing" with e; "done" empty.
     static func listBoard(pinned: Bool = true) -> Board {
         Board(id: "demo", layout: .list, sections: [

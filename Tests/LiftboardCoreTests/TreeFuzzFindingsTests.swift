@@ -6,11 +6,7 @@ import Testing
 /// Rows (44 tall, header 32): groceries(0) milk(1) eggs(1) garden(0, collapsed: seeds) bills(0).
 @Suite struct TreeFuzzFindingsTests {
     /// An item of a board built by hand, at `depth`.
-    func item(_ id: String, _ depth: Int, movable: Bool = true) -> Item {
-        var i = Item(id: id, label: id, movable: movable)
-        i.depth = depth
-        return i
-    }
+    func item(_ id: String, _ depth: Int, movable: Bool = true) -> Item { Fixtures.node(id, depth, movable: movable) }
 
     func order(_ ids: [String], parents: [String?]) -> SectionOrder {
         var o = SectionOrder(section: "home", items: ids)
@@ -135,11 +131,6 @@ import Testing
     /// "Move to…" out of a palette copied a nested item with its depth, under nothing (the
     /// forest broken). A tree's copy goes to the top level.
     @Test func aCopyOutOfATreePaletteLandsAtTheTopLevel() {
-        func item(_ id: String, _ depth: Int) -> Item {
-            var i = Item(id: id, label: id)
-            i.depth = depth
-            return i
-        }
         var palette = Section(id: "palette", items: [item("t1", 0), item("t2", 1)])
         palette.copy = true
         let board = Board(id: "t", layout: .tree, sections: [palette, Section(id: "main", items: [item("a", 0), item("b", 1)])])

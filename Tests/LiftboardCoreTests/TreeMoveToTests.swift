@@ -6,12 +6,7 @@ import Testing
 /// Board (maxDepth 2): groceries(0) milk(1) eggs(1, leaf) garden(0) bills(0); work (empty).
 @Suite struct TreeMoveToTests {
     static func outline(maxDepth: Int? = 2) -> Board {
-        func item(_ id: String, _ depth: Int, leaf: Bool = false) -> Item {
-            var i = Item(id: id, label: id.capitalized)
-            i.depth = depth
-            i.leaf = leaf
-            return i
-        }
+        func item(_ id: String, _ depth: Int, leaf: Bool = false) -> Item { Fixtures.node(id, depth, label: id.capitalized, leaf: leaf) }
         var home = Section(id: "home", title: "Home", items: [item("groceries", 0), item("milk", 1), item("eggs", 1, leaf: true),
                                                              item("garden", 0), item("bills", 0)])
         home.maxDepth = maxDepth

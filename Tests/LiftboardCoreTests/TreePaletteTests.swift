@@ -4,11 +4,7 @@ import Testing
 /// A palette on a tree board (docs/protocol.md, "Trees": palettes copy the whole subtree). A
 /// pointer drag out of it committed a `move`: the template left the palette.
 @Suite struct TreePaletteTests {
-    func item(_ id: String, _ depth: Int) -> Item {
-        var i = Item(id: id, label: id)
-        i.depth = depth
-        return i
-    }
+    func item(_ id: String, _ depth: Int) -> Item { Fixtures.node(id, depth) }
 
     /// Rows 44 tall, headers 32: templates (tpl, step1, step2), then main (a, b).
     func board() -> Board {
