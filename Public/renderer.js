@@ -3,13 +3,18 @@
 import { valueAt } from "./easing.js";
 import { HELD_ALPHA, drawPresence } from "./presence-view.js";
 import { cellOpacity, inGrid } from "./scene.js";
-import { CHEVRON_BAND, drawChevron, drawGuides, drawInsertionLines, drawSubtreeBadge, indentOf, isTree } from "./tree-view.js";
+import {
+  CHEVRON_BAND, ChevronSprites, drawChevron, drawGuides, drawInsertionLines, drawSubtreeBadge, fillGuideRuns, guideRuns, indentOf, isTree,
+} from "./tree-view.js";
 import { LIGHT, drawCard, drawHeader, drawMoreButton, ellipsize, isRich, measurer, moreButton, roundRect } from "./card.js";
 
 /** The display's device pixels per CSS pixel: read here and nowhere else. */
 export function pixelRatio() {
   return window.devicePixelRatio || 1;
 }
+
+/** The chevrons' sprites (tree-view.js), kept across frames. */
+const chevronSprites = new ChevronSprites();
 
 /** A drag handle's grip: three short bars inside the 44 px band of the cell's edge. */
 function drawGrip(ctx, f, edge, color) {
@@ -33,7 +38,8 @@ function drawForbidden(ctx, f) {
 /** A cell: a card when it has rich fields (card.js), else a colored bar with its label; the
  * "⋯" button on it when `more`. `grid`: the cell is in a grid (the scene's layout says so),
  * so its card is drawn in grid form (its image on top). `tree`: a tree row (tree-view.js):
- * its label starts after the chevron's band, which wears the chevron when it has children. */
+ * its label starts after the chevron's band, which wears the chevron when it has children
+ * (stroked; or, `tree` being `{sprites, dpr}`, copied from tree-view.js's sprites). */
 function drawItem(ctx, f, cell, grid, focused, look, more = false, tree = false) {
   const t = look.theme || LIGHT, lead = tree ? CHEVRON_BAND - 8 : 0;
   if (!isRich(cell)) drawCell(ctx, f, cell?.color, cell?.label, focused, cell?.selected, cell?.handle, t, false, lead);
@@ -43,7 +49,10 @@ function drawItem(ctx, f, cell, grid, focused, look, more = false, tree = false)
     drawCard(ctx, cell, f, { theme: t, grid, trailing, leading: (cell.handle === "leading" ? 28 : 0) + lead });
     drawCell(ctx, f, null, null, focused, selected, cell.handle, t, true);
   }
-  if (tree && cell) drawChevron(ctx, cell, f, isRich(cell) ? t.secondary : "#fff");
+  if (tree && cell) {
+    const color = isRich(cell) ? t.secondary : "#fff";
+    if (tree.sprites) tree.sprites.draw(ctx, cell, f, color, tree.dpr); else drawChevron(ctx, cell, f, color);
+  }
   if (more) drawMoreButton(ctx, t, moreButton(f, grid && isRich(cell), !!cell.selected));
 }
 
@@ -173,7 +182,7 @@ function drawSlot(ctx, slot, theme) {
 function drawStacked(ctx, scene, now, w, h, look) {
   const theme = look.theme || LIGHT;
   const scroll = valueAt(scene.scroll, now);
-  const tree = isTree(scene), indent = tree ? indentOf(scene) : 0;
+  const tree = isTree(scene) ? { sprites: chevronSprites, dpr: pixelRatio(), indent: indentOf(scene), guides: [] } : null;
   ctx.save();
   ctx.translate(0, -scroll);
   for (const s of scene.sections) {
@@ -182,12 +191,22 @@ function drawStacked(ctx, scene, now, w, h, look) {
     drawHeader(ctx, theme, s, w);
     if (s.slot) drawSlot(ctx, s.slot, theme);
   }
+  // The rows in view first, so that a tree's guides can be filled under them, joined.
+  const rows = [];
   for (const c of scene.cells.values()) {
     if (c.hidden) continue;
     const f = valueAt(c.frame, now);
     if (f.y + f.h < scroll || f.y > scroll + h) continue;
-    ctx.globalAlpha = cellOpacity(c, now) * (c.heldBy ? HELD_ALPHA : 1);
-    if (tree) drawGuides(ctx, c, f, indent, theme);
+    const alpha = cellOpacity(c, now) * (c.heldBy ? HELD_ALPHA : 1);
+    rows.push(c, f, alpha);
+    if (tree && alpha === 1) tree.guides.push(c.depth ?? 0, f.y, f.h);
+  }
+  if (tree) fillGuideRuns(ctx, guideRuns(tree.guides, tree.indent), theme);
+  for (let k = 0; k < rows.length; k += 3) {
+    const c = rows[k], f = rows[k + 1], alpha = rows[k + 2];
+    ctx.globalAlpha = alpha;
+    // A tree row at another opacity draws its own guides, in its opacity.
+    if (tree && alpha !== 1) drawGuides(ctx, c, f, tree.indent, theme);
     drawItem(ctx, f, c, inGrid(scene, c), scene.focus === c.id, look, !!look.more?.(c), tree);
     ctx.globalAlpha = 1;
   }

@@ -90,14 +90,6 @@ export function guideX(indent, k) {
   return k * indent + indent / 2;
 }
 
-/** What a row of depth `depth` draws to its left: one guide per level above it. */
-export function guidesFor(depth, indent) {
-  const out = [];
-  if (indent <= 0) return out;
-  for (let k = 0; k < depth; k++) out.push(guideX(indent, k));
-  return out;
-}
-
 /** The insertion line of a lifted row whose hole is at frame `f`, at depth `depth`: from the
  *  depth's indent to the row's trailing edge, across the hole's middle. */
 export function insertionLine(f, depth, indent) {
@@ -107,34 +99,135 @@ export function insertionLine(f, depth, indent) {
 
 // --- Drawing (a 2D context in content coordinates, the theme card.js resolved).
 
-/** The guides of the levels row `cell` (drawn at `f`) sits in, through the row and the gap
- *  below it, so that a subtree's rows join into one line. */
-export function drawGuides(ctx, cell, f, indent, theme) {
-  const xs = guidesFor(cell.depth ?? 0, indent);
-  if (xs.length === 0) return;
-  // The slot's gray: a separator's would vanish against the background.
-  ctx.fillStyle = theme.slot;
-  for (const x of xs) ctx.fillRect(x - 0.5, f.y, 1, f.h + 2);
+/** The x of the 1 px guide of level `k` on the pixel grid: a crisp line, the cheapest fill. */
+function guideLeft(indent, k) {
+  return Math.floor(guideX(indent, k));
 }
 
-/** The disclosure chevron of a row with children: pointing right when collapsed, down when
- *  expanded, in `color`, centered in the row's chevron band. */
-export function drawChevron(ctx, cell, f, color) {
-  if (!cell.hasChildren) return;
-  const b = chevronBox(f), cx = b.x + 6 + (b.w - 6) / 2, cy = b.y + b.h / 2, r = 5;
-  ctx.save();
-  ctx.translate(cx, cy);
-  if (!cell.collapsed) ctx.rotate(Math.PI / 2);
+/**
+ * The guides of the rows a frame draws opaque, as rectangles `{x, y, h}` (1 px wide): level k's
+ * line runs through each row deeper than k and the gap below it (2 px), and the lines of rows
+ * that touch join into one rectangle. `rows`: depth, y and h of each row, flat. About one
+ * rectangle a subtree a level in view, where a rectangle a row a level would be four times the
+ * rows on a deep tree (each a fill the canvas records and rasterizes).
+ */
+export function guideRuns(rows, indent) {
+  const out = [];
+  if (indent <= 0) return out;
+  const order = [];
+  for (let i = 0; i < rows.length; i += 3) if (rows[i] > 0) order.push(i);
+  order.sort((a, b) => rows[a + 1] - rows[b + 1]);
+  const open = [];  // level -> the run being extended, or undefined
+  for (const i of order) {
+    const depth = rows[i], y = rows[i + 1], end = y + rows[i + 2] + 2;
+    for (let k = 0; k < depth; k++) {
+      const run = open[k];
+      if (run && y <= run.end) { run.end = Math.max(run.end, end); continue; }
+      if (run) out.push({ x: guideLeft(indent, k), y: run.y, h: run.end - run.y });
+      open[k] = { y, end };
+    }
+  }
+  open.forEach((run, k) => { if (run) out.push({ x: guideLeft(indent, k), y: run.y, h: run.end - run.y }); });
+  return out;
+}
+
+/** Fills the guides `guideRuns` gave. The slot's gray: a separator's would vanish against the
+ *  background. */
+export function fillGuideRuns(ctx, runs, theme) {
+  if (runs.length === 0) return;
+  ctx.fillStyle = theme.slot;
+  for (const r of runs) ctx.fillRect(r.x, r.y, 1, r.h);
+}
+
+/** One row's guides (a row drawn at its own opacity, fading in or out): as `guideRuns` draws
+ *  them, the row alone. */
+export function drawGuides(ctx, cell, f, indent, theme) {
+  fillGuideRuns(ctx, guideRuns([cell.depth ?? 0, f.y, f.h], indent), theme);
+}
+
+const CHEVRON_R = 5, CHEVRON_LINE = 2.25;
+
+/** Strokes the disclosure chevron centered at (cx, cy): pointing right when collapsed, down
+ *  (the same stroke turned a quarter clockwise) when expanded. */
+function strokeChevron(ctx, cx, cy, collapsed, color) {
+  const r = CHEVRON_R;
   ctx.beginPath();
-  ctx.moveTo(-r / 2, -r);
-  ctx.lineTo(r / 2, 0);
-  ctx.lineTo(-r / 2, r);
+  if (collapsed) {
+    ctx.moveTo(cx - r / 2, cy - r);
+    ctx.lineTo(cx + r / 2, cy);
+    ctx.lineTo(cx - r / 2, cy + r);
+  } else {
+    ctx.moveTo(cx + r, cy - r / 2);
+    ctx.lineTo(cx, cy + r / 2);
+    ctx.lineTo(cx - r, cy - r / 2);
+  }
   ctx.strokeStyle = color;
-  ctx.lineWidth = 2.25;
+  ctx.lineWidth = CHEVRON_LINE;
   ctx.lineCap = "round";
   ctx.lineJoin = "round";
   ctx.stroke();
-  ctx.restore();
+}
+
+/** The chevron's center in a row drawn at frame `f`: the middle of its band, past the bar's
+ *  6 px inset. */
+export function chevronCenter(f) {
+  const b = chevronBox(f);
+  return { x: b.x + 6 + (b.w - 6) / 2, y: b.y + b.h / 2 };
+}
+
+/** The side (CSS px) of a chevron's sprite: the stroke and its round caps, with room. */
+export const SPRITE = 16;
+
+/**
+ * The chevrons drawn once each (a color, a direction, a pixel ratio) into a small canvas of
+ * their own and copied into every row that wears one: a row's chevron costs one image copy, not
+ * a path stroked with round caps and joins, in the recording and in the raster. `make(w, h)`
+ * gives a canvas (the page's: a new <canvas>); with none (no DOM), `draw` strokes as ever.
+ */
+export class ChevronSprites {
+  constructor(make = (w, h) => {
+    const doc = globalThis.document;
+    if (!doc) return null;
+    const c = doc.createElement("canvas");
+    c.width = w;
+    c.height = h;
+    return c;
+  }) {
+    this.make = make;
+    this.cache = new Map();
+  }
+
+  sprite(color, collapsed, dpr) {
+    const key = `${color}|${collapsed}|${dpr}`;
+    let s = this.cache.get(key);
+    if (s === undefined) {
+      if (this.cache.size >= 32) this.cache.clear();  // themes come and go: a few at a time
+      const side = Math.ceil(SPRITE * dpr);
+      s = this.make(side, side);
+      if (s) {
+        const g = s.getContext("2d");
+        g.scale(dpr, dpr);
+        strokeChevron(g, SPRITE / 2, SPRITE / 2, collapsed, color);
+      }
+      this.cache.set(key, s);
+    }
+    return s;
+  }
+
+  /** Row `cell`'s chevron at frame `f`, if it has children, in `color`; `dpr` the canvas's. */
+  draw(ctx, cell, f, color, dpr) {
+    if (!cell.hasChildren) return;
+    const c = chevronCenter(f), s = this.sprite(color, !!cell.collapsed, dpr);
+    if (s) ctx.drawImage(s, c.x - SPRITE / 2, c.y - SPRITE / 2, SPRITE, SPRITE);
+    else strokeChevron(ctx, c.x, c.y, !!cell.collapsed, color);
+  }
+}
+
+/** A chevron stroked where it is (a snapshot's, turned and scaled with it). */
+export function drawChevron(ctx, cell, f, color) {
+  if (!cell.hasChildren) return;
+  const c = chevronCenter(f);
+  strokeChevron(ctx, c.x, c.y, !!cell.collapsed, color);
 }
 
 /** The insertion lines of the tree drags in flight: each lifted row's hole, at the depth its

@@ -33,6 +33,22 @@ struct BoardPresence {
     private(set) var lastSent = -Double.infinity
     /// At most ten a second.
     static let interval = 100.0
+    /// The board's presence budget (contract "Presence and holds", When): bytes a millisecond,
+    /// 4 MB a second over all its sessions. A `presence` whose bytes times the sessions it went
+    /// to exceed what `interval` allows makes the next one wait longer, up to `maxGap`.
+    static let budget = 4_000.0
+    /// The longest wait: a hold made on another process is seen within 1 s (its claim read at
+    /// once on `NOTIFY`, at most 200 ms late without).
+    static let maxGap = 750.0
+    /// How long after the last `presence` the next may go (ms): `gap(bytes:sessions:)` of the
+    /// last one sent.
+    private(set) var gap = interval
+
+    /// The wait after a `presence` of `bytes` (as encoded) sent to `sessions` sessions:
+    /// `bytes × sessions / budget` ms, at least `interval` and at most `maxGap`.
+    static func gap(bytes: Int, sessions: Int) -> Double {
+        min(maxGap, max(interval, Double(bytes) * Double(sessions) / budget))
+    }
 
     /// Whether something changed that the sessions were not told.
     var hasNews: Bool { joinedOrLeft || !holdsChanged.isEmpty }
@@ -83,11 +99,11 @@ struct BoardPresence {
                        color: Presence.color(for: m.person.user ?? m.session), role: m.person.role, holds: m.holds, target: m.target)
     }
 
-    /// When the news may go: at `now` when the last `presence` is `interval` old, else when
-    /// it will be; nil when there is no news.
+    /// When the news may go: at `now` when the last `presence` is `gap` old, else when it will
+    /// be; nil when there is no news.
     func due(now: Double) -> Double? {
         guard hasNews else { return nil }
-        return max(now, lastSent + Self.interval)
+        return max(now, lastSent + gap)
     }
 
     /// The one session not to send the news to: the session whose own holds are all the news
@@ -99,7 +115,14 @@ struct BoardPresence {
         joinedOrLeft = false
         holdsChanged.removeAll()
         lastSent = now
+        gap = Self.interval
         return except
+    }
+
+    /// The `presence` taken went as `bytes` to `sessions` sessions: the next waits
+    /// `gap(bytes:sessions:)` after it.
+    mutating func sent(bytes: Int, to sessions: Int) {
+        gap = Self.gap(bytes: bytes, sessions: sessions)
     }
 
     /// The last presence `next(board:)` made: the next one says what changed since

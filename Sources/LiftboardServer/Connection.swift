@@ -204,10 +204,16 @@ final class Connection {
     var holdTarget: Place? { machine.session.holdTarget }
 
     /// Issue 44: the board's presence, an input of the session (recorded).
-    func presence(_ p: Presence, shared: SharedMessage) {
+    /// With `encoding`, the session's frames are shared (looked up by content), and with
+    /// `answer` (the last answer a session of the board made), it takes that answer when it
+    /// was in the same state. Returns the answer it made, for the sessions after it.
+    @discardableResult
+    func presence(_ p: Presence, shared: SharedMessage, encoding: SharedEncoding? = nil,
+                  following answer: ConnectionMachine.PresenceAnswer? = nil) -> ConnectionMachine.PresenceAnswer? {
         var out = takeActions()
-        machine.presence(p, shared: shared, now: server.now, into: &out)
+        let made = machine.presence(p, shared: shared, encoding: encoding, following: answer, now: server.now, into: &out)
         perform(out)
+        return made
     }
 
     /// A message for the client from outside its own input (the hub's refusals).

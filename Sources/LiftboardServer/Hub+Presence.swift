@@ -29,7 +29,7 @@ extension Hub {
         if presence.setOthers(entries) { presenceChanged() }
     }
 
-    /// Something changed: sends the news now, or when the last `presence` is `interval` old.
+    /// Something changed: sends the news now, or when the last `presence` is `gap` old.
     func presenceChanged() {
         guard let due = presence.due(now: server.now) else { return }
         if due <= server.now {
@@ -57,6 +57,15 @@ extension Hub {
         let p = presence.next(board: board.id)
         // One encoding for every session: the message is the same for all.
         let shared = SharedMessage(event: .presence(p), mode: .full, bytes: Wire.encode(.presence(p)), isFrameBody: false)
-        for c in connections where c.id != except { c.presence(p, shared: shared) }
+        // Watchers in one live state (they took one view's state from the last commit or
+        // presence) answer alike: the first steps its engine, the others take its answer.
+        let encoding = SharedEncoding()
+        var answer: ConnectionMachine.PresenceAnswer?
+        var told = 0
+        for c in connections where c.id != except {
+            if let made = c.presence(p, shared: shared, encoding: encoding, following: answer) { answer = made }
+            told += 1
+        }
+        presence.sent(bytes: shared.bytes.count, to: told)
     }
 }

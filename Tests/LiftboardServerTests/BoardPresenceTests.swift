@@ -61,6 +61,29 @@ import LiftboardCore
         #expect(b.due(now: 250) == 250)
     }
 
+    @Test func aBigPresenceForABigAudienceMakesTheNextWait() {
+        #expect(BoardPresence.gap(bytes: 500, sessions: 2) == 100, "a small board: ten a second")
+        #expect(BoardPresence.gap(bytes: 4_000, sessions: 100) == 100, "400,000 bytes: still 100 ms")
+        #expect(BoardPresence.gap(bytes: 3_000, sessions: 300) == 225, "900,000 bytes over 4,000 a ms")
+        #expect(BoardPresence.gap(bytes: 10_000, sessions: 1_100) == 750, "at most 750 ms")
+        var b = BoardPresence()
+        b.join("s1", person: .open)
+        b.join("s2", person: .open)
+        _ = b.take(now: 0)
+        b.sent(bytes: 3_000, to: 300)
+        b.setHolds(["a"], of: "s1")
+        #expect(b.due(now: 100) == 225, "the last one's gap, not 100 ms")
+        #expect(b.due(now: 300) == 300)
+        _ = b.take(now: 300)
+        b.sent(bytes: 1_000, to: 2)
+        b.setHolds([], of: "s1")
+        #expect(b.due(now: 310) == 400, "each gap is of the presence before it")
+        // Taken and sent to no one: the next waits the least.
+        _ = b.take(now: 400)
+        b.setHolds(["b"], of: "s2")
+        #expect(b.due(now: 420) == 500)
+    }
+
     @Test func aLeaveEndsTheHoldsAndKeepsTheOthersFound() {
         var b = BoardPresence()
         for k in 1...4 { b.join("s\(k)", person: .open) }

@@ -7,6 +7,8 @@ import json
 import math
 import time
 
+from liftboard_server import wait_for
+
 ROW_PITCH = 57          # the default list: rowHeight 56 + spacing 1
 FIRST_ROW_TOP = 32      # below the section header
 
@@ -26,14 +28,17 @@ def _mouse(driver, kind, x, y, buttons):
         "pointerType": "mouse"})
 
 
-def steady_drag(driver, origin, start, distance, speed=240.0, hold_s=0.9, settle_s=0.6):
-    """Presses at `start` (canvas coordinates), holds `hold_s`, moves down `distance` px at
+def steady_drag(driver, origin, start, distance, speed=240.0, settle_s=0.6):
+    """Presses at `start` (canvas coordinates), holds still until the server's `lift` has reached
+    the page (no wall-clock hold: a busy browser can stamp its `down` late, and a move stamped
+    less than `pressMs` after it pans), moves down `distance` px at
     `speed` px/s (a position every ~8 ms by the wall clock), waits `settle_s`, releases.
     Returns the page's trace and the pointer's displacement."""
     x, y0 = origin[0] + start[0], origin[1] + start[1]
     driver.execute_script("window.__liftboard.trace = [];")
     _mouse(driver, "mousePressed", x, y0, 1)
-    time.sleep(hold_s)
+    wait_for(lambda: driver.execute_script("return window.__liftboard.lifts.size") == 1,
+             what="the server's lift of the long press (the pointer held still)")
     t0 = time.monotonic()
     duration = distance / speed
     y = y0

@@ -26,14 +26,17 @@ def mouse(driver, kind, x, y, buttons):
 
 
 def press_and_drag(driver, start, end, steps=10):
-    """A mouse long press at `start` (viewport px) and a drag to `end`, the button still down."""
+    """A mouse long press at `start` (viewport px) and a drag to `end`, the button still down.
+    The pointer stays still until the server's `lift` has reached the page (`st.lifts`), however
+    long that takes: a move the page stamps less than `pressMs` after its `down` would pan
+    instead (a busy browser can stamp the `down` late), so no wall-clock hold is assumed."""
     mouse(driver, "mouseMoved", *start, 0)
     mouse(driver, "mousePressed", *start, 1)
-    time.sleep(0.9)
+    wait_for(lambda: board_state(driver, "st.lifts.size") == 1, what="the server's lift of the long press (the pointer held still)")
     for k in range(1, steps + 1):
         mouse(driver, "mouseMoved", start[0] + (end[0] - start[0]) * k / steps, start[1] + (end[1] - start[1]) * k / steps, 1)
         time.sleep(0.03)
-    wait_for(lambda: board_state(driver, "st.lifts.size") == 1, what="the long press lifted nothing")
+    wait_for(lambda: board_state(driver, "st.lifts.size") == 1, what="the lift, still held after the drag's moves")
 
 
 def last_presence(driver):

@@ -7,8 +7,8 @@ import { applyMessage, contentToView, createScene } from "../../Public/scene.js"
 import { receive, createClientState } from "../../Public/dispatch.js";
 import { menuEntries } from "../../Public/menu.js";
 import {
-  CHEVRON_BAND, chevronAt, guidesFor, indentOf, insertionLine, isTree, subtreeBadge, toggleMessage,
-  drawInsertionLines, drawSubtreeBadge,
+  CHEVRON_BAND, ChevronSprites, SPRITE, chevronAt, guideRuns, indentOf, insertionLine, isTree, subtreeBadge, toggleMessage,
+  drawChevron, drawGuides, drawInsertionLines, drawSubtreeBadge,
 } from "../../Public/tree-view.js";
 
 const row = (id, index, depth, y, extra = {}) => ({
@@ -145,10 +145,72 @@ test("a lifted subtree's snapshot keeps `subtree` and wears +N; a lone item none
   assert.deepEqual(texts, ["+2"]);
 });
 
-test("guides: one per level above the row, under the chevrons of that level", () => {
-  assert.deepEqual(guidesFor(0, 24), []);
-  assert.deepEqual(guidesFor(2, 24), [12, 36]);
-  assert.deepEqual(guidesFor(3, 0), []);  // indent 0: rows do not step, nothing to guide
+/** A 2D context that records the calls the tree's drawing makes (and the style at each draw). */
+function recorder() {
+  const calls = [];
+  const ctx = { calls };
+  for (const name of ["beginPath", "moveTo", "lineTo", "scale", "drawImage"]) ctx[name] = (...a) => calls.push([name, ...a]);
+  ctx.fillRect = (...a) => calls.push(["fillRect", ctx.fillStyle, ...a]);
+  ctx.stroke = () => calls.push(["stroke", ctx.strokeStyle, ctx.lineWidth, ctx.lineCap]);
+  return ctx;
+}
+
+test("guides: one per level above the row, under the chevrons of that level, through the gap below", () => {
+  // A row alone: depth 2 at y 100, 44 tall: levels 0 and 1, 1 px on the pixel grid.
+  assert.deepEqual(guideRuns([2, 100, 44], 24), [{ x: 12, y: 100, h: 46 }, { x: 36, y: 100, h: 46 }]);
+  assert.deepEqual(guideRuns([0, 100, 44], 24), []);
+  assert.deepEqual(guideRuns([3, 100, 44], 0), []);  // indent 0: rows do not step, nothing to guide
+  const ctx = recorder();
+  drawGuides(ctx, { depth: 1 }, { x: 24, y: 100, w: 376, h: 44 }, 24, { slot: "#ccc" });
+  assert.deepEqual(ctx.calls, [["fillRect", "#ccc", 12, 100, 1, 46]]);
+});
+
+test("the guides of touching rows join: a rectangle a subtree a level, in whatever order the rows come", () => {
+  // groceries (0) > milk (1) > skim (2), whole (2); eggs (1); garden (0) > seeds (1): rows 45
+  // apart, 44 tall (their guides' 2 px below reach the next row), given out of order.
+  const rows = [[1, 90], [0, 0], [2, 135], [1, 45], [2, 180], [0, 225], [1, 270]];
+  const flat = rows.flatMap(([d, y]) => [d, y, 44]);
+  const runs = guideRuns(flat, 24).sort((a, b) => a.x - b.x || a.y - b.y);
+  assert.deepEqual(runs, [
+    { x: 12, y: 45, h: 181 },   // level 0 under groceries: milk to eggs' row and its gap
+    { x: 12, y: 270, h: 46 },   // level 0 under garden: seeds
+    { x: 36, y: 135, h: 91 },   // level 1 under milk: skim and whole
+  ]);
+  // Rows apart (a gap wider than 2 px) do not join.
+  assert.equal(guideRuns([1, 0, 44, 1, 50, 44], 24).length, 2);
+});
+
+test("a chevron is drawn once into a sprite per color, direction and pixel ratio, then copied", () => {
+  const made = [];
+  const sprites = new ChevronSprites((w, h) => {
+    const c = { w, h, g: recorder() };
+    c.getContext = () => c.g;
+    made.push(c);
+    return c;
+  });
+  const ctx = recorder();
+  const f = { x: 24, y: 32, w: 376, h: 44 };  // the chevron's center: x 24 + 6 + 13, y 54
+  sprites.draw(ctx, { hasChildren: true }, f, "#fff", 2);
+  sprites.draw(ctx, { hasChildren: true }, { ...f, y: 77 }, "#fff", 2);
+  sprites.draw(ctx, { hasChildren: true, collapsed: true }, f, "#fff", 2);
+  sprites.draw(ctx, { hasChildren: false }, f, "#fff", 2);
+  assert.equal(made.length, 2);  // expanded and collapsed, white, at 2x
+  assert.deepEqual([made[0].w, made[0].h], [2 * SPRITE, 2 * SPRITE]);
+  assert.deepEqual(ctx.calls.map((c) => [c[0], c[2], c[3], c[4], c[5]]),
+    [["drawImage", 35, 46, SPRITE, SPRITE], ["drawImage", 35, 91, SPRITE, SPRITE], ["drawImage", 35, 46, SPRITE, SPRITE]]);
+  assert.equal(ctx.calls[0][1], made[0]);
+  assert.equal(ctx.calls[2][1], made[1]);
+  // The sprite holds the chevron a snapshot strokes, centered: expanded points down, collapsed
+  // right, 5 px from the center, 2.25 px wide with round caps.
+  assert.deepEqual(made[0].g.calls, [["scale", 2, 2], ["beginPath"], ["moveTo", 13, 5.5], ["lineTo", 8, 10.5], ["lineTo", 3, 5.5], ["stroke", "#fff", 2.25, "round"]]);
+  assert.deepEqual(made[1].g.calls.slice(2, 5), [["moveTo", 5.5, 3], ["lineTo", 10.5, 8], ["lineTo", 5.5, 13]]);
+  const alone = recorder();
+  drawChevron(alone, { hasChildren: true }, f, "#fff");
+  assert.deepEqual(alone.calls, [["beginPath"], ["moveTo", 48, 51.5], ["lineTo", 43, 56.5], ["lineTo", 38, 51.5], ["stroke", "#fff", 2.25, "round"]]);
+  // Without a canvas to draw into (no DOM), the row's chevron is stroked where it is.
+  const bare = recorder();
+  new ChevronSprites(() => null).draw(bare, { hasChildren: true }, f, "#fff", 1);
+  assert.deepEqual(bare.calls, alone.calls);
 });
 
 test("Move to… offers Indent and Outdent on a tree board, not on a list", () => {
