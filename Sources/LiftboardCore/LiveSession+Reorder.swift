@@ -337,69 +337,27 @@ extension LiveSession {
     /// a swap drag over its lift's section keeps its exchange (when the two items are still in
     /// one section), any other drag its live section and index. Reports a `moved` for each drag
     /// (pointer, place before) whose place this changed.
-    /// - Complexity: O(n).
-    mutating func rebuildLive(reporting before: [(pointer: Int, place: Place)]) {
+    /// `touching`: the sections of the committed order a change applied in place changed; only
+    /// those are made again, with the sections where the live order can be another arrangement
+    /// of the same items than this rebuild's (pinned items that took their homes back after a
+    /// drag's pass, swap drags' exchanges). A section no drag moved anything in is its committed
+    /// order; one a drag moved items in is that order with the drags at their live places (each
+    /// pass keeps the others in order), what this makes of it again (`ExternalInPlaceTests`
+    /// holds it to the whole rebuild's bytes). `nil` (and any tree: its rows follow from the
+    /// whole order): every section, the live order replaced whole.
+    /// - Complexity: O(n) whole; O(items of the sections made again) + O(sections + drags).
+    mutating func rebuildLive(reporting before: [(pointer: Int, place: Place)], touching changed: [Int]? = nil) {
+        let whole = changed == nil || arr.tree != nil
         var order = base
-        visibleRows(&order)
-        var carried: [(section: Int, index: Int, item: Int)] = []
-        for k in drags.indices {
-            let h = drags[k].item
-            if swaps(drags[k]) && arr.sectionOf[h] == drags[k].liftSection {
-                guard let t = drags[k].swapTarget else { continue }
-                if let s = order.firstIndex(where: { $0.contains(h) }), let i = order[s].firstIndex(of: h),
-                   let j = order[s].firstIndex(of: t) {
-                    order[s].swapAt(i, j)
-                } else {
-                    drags[k].swapTarget = nil
-                }
-            } else {
-                carried.append((arr.sectionOf[h], arr.indexOf[h], h))
-            }
+        var touched = whole ? Array(0..<arr.sectionCount) : changed!
+        if whole {
+            visibleRows(&order)
+        } else {
+            let swapDrags = config.mode == .swap && drags.count > 1
+            for s in arr.visited where (arr.pinnedNow[s] > 0 || swapDrags) && !touched.contains(s) { touched.append(s) }
         }
-        // Items that drags carry besides their own stay out of the order (parked).
-        let extras = drags.flatMap(\.extras)
-        if !carried.isEmpty || !extras.isEmpty {
-            let items = Set(carried.map(\.item) + extras)
-            for s in order.indices where order[s].contains(where: items.contains) { order[s].removeAll(where: items.contains) }
-            for c in carried.sorted(by: { ($0.section, $0.index) < ($1.section, $1.index) }) {
-                order[c.section].insert(c.item, at: min(c.index, order[c.section].count))
-            }
-        }
-        // The same members leave out the same items: equal orders park the same items.
-        if order != arr.members { arr.setOrder(order) }
-        for s in 0..<arr.sectionCount where arr.pinnedNow[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
-        if drags.isEmpty { arr.clearVisited() }
-        // Trees: each drag's depth, projected again where its row is now (docs/protocol.md, "Trees").
-        if arr.tree != nil { projectDepths() }
-        reportPlaces(since: before)
-        // Whatever moved is in the arrangement's changes (a new order: all of it).
-        step.reordered = true
-    }
-
-    /// `rebuildLive` after a commit that changed only the sections `touched` of the committed
-    /// order. A section no drag moved anything in since the last whole rebuild is its committed
-    /// order; one a drag moved items in without pinned items is that order with the drags at
-    /// their live places (each pass keeps the others in order), what `rebuildLive` makes of it
-    /// again. Where pinned items took their homes back after a drag's pass, or swap drags
-    /// exchanged items, the live order can be another arrangement of the same items than
-    /// `rebuildLive`'s, which it makes anew: those sections are made again too, as
-    /// `rebuildLive` makes them (`ExternalInPlaceTests` holds the two paths to the same bytes).
-    /// - Complexity: O(items of those sections) + O(sections + drags).
-    mutating func rebuildLive(reporting before: [(pointer: Int, place: Place)], touching changed: [Int]) {
-        if arr.tree != nil { return rebuildLive(reporting: before) }  // a tree's rows follow from the whole order
-        var touched = changed
-        let swapDrags = config.mode == .swap && drags.count > 1
-        for s in arr.visited where (arr.pinnedNow[s] > 0 || swapDrags) && !touched.contains(s) { touched.append(s) }
-        guard !touched.isEmpty else {
-            reportPlaces(since: before)
-            step.reordered = true
-            if drags.isEmpty { arr.clearVisited() }
-            return
-        }
-        var inTouched = Array(repeating: false, count: arr.sectionCount)
+        var inTouched = Array(repeating: whole, count: arr.sectionCount)
         for s in touched { inTouched[s] = true }
-        var order: [Int: [Int]] = [:]
-        for s in touched { order[s] = base[s] }
         var carried: [(section: Int, index: Int, item: Int)] = []
         /// Each carried item and, for a drag's own, its section in the committed order.
         var out: [(item: Int, home: Int?)] = []
@@ -410,8 +368,8 @@ extension LiveSession {
                 guard let t = drags[k].swapTarget, let ref = committedLayout else { continue }
                 let s = ref.sectionOf[h]
                 guard inTouched[s] || inTouched[ref.sectionOf[t]] else { continue }
-                if ref.sectionOf[t] == s, let i = order[s]!.firstIndex(of: h), let j = order[s]!.firstIndex(of: t) {
-                    order[s]!.swapAt(i, j)
+                if ref.sectionOf[t] == s, let i = order[s].firstIndex(of: h), let j = order[s].firstIndex(of: t) {
+                    order[s].swapAt(i, j)
                 } else {
                     drags[k].swapTarget = nil
                 }
@@ -423,26 +381,38 @@ extension LiveSession {
         // Items that drags carry besides their own stay out of the order (parked).
         let extras = drags.flatMap(\.extras)
         if !carried.isEmpty || !extras.isEmpty {
-            // A few items, each in one section at most: found by comparing handles, no hashing;
-            // a drag's own item only in its committed section (when that section is touched).
-            for (x, home) in out + extras.map({ ($0, nil) }) {
-                if let s = home, s >= 0, s < arr.sectionCount {
-                    if inTouched[s], let i = ChangeRule.position(of: x, in: order[s]!, near: arr.indexOf[x]) { order[s]!.remove(at: i) }
-                    continue
-                }
-                for s in touched {
-                    if let i = order[s]!.firstIndex(of: x) { order[s]!.remove(at: i); break }
+            if whole {
+                let items = Set(carried.map(\.item) + extras)
+                for s in order.indices where order[s].contains(where: items.contains) { order[s].removeAll(where: items.contains) }
+            } else {
+                // A few items, each in one section at most: found by comparing handles, no
+                // hashing; a drag's own item only in its committed section (when touched).
+                for (x, home) in out + extras.map({ ($0, nil) }) {
+                    if let s = home, s >= 0, s < arr.sectionCount {
+                        if inTouched[s], let i = ChangeRule.position(of: x, in: order[s], near: arr.indexOf[x]) { order[s].remove(at: i) }
+                        continue
+                    }
+                    for s in touched {
+                        if let i = order[s].firstIndex(of: x) { order[s].remove(at: i); break }
+                    }
                 }
             }
             for c in carried.sorted(by: { ($0.section, $0.index) < ($1.section, $1.index) }) where c.section >= 0 && inTouched[c.section] {
-                order[c.section]!.insert(c.item, at: min(c.index, order[c.section]!.count))
+                order[c.section].insert(c.item, at: min(c.index, order[c.section].count))
             }
         }
-        arr.replaceSections(touched) { order[$0]! }
+        if !whole {
+            arr.replaceSections(touched) { order[$0] }
+        } else if order != arr.members {
+            // The same members leave out the same items: equal orders park the same items.
+            arr.setOrder(order)
+        }
         for s in touched where arr.pinnedNow[s] > 0 { arr.fixPinned(section: s, pinnedHome: pinnedHome) }
         if drags.isEmpty { arr.clearVisited() }
+        // Trees: each drag's depth, projected again where its row is now (docs/protocol.md, "Trees").
+        if arr.tree != nil { projectDepths() }
         reportPlaces(since: before)
-        // Whatever moved is in the arrangement's changes.
+        // Whatever moved is in the arrangement's changes (a new order: all of it).
         step.reordered = true
     }
 }
