@@ -122,16 +122,10 @@ public struct Board: Hashable, Sendable {
     /// 0 for a board file; each commit adds 1.
     public var version: Int
 
-    public init(id: String, layout: LayoutKind = .list, list: ListMetrics = ListMetrics(),
-                grid: GridMetrics = GridMetrics(), sections: [Section], version: Int = 0) {
-        self.id = id; self.layout = layout; self.list = list; self.grid = grid
+    public init(id: String, layout: LayoutKind = .list, list: ListMetrics = ListMetrics(), grid: GridMetrics = GridMetrics(),
+                columns: ColumnMetrics = ColumnMetrics(), sections: [Section], version: Int = 0) {
+        self.id = id; self.layout = layout; self.list = list; self.grid = grid; self.columns = columns
         self.sections = sections; self.version = version
-    }
-
-    public init(id: String, layout: LayoutKind, list: ListMetrics = ListMetrics(), grid: GridMetrics = GridMetrics(),
-                columns: ColumnMetrics, sections: [Section], version: Int = 0) {
-        self.init(id: id, layout: layout, list: list, grid: grid, sections: sections, version: version)
-        self.columns = columns
     }
 
     /// The palette that colours items with no `color`, by their position in the file.
