@@ -33,15 +33,7 @@ extension Wire {
     static func move(_ f: Fields) throws(WireError) -> Change {
         let id = try f.string("move", maxLength: 256)
         let section = try f.string("section", maxLength: 256)
-        func optionalID(_ key: String) throws(WireError) -> String? {
-            guard let v = f.object[key] else { throw f.fail(key, "missing (null for none)") }
-            switch v {
-            case .null: return nil
-            case .string(let s) where !s.isEmpty && s.utf8.count <= 256: return s
-            default: throw f.fail(key, "expected an item id or null")
-            }
-        }
-        let parent = try optionalID("parent"), after = try optionalID("after")
+        let parent = try f.idOrNull("parent", null: "none"), after = try f.idOrNull("after", null: "none")
         let index = try f.int("index", in: 0...10_000_000)
         return .move(id, section: section, parent: parent, after: after, index: index)
     }
