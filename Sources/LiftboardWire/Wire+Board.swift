@@ -95,7 +95,7 @@ extension Wire {
         var board = Board(id: id, layout: layout, list: list, grid: grid, columns: layout == .columns ? columns : ColumnMetrics(),
                           sections: sections, version: version)
         // Validated whatever the layout, kept for a tree board only (as `columns`).
-        let tree = try decodeTreeMetrics(v)
+        let tree = try metrics(v, "tree", treeFields, TreeMetrics())
         if layout == .tree { board.tree = tree }
         return board
     }
@@ -203,7 +203,7 @@ extension Wire {
         writeMetrics("grid", b.grid, gridFields, &w)
         // `columns` only for a columns board: the other layouts' documents stay as they were.
         if b.layout == .columns { writeMetrics("columns", b.columns, columnFields, &w) }
-        if b.layout == .tree { w.key("tree"); w.beginObject(); w.key("indent"); w.number(b.tree.indent); w.endObject() }
+        if b.layout == .tree { writeMetrics("tree", b.tree, treeFields, &w) }
         w.key("version"); w.int(b.version)
         w.key("sections"); w.beginArray()
         for s in b.sections {

@@ -56,18 +56,8 @@ extension Wire {
 
 /// Trees in board files: nested `children`, `collapsed`, `leaf`, `maxDepth`, `tree`.
 extension Wire {
-    /// `tree` (`{"indent"}`), read and checked whatever the layout.
-    static func decodeTreeMetrics(_ v: JSONValue) throws(BoardError) -> TreeMetrics {
-        var tree = TreeMetrics()
-        guard let t = v["tree"] else { return tree }
-        guard case .object = t else { throw .wrongType(field: "tree", expected: "an object") }
-        if let x = t["indent"] {
-            guard case .number(let d) = x else { throw .wrongType(field: "tree.indent", expected: "a number") }
-            guard d.isFinite, d >= 0, d <= 1e6 else { throw .invalid(field: "tree.indent", reason: "must be finite and at least 0 (at most 1000000)") }
-            tree.indent = d
-        }
-        return tree
-    }
+    /// `tree`'s fields (`{"indent"}`), read and written as the other layouts' metrics.
+    static let treeFields: MetricFields<TreeMetrics> = [("indent", \.indent, false)]
 
     /// A section's `maxDepth`: an integer 0 ... 32.
     static func decodeMaxDepth(_ raw: JSONValue, path: String) throws(BoardError) -> Int? {
