@@ -13,8 +13,10 @@ final class Hub {
     unowned let server: Server
     /// Who is on the board and what each holds (issue 44; `Hub+Presence.swift`).
     var presence = BoardPresence()
-    /// Fires when coalesced presence news may go.
+    /// Fires when coalesced presence news may go, and for each chunk of a presence's hand-out.
     var presenceTimer: LoopTimer?
+    /// The sessions the last `presence` is still owed to (`Hub+Presence.swift`).
+    var presenceHandOut = PresenceHandOut<Connection, SharedMessage>(chunk: FanOutTrace.chunk)
 
     init(board: Board, server: Server) {
         state = HubState(board: board, origin: server.store.origin)
@@ -48,6 +50,7 @@ final class Hub {
         byID[c.id] = nil
         state.leave(c.id)
         presence.leave(c.id)
+        presenceHandOut.remove { $0 === c }
         presenceChanged()
     }
 
@@ -140,6 +143,8 @@ final class Hub {
     /// that see the same view (the view's leader steps its engine, the others take its state
     /// and the messages it queued).
     private func deliver(_ c: Commit, toAllBut origin: Connection?) {
+        let t0 = server.now
+        defer { FanOutTrace.note("deliver", start: t0, end: server.now, n: connections.count) }
         var c = c
         if origin != nil, c.order.isEmpty, connections.contains(where: \.records) {
             // A session's commit comes with its change only unless its own client wants the
@@ -190,9 +195,11 @@ final class Hub {
                 // The dropping sessions first, then every other in the order they joined
                 // (`ReleaseOrder`); each writes what is now ready at once
                 // (`ConnectionMachine.durableAdvanced`).
+                let t0 = server.now
                 for c in ReleaseOrder(first: first.compactMap { connection($0) }, members: connections) {
                     c.durableAdvanced(to: durable, direct: direct)
                 }
+                FanOutTrace.note("release", start: t0, end: server.now, n: connections.count)
             case .refuse(let to, let code, let message):
                 connection(to)?.send(.error(code: code, message: message))
             case .rebase(let to, let base, let commits):
