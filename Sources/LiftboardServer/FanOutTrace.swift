@@ -5,7 +5,7 @@ import Foundation
 enum FanOutTrace {
     nonisolated(unsafe) static let file: UnsafeMutablePointer<FILE>? = {
         guard let p = ProcessInfo.processInfo.environment["LIFTBOARD_TRACE_FANOUT"], !p.isEmpty else { return nil }
-        return fopen(p, "w")
+        return fopen("\(p).\(getpid())", "w")
     }()
 
     /// `LIFTBOARD_PRESENCE_CHUNK=n`: the hand-out's chunk (measuring only).

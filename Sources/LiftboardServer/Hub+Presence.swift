@@ -76,7 +76,7 @@ extension Hub {
         // One encoding for every session: the message is the same for all.
         let shared = SharedMessage(event: .presence(p), mode: .full, bytes: Wire.encode(.presence(p)), isFrameBody: false)
         presence.sent(bytes: shared.bytes.count, to: owed.count)
-        presenceHandOut.start(shared, bytes: shared.bytes.count, to: owed)
+        presenceHandOut.start(PresenceRound(shared), bytes: shared.bytes.count, to: owed)
         handOutChunk(direct: direct)
     }
 
@@ -84,17 +84,51 @@ extension Hub {
     /// run the next chunk in a later turn of the loop (1 ms: libuv 1.44 runs a timer armed
     /// with 0 again in the same pass, before any socket is read). Watchers in one live state
     /// (they took one view's state from the last commit or presence) answer alike: the first
-    /// of the chunk steps its engine, the others take its answer. An answer is not kept from
-    /// one chunk to the next: a commit between them moves the sessions to other states.
+    /// steps its engine, the others take its answer, from one chunk to the next too
+    /// (`PresenceRound.keep`), so that they still share one state for the next commit's plan.
     private func handOutChunk(direct: Bool) {
         let t0 = server.now
-        guard let (shared, members) = presenceHandOut.take(), case .presence(let p) = shared.event else { return }
-        let encoding = SharedEncoding()
-        var answer: ConnectionMachine.PresenceAnswer?
+        guard let (round, members) = presenceHandOut.take(), case .presence(let p) = round.shared.event else { return }
         for c in members {
-            if let made = c.presence(p, shared: shared, encoding: encoding, following: answer, direct: direct) { answer = made }
+            if let made = c.presence(p, shared: round.shared, encoding: round.encoding, following: round.answer, direct: direct) {
+                round.took(made)
+            }
         }
         FanOutTrace.note(direct ? "chunkT" : "chunkI", start: t0, end: server.now, n: members.count)
-        if presenceHandOut.isPending { armPresenceTimer(afterMs: 1) }
+        guard let next = presenceHandOut.nextMember else { return }
+        round.keep(for: next.sharedState())
+        armPresenceTimer(afterMs: 1)
+    }
+}
+
+/// A presence being handed out (`PresenceHandOut`'s message): its encoding, the frames its
+/// leaders encoded, and the answer the next sessions in the leader's state take.
+final class PresenceRound {
+    let shared: SharedMessage
+    let encoding = SharedEncoding()
+    private(set) var answer: ConnectionMachine.PresenceAnswer?
+    /// The live state the answer's leader was in before it, held from one chunk to the next:
+    /// the answer names it by identity only, and a state freed between two turns (a commit
+    /// moved every session off it) could come back at its address as another.
+    private var before: AnyObject?
+
+    init(_ shared: SharedMessage) { self.shared = shared }
+
+    /// The answer of the last session that stepped.
+    func took(_ made: ConnectionMachine.PresenceAnswer) {
+        answer = made
+        before = nil
+    }
+
+    /// At a chunk's end: the answer is kept for the next chunk when its first session, in
+    /// `state`, is still in the state the answer's leader was in (held until then); else the
+    /// next chunk's first session steps.
+    func keep(for state: AnyObject?) {
+        if let answer, let state, ObjectIdentifier(state) == answer.before {
+            before = state
+        } else {
+            answer = nil
+            before = nil
+        }
     }
 }

@@ -16,7 +16,7 @@ final class Hub {
     /// Fires when coalesced presence news may go, and for each chunk of a presence's hand-out.
     var presenceTimer: LoopTimer?
     /// The sessions the last `presence` is still owed to (`Hub+Presence.swift`).
-    var presenceHandOut = PresenceHandOut<Connection, SharedMessage>(chunk: FanOutTrace.chunk)
+    var presenceHandOut = PresenceHandOut<Connection, PresenceRound>(chunk: FanOutTrace.chunk)
 
     init(board: Board, server: Server) {
         state = HubState(board: board, origin: server.store.origin)
@@ -62,6 +62,7 @@ final class Hub {
             return 0
         }
         server.log(.info, "commit", session: origin.id, kind: Self.commitLogKind) { Self.logDetail(of: c, into: $0) }
+        FanOutTrace.note("commit", start: server.now, end: server.now, n: c.version)
         perform(actions)
         return c.version
     }
@@ -86,6 +87,7 @@ final class Hub {
     /// Commits reported durable together (see `HubState.durable(_:)`): what they release
     /// goes out once, after the last.
     func durable(_ batch: [DurableCommit]) {
+        FanOutTrace.note("durable", start: server.now, end: server.now, n: batch.map(\.version).max() ?? 0)
         let debug = LogLevel.debug <= server.config.logLevel
         let queued = debug ? batch.map { d in d.origin == server.store.origin ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil } : []
         let actions = state.durable(batch)
@@ -199,7 +201,7 @@ final class Hub {
                 for c in ReleaseOrder(first: first.compactMap { connection($0) }, members: connections) {
                     c.durableAdvanced(to: durable, direct: direct)
                 }
-                FanOutTrace.note("release", start: t0, end: server.now, n: connections.count)
+                FanOutTrace.note("release", start: t0, end: server.now, n: durable)
             case .refuse(let to, let code, let message):
                 connection(to)?.send(.error(code: code, message: message))
             case .rebase(let to, let base, let commits):

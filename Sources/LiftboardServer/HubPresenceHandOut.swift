@@ -40,6 +40,9 @@ struct PresenceHandOut<Member, Message> {
     /// Whether some session is still owed the presence.
     var isPending: Bool { next < owed.count }
 
+    /// The first session of the next chunk.
+    var nextMember: Member? { isPending ? owed[next] : nil }
+
     /// A new presence of `bytes` for `members` (in order): replaces what was owed of the last one.
     mutating func start(_ message: Message, bytes: Int, to members: [Member]) {
         chunk = fixedChunk ?? Self.chunk(forBytes: bytes)

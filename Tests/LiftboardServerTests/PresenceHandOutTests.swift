@@ -56,16 +56,39 @@ import LiftboardWire
         return Commit(board: "b", version: 2, by: "s9", moves: board.apply(change)!, order: board.order, change: change)
     }
 
-    /// One chunk as the hub hands it out: one encoding for the chunk, the first idle watcher of
-    /// a live state steps, the others in that state take its answer.
-    static func handOutChunk(_ h: inout PresenceHandOut<Int, SharedMessage>, to sessions: inout [MachineDriver], now: Double) {
-        guard let (shared, members) = h.take(), case .presence(let p) = shared.event else { return }
-        let encoding = SharedEncoding()
-        var answer: ConnectionMachine.PresenceAnswer?
+    /// One chunk as the hub hands it out (`Hub.handOutChunk`): the first idle watcher of a
+    /// live state steps, the others in that state take its answer, from one chunk to the next
+    /// when the next chunk's first session is still in that state. Returns how many stepped.
+    @discardableResult
+    static func handOutChunk(_ h: inout PresenceHandOut<Int, PresenceRound>, to sessions: inout [MachineDriver], now: Double) -> Int {
+        guard let (round, members) = h.take(), case .presence(let p) = round.shared.event else { return 0 }
+        var stepped = 0
         for k in members {
             var made: ConnectionMachine.PresenceAnswer?
-            _ = sessions[k].input { m, out in made = m.presence(p, shared: shared, encoding: encoding, following: answer, now: now, into: &out) }
-            if let made { answer = made }
+            _ = sessions[k].input { m, out in
+                made = m.presence(p, shared: round.shared, encoding: round.encoding, following: round.answer, now: now, into: &out)
+            }
+            if let made { round.took(made); stepped += 1 }
+        }
+        if let next = h.nextMember { round.keep(for: sessions[next].machine.session.sharedState) }
+        return stepped
+    }
+
+    @Test func sessionsOfOneStateTakeOneAnswerAcrossChunks() {
+        let (leader, followers) = PresenceFanOutTests.sharingWatchers(4)
+        var sessions = [leader] + followers
+        var alone = PresenceFanOutTests.sharingWatchers(0).leader
+        let p = PresenceFanOutTests.presence(holding: ["b"])
+        var h = PresenceHandOut<Int, PresenceRound>(chunk: 2)
+        h.start(PresenceRound(Self.message(p)), bytes: 1, to: Array(sessions.indices))
+        var stepped = 0
+        while h.isPending { stepped += Self.handOutChunk(&h, to: &sessions, now: 20) }
+        #expect(stepped == 1, "one step for the five, over three chunks")
+        _ = alone.input { m, out in m.presence(p, shared: Self.message(p), now: 20, into: &out) }
+        let expected = FanOutTests.bytes(&alone)
+        for k in sessions.indices {
+            #expect(FanOutTests.bytes(&sessions[k]) == expected)
+            #expect(sessions[k].machine.session.sharedState === sessions[0].machine.session.sharedState, "one state for the next commit's plan")
         }
     }
 
@@ -77,15 +100,16 @@ import LiftboardWire
     @Test func aCommitBetweenTwoChunksReachesEverySessionAndEachEndsWithTheNewestPresence() {
         let (leader, followers) = PresenceFanOutTests.sharingWatchers(3)
         var sessions = [leader] + followers
-        var h = PresenceHandOut<Int, SharedMessage>(chunk: 2)
+        var h = PresenceHandOut<Int, PresenceRound>(chunk: 2)
         let p1 = PresenceFanOutTests.presence(holding: ["b"]), c2 = Self.secondCommit()
 
-        h.start(Self.message(p1), bytes: 1, to: [0, 1, 2, 3])
-        Self.handOutChunk(&h, to: &sessions, now: 20)
+        h.start(PresenceRound(Self.message(p1)), bytes: 1, to: [0, 1, 2, 3])
+        #expect(Self.handOutChunk(&h, to: &sessions, now: 20) == 1, "one leader for the two sharing a state")
         #expect(h.isPending, "two sessions left for the next turn")
-        // The loop's next turn: a commit arrives and is handed to all four first.
+        // The loop's next turn: a commit arrives and is handed to all four first (each steps
+        // it alone: none is in the state the presence's leader was in any more).
         for k in sessions.indices { Self.commit(c2, to: &sessions[k], now: 25) }
-        Self.handOutChunk(&h, to: &sessions, now: 30)
+        #expect(Self.handOutChunk(&h, to: &sessions, now: 30) == 2, "the kept answer is not taken by a session in another state")
         #expect(!h.isPending)
 
         // What a watcher alone writes given the presence then the commit, or the commit then
@@ -107,10 +131,10 @@ import LiftboardWire
         // A newer presence started before the last was handed out to 2 and 3: they get only
         // the newest; every session ends with it.
         let p2 = PresenceFanOutTests.presence(holding: []), p3 = PresenceFanOutTests.presence(holding: ["c"])
-        h.start(Self.message(p2), bytes: 1, to: [0, 1, 2, 3])
+        h.start(PresenceRound(Self.message(p2)), bytes: 1, to: [0, 1, 2, 3])
         Self.handOutChunk(&h, to: &sessions, now: 40)
         let early = (0..<2).map { FanOutTests.bytes(&sessions[$0]) }
-        h.start(Self.message(p3), bytes: 1, to: [0, 1, 2, 3])
+        h.start(PresenceRound(Self.message(p3)), bytes: 1, to: [0, 1, 2, 3])
         Self.handOutChunk(&h, to: &sessions, now: 45)
         Self.handOutChunk(&h, to: &sessions, now: 50)
         for k in sessions.indices {
