@@ -87,14 +87,12 @@ extension Hub {
     /// steps its engine, the others take its answer, from one chunk to the next too
     /// (`PresenceRound.keep`), so that they still share one state for the next commit's plan.
     private func handOutChunk(direct: Bool) {
-        let t0 = server.now
         guard let (round, members) = presenceHandOut.take(), case .presence(let p) = round.shared.event else { return }
         for c in members {
             if let made = c.presence(p, shared: round.shared, encoding: round.encoding, following: round.answer, direct: direct) {
                 round.took(made)
             }
         }
-        FanOutTrace.note(direct ? "chunkT" : "chunkI", start: t0, end: server.now, n: members.count)
         guard let next = presenceHandOut.nextMember else { return }
         round.keep(for: next.sharedState())
         armPresenceTimer(afterMs: 1)

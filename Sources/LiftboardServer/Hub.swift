@@ -16,7 +16,7 @@ final class Hub {
     /// Fires when coalesced presence news may go, and for each chunk of a presence's hand-out.
     var presenceTimer: LoopTimer?
     /// The sessions the last `presence` is still owed to (`Hub+Presence.swift`).
-    var presenceHandOut = PresenceHandOut<Connection, PresenceRound>(chunk: FanOutTrace.chunk)
+    var presenceHandOut = PresenceHandOut<Connection, PresenceRound>()
 
     init(board: Board, server: Server) {
         state = HubState(board: board, origin: server.store.origin)
@@ -62,7 +62,6 @@ final class Hub {
             return 0
         }
         server.log(.info, "commit", session: origin.id, kind: Self.commitLogKind) { Self.logDetail(of: c, into: $0) }
-        FanOutTrace.note("commit", start: server.now, end: server.now, n: c.version)
         perform(actions)
         return c.version
     }
@@ -87,7 +86,6 @@ final class Hub {
     /// Commits reported durable together (see `HubState.durable(_:)`): what they release
     /// goes out once, after the last.
     func durable(_ batch: [DurableCommit]) {
-        FanOutTrace.note("durable", start: server.now, end: server.now, n: batch.map(\.version).max() ?? 0)
         let debug = LogLevel.debug <= server.config.logLevel
         let queued = debug ? batch.map { d in d.origin == server.store.origin ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil } : []
         let actions = state.durable(batch)
@@ -145,8 +143,6 @@ final class Hub {
     /// that see the same view (the view's leader steps its engine, the others take its state
     /// and the messages it queued).
     private func deliver(_ c: Commit, toAllBut origin: Connection?) {
-        let t0 = server.now
-        defer { FanOutTrace.note("deliver", start: t0, end: server.now, n: connections.count) }
         var c = c
         if origin != nil, c.order.isEmpty, connections.contains(where: \.records) {
             // A session's commit comes with its change only unless its own client wants the
@@ -197,11 +193,9 @@ final class Hub {
                 // The dropping sessions first, then every other in the order they joined
                 // (`ReleaseOrder`); each writes what is now ready at once
                 // (`ConnectionMachine.durableAdvanced`).
-                let t0 = server.now
                 for c in ReleaseOrder(first: first.compactMap { connection($0) }, members: connections) {
                     c.durableAdvanced(to: durable, direct: direct)
                 }
-                FanOutTrace.note("release", start: t0, end: server.now, n: durable)
             case .refuse(let to, let code, let message):
                 connection(to)?.send(.error(code: code, message: message))
             case .rebase(let to, let base, let commits):
