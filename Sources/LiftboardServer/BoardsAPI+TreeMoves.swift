@@ -9,6 +9,17 @@ import LiftboardWire
 extension BoardsAPI {
     static let treeMoveFields: Set<String> = ["parent", "after", "section"]
 
+    /// A body's `parent` or `after`: absent (`.none`), `null` (`.some(nil)`) or a non-empty id;
+    /// anything else is a 400.
+    static func treeID(_ key: String, in fields: [(String, JSONValue)]) throws(APIFailure) -> String?? {
+        switch fields.last(where: { $0.0 == key })?.1 {
+        case nil: return .none
+        case .null?: return .some(nil)
+        case .string(let s)? where !s.isEmpty: return .some(s)
+        default: throw APIFailure(response: .error(400, .badRequest, "body.\(key): expected an item id or null"))
+        }
+    }
+
     /// The `move` a PATCH body asks for, when it names none but `treeMoveFields`; nil when it
     /// names none of them (an edit). Throws 400 for a body that mixes both or a board that is
     /// no tree's, 404 for an id the board does not have.
@@ -22,24 +33,16 @@ extension BoardsAPI {
             throw bad("body.\(extra.0): a move takes parent, after and section only (an edit of the item is a write of its own)")
         }
         guard board.layout == .tree else { throw bad("body: only a tree board's items move by parent and after") }
-        func named(_ key: String) throws(APIFailure) -> String?? {
-            switch fields.last(where: { $0.0 == key })?.1 {
-            case nil: return .none
-            case .null?: return .some(nil)
-            case .string(let s)?: return .some(s)
-            default: throw bad("body.\(key): expected an item id or null")
-            }
-        }
         guard let (s0, _) = board.locate(item: id) else { throw missing("item \(id)", .itemNotFound) }
         var section = board.sections[s0].id
         if case .string(let s)? = fields.last(where: { $0.0 == "section" })?.1 { section = s }
         else if fields.contains(where: { $0.0 == "section" }) { throw bad("body.section: expected a section id") }
         guard let items = board.sections.first(where: { $0.id == section })?.items else { throw missing("section \(section)", .sectionNotFound) }
         let depth = items.firstIndex { $0.id == id }.map { items[$0].depth }
-        let parent: String? = try named("parent") ?? (depth == nil ? nil : Forest.parent(of: id, in: items))
+        let parent: String? = try treeID("parent", in: fields) ?? (depth == nil ? nil : Forest.parent(of: id, in: items))
         if let parent, !items.contains(where: { $0.id == parent }) { throw missing("item \(parent) in section \(section)", .itemNotFound) }
         let children = Forest.children(of: parent, in: items).filter { $0 != id }
-        let after: String? = try named("after") ?? children.last
+        let after: String? = try treeID("after", in: fields) ?? children.last
         if let after, !children.contains(after) {
             throw APIFailure(response: .error(404, .itemNotFound, "no item \(after) under \(parent ?? "the top level") in section \(section)"))
         }
@@ -55,16 +58,8 @@ extension BoardsAPI {
     static func treeAddPlace(fields: [(String, JSONValue)], board: Board, section: JSONValue) throws(APIFailure) -> (parent: JSONValue, after: JSONValue) {
         func bad(_ message: String) -> APIFailure { APIFailure(response: .error(400, .badRequest, message)) }
         guard board.layout == .tree else { throw bad("body.parent: only a tree board's items nest") }
-        func named(_ key: String) throws(APIFailure) -> String?? {
-            switch fields.last(where: { $0.0 == key })?.1 {
-            case nil: return .none
-            case .null?: return .some(nil)
-            case .string(let s)? where !s.isEmpty: return .some(s)
-            default: throw bad("body.\(key): expected an item id or null")
-            }
-        }
-        let parent = try named("parent") ?? nil
-        let after = try named("after")
+        let parent = try treeID("parent", in: fields) ?? nil
+        let after = try treeID("after", in: fields)
         // A section the board lacks is the edit's 404 (`conflict`).
         guard case .string(let sid) = section, let items = board.sections.first(where: { $0.id == sid })?.items else {
             return (parent.map { .string($0) } ?? .null, (after ?? nil).map { .string($0) } ?? .null)

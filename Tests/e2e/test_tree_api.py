@@ -44,6 +44,9 @@ def test_refusals_name_what_is_wrong_and_commit_nothing(admin_server):
     cases = [
         ({"parent": "groceries", "label": "x"}, 400, "bad_request"),
         ({"parent": "nope"}, 404, "item_not_found"),
+        # An empty id is no id (as a POST's): a 400 naming the member.
+        ({"parent": ""}, 400, "bad_request"),
+        ({"after": ""}, 400, "bad_request"),
         ({"parent": "groceries", "after": "bills"}, 404, "item_not_found"),
         ({"section": "nowhere"}, 404, "section_not_found"),
         # Under its own child, and under the leaf eggs.
