@@ -79,17 +79,6 @@ public struct Item: Hashable, Sendable {
         self.id = id; self.label = label ?? id; self.color = color ?? ""; self.height = height; self.movable = movable
         self.kind = kind; self.handle = handle; self.card = card
     }
-
-    /// The card's second line (`card.detail`).
-    public var detail: String? { get { card.detail } set { card.detail = newValue } }
-    /// The card's thumbnail, a path on this server (`card.image`).
-    public var image: String? { get { card.image } set { card.image = newValue } }
-    /// The card's pill (`card.badge`).
-    public var badge: String? { get { card.badge } set { card.badge = newValue } }
-    /// The card's chips (`card.tags`).
-    public var tags: [Tag] { get { card.tags } set { card.tags = newValue } }
-    /// The card's stripe color (`card.accent`).
-    public var accent: String? { get { card.accent } set { card.accent = newValue } }
 }
 
 /// A section: a header and its items, in order.
@@ -133,16 +122,10 @@ public struct Board: Hashable, Sendable {
     /// 0 for a board file; each commit adds 1.
     public var version: Int
 
-    public init(id: String, layout: LayoutKind = .list, list: ListMetrics = ListMetrics(),
-                grid: GridMetrics = GridMetrics(), sections: [Section], version: Int = 0) {
-        self.id = id; self.layout = layout; self.list = list; self.grid = grid
+    public init(id: String, layout: LayoutKind = .list, list: ListMetrics = ListMetrics(), grid: GridMetrics = GridMetrics(),
+                columns: ColumnMetrics = ColumnMetrics(), sections: [Section], version: Int = 0) {
+        self.id = id; self.layout = layout; self.list = list; self.grid = grid; self.columns = columns
         self.sections = sections; self.version = version
-    }
-
-    public init(id: String, layout: LayoutKind, list: ListMetrics = ListMetrics(), grid: GridMetrics = GridMetrics(),
-                columns: ColumnMetrics, sections: [Section], version: Int = 0) {
-        self.init(id: id, layout: layout, list: list, grid: grid, sections: sections, version: version)
-        self.columns = columns
     }
 
     /// The palette that colours items with no `color`, by their position in the file.

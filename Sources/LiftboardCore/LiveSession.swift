@@ -388,14 +388,10 @@ struct LiveSession: Sendable {
         case .spring(let k): springOpen(k, now: now)
         case .idleReset:
             identity.lastInput = now
-            if scrolling.x != 0 || scrolling.columns.contains(where: { $0 != 0 }) {
+            if scrolling.y != 0 || scrolling.x != 0 || scrolling.columns.contains(where: { $0 != 0 }) {
+                scrolling.y = 0
                 scrolling.x = 0
                 for k in scrolling.columns.indices { scrolling.columns[k] = 0 }
-                step.scrollDur = dur(500)
-                step.cellsDirty = true
-            }
-            if scrolling.y != 0 {
-                scrolling.y = 0
                 step.scrollDur = dur(500)
                 step.cellsDirty = true
             }

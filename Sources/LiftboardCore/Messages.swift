@@ -27,18 +27,12 @@ public struct Modifiers: OptionSet, Hashable, Sendable {
     public static let alt = Modifiers(rawValue: 8)
     /// Ctrl or Meta: toggles a cell's selection on a click.
     public var toggles: Bool { !isDisjoint(with: [.ctrl, .meta]) }
-    /// The names, in the wire's order.
-    public var names: [String] {
-        [(Modifiers.shift, "shift"), (.ctrl, "ctrl"), (.meta, "meta"), (.alt, "alt")].filter { contains($0.0) }.map(\.1)
-    }
+    /// Each key and its name, in the wire's order.
+    static let named: [(Modifiers, String)] = [(.shift, "shift"), (.ctrl, "ctrl"), (.meta, "meta"), (.alt, "alt")]
+    public var names: [String] { Self.named.filter { contains($0.0) }.map(\.1) }
     public init?(name: String) {
-        switch name {
-        case "shift": self = .shift
-        case "ctrl": self = .ctrl
-        case "meta": self = .meta
-        case "alt": self = .alt
-        default: return nil
-        }
+        guard let (m, _) = Self.named.first(where: { $0.1 == name }) else { return nil }
+        self = m
     }
 }
 

@@ -80,7 +80,7 @@ public struct Session: Sendable {
     }
 
     /// The live session's box, to read single properties from without copying the session
-    /// (`Session+SharedView.swift`; never to mutate).
+    /// (`Session+SharedView.swift`, `Session+Holds.swift`; never to mutate).
     var liveBox: LiveBox? { live }
 
     /// Makes `s` the live session (`adoptView`).
@@ -119,26 +119,6 @@ public struct Session: Sendable {
     /// The live order (dragged items at their live places).
     public var liveOrder: [SectionOrder]? { live?.session.arr.order }
 
-    /// Issue 44: the items this session's drags carry, in the order they were lifted (on a
-    /// tree, a lifted item's descendants after it, in pre-order: they travel with it).
-    /// Read in place, through the box and by index: `live?.session` copied the whole live
-    /// session, and `for d in drags` each drag, on every `moved`.
-    public var holds: [String] {
-        guard let box = live, !box.session.drags.isEmpty else { return [] }
-        var ids: [String] = []
-        for k in box.session.drags.indices {
-            if box.session.drags[k].group.isEmpty {
-                ids.append(box.session.arr.ids[box.session.drags[k].item])
-            } else {
-                for h in box.session.drags[k].group { ids.append(box.session.arr.ids[h]) }
-            }
-            if let t = box.session.drags[k].tree {
-                for h in t.descendants { ids.append(box.session.arr.ids[h]) }
-            }
-        }
-        return ids
-    }
-
     /// Issue 44, holds across processes: the items this session needs claimed in the store now
     /// (its pressed pointers' and its drags'), and the claims it asked for since the last call
     /// (each is answered once, by a `claim` input: `ClaimInput`).
@@ -150,12 +130,6 @@ public struct Session: Sendable {
             defer { s.claims.asks.removeAll() }
             return s.claims.asks
         } ?? []
-    }
-
-    /// Issue 44: where the latest drag would drop now (its item's live place), if any.
-    public var holdTarget: Place? {
-        guard let box = live, let d = box.session.drags.last else { return nil }
-        return box.session.arr.place(of: d.item)
     }
 
     /// The committed order as this session knows it.

@@ -36,39 +36,97 @@ extension Hub {
             sendPresence()
             return
         }
+        // While a presence is handed out its timer runs a chunk a turn, and looks for news
+        // after the last.
+        guard !presenceHandOut.isPending else { return }
+        armPresenceTimer(afterMs: due - server.now)
+    }
+
+    private func armPresenceTimer(afterMs ms: Double) {
         if presenceTimer == nil {
             presenceTimer = LoopTimer(loop: server.serviceLoop.uvLoop, context: server.context) { [unowned self] in
                 presenceDue()
             }
         }
-        presenceTimer?.arm(afterMs: due - server.now)
+        presenceTimer?.arm(afterMs: ms)
     }
 
-    /// The coalescing timer fired (maybe early: a libuv timer's clock is a turn old).
+    /// The coalescing timer fired (maybe early: a libuv timer's clock is a turn old), or the
+    /// next chunk of a presence's hand-out is due.
     private func presenceDue() {
+        if presenceHandOut.isPending {
+            handOutChunk(direct: true)
+            if presenceHandOut.isPending { return }
+        }
         guard let due = presence.due(now: server.now) else { return }
-        if due <= server.now { sendPresence(direct: true) } else { presenceTimer?.arm(afterMs: due - server.now) }
+        if due <= server.now { sendPresence(direct: true) } else { armPresenceTimer(afterMs: due - server.now) }
     }
 
+    /// Makes the `presence` of the news and hands it to its first chunk of sessions
+    /// (`PresenceHandOut`); the others get it in the loop's next turns, one chunk a turn.
     /// `direct`: from the timer, outside every connection's callbacks: each session writes
     /// what it queued at once (`Connection.presence`). From a session's input (news when the
-    /// last `presence` is old enough), the sessions ask for a writable callback.
+    /// last `presence` is old enough), the first chunk's sessions ask for a writable callback.
     private func sendPresence(direct: Bool = false) {
         readLoneHolds()
         let except = presence.take(now: server.now)
-        guard connections.contains(where: { $0.id != except }) else { return }
+        let owed = connections.filter { $0.id != except }
+        guard !owed.isEmpty else { return }
         let p = presence.next(board: board.id)
         // One encoding for every session: the message is the same for all.
         let shared = SharedMessage(event: .presence(p), mode: .full, bytes: Wire.encode(.presence(p)), isFrameBody: false)
-        // Watchers in one live state (they took one view's state from the last commit or
-        // presence) answer alike: the first steps its engine, the others take its answer.
-        let encoding = SharedEncoding()
-        var answer: ConnectionMachine.PresenceAnswer?
-        var told = 0
-        for c in connections where c.id != except {
-            if let made = c.presence(p, shared: shared, encoding: encoding, following: answer, direct: direct) { answer = made }
-            told += 1
+        presence.sent(bytes: shared.bytes.count, to: owed.count)
+        presenceHandOut.start(PresenceRound(shared), bytes: shared.bytes.count, to: owed)
+        handOutChunk(direct: direct)
+    }
+
+    /// Hands the presence being handed out to its next chunk of sessions, and has the timer
+    /// run the next chunk in a later turn of the loop (1 ms: libuv 1.44 runs a timer armed
+    /// with 0 again in the same pass, before any socket is read). Watchers in one live state
+    /// (they took one view's state from the last commit or presence) answer alike: the first
+    /// steps its engine, the others take its answer, from one chunk to the next too
+    /// (`PresenceRound.keep`), so that they still share one state for the next commit's plan.
+    private func handOutChunk(direct: Bool) {
+        guard let (round, members) = presenceHandOut.take(), case .presence(let p) = round.shared.event else { return }
+        for c in members {
+            if let made = c.presence(p, shared: round.shared, encoding: round.encoding, following: round.answer, direct: direct) {
+                round.took(made)
+            }
         }
-        presence.sent(bytes: shared.bytes.count, to: told)
+        guard let next = presenceHandOut.nextMember else { return }
+        round.keep(for: next.sharedState())
+        armPresenceTimer(afterMs: 1)
+    }
+}
+
+/// A presence being handed out (`PresenceHandOut`'s message): its encoding, the frames its
+/// leaders encoded, and the answer the next sessions in the leader's state take.
+final class PresenceRound {
+    let shared: SharedMessage
+    let encoding = SharedEncoding()
+    private(set) var answer: ConnectionMachine.PresenceAnswer?
+    /// The live state the answer's leader was in before it, held from one chunk to the next:
+    /// the answer names it by identity only, and a state freed between two turns (a commit
+    /// moved every session off it) could come back at its address as another.
+    private var before: AnyObject?
+
+    init(_ shared: SharedMessage) { self.shared = shared }
+
+    /// The answer of the last session that stepped.
+    func took(_ made: ConnectionMachine.PresenceAnswer) {
+        answer = made
+        before = nil
+    }
+
+    /// At a chunk's end: the answer is kept for the next chunk when its first session, in
+    /// `state`, is still in the state the answer's leader was in (held until then); else the
+    /// next chunk's first session steps.
+    func keep(for state: AnyObject?) {
+        if let answer, let state, ObjectIdentifier(state) == answer.before {
+            before = state
+        } else {
+            answer = nil
+            before = nil
+        }
     }
 }

@@ -13,8 +13,10 @@ final class Hub {
     unowned let server: Server
     /// Who is on the board and what each holds (issue 44; `Hub+Presence.swift`).
     var presence = BoardPresence()
-    /// Fires when coalesced presence news may go.
+    /// Fires when coalesced presence news may go, and for each chunk of a presence's hand-out.
     var presenceTimer: LoopTimer?
+    /// The sessions the last `presence` is still owed to (`Hub+Presence.swift`).
+    var presenceHandOut = PresenceHandOut<Connection, PresenceRound>()
 
     init(board: Board, server: Server) {
         state = HubState(board: board, origin: server.store.origin)
@@ -52,6 +54,7 @@ final class Hub {
         byID[c.id] = nil
         state.leave(c.id)
         presence.leave(c.id)
+        presenceHandOut.remove { $0 === c }
         presenceChanged()
     }
 

@@ -62,6 +62,17 @@ struct Fields {
         return m
     }
 
+    /// A required id (a string of 1 to 256 bytes) or null (`nil`); `null` says what null means
+    /// in the message for a missing member, `what` what the id names.
+    func idOrNull(_ key: String, null: String, what: String = "an item id") throws(WireError) -> String? {
+        guard let v = object[key] else { throw fail(key, "missing (null for \(null))") }
+        switch v {
+        case .null: return nil
+        case .string(let s) where !s.isEmpty && s.utf8.count <= 256: return s
+        default: throw fail(key, "expected \(what) or null")
+        }
+    }
+
     func bool(_ key: String) throws(WireError) -> Bool {
         guard let v = object[key] else { throw fail(key, "missing") }
         guard case .bool(let b) = v else { throw fail(key, "expected true or false, got \(v.typeName)") }

@@ -45,27 +45,14 @@ public struct Replay {
             if slice.last == 0x0D { slice = slice.dropLast() }
             let trimmed = slice.drop { $0 == 0x20 || $0 == 0x09 }
             if let person = Wire.decodePersonLine(trimmed) {
-                switch person {
-                case .failure(let e): emit([.error(code: e.code, message: e.message)], line: lineNumber)
-                case .success(let p) where session.boardID == nil: session = Session(id: sessionID, person: p)
-                case .success: emit([.error(code: .badMessage, message: "# person: it goes before hello (the session has started)")], line: lineNumber)
-                }
+                emit(personLine(person, &session), line: lineNumber)
                 continue
             }
             if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
             let message: ClientMessage
             switch Wire.decodeClient(slice) {
             case .failure(let e) where e.code == .unknownType:
-                // Issue 42: a `person` line, where a renewed token changed whom the session acts for.
-                switch Wire.decodePersonInput(slice) {
-                case .success(let r)? where r.ms >= clock:
-                    clock = r.ms
-                    emit(session.renew(person: r.person, at: clock), line: lineNumber)
-                case .success(let r)?:
-                    emit([.error(code: .badMessage, message: "ms \(fmt(r.ms)) goes back in time (the clock is at \(fmt(clock)))")], line: lineNumber)
-                case .failure(let e)?: emit([.error(code: e.code, message: e.message)], line: lineNumber)
-                case nil: emit([.error(code: e.code, message: e.message)], line: lineNumber)
-                }
+                emit(personInput(slice, unknown: e, &session, clock: &clock), line: lineNumber)
                 continue
             case .failure(let e):
                 emit([.error(code: e.code, message: e.message)], line: lineNumber)
@@ -75,7 +62,7 @@ public struct Replay {
             }
             let ms = message.ms ?? clock
             guard ms >= clock else {
-                emit([.error(code: .badMessage, message: "ms \(fmt(ms)) goes back in time (the clock is at \(fmt(clock)))")], line: lineNumber)
+                emit([backInTime(ms, clock: clock)], line: lineNumber)
                 continue
             }
             clock = ms
@@ -86,5 +73,10 @@ public struct Replay {
         let (tail, settled) = session.drain(maxSteps: maxSettleSteps)
         emit(tail, line: nil)
         return settled ? .finished : .neverSettled
+    }
+
+    /// The error for a line whose `ms` is before the clock.
+    static func backInTime(_ ms: Double, clock: Double) -> ServerEvent {
+        .error(code: .badMessage, message: "ms \(fmt(ms)) goes back in time (the clock is at \(fmt(clock)))")
     }
 }

@@ -19,30 +19,9 @@ extension Wire {
             guard let k = LayoutKind(rawValue: s) else { throw .unknownLayout(field: "layout", value: s) }
             layout = k
         }
-        var list = ListMetrics()
-        if let l = v["list"] {
-            guard case .object = l else { throw .wrongType(field: "list", expected: "an object") }
-            list.rowHeight = try positive(l, "rowHeight", path: "list.rowHeight") ?? list.rowHeight
-            list.headerHeight = try nonNegative(l, "headerHeight", path: "list.headerHeight") ?? list.headerHeight
-            list.spacing = try nonNegative(l, "spacing", path: "list.spacing") ?? list.spacing
-        }
-        var grid = GridMetrics()
-        if let g = v["grid"] {
-            guard case .object = g else { throw .wrongType(field: "grid", expected: "an object") }
-            grid.itemWidth = try positive(g, "itemWidth", path: "grid.itemWidth") ?? grid.itemWidth
-            grid.itemHeight = try positive(g, "itemHeight", path: "grid.itemHeight") ?? grid.itemHeight
-            grid.spacing = try nonNegative(g, "spacing", path: "grid.spacing") ?? grid.spacing
-            grid.headerHeight = try nonNegative(g, "headerHeight", path: "grid.headerHeight") ?? grid.headerHeight
-        }
-        var columns = ColumnMetrics()
-        if let c = v["columns"] {
-            guard case .object = c else { throw .wrongType(field: "columns", expected: "an object") }
-            columns.width = try positive(c, "width", path: "columns.width") ?? columns.width
-            columns.gap = try nonNegative(c, "gap", path: "columns.gap") ?? columns.gap
-            columns.headerHeight = try nonNegative(c, "headerHeight", path: "columns.headerHeight") ?? columns.headerHeight
-            columns.rowHeight = try positive(c, "rowHeight", path: "columns.rowHeight") ?? columns.rowHeight
-            columns.spacing = try nonNegative(c, "spacing", path: "columns.spacing") ?? columns.spacing
-        }
+        let list = try metrics(v, "list", listFields, ListMetrics())
+        let grid = try metrics(v, "grid", gridFields, GridMetrics())
+        let columns = try metrics(v, "columns", columnFields, ColumnMetrics())
         var version = 0
         if let ver = v["version"] {
             guard case .number(let d) = ver, d.isFinite, d == d.rounded(), d >= 0, d <= Double(Int32.max) else {
@@ -116,7 +95,7 @@ extension Wire {
         var board = Board(id: id, layout: layout, list: list, grid: grid, columns: layout == .columns ? columns : ColumnMetrics(),
                           sections: sections, version: version)
         // Validated whatever the layout, kept for a tree board only (as `columns`).
-        let tree = try decodeTreeMetrics(v)
+        let tree = try metrics(v, "tree", treeFields, TreeMetrics())
         if layout == .tree { board.tree = tree }
         return board
     }
@@ -155,6 +134,37 @@ extension Wire {
         }
     }
 
+    /// The fields of the layouts' metrics objects as a board file names them, in the order
+    /// `encodeBoard` writes them; `true`: above 0 (a size), `false`: at least 0 (a gap).
+    typealias MetricFields<M> = [(StaticString, WritableKeyPath<M, Double> & Sendable, Bool)]
+    static let listFields: MetricFields<ListMetrics> = [
+        ("rowHeight", \.rowHeight, true), ("headerHeight", \.headerHeight, false), ("spacing", \.spacing, false)]
+    static let gridFields: MetricFields<GridMetrics> = [
+        ("itemWidth", \.itemWidth, true), ("itemHeight", \.itemHeight, true), ("spacing", \.spacing, false),
+        ("headerHeight", \.headerHeight, false)]
+    static let columnFields: MetricFields<ColumnMetrics> = [
+        ("width", \.width, true), ("gap", \.gap, false), ("headerHeight", \.headerHeight, false),
+        ("rowHeight", \.rowHeight, true), ("spacing", \.spacing, false)]
+
+    /// The board's metrics object `key` (each of its `fields` optional), over `defaults`.
+    static func metrics<M>(_ v: JSONValue, _ key: String, _ fields: MetricFields<M>, _ defaults: M) throws(BoardError) -> M {
+        guard let o = v[key] else { return defaults }
+        guard case .object = o else { throw .wrongType(field: key, expected: "an object") }
+        var m = defaults
+        for (name, p, size) in fields {
+            let f = "\(name)", path = "\(key).\(name)"
+            let d = size ? try positive(o, f, path: path) : try nonNegative(o, f, path: path)
+            if let d { m[keyPath: p] = d }
+        }
+        return m
+    }
+
+    static func writeMetrics<M>(_ key: StaticString, _ m: M, _ fields: MetricFields<M>, _ w: inout JSONWriter) {
+        w.key(key); w.beginObject()
+        for (f, p, _) in fields { w.key(f); w.number(m[keyPath: p]) }
+        w.endObject()
+    }
+
     private static func nonEmptyString(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> String {
         guard let x = v[key] else { throw .missing(field: path) }
         guard case .string(let s) = x else { throw .wrongType(field: path, expected: "a string") }
@@ -189,28 +199,11 @@ extension Wire {
         w.beginObject()
         w.key("id"); w.string(b.id)
         w.key("layout"); w.string(b.layout.rawValue)
-        w.key("list"); w.beginObject()
-        w.key("rowHeight"); w.number(b.list.rowHeight)
-        w.key("headerHeight"); w.number(b.list.headerHeight)
-        w.key("spacing"); w.number(b.list.spacing)
-        w.endObject()
-        w.key("grid"); w.beginObject()
-        w.key("itemWidth"); w.number(b.grid.itemWidth)
-        w.key("itemHeight"); w.number(b.grid.itemHeight)
-        w.key("spacing"); w.number(b.grid.spacing)
-        w.key("headerHeight"); w.number(b.grid.headerHeight)
-        w.endObject()
-        if b.layout == .columns {
-            // Only for a columns board: the other layouts' documents stay as they were.
-            w.key("columns"); w.beginObject()
-            w.key("width"); w.number(b.columns.width)
-            w.key("gap"); w.number(b.columns.gap)
-            w.key("headerHeight"); w.number(b.columns.headerHeight)
-            w.key("rowHeight"); w.number(b.columns.rowHeight)
-            w.key("spacing"); w.number(b.columns.spacing)
-            w.endObject()
-        }
-        if b.layout == .tree { w.key("tree"); w.beginObject(); w.key("indent"); w.number(b.tree.indent); w.endObject() }
+        writeMetrics("list", b.list, listFields, &w)
+        writeMetrics("grid", b.grid, gridFields, &w)
+        // `columns` only for a columns board: the other layouts' documents stay as they were.
+        if b.layout == .columns { writeMetrics("columns", b.columns, columnFields, &w) }
+        if b.layout == .tree { writeMetrics("tree", b.tree, treeFields, &w) }
         w.key("version"); w.int(b.version)
         w.key("sections"); w.beginArray()
         for s in b.sections {

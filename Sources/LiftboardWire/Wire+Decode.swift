@@ -278,29 +278,16 @@ extension Wire {
     /// The `section`, `after` and `index` of an insert or a group.
     static func insertPlace(_ f: Fields) throws(WireError) -> (section: String, after: String?, index: Int) {
         let section = try f.string("section", maxLength: 256)
-        guard let after = f.object["after"] else { throw f.fail("after", "missing (null for first in the section)") }
-        let afterID: String?
-        switch after {
-        case .null: afterID = nil
-        case .string(let s) where !s.isEmpty && s.utf8.count <= 256: afterID = s
-        default: throw f.fail("after", "expected an item id or null")
-        }
+        let after = try f.idOrNull("after", null: "first in the section")
         let index = try f.optionalInt("index", in: 0...10_000_000) ?? 0
-        return (section, afterID, index)
+        return (section, after, index)
     }
 }
 
 extension Wire {
     /// An edit change: `{"edit": KIND, ...}` (docs/protocol.md, "Edits").
     static func edit(_ f: Fields) throws(WireError) -> Change {
-        func optionalID(_ key: String) throws(WireError) -> String? {
-            guard let v = f.object[key] else { throw f.fail(key, "missing (null for first)") }
-            switch v {
-            case .null: return nil
-            case .string(let s) where !s.isEmpty && s.utf8.count <= 256: return s
-            default: throw f.fail(key, "expected an id or null")
-            }
-        }
+        func optionalID(_ key: String) throws(WireError) -> String? { try f.idOrNull(key, null: "first", what: "an id") }
         switch try f.string("edit", maxLength: 32) {
         case "addItem":
             // `parent` (trees): optional, absent as null.

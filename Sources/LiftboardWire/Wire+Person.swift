@@ -76,3 +76,29 @@ extension Wire {
         w.key("role"); w.string(person.role.rawValue)
     }
 }
+
+/// Tokens in a replay (`Replay.run`): the `# person` line and the `person` input.
+extension Replay {
+    /// A `# person` line: the session acts for its person, when it comes before `hello`.
+    static func personLine(_ person: Result<Person, WireError>, _ session: inout Session) -> [ServerEvent] {
+        switch person {
+        case .failure(let e): return [.error(code: e.code, message: e.message)]
+        case .success(let p) where session.boardID == nil: session = Session(id: sessionID, person: p); return []
+        case .success: return [.error(code: .badMessage, message: "# person: it goes before hello (the session has started)")]
+        }
+    }
+
+    /// A line of a type the decoder does not know (`unknown`): a `person` input, where a renewed
+    /// token changed whom the session acts for (`Session.renew`), or the `unknown` error.
+    static func personInput(_ line: some Collection<UInt8>, unknown: WireError, _ session: inout Session,
+                            clock: inout Double) -> [ServerEvent] {
+        switch Wire.decodePersonInput(line) {
+        case .success(let r)? where r.ms >= clock:
+            clock = r.ms
+            return session.renew(person: r.person, at: clock)
+        case .success(let r)?: return [backInTime(r.ms, clock: clock)]
+        case .failure(let e)?: return [.error(code: e.code, message: e.message)]
+        case nil: return [.error(code: unknown.code, message: unknown.message)]
+        }
+    }
+}

@@ -33,15 +33,7 @@ extension Wire {
     static func move(_ f: Fields) throws(WireError) -> Change {
         let id = try f.string("move", maxLength: 256)
         let section = try f.string("section", maxLength: 256)
-        func optionalID(_ key: String) throws(WireError) -> String? {
-            guard let v = f.object[key] else { throw f.fail(key, "missing (null for none)") }
-            switch v {
-            case .null: return nil
-            case .string(let s) where !s.isEmpty && s.utf8.count <= 256: return s
-            default: throw f.fail(key, "expected an item id or null")
-            }
-        }
-        let parent = try optionalID("parent"), after = try optionalID("after")
+        let parent = try f.idOrNull("parent", null: "none"), after = try f.idOrNull("after", null: "none")
         let index = try f.int("index", in: 0...10_000_000)
         return .move(id, section: section, parent: parent, after: after, index: index)
     }
@@ -64,18 +56,8 @@ extension Wire {
 
 /// Trees in board files: nested `children`, `collapsed`, `leaf`, `maxDepth`, `tree`.
 extension Wire {
-    /// `tree` (`{"indent"}`), read and checked whatever the layout.
-    static func decodeTreeMetrics(_ v: JSONValue) throws(BoardError) -> TreeMetrics {
-        var tree = TreeMetrics()
-        guard let t = v["tree"] else { return tree }
-        guard case .object = t else { throw .wrongType(field: "tree", expected: "an object") }
-        if let x = t["indent"] {
-            guard case .number(let d) = x else { throw .wrongType(field: "tree.indent", expected: "a number") }
-            guard d.isFinite, d >= 0, d <= 1e6 else { throw .invalid(field: "tree.indent", reason: "must be finite and at least 0 (at most 1000000)") }
-            tree.indent = d
-        }
-        return tree
-    }
+    /// `tree`'s fields (`{"indent"}`), read and written as the other layouts' metrics.
+    static let treeFields: MetricFields<TreeMetrics> = [("indent", \.indent, false)]
 
     /// A section's `maxDepth`: an integer 0 ... 32.
     static func decodeMaxDepth(_ raw: JSONValue, path: String) throws(BoardError) -> Int? {
