@@ -89,10 +89,12 @@ extension LiveSession {
     /// Records a `moved` in this step: one input yields at most one per drag, from the place
     /// before the input to the place after it, so a second move of the same drag in the step
     /// (the content moved under its still center) extends the first, or cancels it out.
-    mutating func noteMoved(pointer p: Int, id: String, from: Place, to: Place) {
+    /// The id and places are taken, not borrowed: the `moved` is made of them, so no copy of
+    /// each place (its section's string retained, and released with the caller's) is made.
+    mutating func noteMoved(pointer p: Int, id: consuming String, from: consuming Place, to: consuming Place) {
         let k = step.gestures.lastIndex { if case .moved(p, _, _, _) = $0 { true } else { false } }
         guard let k, case .moved(_, _, let first, _) = step.gestures[k] else {
-            step.gestures.append(.moved(p: p, id: id, from: from, to: to))
+            step.gestures.append(.moved(p: p, id: consume id, from: consume from, to: consume to))
             return
         }
         if first == to { step.gestures.remove(at: k) } else { step.gestures[k] = .moved(p: p, id: id, from: first, to: to) }

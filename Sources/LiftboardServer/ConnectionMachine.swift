@@ -143,6 +143,11 @@ struct ConnectionMachine {
     var moveEvents: [ServerEvent] = []
     /// Issue 44: the session's claims in a shared store (nil: holds stay in this process).
     var claims: SessionClaims?
+    /// Issue 44: whether another session of this process is on the board (the hub keeps it).
+    /// A session alone makes no `.holdsChanged`: the hub would drop it, and reads a lone
+    /// session's holds when they are about to be told (`Hub.readLoneHolds`). True until the
+    /// hub says otherwise, so a machine outside a hub tells every change.
+    var othersOnBoard = true
 
     init(id: String, mode: Mode, authorized: Bool = true, auth: SessionAuth = SessionAuth(), bounds: Bounds = Bounds()) {
         self.mode = mode
@@ -230,6 +235,8 @@ struct ConnectionMachine {
         // events are read anyway (`changesHolds` on the event copied the frame out of it).
         let holdsAt = out.count
         var holdsChanged = false
+        // Alone on the board: nobody to tell, so nothing is looked for (`othersOnBoard`).
+        let tellsHolds = othersOnBoard
         let commitOrder = live?.commitOrder ?? .full
         var barrier = initial
         var planned: [Planned]? = shared == nil ? nil : []
@@ -247,11 +254,11 @@ struct ConnectionMachine {
             case .frame(let f):
                 // A frame carrying its commit (`commits: "inline"`) waits for it like the commit.
                 if let v = f.commitVersion { barrier = max(barrier, v) } else { plainFrame = true }
-                if !holdsChanged, !f.events.isEmpty { holdsChanged = f.events.contains { $0.changesHolds } }
+                if tellsHolds, !holdsChanged, !f.events.isEmpty { holdsChanged = f.events.contains { $0.changesHolds } }
                 // Read here, off the loop's own event (see `FrameMessage.estimatedWireSize`).
                 size = f.estimatedWireSize
             case .lift, .moved, .drop:
-                holdsChanged = true
+                holdsChanged = tellsHolds
             case .presence:
                 presence = true
             default:

@@ -36,6 +36,9 @@ final class Hub {
         // The one there before may have changed its holds unheard (`holdsChanged(of:)`).
         readLoneHolds()
         connections.append(c)
+        // Who is alone on the board makes no `.holdsChanged` (`ConnectionMachine.othersOnBoard`).
+        c.machine.othersOnBoard = connections.count > 1
+        if connections.count == 2 { connections[0].machine.othersOnBoard = true }
         byID[c.id] = c
         state.join(c.id)
         presence.join(c.id, person: c.person)
@@ -46,6 +49,7 @@ final class Hub {
         // connection on the board for each one that left (ten thousand watchers closing: half a
         // billion instructions).
         if let k = connections.firstIndex(where: { $0 === c }) { connections.remove(at: k) }
+        if connections.count == 1 { connections[0].machine.othersOnBoard = false }
         c.releaseClaims(board: board.id)
         byID[c.id] = nil
         state.leave(c.id)

@@ -180,6 +180,28 @@ struct MachineDriver {
         #expect(d.written() == ["drop", "frame"])
     }
 
+    @Test func aSessionAloneOnItsBoardTellsTheHubNothingOfItsHolds() {
+        var d = MachineDriver()
+        d.start()
+        // The hub says so (`Hub.join`, `leave`): nobody else to tell, and the hub reads a lone
+        // session's holds when someone joins.
+        d.machine.othersOnBoard = false
+        d.now = 100
+        #expect(d.receive(#"{"t":"down","p":1,"x":50,"y":250,"ms":100,"kind":"touch"}"#) == [.armTimer(afterMs: 550)])
+        let out = d.input { m, out in m.timerFired(now: 652, socketHasInput: { false }, into: &out) }
+        #expect(out == [.requestWritable], "the lift makes no .holdsChanged")
+        #expect(d.machine.session.holds == ["d"], "the holds are there to be read")
+        #expect(d.written().contains("lift"))
+        d.now = 700
+        #expect(d.receive(#"{"t":"cancel","p":1,"ms":700}"#) == [.writeNow])
+        #expect(d.machine.session.holds.isEmpty)
+        // Someone joined: a lift is told again.
+        d.machine.othersOnBoard = true
+        d.now = 800
+        _ = d.receive(#"{"t":"down","p":1,"x":50,"y":250,"ms":800,"kind":"touch"}"#)
+        #expect(d.input { m, out in m.timerFired(now: 1352, socketHasInput: { false }, into: &out) } == [.holdsChanged, .requestWritable])
+    }
+
     // MARK: Barriers and merging
 
     @Test func aCommitFromElsewhereIsHeldUntilDurableAndWhatFollowsWaitsBehindIt() {
