@@ -143,10 +143,7 @@ final class Connection {
         case .writeNow?:
             // Written from outside this connection's callbacks: a failed write cannot return -1,
             // so lws is told to drop the connection (as a reader too slow for its close).
-            if writeNow() < 0 {
-                lws_rx_flow_control(wsi, 0)
-                clws_kill_async(wsi)
-            }
+            if writeNow() < 0 { drop() }
         case .requestWritable?:
             lws_callback_on_writable(wsi)
         default:
@@ -214,12 +211,9 @@ final class Connection {
         var out = takeActions()
         let made = machine.presence(p, shared: shared, encoding: encoding, following: answer, direct: direct,
                                     now: server.now, into: &out)
-        if perform(out) < 0 {
-            // Written from outside this connection's callbacks (as `durableAdvanced`): a failed
-            // write cannot return -1, so lws is told to drop the connection.
-            lws_rx_flow_control(wsi, 0)
-            clws_kill_async(wsi)
-        }
+        // Written from outside this connection's callbacks (as `durableAdvanced`): a failed write
+        // cannot return -1, so lws is told to drop the connection.
+        if perform(out) < 0 { drop() }
         return made
     }
 
@@ -285,14 +279,20 @@ final class Connection {
             case .verify(let token):
                 verify(token)
             case .abandon:
-                // Stop reading it and have lws close it at its next timeout check (within a
-                // second), without the close frame it could not receive anyway.
-                lws_rx_flow_control(wsi, 0)
-                clws_kill_async(wsi)
+                // Without the close frame it could not receive anyway.
+                drop()
             }
         }
         if spare.capacity < actions.capacity { spare = actions }
         return rc
+    }
+
+    /// Stops reading the connection and has lws close it at its next timeout check (within a
+    /// second), with no close frame: for a write failed outside its callbacks (where returning
+    /// -1 cannot close it) and for a client abandoned.
+    private func drop() {
+        lws_rx_flow_control(wsi, 0)
+        clws_kill_async(wsi)
     }
 
     /// Tells the hub (`Action.holdsChanged`). Out of line: inlined into `perform`, its read of
