@@ -99,6 +99,16 @@ export function modifiers(ev) {
 }
 
 /** Exponential backoff with jitter: 0.5 s, 1 s, 2 s … capped at 10 s, each ±50 %. */
+/** The `ms` a message is sent with: the time the input happened (`eventMs`, an event's
+ *  `timeStamp`, on `performance.now()`'s clock) when it is one, else `now`; never before the
+ *  last one sent (`lastMs`), since the server takes a smaller `ms` as the last anyway; rounded
+ *  to the microsecond. A `timeStamp` more than a second old or in the future is some other
+ *  clock's (old engines stamped events from the epoch) and is not used. */
+export function stampMs(eventMs, now, lastMs) {
+  const at = typeof eventMs === "number" && eventMs <= now && eventMs >= now - 1000 ? eventMs : now;
+  return Math.max(lastMs, Math.round(at * 1000) / 1000);
+}
+
 export function backoffMs(attempt, random = Math.random) {
   const base = Math.min(10000, 500 * 2 ** Math.min(attempt, 5));
   return Math.round(base * (0.5 + random()));

@@ -2,7 +2,7 @@
 // server message on, and reconnects after a close with backoff. Its token (attribute or
 // auth-endpoint, renewed in place) is auth-session.js's. No drawing, no DOM events: the element
 // is told of the connection's state, of every message and of every error.
-import { backoffMs, elementSocketURL, helloMessage } from "./client.js";
+import { backoffMs, elementSocketURL, helloMessage, stampMs } from "./client.js";
 import { resetForConnection } from "./dispatch.js";
 import { AuthSession, readClaims } from "./auth-session.js";
 import * as predict from "./predict.js";
@@ -33,12 +33,13 @@ export class Connection {
     return msg !== null;
   }
 
-  /** Stamps `msg` with the next `seq` and the page's clock, and sends it (nothing while closed). */
+  /** Stamps `msg` with the next `seq` and its time (`stampMs`: the event's own `ms`, when the
+   *  caller gave one, or the page's clock now), and sends it (nothing while closed). */
   send(msg) {
     const state = this.#state;
     if (!state.open) return;
     msg.seq = ++state.seq;
-    msg.ms = Math.round(performance.now() * 1000) / 1000;
+    msg.ms = state.lastMs = stampMs(msg.ms, performance.now(), state.lastMs ?? 0);
     this.#socket.send(JSON.stringify(msg));
     state.sent++;
     predict.sent(state.prediction, msg);

@@ -127,7 +127,7 @@ export class PointerInput {
       canvas.setPointerCapture(ev.pointerId);
       canvas.focus({ preventScroll: true });
       if (state().open) predict.pointerDown(pred(), ev.pointerId, this.#point(ev), state().scene);
-      const down = { t: "down", p: ev.pointerId, ...this.#point(ev), kind: ev.pointerType || "mouse" };
+      const down = { t: "down", p: ev.pointerId, ...this.#point(ev), kind: ev.pointerType || "mouse", ms: ev.timeStamp };
       const mods = modifiers(ev);
       if (mods) down.mods = mods;
       hooks.send(down);
@@ -136,7 +136,7 @@ export class PointerInput {
     });
     canvas.addEventListener("pointermove", (ev) => {
       if (!canvas.hasPointerCapture(ev.pointerId)) return;  // hovering: the server would ignore it anyway
-      this.#pending.set(ev.pointerId, { t: "move", p: ev.pointerId, ...this.#point(ev) });
+      this.#pending.set(ev.pointerId, { t: "move", p: ev.pointerId, ...this.#point(ev), ms: ev.timeStamp });
       if (!this.#flushScheduled) { this.#flushScheduled = true; requestAnimationFrame(() => this.#flushMoves()); }
       this.lastPointer = this.#point(ev);
       // Drawn in this animation frame: the snapshot under the finger, or the content it pans.
@@ -148,13 +148,13 @@ export class PointerInput {
       if (this.#swallowed.delete(ev.pointerId)) return;
       this.#noteTap(ev);
       this.#flushMoves();
-      hooks.send({ t: "up", p: ev.pointerId, ...this.#point(ev) });
+      hooks.send({ t: "up", p: ev.pointerId, ...this.#point(ev), ms: ev.timeStamp });
       predict.pointerEnd(pred(), ev.pointerId, this.#point(ev), state().seq);
     });
     canvas.addEventListener("pointercancel", (ev) => {
       if (this.#swallowed.delete(ev.pointerId)) return;
       this.#flushMoves();
-      hooks.send({ t: "cancel", p: ev.pointerId });
+      hooks.send({ t: "cancel", p: ev.pointerId, ms: ev.timeStamp });
       predict.pointerEnd(pred(), ev.pointerId, null, state().seq);
     });
     // "Move to…": the secondary button (the server lifts nothing with it) opens the menu for

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { backoffMs, elementOptions, elementSocketURL, gestureEvents, helloMessage, modifiers, pageOptions, socketURL } from "../../Public/client.js";
+import { backoffMs, elementOptions, elementSocketURL, gestureEvents, helloMessage, modifiers, pageOptions, socketURL, stampMs } from "../../Public/client.js";
 
 test("the page's URL picks the board, kiosk mode, idle reset, token and prediction", () => {
   assert.deepEqual(pageOptions(""), { board: "demo", kiosk: false, idleResetMs: 0, token: null, predict: true });
@@ -90,4 +90,19 @@ test("the debugging hooks are asked for with ?debug=1 only", async () => {
   assert.equal(debugQuery(""), false);
   assert.equal(debugQuery("?debug=0"), false);
   assert.equal(debugQuery("?debug=true"), false);
+});
+
+test("a message is stamped with its event's time, never before the last one sent", () => {
+  // A move coalesced to the animation frame carries when the finger was there, not when it left.
+  assert.equal(stampMs(1000.25, 1016.7, 990), 1000.25);
+  // No event time (a key, a ping): now.
+  assert.equal(stampMs(undefined, 1016.7, 990), 1016.7);
+  // Never back in time: the server would take a smaller ms as the last one anyway.
+  assert.equal(stampMs(1000, 1016.7, 1005.5), 1005.5);
+  // Another clock's stamp (epoch milliseconds, or a future one) is not used.
+  assert.equal(stampMs(1.7e12, 1016.7, 0), 1016.7);
+  assert.equal(stampMs(1020, 1016.7, 0), 1016.7);
+  assert.equal(stampMs(10, 1016.7, 0), 1016.7);
+  // Rounded to the microsecond.
+  assert.equal(stampMs(1000.12345678, 1016.7, 0), 1000.123);
 });
