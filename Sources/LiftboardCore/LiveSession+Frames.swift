@@ -177,23 +177,15 @@ extension LiveSession {
         if !step.commits.isEmpty { out += step.commits; step.commits.removeAll(keepingCapacity: true) }
         if !step.announces.isEmpty { out += step.announces; step.announces.removeAll(keepingCapacity: true) }
         if edited { step.appeared = []; step.refreshed = []; step.removed = [] }
-        step.cellsDirty = false
-        step.reordered = false
-        step.restyled = nil
-        step.shiftDur = 0
-        step.scrollDur = nil
-        step.forceFrame = false
+        (step.cellsDirty, step.reordered, step.restyled, step.forceFrame) = (false, false, nil, false)
+        (step.shiftDur, step.scrollDur) = (0, nil)
     }
 
     /// Empties a buffer that a frame sent earlier shared: in place when that frame is gone (the
     /// buffer is unique), else into a new buffer of the same room. A few elements are removed
     /// one by one (`removeAll(keepingCapacity:)`'s `replaceSubrange` costs more than they do).
     @inline(__always) static func recycle<T>(_ a: inout [T]) {
-        if a.count <= 4 {
-            while !a.isEmpty { a.removeLast() }
-        } else {
-            a.removeAll(keepingCapacity: true)
-        }
+        if a.count <= 4 { while !a.isEmpty { a.removeLast() } } else { a.removeAll(keepingCapacity: true) }
     }
 
     /// Whether `flushStep` would send nothing at all (after its settling): no cell, scroll,
@@ -336,9 +328,8 @@ extension LiveSession {
     }
 
     /// Appends the update of a cell the client has whose state changed: its new frame and
-    /// visibility, and its attributes again when its place (section, index) changed. Built in
-    /// place in `cells`: an update made apart (its attributes an `Optional` chosen by a
-    /// condition) was copied into the array and destroyed, its `CellInfo` and `Card` with it.
+    /// visibility, and its attributes again when its place (section, index) changed, set in
+    /// place (an `Optional` chosen by a condition in the init was copied, then destroyed).
     @inline(__always) func appendUpdate(_ h: Int, was: SentCell, now: SentCell, refreshed: Bool,
                                         to cells: inout [CellUpdate]) {
         let moved = was.frame != now.frame
