@@ -3,8 +3,9 @@ import Testing
 
 /// A frame after a reorder compares only the cells the engine moved (`CellPlan.run`); it must
 /// say exactly what comparing every cell in the window says. The reference is here, in the
-/// tests: a client that applies every layout and frame, and the differ on the whole window (`diffCells(.whole)`) run
-/// on a copy of the session after each step, which must find nothing left unsent.
+/// tests: a client that applies every layout and frame, and the differ on the whole window
+/// (`diffCells(.whole)`) run on a copy of the session after each step, which must find nothing
+/// left unsent.
 struct FrameReference {
     /// What the client has drawn: each cell's frame and whether it is hidden.
     var drawn: [String: (frame: Rect, hidden: Bool)] = [:]
