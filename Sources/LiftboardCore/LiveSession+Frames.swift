@@ -113,25 +113,17 @@ extension LiveSession {
             changed = true
         }
         let edited = !step.appeared.isEmpty || !step.refreshed.isEmpty || !step.removed.isEmpty
-        var whole = cellsDirty
-        if !whole && (step.reordered || step.restyled != nil) {
-            // Only the cells the step touched are compared, when that says all (see below).
-            if edited {
-                whole = true
-            } else if let h = step.restyled {
-                // Only if nothing moved (a drop that leaves every item where it was live).
-                whole = !diffRestyled(h, into: &f)
-            } else {
-                whole = !diffReordered(into: &f, shiftDur: step.shiftDur)
+        // Only the cells the step touched are compared, when that says all (`CellPlan`).
+        if cellsDirty || step.reordered || step.restyled != nil {
+            let plan = planCells(dirty: cellsDirty, edited: edited)
+            if plan == .whole {
+                let content = contentSize
+                if content != sent.content { f.content = content; sent.content = content; changed = true }
+                let sections = sectionInfos()
+                if sections != sent.sections { f.sections = sections; sent.sections = sections; changed = true }
             }
-        }
-        if whole {
-            let content = contentSize
-            if content != sent.content { f.content = content; sent.content = content; changed = true }
-            let sections = sectionInfos()
-            if sections != sent.sections { f.sections = sections; sent.sections = sections; changed = true }
-            diffCells(into: &f)
-            if !step.removed.isEmpty { f.removed = step.removed; f.removeDur = step.shiftDur; changed = true }
+            diffCells(plan, into: &f)
+            if plan == .whole, !step.removed.isEmpty { f.removed = step.removed; f.removeDur = step.shiftDur; changed = true }
         }
         if !f.cells.isEmpty || !f.gone.isEmpty { changed = true }
         // `follow: "quiet"`: a step that only moved pointer drags' snapshots sends nothing.
@@ -145,7 +137,7 @@ extension LiveSession {
                 Self.recycle(&step.snapshots)
                 sent.lastFrameSnapshots = f.snapshots
             } else {
-                f.snapshots = mergeSnapshots(step.snapshots)
+                for u in step.snapshots { f.snapshots.merge(u) }  // one update a snapshot: later keys win
                 step.snapshots.removeAll(keepingCapacity: true)
             }
             changed = true
@@ -185,23 +177,15 @@ extension LiveSession {
         if !step.commits.isEmpty { out += step.commits; step.commits.removeAll(keepingCapacity: true) }
         if !step.announces.isEmpty { out += step.announces; step.announces.removeAll(keepingCapacity: true) }
         if edited { step.appeared = []; step.refreshed = []; step.removed = [] }
-        step.cellsDirty = false
-        step.reordered = false
-        step.restyled = nil
-        step.shiftDur = 0
-        step.scrollDur = nil
-        step.forceFrame = false
+        (step.cellsDirty, step.reordered, step.restyled, step.forceFrame) = (false, false, nil, false)
+        (step.shiftDur, step.scrollDur) = (0, nil)
     }
 
     /// Empties a buffer that a frame sent earlier shared: in place when that frame is gone (the
     /// buffer is unique), else into a new buffer of the same room. A few elements are removed
     /// one by one (`removeAll(keepingCapacity:)`'s `replaceSubrange` costs more than they do).
     @inline(__always) static func recycle<T>(_ a: inout [T]) {
-        if a.count <= 4 {
-            while !a.isEmpty { a.removeLast() }
-        } else {
-            a.removeAll(keepingCapacity: true)
-        }
+        if a.count <= 4 { while !a.isEmpty { a.removeLast() } } else { a.removeAll(keepingCapacity: true) }
     }
 
     /// Whether `flushStep` would send nothing at all (after its settling): no cell, scroll,
@@ -218,19 +202,91 @@ extension LiveSession {
         return step.snapshots.isEmpty || (config.follow == .quiet && quietStepOnlyFollows)
     }
 
-    /// Several updates of one snapshot in a step become one: later keys win.
-    func mergeSnapshots(_ list: [SnapshotUpdate]) -> [SnapshotUpdate] {
-        var out: [SnapshotUpdate] = []
-        for u in list { out.merge(u) }
-        return out
+    /// The cells a frame compares with what the client has (`planCells` chooses, `diffCells`
+    /// follows): each plan says what comparing the whole window would (`FrameDiffTests`).
+    enum CellPlan: Equatable {
+        /// Nothing the client has can differ: items moved and back, or only outside the window.
+        case none
+        /// Places `lo...hi` of `section`, whose cells in the window fill the client's `slots`
+        /// again in their new order: only the reorder engine moved items, in one section without
+        /// restacking (a drag passing a neighbour), or only one cell's visibility changed.
+        case run(section: Int, lo: Int, hi: Int, slots: Range<Int>)
+        /// The window: a scroll, an edit, a wide change, a cell entering or leaving it.
+        case whole
     }
 
-    /// Cells that entered the window come whole; cells whose frame or visibility changed come
-    /// with their new state; cells that left are `gone`.
+    /// The plan for a step that made every cell `dirty`, moved items or changed one cell's
+    /// visibility; `edited`: it added, refreshed or removed items.
+    /// - Complexity: O(places reindexed).
+    mutating func planCells(dirty: Bool, edited: Bool) -> CellPlan {
+        let c = arr.changes
+        guard !dirty, !edited, !c.wide else { return .whole }
+        var (section, lo, hi) = (c.section, c.lo, c.hi)
+        if let h = step.restyled {
+            guard c.section < 0 else { return .whole }  // something moved since the last diff
+            (section, lo, hi) = (arr.sectionOf[h], arr.indexOf[h], arr.indexOf[h])
+        }
+        guard section >= 0 else { return .none }
+        let (y0, y1) = window
+        let m = arr.members[section]
+        hi = min(hi, m.count - 1)
+        guard lo <= hi else { return .none }
+        // The reindexed places hold the same items as before, permuted: those in the window
+        // filled a run of the client's slots, and fill it again in their new order.
+        var first = Int.max, last = -1, count = 0
+        for k in lo...hi {
+            let h = m[k]
+            let fr = arr.frame(of: h)
+            let inside = scrollsSections ? inColumnWindow(fr, section: section) : fr.y < y1 && fr.y + fr.h > y0
+            let slot = Int(sent.slot[h])
+            guard inside == (slot >= 0) else { return .whole }
+            if inside { first = min(first, slot); last = max(last, slot); count += 1 }
+        }
+        guard count > 0 else { return .none }
+        return last - first + 1 == count ? .run(section: section, lo: lo, hi: hi, slots: first..<last + 1) : .whole
+    }
+
+    /// The cell differ: compares the cells `plan` names with what the client has and appends
+    /// to `f` an update for each that changed (its new frame and visibility; its attributes
+    /// again when its place changed; whole when it entered the window); with `.whole`, the
+    /// cells that left the window are `gone`. What the client has becomes what it now has.
+    /// - Complexity: O(cells the plan names).
+    mutating func diffCells(_ plan: CellPlan, into f: inout FrameMessage) {
+        switch plan {
+        case .none:
+            break
+        case .run(let section, let lo, let hi, let slots):
+            // The run as the client has it, before its slots are filled again in the new order.
+            var was: [SentCell] = []
+            swap(&was, &sent.spareCells)
+            if was.count < slots.count { was = Array(sent.cells[slots]) }  // else written over: no `removeAll`
+            for j in slots { was[j - slots.lowerBound] = sent.cells[j] }
+            f.cells.reserveCapacity(f.cells.count + slots.count)
+            let m = arr.members[section]
+            var slot = slots.lowerBound
+            for k in lo...hi {
+                let h = m[k]
+                let old = Int(sent.slot[h])
+                guard old >= 0 else { continue }
+                let now = sentCell(h)
+                let before = was[old - slots.lowerBound]
+                if before != now { appendUpdate(h, was: before, now: now, refreshed: false, to: &f.cells) }
+                sent.order[slot] = h
+                sent.cells[slot] = now
+                sent.slot[h] = Int32(slot)
+                slot += 1
+            }
+            swap(&was, &sent.spareCells)
+        case .whole:
+            diffWindow(into: &f)
+        }
+        arr.clearChanges()
+    }
+
+    /// `diffCells(.whole)`: the window's cells against the client's, by handle.
     /// - Complexity: O(cells in the window).
-    mutating func diffCells(into f: inout FrameMessage) {
+    private mutating func diffWindow(into f: inout FrameMessage) {
         if sent.holders.names.count > HolderNames.compactAt { compactHolders() }
-        let shiftDur = step.shiftDur
         let (y0, y1) = window
         // Two buffers each for the window's handles and cells, swapped: no allocation per frame.
         var handles: [Int] = []
@@ -249,12 +305,11 @@ extension LiveSession {
                 let was = sent.cells[slot]
                 let refreshed = !step.refreshed.isEmpty && step.refreshed.contains(h)
                 guard was != now || refreshed else { continue }
-                appendUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: refreshed, to: &f.cells)
+                appendUpdate(h, was: was, now: now, refreshed: refreshed, to: &f.cells)
             } else {
-                var u = CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: 0,
-                                   ease: .easeInOut, info: cellInfo(h))
-                if !step.appeared.isEmpty, step.appeared.contains(arr.ids[h]) { u.appear = true; u.dur = shiftDur }
-                f.cells.append(u)
+                let appear = !step.appeared.isEmpty && step.appeared.contains(arr.ids[h])
+                f.cells.append(CellUpdate(id: arr.ids[h], frame: now.frame, alpha: 1, hidden: now.hidden, dur: appear ? step.shiftDur : 0,
+                                          ease: .easeInOut, info: cellInfo(h), appear: appear, selected: nil, heldBy: nil, tree: nil))
             }
         }
         // Mark the new window, then list what left it (still marked from before, not now).
@@ -270,85 +325,20 @@ extension LiveSession {
         swap(&sent.order, &handles)
         sent.spareCells = next
         sent.spareOrder = handles
-        arr.clearChanges()
     }
 
     /// Appends the update of a cell the client has whose state changed: its new frame and
-    /// visibility, and its attributes again when its place (section, index) changed. Built in
-    /// place in `cells`: an update made apart (its attributes an `Optional` chosen by a
-    /// condition) was copied into the array and destroyed, its `CellInfo` and `Card` with it.
-    @inline(__always) func appendUpdate(_ h: Int, was: SentCell, now: SentCell, shiftDur: Double, refreshed: Bool,
+    /// visibility, and its attributes again when its place (section, index) changed, set in
+    /// place (an `Optional` chosen by a condition in the init was copied, then destroyed).
+    @inline(__always) func appendUpdate(_ h: Int, was: SentCell, now: SentCell, refreshed: Bool,
                                         to cells: inout [CellUpdate]) {
         let moved = was.frame != now.frame
         let renamed = was.section != now.section || was.index != now.index || refreshed
-        cells.append(CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? shiftDur : 0,
+        cells.append(CellUpdate(id: arr.ids[h], frame: now.frame, hidden: now.hidden, dur: moved ? step.shiftDur : 0,
                                 ease: .easeInOut))
         let last = cells.count - 1
         if renamed { cells[last].info = cellInfo(h) } else if was.tree != now.tree { cells[last].tree = treeChange(h, was: was.tree, now: now.tree) }
         if was.selected != now.selected { cells[last].selected = now.selected }
         if was.heldBy != now.heldBy { cells[last].heldBy = .some(sent.holders.name(now.heldBy)) }
-    }
-
-    /// `diffCells` for a step in which only cell `h`'s visibility changed (a lift, a drop) and
-    /// nothing moved since the last diff: only that cell can differ from what the client has. `false`
-    /// (nothing done) when something moved; the caller then makes the whole diff.
-    mutating func diffRestyled(_ h: Int, into f: inout FrameMessage) -> Bool {
-        guard arr.changes.section < 0, !arr.changes.wide else { return false }
-        let slot = Int(sent.slot[h])
-        guard slot >= 0 else { return true }
-        let was = sent.cells[slot], now = sentCell(h)
-        if was != now {
-            appendUpdate(h, was: was, now: now, shiftDur: step.shiftDur, refreshed: false, to: &f.cells)
-            sent.cells[slot] = now
-        }
-        return true
-    }
-
-    /// `diffCells` for a step in which only the reorder engine moved items, within one section
-    /// and without restacking (a drag passing a neighbour, the usual reorder): only the places
-    /// the arrangement reindexed can differ from what the client has, so only those are
-    /// compared, giving the same cells in the same order as the whole diff would. `false`
-    /// (nothing done) when that does not hold: more than one section changed, or a cell
-    /// entered or left the window; the caller then makes the whole diff.
-    /// - Complexity: O(places reindexed).
-    mutating func diffReordered(into f: inout FrameMessage, shiftDur: Double) -> Bool {
-        let c = arr.changes
-        guard !c.wide else { return false }
-        guard c.section >= 0 else { return true }  // moved and back: nothing to say
-        let (y0, y1) = window
-        let m = arr.members[c.section]
-        let hi = min(c.hi, m.count - 1)
-        guard c.lo <= hi else { arr.clearChanges(); return true }
-        // The reindexed places hold the same items as before, permuted: those in the window
-        // filled a run of the client's slots, and fill it again in their new order.
-        var first = Int.max, last = -1, count = 0
-        for k in c.lo...hi {
-            let h = m[k]
-            let fr = arr.frame(of: h)
-            let inside = scrollsSections ? inColumnWindow(fr, section: c.section) : fr.y < y1 && fr.y + fr.h > y0
-            let slot = Int(sent.slot[h])
-            guard inside == (slot >= 0) else { return false }
-            if inside { first = min(first, slot); last = max(last, slot); count += 1 }
-        }
-        guard count > 0 else { arr.clearChanges(); return true }
-        guard last - first + 1 == count else { return false }
-        f.cells.reserveCapacity(f.cells.count + count)
-        for k in c.lo...hi {
-            let h = m[k]
-            let slot = Int(sent.slot[h])
-            guard slot >= 0 else { continue }
-            let was = sent.cells[slot], now = sentCell(h)
-            if was != now { appendUpdate(h, was: was, now: now, shiftDur: shiftDur, refreshed: false, to: &f.cells) }
-        }
-        var slot = first
-        for k in c.lo...hi where sent.slot[m[k]] >= 0 {
-            let h = m[k]
-            sent.order[slot] = h
-            sent.cells[slot] = sentCell(h)
-            sent.slot[h] = Int32(slot)
-            slot += 1
-        }
-        arr.clearChanges()
-        return true
     }
 }

@@ -279,18 +279,20 @@ public struct CellInfo: Hashable, Sendable {
     /// Extension: the edge of the cell whose press lifts at once (sent only when set).
     public var handle: HandleEdge?
     /// Extension (issue 25): detail, image, badge, tags and accent, each sent only when set.
-    /// (No default values here: the init's assignments would destroy them, and copy.)
     public var card: Card
     /// Issue 44: the name of the other session that holds the item (sent only when set).
     public var heldBy: String?
     /// Extension (trees): the row's depth, parent, children and collapsed state.
     public var tree: TreeFacts?
+}
+
+// Public inits in extensions, calling the memberwise ones: a value whose init assigned its members
+// one by one was copied into its array and destroyed; a memberwise one is written in place.
+extension CellInfo {
     public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
-                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card(),
-                heldBy: String? = nil, tree: TreeFacts? = nil) {
-        self.id = id; self.label = label; self.color = color; self.section = section; self.index = index
-        self.movable = movable; self.frame = frame; self.hidden = hidden; self.selected = selected; self.handle = handle
-        self.card = card; self.heldBy = heldBy; self.tree = tree
+                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card()) {
+        self.init(id: id, label: label, color: color, section: section, index: index, movable: movable, frame: frame,
+                  hidden: hidden, selected: selected, handle: handle, card: card, heldBy: nil, tree: nil)
     }
 }
 
@@ -340,9 +342,12 @@ public struct CellUpdate: Hashable, Sendable {
     public var heldBy: String??
     /// Extension (trees): the row's facts that changed, when `info` does not carry them whole.
     public var tree: TreeChange?
+}
+
+extension CellUpdate {
     public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
-        self.id = id; self.frame = frame; self.alpha = alpha; self.hidden = hidden; self.dur = dur; self.ease = ease; self.info = info
-        self.appear = false; self.selected = nil; self.heldBy = nil; self.tree = nil
+        self.init(id: id, frame: frame, alpha: alpha, hidden: hidden, dur: dur, ease: ease, info: info, appear: false,
+                  selected: nil, heldBy: nil, tree: nil)
     }
 }
 

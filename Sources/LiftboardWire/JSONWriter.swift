@@ -170,6 +170,8 @@ public struct JSONWriter {
 
     /// `s`, or `null` when there is none.
     public mutating func string(orNull s: String?) { if let s { string(s) } else { null() } }
+    /// `[s, …]`: ids (a frame's `gone` and `removed`, a group).
+    public mutating func strings(_ list: [String]) { beginArray(); for s in list { string(s) }; endArray() }
 
     public mutating func int(_ v: Int) {
         pieces(bound: PieceBound.int) { o, comma in

@@ -133,7 +133,7 @@ extension Wire {
         case .swap(let x, let y):
             w.key("swap"); w.beginArray(); w.string(x); w.string(y); w.endArray()
         case .group(let ids, let section, let after, let index):
-            w.key("group"); w.beginArray(); for id in ids { w.string(id) }; w.endArray()
+            w.key("group"); w.strings(ids)
             w.key("section"); w.string(section)
             w.key("after"); w.string(orNull: after)
             w.key("index"); w.int(index)
@@ -275,17 +275,8 @@ extension Wire {
         if let c = f.content { w.member(#""content":{"w":"#, c.w); w.member(#""h":"#, c.h); w.raw("}") }
         if let s = f.sections { w.key("sections"); sections(s, &w) }
         if !f.cells.isEmpty { cells(f.cells, &w) }
-        if !f.gone.isEmpty {
-            w.key("gone"); w.beginArray()
-            for g in f.gone { w.string(g) }
-            w.endArray()
-        }
-        if !f.removed.isEmpty {
-            w.key("removed"); w.beginArray()
-            for g in f.removed { w.string(g) }
-            w.endArray()
-            w.key("removeDur"); w.number(f.removeDur)
-        }
+        if !f.gone.isEmpty { w.key("gone"); w.strings(f.gone) }
+        if !f.removed.isEmpty { w.key("removed"); w.strings(f.removed); w.key("removeDur"); w.number(f.removeDur) }
         if !f.snapshots.isEmpty { snapshots(f.snapshots, &w) }
         if let focus = f.focus { w.key("focus"); w.string(focus) }
         // `hello.config.commits: "inline"`: the commit from elsewhere this frame animates, last

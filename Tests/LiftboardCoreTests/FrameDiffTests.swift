@@ -1,10 +1,11 @@
 import Testing
 @testable import LiftboardCore
 
-/// A frame after a reorder compares only the cells the engine moved (`diffReordered`); it must
+/// A frame after a reorder compares only the cells the engine moved (`CellPlan.run`); it must
 /// say exactly what comparing every cell in the window says. The reference is here, in the
-/// tests: a client that applies every layout and frame, and the whole differ (`diffCells`) run
-/// on a copy of the session after each step, which must find nothing left unsent.
+/// tests: a client that applies every layout and frame, and the differ on the whole window
+/// (`diffCells(.whole)`) run on a copy of the session after each step, which must find nothing
+/// left unsent.
 struct FrameReference {
     /// What the client has drawn: each cell's frame and whether it is hidden.
     var drawn: [String: (frame: Rect, hidden: Bool)] = [:]
@@ -34,7 +35,7 @@ struct FrameReference {
             if d.frame != cell.frame || d.hidden != cell.hidden { v.append("\(id): drawn \(d), the session has \(cell)") }
         }
         var f = FrameMessage(seq: 0, ms: 0, ack: nil)
-        live.diffCells(into: &f)
+        live.diffCells(.whole, into: &f)
         if !f.cells.isEmpty || !f.gone.isEmpty {
             v.append("the whole differ still sends \(f.cells.map(\.id)), gone \(f.gone)")
         }
@@ -97,5 +98,28 @@ struct FrameReference {
             #expect(moved > 50, "the drags pass rows")
             #expect(failures.isEmpty, "\(failures.prefix(3))")
         }
+    }
+
+    /// The planner says which cells a frame compares: a drag passing its neighbours compares
+    /// only the places the engine reindexed (`.run`), never the whole window, while the window
+    /// holds them all.
+    @Test func thePlannerComparesOnlyTheReindexedPlacesWhenADragPassesItsNeighbours() {
+        let board = Fixtures.longList(8)
+        var s = Session(id: "plan")
+        _ = s.handle(.hello(Hello(board: board.id, viewport: Viewport(w: 400, h: 800), config: SessionConfig())), at: 0) { _ in board }
+        _ = s.handle(.down(pointer: 1, at: Point(x: 100, y: 100), kind: .touch), at: 0)
+        var plans: [LiveSession.CellPlan] = []
+        var t = 600.0
+        for y in stride(from: 100.0, through: 400, by: 10) {
+            guard var probe = s.liveBox?.session else { Issue.record("no live session"); return }
+            _ = probe.fire(at: t)
+            probe.pointerMove(1, to: Point(x: 100, y: y), now: t)
+            if probe.step.reordered { plans.append(probe.planCells(dirty: probe.step.cellsDirty, edited: false)) }
+            _ = s.handle(.move(pointer: 1, at: Point(x: 100, y: y)), at: t)
+            t += 16
+        }
+        let runs = plans.filter { if case .run = $0 { true } else { false } }.count
+        #expect(runs >= 3, "the drag passes rows: \(plans)")
+        #expect(runs == plans.count, "every reorder step compares only its run: \(plans)")
     }
 }
