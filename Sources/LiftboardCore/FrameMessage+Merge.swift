@@ -20,9 +20,20 @@ extension FrameMessage {
         for c in next.cells {
             if let k = index[c.id] {
                 var merged = c
-                if merged.info == nil { merged.info = m.cells[k].info }
-                if merged.selected == nil { merged.selected = m.cells[k].selected }
-                if merged.heldBy == nil { merged.heldBy = m.cells[k].heldBy }
+                let was = m.cells[k]
+                if merged.info == nil {
+                    merged.info = was.info
+                    // A tree row's change lands in the whole facts the earlier frame sent, or
+                    // follows the earlier change: neither frame's depth or parent is lost.
+                    if merged.info?.tree != nil, let t = c.tree {
+                        merged.info!.tree!.apply(t)
+                        merged.tree = nil
+                    } else if let t0 = was.tree {
+                        merged.tree = t0.followed(by: c.tree)
+                    }
+                }
+                if merged.selected == nil { merged.selected = was.selected }
+                if merged.heldBy == nil { merged.heldBy = was.heldBy }
                 m.cells[k] = merged
             } else {
                 index[c.id] = m.cells.count
@@ -43,6 +54,29 @@ extension FrameMessage {
             m.removeDur = next.removeDur
         }
         for u in next.snapshots { m.snapshots.merge(u) }
+        return m
+    }
+}
+
+extension TreeFacts {
+    /// These facts with `t`'s changes made.
+    mutating func apply(_ t: TreeChange) {
+        if let d = t.depth { depth = d }
+        if let p = t.parent { parent = p }
+        if let h = t.hasChildren { hasChildren = h }
+        if let c = t.collapsed { collapsed = c }
+    }
+}
+
+extension TreeChange {
+    /// This change followed by `t` (nil: nothing more): `t`'s keys win.
+    func followed(by t: TreeChange?) -> TreeChange {
+        guard let t else { return self }
+        var m = self
+        if let d = t.depth { m.depth = d }
+        if let p = t.parent { m.parent = p }
+        if let h = t.hasChildren { m.hasChildren = h }
+        if let c = t.collapsed { m.collapsed = c }
         return m
     }
 }

@@ -102,3 +102,45 @@ struct InlineEventsTests {
         #expect(failures.isEmpty, "\(failures.prefix(3))")
     }
 }
+
+/// A slow reader's merged frame keeps a tree row's changes (docs/protocol.md, "Trees"): the
+/// reader reaches the picture the frames one by one give.
+@Suite struct MergedTreeFramesTests {
+    static let r = Rect(x: 0, y: 0, w: 100, h: 44)
+    static func update(_ tree: TreeChange? = nil, info: CellInfo? = nil, y: Double = 0) -> CellUpdate {
+        var u = CellUpdate(id: "b", frame: Rect(x: 0, y: y, w: 100, h: 44), hidden: false, dur: 0.2, ease: .easeInOut, info: info)
+        u.tree = tree
+        return u
+    }
+    static func frame(_ seq: Int, _ cells: [CellUpdate]) -> FrameMessage {
+        var f = FrameMessage(seq: seq, ms: Double(seq) * 16)
+        f.cells = cells
+        return f
+    }
+
+    @Test func aDepthChangeSurvivesALaterFrameThatOnlyMovesTheRow() {
+        var t = TreeChange(); t.depth = 2; t.parent = .some("a")
+        let merged = Self.frame(1, [Self.update(t)]).merged(with: Self.frame(2, [Self.update(y: 44)]))
+        #expect(merged.cells.count == 1)
+        #expect(merged.cells[0].frame.y == 44)
+        #expect(merged.cells[0].tree?.depth == 2 && merged.cells[0].tree?.parent == .some("a"))
+    }
+
+    @Test func twoChangesOfOneRowFollowEachOtherKeyByKey() {
+        var t1 = TreeChange(); t1.depth = 2; t1.collapsed = true
+        var t2 = TreeChange(); t2.depth = 1; t2.parent = .some(nil)
+        let merged = Self.frame(1, [Self.update(t1)]).merged(with: Self.frame(2, [Self.update(t2)]))
+        let t = merged.cells[0].tree
+        #expect(t?.depth == 1 && t?.collapsed == true && t?.parent == .some(nil) && t?.hasChildren == nil)
+    }
+
+    @Test func aChangeAfterWholeFactsLandsInTheFactsAndIsNotSentTwice() {
+        var info = CellInfo(id: "b", label: "B", color: "#fff", section: "s", index: 1, movable: true, frame: Self.r)
+        info.tree = TreeFacts(depth: 0, parent: nil, hasChildren: false, collapsed: false)
+        var t = TreeChange(); t.depth = 1; t.parent = .some("a")
+        let merged = Self.frame(1, [Self.update(info: info)]).merged(with: Self.frame(2, [Self.update(t, y: 44)]))
+        #expect(merged.cells[0].tree == nil)
+        #expect(merged.cells[0].info?.tree == TreeFacts(depth: 1, parent: "a", hasChildren: false, collapsed: false))
+        #expect(merged.cells[0].frame.y == 44)
+    }
+}
