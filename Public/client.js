@@ -73,6 +73,8 @@ export function helloMessage(options, viewport, reducedMotion, ms = 0) {
   // Every `layout` names its layout (list, grid, columns): the page draws each kind as it is,
   // never guessing it from a cell's shape.
   config.layouts = "named";
+  // Each presence after the first as a difference (issue 44): dispatch.js rebuilds it whole.
+  config.presence = "delta";
   if (options.mode) config.mode = options.mode;
   if (options.idleResetMs > 0) config.idleResetMs = options.idleResetMs;
   if (reducedMotion) config.reducedMotion = true;

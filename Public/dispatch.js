@@ -5,7 +5,7 @@ import { gestureEvents } from "./client.js";
 import { applyMessage, createScene } from "./scene.js";
 import * as predict from "./predict.js";
 import { noteGesture } from "./tree-view.js";
-import { presenceDetail } from "./presence-view.js";
+import { assemblePresence } from "./presence-view.js";
 
 /** A board's client state; `window.__liftboard` (the demo page) and `element.state` are one. */
 export function createClientState(predictEnabled = true) {
@@ -116,8 +116,13 @@ export function receive(state, msg, now) {
     pred.config = msg.config;
   } else if (msg.t === "presence") {
     // Who is on the board and what each holds: the chips and markers redraw with it.
-    state.scene.presence = presenceDetail(msg);
-    out.events.push(["liftboard-presence", presenceDetail(msg)]);
+    // Whole or, as the page asks (client.js), a difference from the last: rebuilt whole here,
+    // so `liftboard-presence` carries the whole presence either way.
+    const made = assemblePresence(state.scene.presence, state.presenceV, msg);
+    if (made.missed) state.presenceMissed = (state.presenceMissed || 0) + 1;
+    state.scene.presence = made.presence;
+    state.presenceV = made.v;
+    out.events.push(["liftboard-presence", { ...made.presence }]);
     out.redraw = true;
   } else if (msg.t === "error") {
     out.events.push(["liftboard-error", { code: msg.code, message: msg.message }]);

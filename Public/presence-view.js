@@ -24,6 +24,44 @@ export function presenceDetail(msg) {
   return d;
 }
 
+/** The whole presence a `presence` message brings the page to, with `hello.config.presence:
+ *  "delta"` (the page asks for it: client.js). A message without `base` is whole (the first, or
+ *  one the server could not send as a difference); one with `base` is a difference from the
+ *  presence numbered `base`, which the page has as `last` (numbered `lastV`): the sessions in
+ *  `gone` leave the list, each entry of `changed` without `at` takes its members (a `target`
+ *  without `section` only its `index`, a null one goes), and the entries with `at` (whole) go
+ *  in at that index, in order. Returns {presence, v, missed}: `presence` a new object (`last`
+ *  and its entries are left as they were: a host may keep them), `v` its number, and `missed`
+ *  when the difference is not from `last` (applied to it anyway; the next whole one mends it). */
+export function assemblePresence(last, lastV, msg) {
+  if (msg.base === undefined) return { presence: presenceDetail(msg), v: msg.v, missed: false };
+  let missed = !last || msg.base !== lastV;
+  const gone = new Set(msg.gone || []);
+  const people = (last?.people || []).filter((p) => !gone.has(p.session));
+  const index = new Map(people.map((p, k) => [p.session, k]));
+  const added = [];
+  for (const c of msg.changed || []) {
+    const { session, at, ...members } = c;
+    if (at !== undefined) { added.push([at, { session, ...members }]); continue; }
+    const k = index.get(session);
+    if (k === undefined) { missed = true; continue; }
+    const e = { ...people[k] };
+    for (const [key, value] of Object.entries(members)) {
+      if (key !== "target") e[key] = value;
+      else if (value === null) delete e.target;
+      else if ("section" in value || !e.target) e.target = { ...value };
+      else e.target = { ...e.target, ...value };
+    }
+    people[k] = e;
+  }
+  added.sort((a, b) => a[0] - b[0]);
+  for (const [at, e] of added) people.splice(at, 0, e);
+  const presence = { board: msg.board, people, watching: "watching" in msg ? msg.watching : last?.watching || 0 };
+  const more = "more" in msg ? msg.more : last?.more || 0;
+  if (more) presence.more = more;
+  return { presence, v: msg.v, missed };
+}
+
 /** "Ana Lima" -> "AL", "Guest 3" -> "G3", "bo" -> "B". */
 export function initials(name) {
   const words = String(name || "?").trim().split(/\s+/).filter(Boolean);

@@ -39,6 +39,8 @@ extension LiveSession {
         var focus: Int? = nil
         /// The names of the holders the cells' `heldBy` numbers stand for.
         var holders = HolderNames()
+        /// The last `presence` sent, when the session asked for them as differences (issue 44).
+        var presence: PresenceSent? = nil
         /// The other halves of `order` and `cells`: `diffCells` builds the new window in these
         /// and swaps, so a frame allocates neither.
         var spareOrder: [Int] = []

@@ -309,7 +309,7 @@ struct LiveSession: Sendable {
         case .presence(let p):
             othersHold(p)
             flushStep(at: now, into: &out)
-            out.append(.presence(p))
+            out.append(presenceMessage(p))
             return
         }
         flushStep(at: now, into: &out)

@@ -527,4 +527,6 @@ public indirect enum ServerEvent: Hashable, Sendable {
     /// Who is on the board and what each holds (issue 44): sent when the board's people or
     /// holds change; one queued behind another is replaced by it.
     case presence(Presence)
+    /// The same, to a session that asked for `config.presence: "delta"`: whole or as a difference.
+    case presenceDelta(PresenceDelta)
 }

@@ -21,6 +21,8 @@ public struct SharedViewKey: Hashable, Sendable {
     let sentScroll: Double
     let sentScrollX: Double
     let sentContent: Size
+    /// The last `presence` sent, with `config.presence: "delta"` (the next is a difference from it).
+    let sentPresence: PresenceSent?
     /// Only when an idle reset is configured: it counts from the last input.
     public let lastInput: Double?
 }
@@ -33,7 +35,7 @@ extension Session {
         return SharedViewKey(board: b.session.boardID, version: b.session.version, config: b.session.config,
                              viewport: b.session.viewport, scrollY: b.session.scrolling.y, scrollX: b.session.scrolling.x,
                              colScroll: b.session.scrolling.columns, sentScroll: b.session.sent.scroll, sentScrollX: b.session.sent.scrollX,
-                             sentContent: b.session.sent.content,
+                             sentContent: b.session.sent.content, sentPresence: b.session.sent.presence,
                              lastInput: b.session.config.idleResetMs > 0 ? ownIdentity()?.lastInput : nil)
     }
 
@@ -45,6 +47,7 @@ extension Session {
         return b.session.version == key.version && b.session.scrolling.y == key.scrollY && b.session.scrolling.x == key.scrollX
             && b.session.sent.scroll == key.sentScroll && b.session.sent.scrollX == key.sentScrollX
             && b.session.viewport == key.viewport && b.session.sent.content == key.sentContent
+            && b.session.sent.presence?.v == key.sentPresence?.v && b.session.sent.presence == key.sentPresence
             && b.session.boardID == key.board && b.session.scrolling.columns == key.colScroll && b.session.config == key.config
             && (b.session.config.idleResetMs > 0 ? ownIdentity()?.lastInput : nil) == key.lastInput
     }

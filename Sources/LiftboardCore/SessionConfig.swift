@@ -53,6 +53,8 @@ public struct SessionConfig: Hashable, Sendable {
     /// Extension: whether a list's or a grid's `layout` names its layout (`"named"`) or only a
     /// columns board's does (`"implicit"`).
     public var layouts: LayoutsMode = .implicit
+    /// Extension (issue 44): each `presence` whole (`"full"`) or as a difference (`"delta"`).
+    public var presence: PresenceMode = .full
     public init() {}
 }
 

@@ -176,6 +176,8 @@ struct SessionUnderTest {
     /// Issue 44: the items another session holds that this one did not hold when told: none
     /// of them may lift here.
     var heldElsewhere: Set<String> = []
+    /// The last `presence` sent whole or rebuilt (`config.presence: "delta"`): the next difference applies to it.
+    var presenceSent: Presence?
     /// Trees: the live rows at the drop the current event may make (`checkTreeCommit`).
     var atDrop: [[(id: String, depth: Int)]]? = nil
 
@@ -245,9 +247,21 @@ struct SessionUnderTest {
         }
     }
 
+    /// Issue 44: a difference follows from the last presence sent and, applied to it by the
+    /// contract's rules, gives the presence.
+    private mutating func checkPresence(_ d: PresenceDelta) {
+        if let base = d.base {
+            guard let last = presenceSent, base == last.digest else { fatalError("a presence difference from \(base), not the last sent") }
+            if d.applied(to: last) != d.presence { fatalError("a presence difference does not rebuild the presence: \(d)") }
+        }
+        if d.v != d.presence.digest { fatalError("a presence numbered \(d.v), not its digest") }
+        presenceSent = d.presence
+    }
+
     private mutating func absorb(_ out: [ServerEvent]) {
         for e in out {
             if case .lift(_, let id, _, _, _) = e, heldElsewhere.contains(id) { fatalError("\(id), held by another session, lifted") }
+            if case .presenceDelta(let d) = e { checkPresence(d) }
             if case .frame(let f) = e {
                 for case .lift(_, let id, _, _, _) in f.events where heldElsewhere.contains(id) { fatalError("\(id), held by another session, lifted") }
             }
@@ -302,6 +316,7 @@ struct ByteReader {
         if flags & 2 != 0 { c.pressMs = double(1000) }
         if flags & 4 != 0 { c.reducedMotion = true }
         if flags & 8 != 0 { c.edgeScrollRange = 10 + double(190) }
+        if flags & 16 != 0 { c.presence = .delta }
         return c
     }
 }

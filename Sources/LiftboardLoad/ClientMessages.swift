@@ -30,7 +30,7 @@ enum ClientMessages {
     /// `hello` for `board` (a name the load generator made: `load-N`, or one given on the command line).
     /// `quietFollow` asks for `follow: "quiet"` (moves that only move the snapshot unanswered).
     static func hello(board: String, viewport: Viewport, inlineEvents: Bool, quietFollow: Bool = false, inlineCommits: Bool = false,
-                      changeOnlyCommits: Bool = false, seq: Int, ms: Double, into out: inout [UInt8]) {
+                      changeOnlyCommits: Bool = false, deltaPresence: Bool = false, seq: Int, ms: Double, into out: inout [UInt8]) {
         append(#"{"t":"hello","v":1,"board":"#, to: &out)
         appendString(board, to: &out)
         append(#","viewport":{"w":"#, to: &out)
@@ -40,11 +40,12 @@ enum ClientMessages {
         append(#","dpr":"#, to: &out)
         appendNumber(viewport.dpr, to: &out)
         append("}", to: &out)
-        if inlineEvents || quietFollow || inlineCommits || changeOnlyCommits {
+        if inlineEvents || quietFollow || inlineCommits || changeOnlyCommits || deltaPresence {
             var first = true
             append(#","config":{"#, to: &out)
             for (on, member) in [(inlineEvents, #""events":"inline""# as StaticString), (quietFollow, #""follow":"quiet""#),
-                                 (inlineCommits, #""commits":"inline""#), (changeOnlyCommits, #""commitOrder":"none""#)] where on {
+                                 (inlineCommits, #""commits":"inline""#), (changeOnlyCommits, #""commitOrder":"none""#),
+                                 (deltaPresence, #""presence":"delta""#)] where on {
                 if !first { append(",", to: &out) }
                 append(member, to: &out)
                 first = false

@@ -27,6 +27,8 @@ final class LoadClient {
     /// Moves sent and not yet acknowledged: (seq, send time in ns), in order.
     var pending: [(seq: Int, at: UInt64)] = []
     var session: [UInt8]?
+    /// The `v` of the last `presence` (`presence: "delta"`): the next difference's `base`.
+    var presenceV: Double?
     /// When the last `up` went on the wire (the drop the next own commit is for).
     var upSentNs: UInt64 = 0
     /// When this session's next step is due (0: none); older entries in the heap are stale.
@@ -55,7 +57,8 @@ final class LoadClient {
         seq += 1
         let c = generator.config
         generator.payload.removeAll(keepingCapacity: true)
-        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, inlineCommits: c.inlineCommits, changeOnlyCommits: c.changeOnlyCommits, seq: seq,
+        ClientMessages.hello(board: board, viewport: LoadBoards.viewport, inlineEvents: c.inlineEvents, quietFollow: c.quietFollow, inlineCommits: c.inlineCommits, changeOnlyCommits: c.changeOnlyCommits,
+                             deltaPresence: c.deltaPresence, seq: seq,
                              ms: generator.clientMs, into: &generator.payload)
         if transmitPayload() { generator.sent += 1 }
         if c.echo { phase = .idle; generator.ready(self) }
@@ -168,6 +171,11 @@ final class LoadClient {
             committed(by: by, version: v)
         case .error:
             generator.errors += 1
+        case .presence:
+            generator.presences += 1
+            generator.presenceBytes += bytes.count
+            if let base = msg.base, base != presenceV { generator.presenceBreaks += 1 }
+            presenceV = msg.v
         case .move, .other:
             break
         }

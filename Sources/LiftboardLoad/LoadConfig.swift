@@ -27,6 +27,8 @@ public struct LoadConfig: Sendable {
     public var inlineCommits = false
     /// Ask for `commitOrder: "none"`, as the page does: commits carry their change, not the order.
     public var changeOnlyCommits = false
+    /// Ask for `presence: "delta"`, as the page does: each `presence` after the first as a difference.
+    public var deltaPresence = false
     /// What the fingers do.
     public var workload = Workload.reorder
     /// Gestures per session, then it stops and the run ends once all have (`nil`: until `seconds`).
@@ -91,6 +93,11 @@ public struct LoadReport: Codable, Sendable {
     /// Quiet follow: drag moves no frame answered (a later frame's `ack` passed them); `moves`
     /// over `moves` + this is the share of moves answered.
     public var movesUnanswered: Int? = nil
+    /// `presence` messages received, their bytes (the WebSocket payloads), and how many were a
+    /// difference from another presence than the session's last (0: none missed).
+    public var presences: Int? = nil
+    public var presenceBytes: Int? = nil
+    public var presenceBreaks: Int? = nil
     public var workload: String
     public var errors: Int
     public var serverCPUSeconds: Double?

@@ -23,6 +23,7 @@ public final class LoadGenerator {
     var latenciesNs: [UInt64] = []
     var sent = 0, received = 0, commits = 0, errors = 0, connected = 0, laidOut = 0, drops = 0, pans = 0, movesSent = 0
     var movesUnanswered = 0
+    var presences = 0, presenceBytes = 0, presenceBreaks = 0
     /// `--watchers`: laid out watchers; per commit (`board#version`) its drop, the originator's
     /// copy and every watcher's copy (run time, ns).
     var watchersReady = 0
@@ -327,6 +328,7 @@ public final class LoadGenerator {
                           serverCPUSeconds: nil, serverPeakMemoryKiB: nil, loadCPUSeconds: nil, loadWakeUps: nil, loadLateP50us: nil, loadLateP99us: nil, loadReadDelayP50us: nil, loadReadDelayP99us: nil, receiveTime: nil, loadSocketsReady: nil, serverResidentBeforeKiB: nil, serverResidentIdleKiB: nil,
                           deliveryP50us: dpct(0.5), deliveryP99us: dpct(0.99), deliveries: config.sessionsPerBoard > 1 ? delivery.count : nil, resyncs: resyncs)
         if config.quietFollow && !config.echo { r.movesUnanswered = movesUnanswered }
+        if presences > 0 { (r.presences, r.presenceBytes, r.presenceBreaks) = (presences, presenceBytes, presenceBreaks) }
         return r
     }
 

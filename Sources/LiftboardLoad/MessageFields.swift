@@ -5,11 +5,14 @@ import Foundation
 /// a tree: nested objects and arrays (a frame's cells, inline events with their own `t`) are
 /// skipped, strings are decoded only when they hold an escape.
 struct MessageFields: Equatable {
-    enum Kind: Equatable { case welcome, layout, frame, commit, error, move, other }
+    enum Kind: Equatable { case welcome, layout, frame, commit, error, move, presence, other }
     var kind: Kind? = nil
     var ack: Double? = nil
     var version: Double? = nil
     var seq: Double? = nil
+    /// A `presence`'s number and the number it is a difference from (`hello.config.presence: "delta"`).
+    var v: Double? = nil
+    var base: Double? = nil
     /// Decoded UTF-8 of `by` and `session` (`by` is `nil` when absent or not a string).
     var by: [UInt8]? = nil
     var session: [UInt8]? = nil
@@ -49,11 +52,13 @@ struct MessageFields: Equatable {
                     if field == .t, f.kind == nil { f.kind = bytes.withUnsafeBytes { Kind($0) } }
                     if field == .by, f.by == nil { f.by = bytes }
                     if field == .session, f.session == nil { f.session = bytes }
-                } else if (field == .ack || field == .version || field == .seq) && s.isNumberStart {
+                } else if (field == .ack || field == .version || field == .seq || field == .v || field == .base) && s.isNumberStart {
                     guard let n = s.number() else { return nil }
                     if field == .ack, f.ack == nil { f.ack = n }
                     if field == .version, f.version == nil { f.version = n }
                     if field == .seq, f.seq == nil { f.seq = n }
+                    if field == .v, f.v == nil { f.v = n }
+                    if field == .base, f.base == nil { f.base = n }
                 } else if field == .commit && b[s.i] == UInt8(ascii: "{") {
                     let start = s.i
                     guard s.skipValue() else { return nil }
@@ -75,7 +80,7 @@ struct MessageFields: Equatable {
     }
 
     private enum Field: Equatable {
-        case t, ack, by, version, session, seq, commit, other
+        case t, ack, by, version, session, seq, commit, v, base, other
         /// `key` is the raw text between the quotes (an escaped key is decoded first).
         init(_ key: Range<Int>, in b: UnsafeRawBufferPointer) {
             let raw = UnsafeRawBufferPointer(rebasing: b[key])
@@ -85,11 +90,12 @@ struct MessageFields: Equatable {
 
         static func match(_ k: UnsafeRawBufferPointer) -> Field {
             switch k.count {
-            case 1: return k[0] == UInt8(ascii: "t") ? .t : .other
+            case 1: return k[0] == UInt8(ascii: "t") ? .t : k[0] == UInt8(ascii: "v") ? .v : .other
             case 2: return k[0] == UInt8(ascii: "b") && k[1] == UInt8(ascii: "y") ? .by : .other
             case 3:
                 if k.elementsEqual("ack".utf8) { return .ack }
                 return k.elementsEqual("seq".utf8) ? .seq : .other
+            case 4: return k.elementsEqual("base".utf8) ? .base : .other
             case 6: return k.elementsEqual("commit".utf8) ? .commit : .other
             case 7:
                 if k.elementsEqual("version".utf8) { return .version }
@@ -105,6 +111,7 @@ extension MessageFields.Kind {
         if t.elementsEqual("frame".utf8) { self = .frame } else if t.elementsEqual("move".utf8) { self = .move }
         else if t.elementsEqual("commit".utf8) { self = .commit } else if t.elementsEqual("welcome".utf8) { self = .welcome }
         else if t.elementsEqual("layout".utf8) { self = .layout } else if t.elementsEqual("error".utf8) { self = .error }
+        else if t.elementsEqual("presence".utf8) { self = .presence }
         else { self = .other }
     }
 }

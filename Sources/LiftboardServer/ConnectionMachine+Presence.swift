@@ -16,6 +16,9 @@ extension ConnectionMachine {
         let state: AnyObject
         let bytes: [Planned]
         let frames: Int
+        /// `bytes` end with the `presence` itself: the leader asked for differences
+        /// (`config.presence: "delta"`), and so did the sessions in its state.
+        var carriesPresence = false
     }
 
     /// The hub's presence of this session's board: the session takes the others' holds (its
@@ -39,14 +42,26 @@ extension ConnectionMachine {
         let before = shared == nil || encoding == nil ? nil : session.sharedState.map(ObjectIdentifier.init)
         var answered = session.handle(.presence(p), at: ms)
         var made: PresenceAnswer?
-        if let shared, case .presence? = answered.last {
-            answered.removeLast()
+        // Whole, the hub's one encoding is queued after the rest; as a difference
+        // (`config.presence: "delta"`), the session's own, shared with the sessions in its
+        // state (they were sent the same last presence) and never replaced in the queue by a
+        // newer one, which follows from it.
+        var whole = false, delta = false
+        switch answered.last {
+        case .presence?: whole = shared != nil
+        case .presenceDelta?: delta = shared != nil && encoding != nil
+        default: break
+        }
+        if let shared, whole || delta {
+            if whole { answered.removeLast() }
             let planned = deliver(answered, now: now, shared: encoding, into: &out)
             if let before, let planned, !recording, claims == nil, Self.isIdle(&session), let state = session.sharedState {
                 made = PresenceAnswer(before: before, state: state, bytes: planned,
-                                      frames: planned.reduce(0) { $0 + ($1.message.isFrameBody ? 1 : 0) })
+                                      frames: planned.reduce(0) { $0 + ($1.message.isFrameBody ? 1 : 0) }, carriesPresence: delta)
             }
-            queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, presence: true, now: now, into: &out)
+            if whole {
+                queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, presence: true, now: now, into: &out)
+            }
         } else {
             deliver(answered, now: now, into: &out)
         }
@@ -65,7 +80,9 @@ extension ConnectionMachine {
         guard !recording, claims == nil, let mine = session.sharedState, ObjectIdentifier(mine) == answer.before,
               let own = session.adoptView(ofState: answer.state, frames: answer.frames, leaderIsIdle: true) else { return false }
         queueFollowed(answer.bytes, firstSeq: own.firstSeq, ack: own.ack, ms: clock.serverEvent(serverNow: now), now: now, into: &out)
-        queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, presence: true, now: now, into: &out)
+        if !answer.carriesPresence {
+            queue(.shared(shared, head: OutgoingQueue.FrameHead()), barrier: 0, size: shared.size, presence: true, now: now, into: &out)
+        }
         finish(direct: direct, into: &out)
         return true
     }

@@ -271,6 +271,7 @@ struct ConnectionMachine {
             var message: SharedMessage?, head = OutgoingQueue.FrameHead()
             if let shared {
                 if case .commit(let c) = e { message = shared.commit(c, mode: commitOrder) }
+                if case .presenceDelta(let d) = e { message = shared.presenceDelta(d) }
                 if case .frame(let f) = e {
                     message = shared.frame(f, mode: commitOrder)
                     head = OutgoingQueue.FrameHead(seq: f.seq, ms: f.ms, ack: f.ack)

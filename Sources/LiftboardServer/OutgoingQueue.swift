@@ -286,6 +286,8 @@ extension ServerEvent {
         case .commit(let c) where commitOrder == .none, .persist(let c) where commitOrder == .none: 160 + c.moves.count * 90
         case .layout(let l): 200 + l.cells.count * 170
         case .presence(let p): 80 + p.people.reduce(0) { $0 + 120 + $1.holds.count * 12 }
+        case .presenceDelta(let d) where d.base == nil: ServerEvent.presence(d.presence).estimatedSize(commitOrder: commitOrder)
+        case .presenceDelta(let d): 80 + d.gone.count * 12 + d.changed.count * 60
         case .frame(let f): f.estimatedWireSize
         case .commit(let c), .persist(let c): 100 + c.order.reduce(0) { $0 + 30 + $1.items.count * 10 }
         default: 120

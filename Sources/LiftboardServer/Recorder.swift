@@ -139,7 +139,7 @@ enum RecordedKeys {
     static let config: Set<String> = ["pressMs", "allowableMovement", "mode", "edgeScrollRange", "edgeScrollSpeed", "liftScale",
                                       "liftRotation", "liftAlpha", "liftMs", "shiftMs", "dropMs", "idleResetMs", "reducedMotion",
                                       // The output's shape: a replay prints what the client was sent.
-                                      "commitOrder", "events", "follow", "commits", "layouts"]
+                                      "commitOrder", "events", "follow", "commits", "layouts", "presence"]
 
     static func known(_ members: [(String, JSONValue)]) -> [(String, JSONValue)] {
         guard case .string(let t)? = members.first(where: { $0.0 == "t" })?.1, let keys = byType[t] else { return members }

@@ -51,6 +51,17 @@ final class SharedEncoding {
         entries.append(made)
         return made
     }
+
+    /// The `presence` for sessions that asked for differences and were sent the same last one
+    /// (issue 44: a board's watchers, led by one of them), made once.
+    func presenceDelta(_ d: PresenceDelta) -> SharedMessage {
+        lookups += 1
+        for e in entries { if case .presenceDelta(let x) = e.event, x.v == d.v, x.base == d.base, x == d { return e } }
+        let made = SharedMessage(event: .presenceDelta(d), mode: .full, bytes: Wire.encode(.presenceDelta(d)), isFrameBody: false)
+        encodings += 1
+        entries.append(made)
+        return made
+    }
 }
 
 /// A message every session of a board (or of a view) gets alike, encoded once: a whole `commit`

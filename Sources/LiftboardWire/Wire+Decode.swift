@@ -159,6 +159,7 @@ extension Wire {
             if let m = try c.optionalChoice("follow", FollowMode.self) { config.follow = m }
             if let m = try c.optionalChoice("commits", CommitsMode.self) { config.commits = m }
             if let m = try c.optionalChoice("layouts", LayoutsMode.self) { config.layouts = m }
+            if let m = try c.optionalChoice("presence", PresenceMode.self) { config.presence = m }
         }
         return Hello(v: v, board: board, viewport: vp, config: config)
     }

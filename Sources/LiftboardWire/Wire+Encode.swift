@@ -90,6 +90,8 @@ extension Wire {
         case .presence(let p):
             w.key("t"); w.literal("presence")
             presenceBody(p, &w)
+        case .presenceDelta(let d):
+            w.key("t"); w.literal("presence"); presenceDelta(d, &w)
         }
         w.endObject()
     }
@@ -590,6 +592,7 @@ extension Wire {
         if c.follow != .every { w.key("follow"); w.string(c.follow.rawValue) }
         if c.commits != .separate { w.key("commits"); w.string(c.commits.rawValue) }
         if c.layouts != .implicit { w.key("layouts"); w.string(c.layouts.rawValue) }
+        if c.presence != .full { w.key("presence"); w.string(c.presence.rawValue) }
         w.endObject()
     }
 

@@ -19,19 +19,63 @@ extension Wire {
             w.key("color"); w.string(e.color)
             w.key("role"); w.string(e.role.rawValue)
             w.key("holds"); w.beginArray(); for id in e.holds { w.string(id) }; w.endArray()
-            if let t = e.target {
-                // A tree's target carries its depth (the page draws the marker at it).
-                w.key("target"); w.beginObject()
-                w.key("section"); w.string(t.section)
-                w.key("index"); w.int(t.index)
-                if let d = t.depth { w.key("depth"); w.int(d) }
-                w.endObject()
-            }
+            // A tree's target carries its depth (the page draws the marker at it).
+            if let t = e.target { w.key("target"); target(t, &w) }
             w.endObject()
         }
         w.endArray()
         w.key("watching"); w.int(p.watching)
         if p.more > 0 { w.key("more"); w.int(p.more) }
+    }
+
+    private static func target(_ t: Place, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("section"); w.string(t.section)
+        w.key("index"); w.int(t.index)
+        if let d = t.depth { w.key("depth"); w.int(d) }
+        w.endObject()
+    }
+
+    /// A `presence` to a session that asked for differences (`config.presence: "delta"`), after
+    /// `t`: `v`, then whole (`presenceBody`) or `base` and the changes: `board`, `changed`
+    /// (each `session`, `at` and every member when added, else the members that changed; a
+    /// `target` that only moved within its section as `{index}`, one gone as null; left out
+    /// when empty), `gone` (sessions no longer listed; left out when empty), `watching` and
+    /// `more` when they changed.
+    public static func presenceDelta(_ d: PresenceDelta, _ w: inout JSONWriter) {
+        w.key("v"); w.int(Int(d.v))
+        guard let base = d.base else { return presenceBody(d.presence, &w) }
+        w.key("base"); w.int(Int(base))
+        w.key("board"); w.string(d.presence.board)
+        if !d.changed.isEmpty {
+            w.key("changed"); w.beginArray()
+            for c in d.changed { change(c, of: d.presence.people[c.index], &w) }
+            w.endArray()
+        }
+        if !d.gone.isEmpty { w.key("gone"); w.beginArray(); for s in d.gone { w.string(s) }; w.endArray() }
+        if d.watchingChanged { w.key("watching"); w.int(d.presence.watching) }
+        if d.moreChanged { w.key("more"); w.int(d.presence.more) }
+    }
+
+    private static func change(_ c: PresenceDelta.Change, of e: Presence.Entry, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("session"); w.string(e.session)
+        if c.added { w.key("at"); w.int(c.index) }
+        if c.fields.contains(.user) {
+            w.key("user")
+            if let u = e.user { w.string(u) } else { w.null() }
+        }
+        if c.fields.contains(.name) { w.key("name"); w.string(e.name) }
+        if c.fields.contains(.color) { w.key("color"); w.string(e.color) }
+        if c.fields.contains(.role) { w.key("role"); w.string(e.role.rawValue) }
+        if c.fields.contains(.holds) { w.key("holds"); w.beginArray(); for id in e.holds { w.string(id) }; w.endArray() }
+        if c.fields.contains(.target) {
+            // Added: only when it has one, as the whole presence lists it.
+            if let t = e.target { w.key("target"); target(t, &w) } else if !c.added { w.key("target"); w.null() }
+        } else if c.fields.contains(.targetIndex), let t = e.target {
+            w.key("target"); w.beginObject(); w.key("index"); w.int(t.index); w.endObject()
+        }
+        w.endObject()
     }
 
     /// A `presence` input (issue 44): the members of the server's `presence` message.

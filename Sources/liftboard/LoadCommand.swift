@@ -34,6 +34,8 @@ struct LoadCommand: ParsableCommand {
     var commits = "separate"
     @Option(name: .customLong("commit-order"), help: "What commits carry: full (the whole order) or none (the change only, as the page asks).")
     var commitOrder = "full"
+    @Option(help: "How sessions ask for presence: full (every one whole) or delta (differences after the first, as the page asks).")
+    var presence = "full"
     @Option(help: "Seed of the realistic workload's gestures.") var seed: UInt64 = 1
     @Option(name: .customLong("receive-time"), help: "When an answer is timed: kernel (its arrival at the socket, the kernel's stamp: leaves the load generator's own delays out) or read (when the load generator reads it).")
     var receiveTime = "kernel"
@@ -64,6 +66,7 @@ struct LoadCommand: ParsableCommand {
         guard commitOrder == "full" || commitOrder == "none" else { throw ValidationError("--commit-order must be full or none") }
         guard commits == "separate" || commits == "inline" else { throw ValidationError("--commits must be separate or inline") }
         guard follow == "every" || follow == "quiet" else { throw ValidationError("--follow must be every or quiet") }
+        guard presence == "full" || presence == "delta" else { throw ValidationError("--presence must be full or delta") }
         guard receiveTime == "kernel" || receiveTime == "read" else { throw ValidationError("--receive-time must be kernel or read") }
         guard pressWaitMs >= 0 && pressWaitMs <= 10_000 else { throw ValidationError("--press-wait-ms must be 0 to 10000") }
         guard start == "spread" || start == "in-phase" else { throw ValidationError("--start must be spread or in-phase") }
@@ -99,6 +102,7 @@ struct LoadCommand: ParsableCommand {
         config.quietFollow = follow == "quiet"
         config.inlineCommits = commits == "inline"
         config.changeOnlyCommits = commitOrder == "none"
+        config.deltaPresence = presence == "delta"
         config.pressWaitMs = pressWaitMs
         config.settleSeconds = settle
         config.serverPid = serverPid

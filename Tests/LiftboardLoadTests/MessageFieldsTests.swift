@@ -18,6 +18,25 @@ final class MessageFieldsTests: XCTestCase {
         XCTAssertNil(f?.by)
     }
 
+    func testAPresenceIsKnownWithItsNumberAndBaseNotTheEntriesInside() {
+        // What the server writes for `presence: "delta"` (Wire's own encoding).
+        let ana = Presence.Entry(session: "s2", name: "Ana", color: "#1971c2", role: .move, holds: ["a"], target: Place(section: "s", index: 1))
+        let p1 = Presence(board: "b", people: [ana], watching: 0)
+        var moved = ana
+        moved.target = Place(section: "s", index: 2)
+        let p2 = Presence(board: "b", people: [moved], watching: 0)
+        let d = PresenceDelta(p2, v: p2.digest, after: PresenceSent(presence: p1, v: p1.digest))
+        let m = Wire.encode(.presenceDelta(d)).withUnsafeBytes { MessageFields.scan($0) }
+        XCTAssertEqual(m?.kind, .presence)
+        XCTAssertEqual(m?.v, Double(p2.digest))
+        XCTAssertEqual(m?.base, Double(p1.digest))
+        XCTAssertNil(m?.session, "an entry's session is not the message's")
+        let whole = Wire.encode(.presenceDelta(PresenceDelta(p1, v: p1.digest, after: nil))).withUnsafeBytes { MessageFields.scan($0) }
+        XCTAssertEqual(whole?.kind, .presence)
+        XCTAssertEqual(whole?.v, Double(p1.digest))
+        XCTAssertNil(whole?.base)
+    }
+
     func testAFramesCommitIsReadApartFromTheFrame() {
         // What the server writes for `commits: "inline"` (Wire's own encoding of such a frame).
         var f = FrameMessage(seq: 4, ms: 12, ack: 9)

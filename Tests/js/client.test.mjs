@@ -18,9 +18,9 @@ test("the socket follows the page's scheme and passes the token on", () => {
 
 test("hello asks for reduced motion and idle reset only when wanted", () => {
   const vp = { w: 390, h: 844, dpr: 3 };
-  assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 0 }, vp, false).config, { commitOrder: "none", events: "inline", commits: "inline", layouts: "named" });
+  assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 0 }, vp, false).config, { commitOrder: "none", events: "inline", commits: "inline", layouts: "named", presence: "delta" });
   assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 60000 }, vp, true).config,
-    { commitOrder: "none", events: "inline", commits: "inline", layouts: "named", idleResetMs: 60000, reducedMotion: true });
+    { commitOrder: "none", events: "inline", commits: "inline", layouts: "named", presence: "delta", idleResetMs: 60000, reducedMotion: true });
   assert.equal(helloMessage({ board: "x", idleResetMs: 0 }, vp, false).v, 1);
   assert.equal(helloMessage({ board: "x", idleResetMs: 0 }, vp, false, 1234.5).ms, 1234.5);  // the page's clock
 });
@@ -63,7 +63,7 @@ test("an element connects to its server attribute, else to the server that serve
 test("a page that predicts asks for quiet follow; one that does not asks for every frame", () => {
   const vp = { w: 390, h: 844, dpr: 3 };
   assert.deepEqual(helloMessage({ board: "demo", idleResetMs: 0, predict: true }, vp, false).config,
-    { commitOrder: "none", events: "inline", follow: "quiet", commits: "inline", layouts: "named" });
+    { commitOrder: "none", events: "inline", follow: "quiet", commits: "inline", layouts: "named", presence: "delta" });
   assert.equal(helloMessage({ board: "demo", idleResetMs: 0, predict: false }, vp, false).config.follow, undefined);
   assert.equal(helloMessage(pageOptions("?board=demo"), vp, false).config.follow, "quiet");
   assert.equal(helloMessage(pageOptions("?board=demo&predict=0"), vp, false).config.follow, undefined);
@@ -74,7 +74,7 @@ test("a page that predicts asks for quiet follow; one that does not asks for eve
 test("hello carries the element's mode and order choice", () => {
   const vp = { w: 390, h: 844, dpr: 3 };
   assert.deepEqual(helloMessage({ board: "k", idleResetMs: 0, mode: "swap", commitOrder: "full" }, vp, false).config,
-    { commitOrder: "full", events: "inline", commits: "inline", layouts: "named", mode: "swap" });
+    { commitOrder: "full", events: "inline", commits: "inline", layouts: "named", presence: "delta", mode: "swap" });
 });
 
 test("a down or a key carries the modifier keys held, in the wire's order, and none when none is", () => {

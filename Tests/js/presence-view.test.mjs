@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createClientState, receive } from "../../Public/dispatch.js";
-import { avatarStack, chipLabel, drawPresence, holdMarks, holderOf, initials, markerFor } from "../../Public/presence-view.js";
+import { assemblePresence, avatarStack, chipLabel, drawPresence, holdMarks, holderOf, initials, markerFor } from "../../Public/presence-view.js";
+import { readFileSync } from "node:fs";
 
 const row = (i) => ({ x: 0, y: 40 + 57 * i, w: 400, h: 56 });
 const sections = [{ id: "todo", title: "To do", frame: { x: 0, y: 0, w: 400, h: 300 }, header: 32 },
@@ -182,4 +183,69 @@ test("the avatar stack shows a few people, counts the rest and `more` in +N, and
     shown: [{ name: "Ana Lima", initials: "AL", color: "#123456", holding: false, self: false },
       { name: "Bo", initials: "B", color: "#123456", holding: true, self: false }],
     extra: 0, watching: 0 });
+});
+
+// Issue 44, presence as differences (`hello.config.presence: "delta"`): the page rebuilds the
+// whole presence, and `liftboard-presence` carries it whole.
+const whole = { t: "presence", v: 7, board: "demo", people: [ana, bo], watching: 3 };
+
+test("a whole presence with v is taken as is; a difference from it changes only what it says", () => {
+  const first = assemblePresence(null, undefined, whole);
+  assert.deepEqual(first, { presence: { board: "demo", people: [ana, bo], watching: 3 }, v: 7, missed: false });
+  // Ana's target moves within its section: only the index comes.
+  const moved = assemblePresence(first.presence, 7, { t: "presence", v: 8, base: 7, board: "demo", changed: [{ session: "s1", target: { index: 2 } }] });
+  assert.equal(moved.missed, false);
+  assert.deepEqual(moved.presence.people, [{ ...ana, target: { section: "todo", index: 2 } }, bo]);
+  assert.deepEqual(first.presence.people[0].target, { section: "todo", index: 0 }, "the last presence is left as it was");
+  // Bo lifts c in another section: the whole target; Ana drops: holds and a null target.
+  const both = assemblePresence(moved.presence, 8, { t: "presence", v: 9, base: 8, board: "demo", changed: [
+    { session: "s1", holds: [], target: null }, { session: "s2", holds: ["c"], target: { section: "done", index: 0 } }] });
+  assert.deepEqual(both.presence.people, [{ ...ana, holds: [], target: undefined }, { ...bo, holds: ["c"], target: { section: "done", index: 0 } }]
+    .map((p) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined))));
+  assert.equal("target" in both.presence.people[0], false);
+});
+
+test("a leave, a join at its index, watching and more changed", () => {
+  const first = assemblePresence(null, undefined, whole).presence;
+  const cy = { session: "s0", user: "cy", name: "Cy", color: "#2f9e44", role: "move", holds: [] };
+  const dee = { session: "s9", user: null, name: "Guest 9", color: "#099268", role: "edit", holds: [] };
+  const got = assemblePresence(first, 7, { t: "presence", v: 10, base: 7, board: "demo", gone: ["s1"],
+    changed: [{ at: 0, ...cy }, { at: 2, ...dee }], watching: 4, more: 2 });
+  assert.deepEqual(got.presence, { board: "demo", people: [cy, bo, dee], watching: 4, more: 2 });
+  // Unsaid, watching and more stay; more back to 0 leaves it out.
+  const next = assemblePresence(got.presence, 10, { t: "presence", v: 11, base: 10, board: "demo", more: 0 });
+  assert.deepEqual(next.presence, { board: "demo", people: [cy, bo, dee], watching: 4 });
+});
+
+test("a difference from another presence than the page's last is flagged missed", () => {
+  const first = assemblePresence(null, undefined, whole).presence;
+  assert.equal(assemblePresence(first, 7, { t: "presence", v: 9, base: 8, board: "demo" }).missed, true);
+  assert.equal(assemblePresence(null, undefined, { t: "presence", v: 9, base: 8, board: "demo" }).missed, true);
+  assert.equal(assemblePresence(first, 7, { t: "presence", v: 9, base: 7, board: "demo", changed: [{ session: "s5", holds: [] }] }).missed, true);
+});
+
+test("dispatch rebuilds the whole presence from differences and fires it whole", () => {
+  const state = stateWith({});
+  receive(state, whole, 5);
+  const out = receive(state, { t: "presence", v: 8, base: 7, board: "demo", changed: [{ session: "s2", holds: ["a"], target: { section: "todo", index: 1 } }] }, 6);
+  const want = { board: "demo", people: [ana, { ...bo, holds: ["a"], target: { section: "todo", index: 1 } }], watching: 3 };
+  assert.deepEqual(out.events, [["liftboard-presence", want]]);
+  assert.deepEqual(state.scene.presence, want);
+  assert.equal(state.presenceMissed, undefined);
+});
+
+test("the contract's worked example: the differences the server sends rebuild each presence it was given", () => {
+  const dir = new URL("../LiftboardWireTests/ContractExamples/presence-delta/", import.meta.url);
+  const json = (name) => readFileSync(new URL(name, dir), "utf8").split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+  const given = json("stream.jsonl").filter((m) => m.t === "presence");
+  const sent = json("expected.jsonl");
+  assert.equal(sent.length, given.length);
+  let last = null, v;
+  sent.forEach((msg, k) => {
+    const made = assemblePresence(last, v, msg);
+    assert.equal(made.missed, false, `presence ${k + 1}`);
+    const { t, ms, ...want } = given[k];
+    assert.deepEqual(made.presence, want, `presence ${k + 1}`);
+    ({ presence: last, v } = made);
+  });
 });
