@@ -199,14 +199,20 @@ public struct PresenceDelta: Hashable, Sendable {
     public var watchingChanged = false
     public var moreChanged = false
 
-    /// The message for `p` to a session that was sent `last` (nil: none yet). Whole when there
+    /// A presence whose number is a multiple of this is sent whole: a client out of step (a
+    /// difference whose `base` is not its `v`) is mended within about this many presences,
+    /// the same for every session, so watchers that share a state still answer alike.
+    public static let wholeEvery: UInt32 = 16
+
+    /// The message for `p` to a session that was sent `last` (nil: none yet). Whole when its
+    /// number is a multiple of `wholeEvery`, when there
     /// is no last, it was another board's, either list repeats a session, or the entries kept from
     /// the last list are not in the same order now (the client rebuilds the list by removing
     /// the gone, changing the changed in place and inserting the added at their `at`).
     public init(_ p: Presence, v: UInt32, after last: PresenceSent?) {
         presence = p
         self.v = v
-        guard let last, last.presence.board == p.board, let diff = Self.diff(last.presence, p) else { return }
+        guard let last, v % Self.wholeEvery != 0, last.presence.board == p.board, let diff = Self.diff(last.presence, p) else { return }
         base = last.v
         (changed, gone) = diff
         watchingChanged = last.presence.watching != p.watching

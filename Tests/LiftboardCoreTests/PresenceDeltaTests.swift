@@ -83,6 +83,30 @@ import Testing
 
     /// Watchers share one state only when they were sent the same last presence: what they
     /// answer next follows from it.
+    /// A presence whose number is a multiple of `wholeEvery` goes whole (a client out of step
+    /// is mended by it); the others after the first go as differences.
+    @Test func aPresenceNumberedAMultipleOfSixteenGoesWhole() throws {
+        // The watching counts whose presences are numbered a multiple of 16, and the others.
+        let counts = 1...200
+        let keyframes = counts.filter { Self.presence([Self.ana], watching: $0).digest % PresenceDelta.wholeEvery == 0 }
+        let others = counts.filter { Self.presence([Self.ana], watching: $0).digest % PresenceDelta.wholeEvery != 0 }
+        let key = try #require(keyframes.first), a = try #require(others.first), b = try #require(others.dropFirst().first)
+        var d = Self.opted()
+        var ms = 0.0
+        func send(_ watching: Int) throws -> PresenceDelta {
+            ms += 10
+            return try #require(Self.delta(d.send(.presence(Self.presence([Self.ana], watching: watching)), at: ms)))
+        }
+        #expect(try send(a).base == nil)
+        let diff = try send(b)
+        #expect(diff.base != nil && diff.watchingChanged)
+        let whole = try send(key)
+        #expect(whole.base == nil && whole.v % 16 == 0)
+        // A client that missed everything before it still ends with the presence, exactly.
+        #expect(whole.applied(to: Self.presence([Self.bo], watching: 999)) == Self.presence([Self.ana], watching: key))
+        #expect(try send(a).base == whole.v)
+    }
+
     @Test func theLastPresenceSentIsPartOfTheSharedView() {
         var a = Self.opted(), b = Self.opted()
         #expect(a.session.sharedViewKey == b.session.sharedViewKey)
@@ -135,14 +159,16 @@ import Testing
             let p = Presence(board: "demo", people: people, watching: next(3), more: next(2))
             guard let delta = Self.delta(d.send(.presence(p), at: Double(10 * (step + 1)))) else { Issue.record("no presence"); return }
             #expect(delta.v == p.digest)
+            // Numbered a multiple of `wholeEvery`: whole, always.
+            #expect(delta.v % PresenceDelta.wholeEvery != 0 || delta.base == nil, "step \(step)")
             if let last, delta.base != nil {
                 #expect(delta.base == last.digest)
                 #expect(delta.applied(to: last) == p, "step \(step)")
-            } else {
+            } else if delta.v % PresenceDelta.wholeEvery != 0 {
                 wholes += 1
             }
             last = p
         }
-        #expect(wholes < 40, "whole only when the kept entries changed order (1 in 20), and the first")
+        #expect(wholes < 40, "whole only when numbered a multiple of 16, the kept entries changed order (1 in 20), and the first")
     }
 }
