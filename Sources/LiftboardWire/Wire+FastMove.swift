@@ -30,13 +30,17 @@ extension Wire {
     /// A `move` the reading takes, as the server hands it to the engine; nil for anything
     /// else (over the size limit included), which `decodeClient` then reads.
     public static func move(_ bytes: UnsafeRawBufferPointer) -> PointerMove? {
-        guard bytes.count <= maxMessageBytes, case .move(let m) = read(Bytes(bytes)) else { return nil }
+        guard bytes.count <= maxMessageBytes, let s = Bytes(bytes) else { return nil }
+        // The page's form first, without the reading's result around it (about 200 Ir a move).
+        if let m = pageForm(s) { return m }
+        guard case .move(let m) = readMembers(s) else { return nil }
         return m
     }
 
     /// `decodeClient`'s first try: the reading as a `ClientMessage`.
     static func fastMove(_ bytes: UnsafeRawBufferPointer) -> ClientMessage? {
-        switch read(Bytes(bytes)) {
+        guard let s = Bytes(bytes) else { return nil }
+        return switch read(s) {
         case .move(let m)?: ClientMessage(event: .move(pointer: m.pointer, at: m.at), seq: m.seq, ms: m.ms)
         case .up(let m)?: ClientMessage(event: .up(pointer: m.pointer, at: m.at), seq: m.seq, ms: m.ms)
         case .down(let m, let kind)?: ClientMessage(event: .down(pointer: m.pointer, at: m.at, kind: kind, mods: [], button: 0), seq: m.seq, ms: m.ms)
@@ -49,16 +53,24 @@ extension Wire {
     /// the reading takes holds), where every scan below stops.
     struct Bytes {
         let raw: UnsafeRawBufferPointer
-        init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
-        var count: Int { raw.count }
-        @inline(__always) subscript(i: Int) -> UInt8 { i >= 0 && i < raw.count ? raw[i] : 0 }
+        private let base: UnsafePointer<UInt8>
+        let count: Int
+        /// nil for a buffer without an address (empty).
+        init?(_ raw: UnsafeRawBufferPointer) {
+            guard let p = raw.baseAddress else { return nil }
+            self.raw = raw
+            base = p.assumingMemoryBound(to: UInt8.self)
+            count = raw.count
+        }
+        /// One unsigned comparison for both ends.
+        @inline(__always) subscript(i: Int) -> UInt8 { UInt(bitPattern: i) < UInt(bitPattern: count) ? base[i] : 0 }
 
         /// Whether `text` stands at `i`.
         @inline(__always) func has(_ text: StaticString, at i: Int) -> Bool {
             let k = text.utf8CodeUnitCount
-            guard i >= 0, i + k <= raw.count else { return false }
+            guard i >= 0, i + k <= count else { return false }
             let w = text.utf8Start
-            for j in 0..<k where raw[i + j] != w[j] { return false }
+            for j in 0..<k where base[i + j] != w[j] { return false }
             return true
         }
 
@@ -80,6 +92,11 @@ extension Wire {
     /// reads it (the last counts).
     static func read(_ s: Bytes) -> PointerReading? {
         if let m = pageForm(s) { return .move(m) }
+        return readMembers(s)
+    }
+
+    /// `read`'s members one by one.
+    private static func readMembers(_ s: Bytes) -> PointerReading? {
         enum Key { case t, p, x, y, ms, seq, kind, dx, dy }
         enum Kind { case none, move, up, down, wheel }
         var type = Kind.none

@@ -75,6 +75,20 @@ struct FastMoveTests {
         #expect(usual.withUnsafeBytes { Wire.move($0) } == Wire.PointerMove(pointer: 1, at: Point(x: 1.5, y: 2), seq: 3, ms: 4))
     }
 
+    /// The server's `Wire.move` is the one reading's: a move in any form it reads (spaces, its
+    /// members in any order, without `seq`) reaches the engine as the page's form does; an
+    /// `up`, a `down` or a `wheel` is not a move, and goes by `decodeClient`.
+    @Test func theServersMoveTakesEveryMoveTheReadingTakesAndNothingElse() {
+        let moves = [#"{"t":"move","p":1,"x":1.5,"y":2,"seq":3,"ms":4}"#, #" { "ms" : 4 , "seq" : 3 , "y" : 2 , "x" : 1.5 , "p" : 1 , "t" : "move" } "#,
+                     #"{"p":1,"t":"move","x":1.5,"y":2,"ms":4,"seq":3}"#]
+        for l in moves {
+            #expect(Array(l.utf8).withUnsafeBytes { Wire.move($0) } == Wire.PointerMove(pointer: 1, at: Point(x: 1.5, y: 2), seq: 3, ms: 4), "\(l)")
+        }
+        let others = [#"{"t":"up","p":1,"x":1.5,"y":2,"seq":3,"ms":4}"#, #"{"t":"down","p":1,"x":1.5,"y":2,"ms":4}"#,
+                      #"{"t":"wheel","dx":0,"dy":1,"ms":4}"#, #"{"t":"move","p":1,"x":1e3,"y":2,"ms":4}"#]
+        for l in others { #expect(Array(l.utf8).withUnsafeBytes { Wire.move($0) } == nil, "\(l)") }
+    }
+
     @Test func anythingUnusualGoesTheGeneralWay() {
         let lines = [#"{"t":"wheel","dx":0,"dy":1}"#, #"{"t":"move","p":1,"x":1,"y":2}"#, #"{"t":"up","p":1,"x":1,"y":2}"#,
                      #"{"t":"upp","p":1,"x":1,"y":2,"ms":0}"#, #"{"t":"u","p":1,"x":1,"y":2,"ms":0}"#,
