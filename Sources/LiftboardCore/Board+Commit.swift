@@ -1,30 +1,31 @@
 extension Board {
     /// Applies `commit` in place; `false`, changing nothing, where `applying` gives `nil`.
+    /// A commit at the next version with its change is that change applied where it is (the
+    /// board's id is the caller's to check); any other by its order, `O(n)`.
     public mutating func apply(_ commit: Commit) -> Bool {
         if commit.version == version + 1, let change = commit.change {
             guard apply(change) != nil else { return false }
             version = commit.version
             return true
         }
-        guard let next = applying(commit) else { return false }
+        guard let next = byOrder(commit) else { return false }
         self = next
         return true
     }
 
-    /// The board with `commit`'s order and version, or `nil` when the order does not name
-    /// every section and item of the board exactly once (a commit without its order: its
-    /// change, applied to this board at the version before it).
+    /// The board with `commit` applied (its change, or its order), or `nil` when the commit is
+    /// another board's, its change changes nothing here, or its order does not name every
+    /// section and item of the board exactly once.
     /// - Complexity: O(n).
     public func applying(_ commit: Commit) -> Board? {
         guard commit.board == id else { return nil }
-        if commit.version == version + 1, let change = commit.change {
-            // The change on the order it was made on gives the commit's order: O(n) by
-            // scanning, and it works for commits that leave their order out.
-            guard var next = applying(change)?.board else { return nil }
-            next.version = commit.version
-            return next
-        }
-        guard commit.order.count == sections.count else { return nil }
+        var next = self
+        return next.apply(commit) ? next : nil
+    }
+
+    /// The board with `commit`'s order and version; `nil` as `applying` says.
+    private func byOrder(_ commit: Commit) -> Board? {
+        guard commit.board == id, commit.order.count == sections.count else { return nil }
         var items: [String: Item] = [:]
         for s in sections { for i in s.items { items[i.id] = i } }
         var byID: [String: Section] = [:]

@@ -10,6 +10,16 @@ extension LiveSession {
         return ChangeRule.apply(resolved, to: &base, movable: { movable[$0] }, hints: hints)
     }
 
+    /// The sections a change's displacements name, in order: every place it changed is one of theirs.
+    static func sections(of moved: [ChangeRule.Displacement<Int>]) -> [Int] {
+        var touched: [Int] = []
+        for d in moved {
+            if !touched.contains(d.from.section) { touched.append(d.from.section) }
+            if !touched.contains(d.to.section) { touched.append(d.to.section) }
+        }
+        return touched.sorted()
+    }
+
     /// `rebuildLive(reporting:touching:)` for the usual commit from elsewhere: an insert that
     /// moved one item `y` within its section `s`, from index `i` to `j` of the committed order
     /// (the items between shifting one place), not by a drag of this session. The live
@@ -96,12 +106,7 @@ extension LiveSession {
                 // session holds alone, and the sections it touched are those its displacements
                 // name (every place it changed is one of theirs), not found by comparing.
                 let moved = applyToBase(resolved)
-                var touched: [Int] = []
-                for d in moved {
-                    if !touched.contains(d.from.section) { touched.append(d.from.section) }
-                    if !touched.contains(d.to.section) { touched.append(d.to.section) }
-                }
-                touched.sort()
+                let touched = Self.sections(of: moved)
                 let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
                 committedChanged(version: c.version, touching: touched, moved: moved)
                 // One item put elsewhere (an insert, the usual drop): the items between its two

@@ -157,12 +157,20 @@ extension LiveSession {
             change = nil  // refused (`rule_refused`) or moot: the drag ends as a cancel places it
         }
         let othersBefore = drags.enumerated().filter { $0.offset != d }.map { ($0.element.pointer, arr.place(of: $0.element.item)) }
-        let placeBefore = arr.place(of: h)
+        let placeBefore = arr.place(of: h), sectionBefore = arr.sectionOf[h]
         drags.remove(at: d)
         liftedBy[h] = nil
         for x in drag.extras { liftedBy[x] = nil }
-        if let change { commit(change, now: now) }
-        rebuildLive(reporting: othersBefore)
+        // The live order follows in the sections the change touched and those a drag left
+        // other than committed (`visited`: the dropped item's among them); the whole order
+        // where the drag carried more than its item (those come back wherever they were).
+        var touched = change.flatMap { commit($0, now: now) } ?? []
+        if drag.extras.isEmpty && drag.copyFrom == nil && drag.group.count <= 1 {
+            for s in arr.visited + [drag.liftSection, sectionBefore] where s >= 0 && !touched.contains(s) { touched.append(s) }
+            rebuildLive(reporting: othersBefore, touching: touched)
+        } else {
+            rebuildLive(reporting: othersBefore)
+        }
         // Trees: an item that is now inside a subtree another drag carries has no row; it
         // settles where that drag's row is (its `drop` at the place it had).
         let shown = arr.isParked(h) ? drags.first { $0.tree?.descendants.contains(h) == true }?.item ?? h : h
@@ -224,39 +232,51 @@ extension LiveSession {
             return .group(ids: drag.group.map { arr.ids[$0] }, section: arr.sectionIDs[s], after: after.map { arr.ids[$0] },
                           index: arr.indexOf[h])
         }
-        if let bs = base.firstIndex(where: { $0.contains(h) }), bs == s,
-           unheldPredecessor(in: base[bs], before: base[bs].firstIndex(of: h)!) == after {
+        // Where it already is in the committed order (its lift's section, kept as commits
+        // move it): no change.
+        if drag.liftSection == s, let i = ChangeRule.position(of: h, in: base[s], near: arr.indexOf[h]),
+           unheldPredecessor(in: base[s], before: i) == after {
             return nil
         }
         return .insert(id: arr.ids[h], section: arr.sectionIDs[s], after: after.map { arr.ids[$0] }, index: arr.indexOf[h])
     }
 
-    /// Applies this session's own `change` to the committed order: a new version, persisted
-    /// by the driver (`.persist`), sent to the client once durable.
+    /// Applies this session's own `change` to the committed order where it is (`applyToBase`,
+    /// as a commit from elsewhere): a new version, persisted by the driver (`.persist`), sent to
+    /// the client once durable. Returns the sections of the committed order it changed; `nil`
+    /// when it committed nothing, or committed an edit or a tree's move (the board rebuilt).
     /// `undoable`: remembered for `undo` (an undo's own commit is not).
-    mutating func commit(_ change: Change, now: Double, undoable: Bool = true) {
+    @discardableResult
+    mutating func commit(_ change: Change, now: Double, undoable: Bool = true) -> [Int]? {
         if change.isEdit {
             commitEdit(change, now: now, undoable: undoable)
-            return
+            return nil
         }
-        if case .move = change { return commitTreeMove(change, now: now, undoable: undoable) }
-        guard let resolved = resolve(change) else { return }
+        if case .move = change {
+            commitTreeMove(change, now: now, undoable: undoable)
+            return nil
+        }
+        guard let resolved = resolve(change) else { return nil }
         let revert = undoable ? self.revert(of: change) : nil
-        var order = base
-        let movable = arr.movable
-        let moved = ChangeRule.apply(resolved, to: &order, movable: { movable[$0] })
-        guard !moved.isEmpty else { return }
-        if let why = ruleViolation(order) {
+        // Kept only where a rule may refuse the change: the order it is checked against, and
+        // put back if refused.
+        let before = arr.hasRules ? base : nil
+        let moved = applyToBase(resolved)
+        guard !moved.isEmpty else { return nil }
+        if let before, let why = ruleViolation(base, since: before) {
+            base = before
             step.errors.append(.error(code: .ruleRefused, message: why.description))
-            return
+            return nil
         }
-        setCommitted(order, version: version + 1)
+        let touched = Self.sections(of: moved)
+        committedChanged(version: version + 1, touching: touched, moved: moved)
         let moves = moved.map {
             Move(id: arr.ids[$0.item], from: Place(section: arr.sectionIDs[$0.from.section], index: $0.from.index),
                  to: Place(section: arr.sectionIDs[$0.to.section], index: $0.to.index))
         }
         step.commits.append(.persist(ownCommit(moves: moves, change: change)))
         if let revert { remember(revert) }
+        return touched
     }
 
     /// A change with its ids resolved to handles, or `nil` when it names what this board lacks.

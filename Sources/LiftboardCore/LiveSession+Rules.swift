@@ -101,13 +101,13 @@ extension LiveSession {
         }
     }
 
-    /// The rule, if any, that `order` (the committed order after a change) breaks which the
-    /// committed order kept.
+    /// The rule, if any, that `order` (the committed order after a change) breaks which
+    /// `before` (the committed order) kept.
     /// - Complexity: O(items of the sections that state rules).
-    func ruleViolation(_ order: [[Int]]) -> Refusal? {
+    func ruleViolation(_ order: [[Int]], since before: [[Int]]? = nil) -> Refusal? {
         guard arr.hasRules else { return nil }
         let kinds = arr.kinds
-        return PlacementRules.violation(before: base, after: order, rules: arr.rules, sections: arr.sectionIDs,
+        return PlacementRules.violation(before: before ?? base, after: order, rules: arr.rules, sections: arr.sectionIDs,
                                         kind: { kinds[$0] })
     }
 }

@@ -53,9 +53,10 @@ extension ConnectionMachine {
     /// One whole message, admitted.
     private mutating func process(_ message: UnsafeRawBufferPointer, now: Double, boards: (String) -> Board?,
                                   into out: inout [Action]) {
-        // Most of what a client sends: a move in the page's own form, read without a
-        // `ClientMessage` (built, copied out of its `Result` and destroyed, about 250 Ir).
-        if case .live = state, let m = Wire.pageMove(message) {
+        // Most of what a client sends: a move, read by the one move decoder straight into the
+        // engine's step, without a `ClientMessage` (built, copied out of its `Result` and
+        // destroyed, about 250 Ir) or an event.
+        if case .live = state, let m = Wire.move(message) {
             return move(m.pointer, to: m.at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out)
         }
         switch Wire.decodeClient(message) {
@@ -67,12 +68,6 @@ extension ConnectionMachine {
             }
             send(.error(code: e.code, message: e.message), now: now, into: &out)
         case .success(let m):
-            if case .move(let pointer, let at) = m.event {
-                // None of the checks below concerns a move: the engine gets a new move, not a
-                // copy of the decoded message's event (the copy, and its destruction twice, cost
-                // about 190 Ir a message).
-                return move(pointer, to: at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out)
-            }
             switch m.event {
             case .advance, .external, .resync, .rebase, .presence, .claim:
                 send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"), now: now, into: &out)

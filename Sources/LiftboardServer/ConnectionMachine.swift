@@ -312,10 +312,13 @@ struct ConnectionMachine {
         outgoing.append(OutgoingQueue.Entry(message: message, barrier: barrier, size: size, isPresence: presence))
         queued = true
         // One big message (a whole order on a huge board) is not a slow reader: the bound
-        // leaves room for twice the message being queued; time catches a client that stalls
-        // (its socket has held a partial write that long).
-        let maxPending = max(mode == .echo ? 4 * bounds.maxEchoMessageBytes : bounds.maxPendingBytes, 2 * size)
-        if outgoing.pendingBytes > maxPending || now - (outgoing.stalledSince ?? now) > bounds.maxPendingMs {
+        // leaves room for twice the largest message still queued (not only the one being
+        // queued: a frame or presence behind a whole order still being written is no sign of
+        // a slow reader); time catches a client that stalls (its socket has held a partial
+        // write that long).
+        let bound = max(mode == .echo ? 4 * bounds.maxEchoMessageBytes : bounds.maxPendingBytes, 2 * size)
+        if (outgoing.pendingBytes > bound && outgoing.pendingBytes > 2 * outgoing.largestPending)
+            || now - (outgoing.stalledSince ?? now) > bounds.maxPendingMs {
             out.append(.log(.warn, event: "refusal", detail: "slow reader: \(outgoing.pendingBytes) bytes pending"))
             outgoing.removeAll()
             close(1008, "too far behind")

@@ -118,6 +118,9 @@ struct OutgoingQueue {
 
     /// The messages still queued, ready or not.
     var count: Int { entries.count - head }
+    /// The size of the largest message not yet written. O(messages queued): read only past the
+    /// slow-reader bound.
+    var largestPending: Int { entries[head...].reduce(0) { max($0, $1.size) } }
     var isEmpty: Bool { head == entries.count }
     /// The entries' memory, written slots included (a drained queue keeps little of it).
     var capacity: Int { entries.capacity }

@@ -10,7 +10,7 @@ extension Wire {
     /// missing or out-of-range field is `bad_message` whatever it refers to.
     public static func decodeClient(_ bytes: some Collection<UInt8>) -> Result<ClientMessage, WireError> {
         if let e = oversize(bytes.count) { return .failure(e) }
-        if let m = bytes.withContiguousStorageIfAvailable(fastMove) ?? nil { return .success(m) }
+        if let m = bytes.withContiguousStorageIfAvailable({ fastMove(UnsafeRawBufferPointer($0)) }) ?? nil { return .success(m) }
         return decodeParsed(bytes)
     }
 
@@ -18,7 +18,7 @@ extension Wire {
     /// the generic collection's dispatch on every message.
     public static func decodeClient(_ bytes: [UInt8]) -> Result<ClientMessage, WireError> {
         if let e = oversize(bytes.count) { return .failure(e) }
-        if let m = bytes.withUnsafeBufferPointer(fastMove) { return .success(m) }
+        if let m = bytes.withUnsafeBytes(fastMove) { return .success(m) }
         return decodeParsed(bytes)
     }
 
@@ -26,7 +26,7 @@ extension Wire {
     /// same answer, without copying them into an array first.
     public static func decodeClient(_ bytes: UnsafeRawBufferPointer) -> Result<ClientMessage, WireError> {
         if let e = oversize(bytes.count) { return .failure(e) }
-        if let m = fastMove(bytes.assumingMemoryBound(to: UInt8.self)) { return .success(m) }
+        if let m = fastMove(bytes) { return .success(m) }
         return decodeParsed(bytes)
     }
 

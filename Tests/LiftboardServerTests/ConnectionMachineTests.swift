@@ -266,6 +266,27 @@ struct MachineDriver {
         #expect(d.machine.afterWriting() == .sendClose(code: 1008, reason: "too far behind"))
     }
 
+    /// One big message (a whole order on a huge board) is no slow reader, nor are the small
+    /// ones queued behind it while it is written: the byte bound leaves room for twice the
+    /// largest message queued. More than that behind it is.
+    @Test func smallMessagesBehindABigOneAreNoSlowReaderUntilTheyOutweighIt() {
+        var bounds = ConnectionMachine.Bounds()
+        bounds.maxPendingBytes = 300
+        var d = MachineDriver(bounds: bounds, boards: ["b": MachineDriver.board(items: 40)])
+        d.start()
+        // A frame estimated at 420 bytes: over the bound, but the message queued.
+        #expect(!d.receive(#"{"t":"wheel","dx":0,"dy":100,"ms":0}"#).contains(.abandon))
+        var k = 0
+        var out: [ConnectionMachine.Action] = []
+        while !out.contains(.abandon) && k < 20 {
+            k += 1
+            out = d.receive("{\"t\":\"ping\",\"id\":\(k),\"ms\":0}")
+        }
+        // Three pongs (120 bytes each) fit beside the frame (780 ≤ 840); the fourth does not
+        // (900). Before, the first did (540 over the 300-byte bound).
+        #expect(k == 4, "abandoned after \(k) pings")
+    }
+
     @Test func timeTheServerSpentBeforeTheSocketWasOfferedTheQueueIsNotTheReadersDelay() {
         // A million-item session starting on the same loop kept it busy for seconds after this
         // connection's message was queued: the client never had the chance to read it.

@@ -6,7 +6,7 @@ import LiftboardCore
 /// (return nil) for everything else.
 struct FastMoveTests {
     func fast(_ s: String) -> ClientMessage? {
-        Array(s.utf8).withUnsafeBufferPointer { Wire.fastMove($0) }
+        Array(s.utf8).withUnsafeBytes { Wire.fastMove($0) }
     }
 
     func general(_ s: String) -> ClientMessage? {
@@ -60,19 +60,33 @@ struct FastMoveTests {
         for l in odd { #expect(fast(l) == nil, "\(l)") }
     }
 
-    /// The server's `pageMove` holds to the message size limit as `decodeClient` does: a move in
+    /// The server's `Wire.move` holds to the message size limit as `decodeClient` does: a move in
     /// the page's form made huge by a number's digits is left to it, which refuses it.
     @Test func aPageMoveOverTheSizeLimitIsLeftToTheGeneralDecoder() {
         let huge = #"{"t":"move","p":1,"x":1."# + String(repeating: "0", count: Wire.maxMessageBytes) + #","y":2,"seq":3,"ms":4}"#
         let bytes = Array(huge.utf8)
-        #expect(bytes.withUnsafeBytes { Wire.pageMove($0) } == nil)
+        #expect(bytes.withUnsafeBytes { Wire.move($0) } == nil)
         guard case .failure(let e) = bytes.withUnsafeBytes({ Wire.decodeClient($0) }) else {
             Issue.record("a message over the limit was read")
             return
         }
         #expect(e.code == .tooLarge)
         let usual = Array(#"{"t":"move","p":1,"x":1.5,"y":2,"seq":3,"ms":4}"#.utf8)
-        #expect(usual.withUnsafeBytes { Wire.pageMove($0) } == Wire.PointerMove(pointer: 1, at: Point(x: 1.5, y: 2), seq: 3, ms: 4))
+        #expect(usual.withUnsafeBytes { Wire.move($0) } == Wire.PointerMove(pointer: 1, at: Point(x: 1.5, y: 2), seq: 3, ms: 4))
+    }
+
+    /// The server's `Wire.move` is the one reading's: a move in any form it reads (spaces, its
+    /// members in any order, without `seq`) reaches the engine as the page's form does; an
+    /// `up`, a `down` or a `wheel` is not a move, and goes by `decodeClient`.
+    @Test func theServersMoveTakesEveryMoveTheReadingTakesAndNothingElse() {
+        let moves = [#"{"t":"move","p":1,"x":1.5,"y":2,"seq":3,"ms":4}"#, #" { "ms" : 4 , "seq" : 3 , "y" : 2 , "x" : 1.5 , "p" : 1 , "t" : "move" } "#,
+                     #"{"p":1,"t":"move","x":1.5,"y":2,"ms":4,"seq":3}"#]
+        for l in moves {
+            #expect(Array(l.utf8).withUnsafeBytes { Wire.move($0) } == Wire.PointerMove(pointer: 1, at: Point(x: 1.5, y: 2), seq: 3, ms: 4), "\(l)")
+        }
+        let others = [#"{"t":"up","p":1,"x":1.5,"y":2,"seq":3,"ms":4}"#, #"{"t":"down","p":1,"x":1.5,"y":2,"ms":4}"#,
+                      #"{"t":"wheel","dx":0,"dy":1,"ms":4}"#, #"{"t":"move","p":1,"x":1e3,"y":2,"ms":4}"#]
+        for l in others { #expect(Array(l.utf8).withUnsafeBytes { Wire.move($0) } == nil, "\(l)") }
     }
 
     @Test func anythingUnusualGoesTheGeneralWay() {
@@ -101,7 +115,7 @@ struct FastMoveTests {
                 let line = String(decoding: bytes[..<cut], as: UTF8.self) + tail
                 // Exactly the bytes of the line in their own allocation: a read past them is
                 // an address sanitizer's error in the fuzz build.
-                let m = Array(line.utf8).withUnsafeBufferPointer { Wire.fastMove($0) }
+                let m = Array(line.utf8).withUnsafeBytes { Wire.fastMove($0) }
                 if let m { #expect(m == general(line), "\(line)") }
                 // Without its closing brace it is no message at all.
                 if cut < bytes.count, !tail.contains("}") { #expect(m == nil, "\(line)") }
@@ -154,7 +168,7 @@ struct FastMoveTests {
         let numbers = ["0", "1", "-7", "3.25", "0.0001", "123456789012345", "116.60000000009313", "-0", "1e2", "01", "1.", "-",
                        "10000001", "2147483648", "9007199254740993"]
         func number() -> String { numbers[next(4) == 0 ? next(numbers.count) : next(8)] }
-        var fastCount = 0, templateCount = 0
+        var fastCount = 0, moveCount = 0
         for _ in 0..<400 {
             let seq = next(3) == 0 ? "" : ",\"seq\":\(number())"
             let line = "{\"t\":\"move\",\"p\":\(numbers[next(3)]),\"x\":\(number()),\"y\":\(number())\(seq),\"ms\":\(number())}"
@@ -167,21 +181,21 @@ struct FastMoveTests {
             }
             for v in variants {
                 let text = String(decoding: v, as: UTF8.self)
-                let m = v.withUnsafeBufferPointer { Wire.fastMove($0) }
+                let m = v.withUnsafeBytes { Wire.fastMove($0) }
                 if let m {
                     fastCount += 1
                     #expect(m == general(text), "\(text)")
                 }
-                // The template (the server's `pageMove`) answers only what the whole fast path
-                // answers, and a move.
-                let t = v.withUnsafeBytes { Wire.pageMove($0) }
-                if t != nil { templateCount += 1 }
+                // The server's `Wire.move` answers exactly the moves the whole fast path
+                // answers.
+                let t = v.withUnsafeBytes { Wire.move($0) }
+                if t != nil { moveCount += 1 }
                 let asMessage = t.map { ClientMessage(event: .move(pointer: $0.pointer, at: $0.at), seq: $0.seq, ms: $0.ms) }
-                #expect(t == nil || asMessage == m, "\(text)")
+                #expect(asMessage == (m.map { if case .move = $0.event { $0 } else { nil } } ?? nil), "\(text)")
             }
         }
         #expect(fastCount > 2_000)
-        #expect(templateCount > 2_000)
+        #expect(moveCount > 2_000)
     }
 
     /// The server decodes its receive buffer (an array) without the generic collection's
