@@ -21,3 +21,26 @@ public struct TreeChange: Hashable, Sendable {
     public var collapsed: Bool? = nil
     public init() {}
 }
+
+extension TreeFacts {
+    /// These facts with `t`'s changes made.
+    mutating func apply(_ t: TreeChange) {
+        if let d = t.depth { depth = d }
+        if let p = t.parent { parent = p }
+        if let h = t.hasChildren { hasChildren = h }
+        if let c = t.collapsed { collapsed = c }
+    }
+}
+
+extension TreeChange {
+    /// This change followed by `t` (nil: nothing more): `t`'s keys win.
+    func followed(by t: TreeChange?) -> TreeChange {
+        guard let t else { return self }
+        var m = self
+        if let d = t.depth { m.depth = d }
+        if let p = t.parent { m.parent = p }
+        if let h = t.hasChildren { m.hasChildren = h }
+        if let c = t.collapsed { m.collapsed = c }
+        return m
+    }
+}
