@@ -136,7 +136,7 @@ enum RecordedKeys {
         "ping": ["id"],
     ]
     static let viewport: Set<String> = ["w", "h", "dpr"]
-    static let config: Set<String> = ["pressMs", "allowableMovement", "mode", "edgeScrollRange", "edgeScrollSpeed", "liftScale",
+    static let config: Set<String> = ["pressMs", "springMs", "allowableMovement", "mode", "edgeScrollRange", "edgeScrollSpeed", "liftScale",
                                       "liftRotation", "liftAlpha", "liftMs", "shiftMs", "dropMs", "idleResetMs", "reducedMotion",
                                       // The output's shape: a replay prints what the client was sent.
                                       "commitOrder", "events", "follow", "commits", "layouts", "presence"]

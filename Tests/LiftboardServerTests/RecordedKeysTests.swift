@@ -1,4 +1,5 @@
 import Testing
+import LiftboardCore
 import LiftboardWire
 @testable import LiftboardServer
 
@@ -31,5 +32,24 @@ import LiftboardWire
         let kept = RecordedKeys.known(hello)
         guard case .object(let config)? = kept.first(where: { $0.0 == "config" })?.1 else { Issue.record("no config"); return }
         #expect(config.map(\.0) == ["pressMs", "commitOrder", "events", "follow", "commits", "layouts"])
+    }
+
+    /// Every key of a hello's `config` that the decoder reads is one a recording keeps: a
+    /// hello with each set apart from its default reads back, after the recorder's filter, as
+    /// the same config (a tree's `springMs` was left out, and a replay sprang open at 500 ms).
+    @Test func aRecordedHelloKeepsEveryConfigKeyTheDecoderReads() throws {
+        let text = #"{"t":"hello","v":1,"board":"demo","viewport":{"w":400,"h":600,"dpr":2},"config":{"#
+            + #""pressMs":300,"springMs":700,"allowableMovement":12,"mode":"swap","edgeScrollRange":50,"edgeScrollSpeed":900,"#
+            + #""liftScale":1.1,"liftRotation":0.05,"liftAlpha":0.8,"liftMs":120,"shiftMs":200,"dropMs":250,"idleResetMs":60000,"#
+            + #""reducedMotion":true,"commitOrder":"none","events":"inline","follow":"quiet","commits":"inline","layouts":"named","#
+            + #""presence":"delta"},"ms":0}"#
+        let value = try JSONParser.parse(Array(text.utf8))
+        guard case .object(let hello) = value else { Issue.record("not an object"); return }
+        guard case .hello(let sent) = try Wire.decodeClient(value).event,
+              case .hello(let recorded) = try Wire.decodeClient(.object(RecordedKeys.known(hello))).event else {
+            Issue.record("not a hello"); return
+        }
+        #expect(sent.config != SessionConfig(), "the hello sets its config")
+        #expect(recorded.config == sent.config)
     }
 }
