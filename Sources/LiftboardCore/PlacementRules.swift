@@ -46,13 +46,10 @@ public enum PlacementRules {
 
 /// A section's placement rules (see `PlacementRules`).
 public struct SectionRules: Hashable, Sendable {
-    public var accepts: Set<String>?
-    public var max: Int?
-    public var copy: Bool
-    public var drop: SectionDrop?
-    public init(accepts: Set<String>? = nil, max: Int? = nil, copy: Bool = false, drop: SectionDrop? = nil) {
-        self.accepts = accepts; self.max = max; self.copy = copy; self.drop = drop
-    }
+    public var accepts: Set<String>? = nil
+    public var max: Int? = nil
+    public var copy = false
+    public var drop: SectionDrop? = nil
     public var hasRules: Bool { accepts != nil || max != nil || copy || drop != nil }
 }
 

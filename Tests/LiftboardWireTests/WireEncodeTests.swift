@@ -1,5 +1,5 @@
 import Testing
-import LiftboardCore
+@testable import LiftboardCore
 @testable import LiftboardWire
 
 func text(_ e: ServerEvent, line: Int? = nil) -> String { String(decoding: Wire.encode(e, line: line), as: UTF8.self) }
