@@ -24,9 +24,6 @@ public struct LongPressRecognizer: Hashable, Sendable {
     /// When the press begins if nothing else happens first; `nil` once it is decided.
     public var deadline: Double? { state == .possible ? downTime + pressMs : nil }
 
-    /// Whether the gesture is over (ended, cancelled or failed).
-    public var isFinished: Bool { state == .ended || state == .cancelled || state == .failed }
-
     /// The timer fired at `now`. Returns whether the press began.
     @discardableResult
     public mutating func fire(at now: Double) -> Bool {

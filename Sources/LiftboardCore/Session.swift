@@ -113,9 +113,6 @@ public struct Session: Sendable {
     /// where `committedOrder != nil` builds the whole order (a million ids on a big board).
     public var isLive: Bool { live != nil }
 
-    /// Whether the driver has closed the session.
-    public var isClosed: Bool { if case .closed = state { true } else { false } }
-
     /// The live order (dragged items at their live places).
     public var liveOrder: [SectionOrder]? { live?.session.arr.order }
 
