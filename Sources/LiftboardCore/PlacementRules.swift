@@ -64,22 +64,6 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
     /// `drop: "remove"`: a trash holds no items.
     case trash(section: String)
 
-    /// The rule as the board file names it.
-    public var rule: String {
-        switch self {
-        case .kind: "accepts"
-        case .full: "max"
-        case .palette: "copy"
-        case .trash: "drop"
-        }
-    }
-
-    public var section: String {
-        switch self {
-        case .kind(let s, _), .full(let s, _), .palette(let s), .trash(let s): s
-        }
-    }
-
     /// `rule_refused`'s message: the rule first, then the section and why.
     public var description: String {
         switch self {

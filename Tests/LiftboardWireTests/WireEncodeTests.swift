@@ -125,3 +125,12 @@ func text(_ e: ServerEvent, line: Int? = nil) -> String { String(decoding: Wire.
         #expect(error(#"{"id":"d","sections":[{"id":"s","drop":"remove","items":[{"id":"a"}]}]}"#)?.field == "sections[0].items")
     }
 }
+
+extension BoardError {
+    /// The field the error names.
+    var field: String {
+        switch self {
+        case .missing(let f), .wrongType(let f, _), .invalid(let f, _), .duplicateID(let f, _), .unknownLayout(let f, _): f
+        }
+    }
+}
