@@ -1,6 +1,5 @@
-// Over 500 lines on purpose: the protocol's whole vocabulary in one place, each message type
-// next to the ones it carries, so that a reader checks it against docs/protocol.md in one file.
-// The protocol's vocabulary as values (contract §3 and §5). LiftboardWire turns them into JSON
+// The protocol's vocabulary as values (contract §3 and §5), in one file, each message type next
+// to the ones it carries, to be read against docs/protocol.md. LiftboardWire turns them into JSON
 // and back; LiftboardCore only ever sees these types.
 
 /// The client's viewport in CSS pixels, and its device pixel ratio.
