@@ -168,12 +168,6 @@ public enum BoardError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `layout` is none of `list`, `grid`, `columns`, `tree`.
     case unknownLayout(field: String, value: String)
 
-    public var field: String {
-        switch self {
-        case .missing(let f), .wrongType(let f, _), .invalid(let f, _), .duplicateID(let f, _), .unknownLayout(let f, _): f
-        }
-    }
-
     public var description: String {
         switch self {
         case .missing(let f): "\(f): missing"

@@ -213,13 +213,9 @@ extension Board {
         // The rule moves each item as its place before the change (two integers), not as the
         // item: comparing and copying items (their strings, their card) cost about 600
         // instructions an item of the sections involved.
-        func item(_ id: String) -> ItemPlace? {
-            for s in sections.indices {
-                if let i = sections[s].items.firstIndex(where: { $0.id == id }) { return ItemPlace(section: s, index: i) }
-            }
+        guard let resolved = resolveReorder(change, item: { locate(item: $0).map { ItemPlace(section: $0.section, index: $0.index) } }) else {
             return nil
         }
-        guard let resolved = resolveReorder(change, item: item) else { return nil }
         var order: [[ItemPlace]] = []
         order.reserveCapacity(sections.count)
         for s in sections.indices { order.append(sections[s].items.indices.map { ItemPlace(section: s, index: $0) }) }
@@ -355,6 +351,15 @@ extension Board {
         func pinned(_ s: Int) -> [(home: Int, item: Item)] {
             sections[s].items.enumerated().filter { !$0.element.movable }.map { ($0.offset, $0.element) }
         }
+        /// `item` right after `after` in section `s` (first when nil; at `index`, clamped, when
+        /// `after` is not there), the section's pinned items back at their indexes.
+        func insert(_ item: Item, into s: Int, after: String?, index: Int) {
+            let p = pinned(s)
+            var at = 0
+            if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? min(max(0, index), sections[s].items.count) }
+            sections[s].items.insert(item, at: at)
+            if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }
+        }
         switch change {
         case .batch(let changes) where change.isEdit:
             // An edit batch: each edit as alone, in order; those that apply nowhere are skipped.
@@ -367,11 +372,7 @@ extension Board {
             guard !item.id.isEmpty, locate(item: item.id) == nil, let s = sections.firstIndex(where: { $0.id == section }) else { return false }
             if layout == .tree { return addTreeItem(item, section: s, parent: parent, after: after) }
             guard parent == nil else { return false }
-            let p = pinned(s)
-            var at = 0
-            if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? sections[s].items.count }
-            sections[s].items.insert(item, at: at)
-            if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }
+            insert(item, into: s, after: after, index: .max)
         case .copyItem(let id, let new, let section, let after, let index, let parent):
             guard !new.isEmpty, locate(item: new) == nil, let (s0, i0) = locate(item: id),
                   let s = sections.firstIndex(where: { $0.id == section }) else { return false }
@@ -380,11 +381,7 @@ extension Board {
             // A tree's copy is the item's subtree, under `parent` after `after`'s subtree.
             if layout == .tree { return copyTreeSubtree(section: s0, index: i0, as: new, into: s, parent: parent, after: after) }
             guard parent == nil else { return false }
-            let p = pinned(s)
-            var at = 0
-            if let after { at = sections[s].items.firstIndex(where: { $0.id == after }).map { $0 + 1 } ?? min(max(0, index), sections[s].items.count) }
-            sections[s].items.insert(item, at: at)
-            if !p.isEmpty { ChangeRule.restorePinned(&sections[s].items, pinned: p, movable: \.movable) }
+            insert(item, into: s, after: after, index: index)
         case .removeItem(let id):
             guard let (s, i) = locate(item: id) else { return false }
             if layout == .tree { removeTreeItem(section: s, index: i); return true }

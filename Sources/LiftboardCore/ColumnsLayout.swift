@@ -71,14 +71,12 @@ struct ColumnsLayout: Layout {
     /// - Complexity: O(1).
     func targetColumn(atX x: Double, current: Int, in a: Arrangement) -> Int {
         guard a.sectionCount > 0 else { return 0 }
+        if let s = column(atX: x, in: a) { return s }
         if x < 0 { return 0 }
-        let pitch = metrics.width + metrics.gap
-        let k = (x / pitch).rounded(.down)
-        guard k.isFinite, k < Double(a.sectionCount) else { return a.sectionCount - 1 }
-        let s = Int(k)
-        if x - columnX(s) < metrics.width { return s }
-        if s + 1 >= a.sectionCount { return s }  // right of the last column
-        return current == s + 1 ? s + 1 : s
+        // In a gap, or right of the last column.
+        let k = (x / (metrics.width + metrics.gap)).rounded(.down)
+        guard k.isFinite, k < Double(a.sectionCount - 1) else { return a.sectionCount - 1 }
+        return current == Int(k) + 1 ? current : Int(k)
     }
 
     /// The index before which item `h` enters column `t`: the first row of `t`, without `h`,
@@ -114,13 +112,16 @@ struct ColumnsLayout: Layout {
         let h = s.drags[d].item
         let c = s.drags[d].center
         let t = targetColumn(atX: c.x + s.scrolling.x, current: s.arr.sectionOf[h], in: s.arr)
-        followIntoColumn(h, t, viewportY: c.y, in: &s)
+        followIntoColumn(d, t, viewportY: c.y, swapping: false, in: &s)
     }
 
-    /// Into column `t` (unless it refuses the item), then the list rule within its column.
-    private func followIntoColumn(_ h: Int, _ t: Int, viewportY y: Double, in s: inout LiveSession) {
+    /// Drag `d`'s item into column `t` (unless it refuses the item; `swapping`: its exchange
+    /// undone first), then the list rule within its column.
+    private func followIntoColumn(_ d: Int, _ t: Int, viewportY y: Double, swapping: Bool, in s: inout LiveSession) {
+        let h = s.drags[d].item
         if t != s.arr.sectionOf[h] {
             guard !s.arr.hasRules || s.allows(t, for: h) else { return }
+            if swapping { s.setSwapTarget(d, nil) }
             enterColumn(h, t, viewportY: y, in: &s)
         }
         s.retargetByListRule(h, centerY: y + s.scrolling.columns[s.arr.sectionOf[h]], acrossHeaders: false)
@@ -138,30 +139,12 @@ struct ColumnsLayout: Layout {
     /// exchange is undone and the item enters that column by the insert rule, then follows it.
     /// Only a cell of the lift's column brings it back.
     func retargetSwap(_ d: Int, center _: Point, in s: inout LiveSession) {
-        let h = s.drags[d].item, ls = s.drags[d].liftSection
-        let c = s.drags[d].center
+        let ls = s.drags[d].liftSection, c = s.drags[d].center
         let x = c.x + s.scrolling.x
-        let cur = s.arr.sectionOf[h]
-        let t = targetColumn(atX: x, current: cur, in: s.arr)
-        if t == ls {
-            guard c.y >= metrics.headerHeight, let ref = s.committedLayout,
-                  case .cell(let other) = ref.region(at: Point(x: x, y: c.y + s.scrolling.columns[ls])), ref.sectionOf[other] == ls else {
-                return  // over no cell of the lift's column: the live order stays
-            }
-            if cur != ls { s.arr.move(h, toSection: ls, index: ref.indexOf[h], pinnedHome: s.pinnedHome) }
-            if other == h {
-                s.setSwapTarget(d, nil)
-            } else if s.arr.movable[other] && !s.isHeld(other, byOtherThan: d) {
-                s.setSwapTarget(d, other)
-            }
-            return
-        }
-        if t != cur {
-            guard !s.arr.hasRules || s.allows(t, for: h) else { return }
-            s.setSwapTarget(d, nil)
-            enterColumn(h, t, viewportY: c.y, in: &s)
-        }
-        s.retargetByListRule(h, centerY: c.y + s.scrolling.columns[s.arr.sectionOf[h]], acrossHeaders: false)
+        let t = targetColumn(atX: x, current: s.arr.sectionOf[s.drags[d].item], in: s.arr)
+        guard t == ls else { return followIntoColumn(d, t, viewportY: c.y, swapping: true, in: &s) }
+        // Over a header (it does not scroll) no cell is.
+        if c.y >= metrics.headerHeight { _ = s.swapOverCommittedCell(d, center: Point(x: x, y: c.y + s.scrolling.columns[ls])) }
     }
 
     /// Left/Right: the nearest column that way with items (the same index, clamped); Up/Down
@@ -190,16 +173,12 @@ struct ColumnsLayout: Layout {
         let sec = s.arr.sectionOf[h], i = s.arr.indexOf[h]
         let free = !s.arr.hasRules || s.allows(sec, for: h)
         switch key {
-        case "ArrowUp":
-            if free, let j = s.prevMovable(section: sec, before: i) { s.arr.exchange(section: sec, i, j) }
-        case "ArrowDown":
-            if free, let j = s.nextMovable(section: sec, after: i) { s.arr.exchange(section: sec, i, j) }
-        case "ArrowLeft":
-            if let t = s.prevAllowed(before: sec, for: h) {
-                s.arr.move(h, toSection: t, index: min(i, s.arr.members[t].count), pinnedHome: s.pinnedHome)
+        case "ArrowUp", "ArrowDown":
+            if free, let j = key == "ArrowUp" ? s.prevMovable(section: sec, before: i) : s.nextMovable(section: sec, after: i) {
+                s.arr.exchange(section: sec, i, j)
             }
-        case "ArrowRight":
-            if let t = s.nextAllowed(after: sec, for: h) {
+        case "ArrowLeft", "ArrowRight":
+            if let t = key == "ArrowLeft" ? s.prevAllowed(before: sec, for: h) : s.nextAllowed(after: sec, for: h) {
                 s.arr.move(h, toSection: t, index: min(i, s.arr.members[t].count), pinnedHome: s.pinnedHome)
             }
         default:

@@ -125,17 +125,12 @@ struct GridLayout: Layout {
         switch key {
         case "ArrowRight": s.stepInReadingOrder(h, forward: true)
         case "ArrowLeft": s.stepInReadingOrder(h, forward: false)
-        case "ArrowDown":
-            if i + cols < s.arr.members[sec].count {
-                s.arr.move(h, toSection: sec, index: i + cols, pinnedHome: s.pinnedHome)
+        case "ArrowDown", "ArrowUp":
+            let j = key == "ArrowDown" ? i + cols : i - cols
+            if j >= 0 && j < s.arr.members[sec].count {
+                s.arr.move(h, toSection: sec, index: j, pinnedHome: s.pinnedHome)
             } else {
-                s.stepInReadingOrder(h, forward: true)
-            }
-        case "ArrowUp":
-            if i - cols >= 0 {
-                s.arr.move(h, toSection: sec, index: i - cols, pinnedHome: s.pinnedHome)
-            } else {
-                s.stepInReadingOrder(h, forward: false)
+                s.stepInReadingOrder(h, forward: key == "ArrowDown")
             }
         default: break
         }

@@ -1,6 +1,6 @@
 /// The scroll axes of a layout whose sections scroll on their own (columns, docs/protocol.md,
 /// "Columns"): the board scrolling sideways (`scrollX`) and each column vertically on its own
-/// (`colScroll`); pans that lock to one axis, scrolling.flings, auto-scroll in both directions at once.
+/// (`colScroll`); pans that lock to one axis, flings, auto-scroll in both directions at once.
 /// Where the cells are and how a drag moves is `ColumnsLayout`'s. Lists and grids never come
 /// here.
 extension LiveSession {
@@ -87,22 +87,20 @@ extension LiveSession {
         clampColumnScrolls()
     }
 
-    /// Moves the board sideways to `x` (clamped) and retargets every pointer drag.
-    mutating func scrollBoard(to x: Double, now: Double) {
-        let clamped = min(max(0, x), maxScrollX)
-        guard clamped != scrolling.x else { return }
-        scrolling.x = clamped
-        step.cellsDirty = true
-        for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
-        settleColumns(now: now)
+    /// The offset of the board's sideways scroll (`t` -1, as a `Fling` names it) or of column
+    /// `t`, and the end it stops at.
+    func scrollRange(_ t: Int) -> (offset: Double, end: Double) {
+        t < 0 ? (scrolling.x, maxScrollX) : (scrolling.columns[t], maxColumnScroll(t))
     }
 
-    /// Moves column `k` to offset `y` (clamped to its rows) and retargets every pointer drag.
-    mutating func scrollColumn(_ k: Int, to y: Double, now: Double) {
-        guard k >= 0, k < scrolling.columns.count else { return }
-        let clamped = min(max(0, y), maxColumnScroll(k))
-        guard clamped != scrolling.columns[k] else { return }
-        scrolling.columns[k] = clamped
+    /// Moves the board sideways (`t` -1) or column `t` to `v` (clamped to its end) and
+    /// retargets every pointer drag.
+    mutating func scrollColumns(_ t: Int, to v: Double, now: Double) {
+        guard t < scrolling.columns.count else { return }
+        let (offset, end) = scrollRange(t)
+        let clamped = min(max(0, v), end)
+        guard clamped != offset else { return }
+        if t < 0 { scrolling.x = clamped } else { scrolling.columns[t] = clamped }
         step.cellsDirty = true
         for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
         settleColumns(now: now)
@@ -112,11 +110,11 @@ extension LiveSession {
     /// column), `dx` the board.
     mutating func wheelColumns(dx: Double, dy: Double, at: Point?, now: Double) {
         scrolling.flings = []
-        if dx != 0 { scrollBoard(to: scrolling.x + dx, now: now) }
-        if dy != 0, let at, let k = column(atX: at.x + scrolling.x) { scrollColumn(k, to: scrolling.columns[k] + dy, now: now) }
+        if dx != 0 { scrollColumns(-1, to: scrolling.x + dx, now: now) }
+        if dy != 0, let at, let k = column(atX: at.x + scrolling.x) { scrollColumns(k, to: scrolling.columns[k] + dy, now: now) }
     }
 
-    // MARK: Pans and scrolling.flings
+    // MARK: Pans and flings
 
     /// A pan decides its axis once (UIScrollView's directional lock): sideways when |dx| >
     /// |dy|, scrolling the board, else vertically, scrolling the column under its `down`.
@@ -131,9 +129,9 @@ extension LiveSession {
         pointers[k].samples.append((now, sideways ? pointers[k].position.x : pointers[k].position.y))
         pointers[k].samples.removeAll { now - $0.t > 100 }
         if sideways {
-            scrollBoard(to: pointers[k].scrollXAtDown - dx, now: now)
+            scrollColumns(-1, to: pointers[k].scrollXAtDown - dx, now: now)
         } else if let c = pointers[k].columnAtDown {
-            scrollColumn(c, to: pointers[k].columnScrollAtDown - dy, now: now)
+            scrollColumns(c, to: pointers[k].columnScrollAtDown - dy, now: now)
         }
     }
 
@@ -151,7 +149,7 @@ extension LiveSession {
             guard let c = pointer.columnAtDown, c < scrolling.columns.count else { return }
             target = c
         }
-        let (offset, end) = target < 0 ? (scrolling.x, maxScrollX) : (scrolling.columns[target], maxColumnScroll(target))
+        let (offset, end) = scrollRange(target)
         if (velocity < 0 && offset <= 0) || (velocity > 0 && offset >= end) { return }
         scrolling.flings.removeAll { $0.target == target }
         scrolling.flings.append(Fling(target: target, velocity: velocity, nextTick: now + tickMs))
@@ -161,15 +159,10 @@ extension LiveSession {
     mutating func flingTick(_ i: Int, now: Double) {
         guard i < scrolling.flings.count else { return }
         var f = scrolling.flings[i]
-        if f.target < 0 {
-            scrollBoard(to: scrolling.x + f.velocity * Self.distancePerTick, now: now)
-        } else {
-            scrollColumn(f.target, to: scrolling.columns[f.target] + f.velocity * Self.distancePerTick, now: now)
-        }
+        scrollColumns(f.target, to: scrollRange(f.target).offset + f.velocity * Self.distancePerTick, now: now)
         f.velocity *= Self.decayPerTick
         f.nextTick = now + tickMs
-        let (offset, end) = f.target < 0 ? (scrolling.x, maxScrollX)
-            : (f.target < scrolling.columns.count ? (scrolling.columns[f.target], maxColumnScroll(f.target)) : (0, 0))
+        let (offset, end) = f.target < scrolling.columns.count ? scrollRange(f.target) : (0, 0)
         let atEnd = offset <= 0 || offset >= end
         if abs(f.velocity) * 1000 < 10 || atEnd { scrolling.flings.remove(at: i) } else { scrolling.flings[i] = f }
     }

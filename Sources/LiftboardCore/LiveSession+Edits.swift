@@ -5,16 +5,15 @@ extension LiveSession {
     /// The committed board as this session knows it, with every attribute resolved (colors and
     /// heights explicit, so that a rebuilt arrangement draws the same cells the same way).
     func committedBoard() -> Board {
-        var b = Board(id: boardID, layout: arr.spec.kind, list: arr.spec.list, grid: arr.spec.grid, columns: arr.spec.columns, sections: [])
-        b.version = version
-        b.sections = base.enumerated().map { s, m in
+        var b = Board(id: boardID, layout: arr.spec.kind, list: arr.spec.list, grid: arr.spec.grid, columns: arr.spec.columns,
+                      sections: base.enumerated().map { s, m in
             Section(id: arr.sectionIDs[s], title: arr.titles[s], items: m.map { h in
                 Item(id: arr.ids[h], label: arr.labels[h], color: arr.colors[h],
                      height: arr.layout.declaredHeight(arr.heights[h]), movable: arr.movable[h],
                      kind: arr.kinds[h], handle: arr.grips[h], card: arr.cards[h])
             }, accepts: arr.rules[s].accepts.map { $0.sorted() }, max: arr.rules[s].max, copy: arr.rules[s].copy,
                drop: arr.rules[s].drop, subtitle: arr.subtitles[s])
-        }
+        }, version: version)
         if arr.tree != nil { addTreeFacts(to: &b) }
         return b
     }
@@ -99,10 +98,7 @@ extension LiveSession {
         let was = liftedBy
         liftedBy = LiftTable(count: arr.itemCount)
         liftedBy.take(was.others, from: was.othersFrom)  // by id: others' holds outlive the rebuild (issue 44)
-        for d in drags {
-            liftedBy[d.item] = d.pointer
-            for x in d.extras { liftedBy[x] = d.pointer }
-        }
+        for d in drags { for x in d.carried { liftedBy[x] = d.pointer } }
         let wasSelected = selection.marked
         selection.marked = Array(repeating: false, count: arr.itemCount)
         selection.count = 0

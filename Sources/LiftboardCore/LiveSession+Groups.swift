@@ -36,7 +36,7 @@ extension LiveSession {
     }
 
     mutating func tapAdd(_ h: Int, to d: Int) {
-        carry(drag: d, group: (drags[d].group.isEmpty ? [drags[d].item] : drags[d].group) + [h])
+        carry(drag: d, group: drags[d].carried + [h])
         announce("\(drags[d].group.count) items lifted.")
     }
 

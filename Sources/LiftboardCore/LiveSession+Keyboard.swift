@@ -148,13 +148,10 @@ extension LiveSession {
     /// out of keeps its order).
     mutating func stepInReadingOrder(_ h: Int, forward: Bool) {
         let s = arr.sectionOf[h], i = arr.indexOf[h]
-        let free = !arr.hasRules || allows(s, for: h)
-        if forward {
-            if free, let j = nextMovable(section: s, after: i) { arr.exchange(section: s, i, j); return }
-            if let t = nextAllowed(after: s, for: h) { arr.move(h, toSection: t, index: 0, pinnedHome: pinnedHome) }
-        } else {
-            if free, let j = prevMovable(section: s, before: i) { arr.exchange(section: s, i, j); return }
-            if let t = prevAllowed(before: s, for: h) { arr.move(h, toSection: t, index: arr.members[t].count, pinnedHome: pinnedHome) }
+        if !arr.hasRules || allows(s, for: h), let j = forward ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
+            arr.exchange(section: s, i, j)
+        } else if let t = forward ? nextAllowed(after: s, for: h) : prevAllowed(before: s, for: h) {
+            arr.move(h, toSection: t, index: forward ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
         }
     }
 

@@ -15,33 +15,23 @@ extension LiveSession {
                                       kinds: items.map { arr.kinds[$0] }, entering: entering)
     }
 
-    /// Recomputes which sections refuse what drag `d` carries.
-    /// - Complexity: O(n) when a section states a rule, else O(1).
-    mutating func refreshRefusals(_ d: Int) {
+    /// Recomputes which sections refuse what drag `d` carries: the sections `touched` (a
+    /// commit that changed only those of the committed order: what the others refuse is as it
+    /// was), or every one (nil).
+    /// - Complexity: O(n) when a section states a rule (O(items of `touched`)), else O(1).
+    mutating func refreshRefusals(_ d: Int, sections touched: [Int]? = nil) {
         guard arr.hasRules else { drags[d].refused = []; return }
         let items = drags[d].carried
-        let refused = (0..<arr.sectionCount).map { $0 == drags[d].copyFrom || refusal(into: $0, carrying: items) != nil }
+        var refused = touched == nil || drags[d].refused.isEmpty ? Array(repeating: false, count: arr.sectionCount) : drags[d].refused
+        for t in touched ?? Array(0..<arr.sectionCount) { refused[t] = t == drags[d].copyFrom || refusal(into: t, carrying: items) != nil }
         drags[d].refused = refused.contains(true) ? refused : []
     }
 
-    /// Every drag's refusals, after the committed order or the board changed; a pointer
-    /// drag's `forbidden` follows.
-    mutating func refreshRefusals() {
+    /// Every drag's refusals (`refreshRefusals(_:sections:)`), after the committed order or the
+    /// board changed; a pointer drag's `forbidden` follows.
+    mutating func refreshRefusals(sections touched: [Int]? = nil) {
         for d in drags.indices {
-            refreshRefusals(d)
-            if drags[d].pointer >= 0 { updateForbidden(d, center: contentPoint(drags[d].center)) }
-        }
-    }
-
-    /// `refreshRefusals()` after a commit that changed only the sections `touched` of the
-    /// committed order: what the others refuse is as it was.
-    /// - Complexity: O(items of those sections) a drag.
-    mutating func refreshRefusals(sections touched: [Int]) {
-        for d in drags.indices {
-            let items = drags[d].carried
-            var refused = drags[d].refused.isEmpty ? Array(repeating: false, count: arr.sectionCount) : drags[d].refused
-            for t in touched { refused[t] = t == drags[d].copyFrom || refusal(into: t, carrying: items) != nil }
-            drags[d].refused = refused.contains(true) ? refused : []
+            refreshRefusals(d, sections: touched)
             if drags[d].pointer >= 0 { updateForbidden(d, center: contentPoint(drags[d].center)) }
         }
     }
@@ -139,6 +129,19 @@ extension LiveSession {
         return true
     }
 
+    /// `commitEdit(change)` with drag `d` (what it carries) out of the session while it
+    /// commits: `false` when the edit applies to nothing, and the drag back as it was.
+    mutating func commitEdit(dropping d: Int, _ change: Change, now: Double) -> Bool {
+        let drag = drags.remove(at: d)
+        for x in drag.carried { liftedBy[x] = nil }
+        guard commitEdit(change, now: now) else {
+            drags.insert(drag, at: d)
+            for x in drag.carried { liftedBy[x] = drag.pointer }
+            return false
+        }
+        return true
+    }
+
     /// Ends drag `d` (already resolved to `change`, removing what it carries) on a trash: the
     /// items leave the board, the snapshot fades out where it is, a `drop` names the place it
     /// had in the trash. `false`, changing nothing, when the edit applies to nothing.
@@ -146,15 +149,7 @@ extension LiveSession {
         let drag = drags[d]
         let h = drag.item
         let id = arr.ids[h], label = arr.labels[h], at = arr.place(of: h), n = drag.carried.count
-        drags.remove(at: d)
-        liftedBy[h] = nil
-        for x in drag.extras { liftedBy[x] = nil }
-        guard commitEdit(change, now: now) else {
-            drags.insert(drag, at: d)
-            liftedBy[h] = drag.pointer
-            for x in drag.extras { liftedBy[x] = drag.pointer }
-            return false
-        }
+        guard commitEdit(dropping: d, change, now: now) else { return false }
         step.gestures.append(.drop(p: drag.pointer, id: id, at: at, cancelled: false))
         step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: id, moveDur: 0, scale: 1, rotation: 0, alpha: 0,
                                              dur: dur(config.shiftMs), ease: .easeOut, done: true))
@@ -194,13 +189,7 @@ extension LiveSession {
         let drag = drags[d]
         let h = drag.item
         let id = arr.ids[h], label = arr.labels[h]
-        drags.remove(at: d)
-        liftedBy[h] = nil
-        guard commitEdit(change, now: now), let n = arr.handleOf[new] else {
-            drags.insert(drag, at: d)
-            liftedBy[h] = drag.pointer
-            return false
-        }
+        guard commitEdit(dropping: d, change, now: now), let n = arr.handleOf[new] else { return false }
         let f = arr.frame(of: n)
         step.gestures.append(.drop(p: drag.pointer, id: id, at: arr.place(of: n), cancelled: false))
         step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: id, center: viewportPoint(f.center, section: arr.sectionOf[n]),

@@ -1,4 +1,4 @@
-/// The interval of auto-scroll and scrolling.deceleration ticks: 60 per second.
+/// The interval of auto-scroll and deceleration ticks: 60 per second.
 let tickMs = 1000.0 / 60.0
 
 /// One pointer that is down.
@@ -119,7 +119,7 @@ struct LiftTable: Sendable {
     }
 }
 
-/// A fling's scrolling.deceleration after a pan (UIScrollView's normal rate).
+/// A fling's deceleration after a pan (UIScrollView's normal rate).
 struct Deceleration: Sendable {
     /// Content velocity in px/ms.
     var velocity: Double
@@ -143,7 +143,7 @@ struct LiveSession: Sendable {
     var committedLayout: Arrangement?
     /// A pinned item's index in the committed order: where it stays while others move.
     var pinnedHome: [Int]
-    /// Offsets and what moves them on its own (scrolling.flings, decelerations, edge auto-scroll).
+    /// Offsets and what moves them on its own (flings, decelerations, edge auto-scroll).
     var scrolling = Scrolling()
 
     // Gestures.
@@ -248,24 +248,19 @@ struct LiveSession: Sendable {
 
     // MARK: Dispatch
 
-    mutating func handle(_ event: ClientEvent, seq: Int?, at now: Double) -> [ServerEvent] {
-        var out: [ServerEvent] = []
-        handle(event, seq: seq, at: now, into: &out)
-        return out
-    }
-
-    /// `handle(_:seq:at:)`, appending to `out` (a driver's buffer, reused from input to input).
+    /// Handles `event`, appending what it answers to `out` (a driver's buffer, reused from
+    /// input to input).
     mutating func handle(_ event: ClientEvent, seq: Int?, at now: Double, into out: inout [ServerEvent]) {
         if case .move(let p, let at) = event { return move(p, to: at, seq: seq, at: now, into: &out) }
         fire(at: now, into: &out)
         if let seq { identity.lastSeq = max(identity.lastSeq ?? seq, seq) }
         switch event {
-        case .hello:
-            break  // `Session` answers a second hello before it gets here
+        case .hello, .move, .advance, .resync, .rebase:
+            // `move` is above; `Session` answers hello, resync and rebase before they get here;
+            // `advance` only moves the clock (the timers due fired above).
+            break
         case .down(let p, let at, let kind, let mods, let button):
             pointerDown(p, at: at, kind: kind, mods: mods, button: button, now: now)
-        case .move:
-            break  // `move`, above
         case .up(let p, let at):
             pointerUp(p, at: at, now: now)
         case .cancel(let p):
@@ -298,12 +293,8 @@ struct LiveSession: Sendable {
         case .toggle(let id):
             identity.lastInput = now
             toggle(id, now: now)
-        case .advance:
-            break
         case .external(let commit):
             applyExternal(commit, now: now)
-        case .resync, .rebase:
-            break  // `Session` handles them before they get here
         case .claim(let c):
             claimInput(c, now: now)
         case .presence(let p):
@@ -324,12 +315,6 @@ struct LiveSession: Sendable {
     }
 
     /// Fires every timer due at or before `now`, earliest first, each as its own step.
-    mutating func fire(at now: Double) -> [ServerEvent] {
-        var out: [ServerEvent] = []
-        fire(at: now, into: &out)
-        return out
-    }
-
     mutating func fire(at now: Double, into out: inout [ServerEvent]) {
         var guardCount = 0
         while let (due, timer) = nextTimer(), due <= now, guardCount < 100_000 {
@@ -341,7 +326,7 @@ struct LiveSession: Sendable {
 
     enum Timer { case press(Int), autoScroll, deceleration, fling(Int), idleReset, spring(Int) }
 
-    /// The earliest pending timer; ties go to presses, then auto-scroll, scrolling.deceleration, idle.
+    /// The earliest pending timer; ties go to presses, then auto-scroll, deceleration, idle.
     /// Always inlined, as `idleResetDeadline`: every input asks (`fire`, `Session.nextDeadline`),
     /// from mutating code, and a call of a non-mutating method from there that is not inlined
     /// is passed a copy of the whole session (1.2 KB, memcpy'd) as its `self`.

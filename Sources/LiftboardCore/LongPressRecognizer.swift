@@ -24,9 +24,6 @@ public struct LongPressRecognizer: Hashable, Sendable {
     /// When the press begins if nothing else happens first; `nil` once it is decided.
     public var deadline: Double? { state == .possible ? downTime + pressMs : nil }
 
-    /// Whether the gesture is over (ended, cancelled or failed).
-    public var isFinished: Bool { state == .ended || state == .cancelled || state == .failed }
-
     /// The timer fired at `now`. Returns whether the press began.
     @discardableResult
     public mutating func fire(at now: Double) -> Bool {
@@ -52,21 +49,18 @@ public struct LongPressRecognizer: Hashable, Sendable {
 
     /// The pointer went up. A press that had not begun fails (a tap).
     @discardableResult
-    public mutating func up() -> State {
-        switch state {
-        case .possible: state = .failed
-        case .began, .changed: state = .ended
-        case .ended, .cancelled, .failed: break
-        }
-        return state
-    }
+    public mutating func up() -> State { end(.ended) }
 
     /// The platform cancelled the pointer.
     @discardableResult
-    public mutating func cancel() -> State {
+    public mutating func cancel() -> State { end(.cancelled) }
+
+    /// The pointer's end: a press that began becomes `ended` or `cancelled`, one that had not
+    /// begun fails; a decided one stays as it is.
+    private mutating func end(_ begun: State) -> State {
         switch state {
         case .possible: state = .failed
-        case .began, .changed: state = .cancelled
+        case .began, .changed: state = begun
         case .ended, .cancelled, .failed: break
         }
         return state

@@ -1,6 +1,5 @@
-// Over 500 lines on purpose: the protocol's whole vocabulary in one place, each message type
-// next to the ones it carries, so that a reader checks it against docs/protocol.md in one file.
-// The protocol's vocabulary as values (contract §3 and §5). LiftboardWire turns them into JSON
+// The protocol's vocabulary as values (contract §3 and §5), in one file, each message type next
+// to the ones it carries, to be read against docs/protocol.md. LiftboardWire turns them into JSON
 // and back; LiftboardCore only ever sees these types.
 
 /// The client's viewport in CSS pixels, and its device pixel ratio.
@@ -244,9 +243,9 @@ public struct SectionInfo: Hashable, Sendable {
     public var title: String
     public var frame: Rect
     /// Extension: the header's height (the top of `frame`), so the page can draw the title.
-    public var header: Double
+    public var header: Double = 0
     /// Extension: the drop slot, present while the section is empty.
-    public var slot: Rect?
+    public var slot: Rect? = nil
     /// Extension, columns only: the column's own vertical scroll offset.
     public var scroll: Double? = nil
     /// Extension, columns only: the column's header plus its rows (or its empty slot).
@@ -257,10 +256,6 @@ public struct SectionInfo: Hashable, Sendable {
     public var count: Int = 0
     /// Extension (trees): the section's `maxDepth`, when its file sets one.
     public var maxDepth: Int? = nil
-    public init(id: String, title: String, frame: Rect, header: Double = 0, slot: Rect? = nil, subtitle: String? = nil, count: Int = 0) {
-        self.id = id; self.title = title; self.frame = frame; self.header = header; self.slot = slot
-        self.subtitle = subtitle; self.count = count
-    }
 }
 
 /// A cell as `layout` describes it: everything needed to draw it.
@@ -273,27 +268,17 @@ public struct CellInfo: Hashable, Sendable {
     public var movable: Bool
     public var frame: Rect
     /// Hidden while its item is lifted (the snapshot stands for it).
-    public var hidden: Bool
+    public var hidden: Bool = false
     /// Extension: in this session's selection (sent only when true).
-    public var selected: Bool
+    public var selected: Bool = false
     /// Extension: the edge of the cell whose press lifts at once (sent only when set).
-    public var handle: HandleEdge?
+    public var handle: HandleEdge? = nil
     /// Extension (issue 25): detail, image, badge, tags and accent, each sent only when set.
-    public var card: Card
+    public var card = Card()
     /// Issue 44: the name of the other session that holds the item (sent only when set).
-    public var heldBy: String?
+    public var heldBy: String? = nil
     /// Extension (trees): the row's depth, parent, children and collapsed state.
-    public var tree: TreeFacts?
-}
-
-// Public inits in extensions, calling the memberwise ones: a value whose init assigned its members
-// one by one was copied into its array and destroyed; a memberwise one is written in place.
-extension CellInfo {
-    public init(id: String, label: String, color: String, section: String, index: Int, movable: Bool, frame: Rect,
-                hidden: Bool = false, selected: Bool = false, handle: HandleEdge? = nil, card: Card = Card()) {
-        self.init(id: id, label: label, color: color, section: section, index: index, movable: movable, frame: frame,
-                  hidden: hidden, selected: selected, handle: handle, card: card, heldBy: nil, tree: nil)
-    }
+    public var tree: TreeFacts? = nil
 }
 
 /// The whole picture: after `welcome`, after `resize`, and on resync.
@@ -304,21 +289,12 @@ public struct LayoutMessage: Hashable, Sendable {
     public var sections: [SectionInfo]
     public var cells: [CellInfo]
     /// Snapshots of drags in flight (an extension: a resize during a drag keeps them).
-    public var snapshots: [SnapshotUpdate]
+    public var snapshots: [SnapshotUpdate] = []
     /// Extension: the layout this message names (`"layout"`), or nil for none: a columns board
     /// always says so; a list or a grid only to a session that asked (`SessionConfig.layouts`).
     public var layout: LayoutKind? = nil
     /// Extension (trees): the px a level indents (`"tree": {"indent"}`), on a tree board only.
     public var treeIndent: Double? = nil
-    /// Extension: the board's layout is `columns` (sent as `"layout": "columns"`).
-    public var columns: Bool {
-        get { layout == .columns }
-        set { layout = newValue ? .columns : (layout == .columns ? nil : layout) }
-    }
-    public init(version: Int, content: Size, scroll: Point, sections: [SectionInfo], cells: [CellInfo], snapshots: [SnapshotUpdate] = []) {
-        self.version = version; self.content = content; self.scroll = scroll
-        self.sections = sections; self.cells = cells; self.snapshots = snapshots
-    }
 }
 
 /// A cell's new target state in a `frame`. A cell that enters the window comes whole
@@ -326,29 +302,22 @@ public struct LayoutMessage: Hashable, Sendable {
 public struct CellUpdate: Hashable, Sendable {
     public var id: String
     public var frame: Rect
-    public var alpha: Double
+    public var alpha: Double = 1
     public var hidden: Bool
     public var dur: Double
     public var ease: Ease
     /// Set when the cell enters the window or its section/index changed: label, color, section,
     /// index, movable as in `layout`.
-    public var info: CellInfo?
+    public var info: CellInfo? = nil
     /// Extension: the item is new on the board (an edit): the renderer fades it in over `dur`.
-    public var appear: Bool
+    public var appear = false
     /// Extension: the cell entered (`true`) or left (`false`) the selection; `nil`: unchanged.
-    public var selected: Bool?
+    public var selected: Bool? = nil
     /// Issue 44: another session began (`.some(name)`) or ended (`.some(nil)`) holding the
     /// item; `nil`: unchanged.
-    public var heldBy: String??
+    public var heldBy: String?? = nil
     /// Extension (trees): the row's facts that changed, when `info` does not carry them whole.
-    public var tree: TreeChange?
-}
-
-extension CellUpdate {
-    public init(id: String, frame: Rect, alpha: Double = 1, hidden: Bool, dur: Double, ease: Ease, info: CellInfo? = nil) {
-        self.init(id: id, frame: frame, alpha: alpha, hidden: hidden, dur: dur, ease: ease, info: info, appear: false,
-                  selected: nil, heldBy: nil, tree: nil)
-    }
+    public var tree: TreeChange? = nil
 }
 
 /// A lifted item's snapshot, in viewport coordinates. Keys with nothing to say are `nil` and
@@ -356,28 +325,21 @@ extension CellUpdate {
 public struct SnapshotUpdate: Hashable, Sendable {
     public var p: Int
     public var id: String
-    public var center: Point?
-    public var size: Size?
-    public var moveDur: Double?
-    public var scale: Double?
-    public var rotation: Double?
-    public var alpha: Double?
-    public var dur: Double?
-    public var ease: Ease?
-    public var done: Bool
+    public var center: Point? = nil
+    public var size: Size? = nil
+    public var moveDur: Double? = nil
+    public var scale: Double? = nil
+    public var rotation: Double? = nil
+    public var alpha: Double? = nil
+    public var dur: Double? = nil
+    public var ease: Ease? = nil
+    public var done = false
     /// Extension: how many items the drag carries, when more than its own (a multi-item drag).
     public var count: Int? = nil
     /// Extension: whether the center is over a section that refuses what the drag carries.
     public var forbidden: Bool? = nil
     /// Extension (trees): the descendants a lifted subtree carries (the page shows "+N").
     public var subtree: Int? = nil
-    public init(p: Int, id: String, center: Point? = nil, size: Size? = nil, moveDur: Double? = nil,
-                scale: Double? = nil, rotation: Double? = nil, alpha: Double? = nil,
-                dur: Double? = nil, ease: Ease? = nil, done: Bool = false, count: Int? = nil, forbidden: Bool? = nil) {
-        self.p = p; self.id = id; self.center = center; self.size = size; self.moveDur = moveDur
-        self.scale = scale; self.rotation = rotation; self.alpha = alpha; self.dur = dur; self.ease = ease; self.done = done
-        self.count = count; self.forbidden = forbidden
-    }
 }
 
 /// What changed since the last frame. `nil` and empty members are left out on the wire.
@@ -481,15 +443,12 @@ public struct FrameMessage: Hashable, Sendable {
 
 /// Welcome: the session's id, its board and the config in force.
 public struct Welcome: Hashable, Sendable {
-    public var v: Int
+    public var v = 1
     public var session: String
     public var board: String
     public var config: SessionConfig
     /// Trees only: `config.springMs` is repeated in the welcome (other boards' do not change).
     public var tree = false
-    public init(v: Int = 1, session: String, board: String, config: SessionConfig) {
-        self.v = v; self.session = session; self.board = board; self.config = config
-    }
 }
 
 /// How a dragged snapshot follows its pointer (contract §4, "Drag"): its center is the pointer
@@ -497,7 +456,6 @@ public struct Welcome: Hashable, Sendable {
 public struct Follow: Hashable, Sendable {
     public var grab: Point
     public var lockX: Bool
-    public init(grab: Point, lockX: Bool) { self.grab = grab; self.lockX = lockX }
 }
 
 /// A server message (contract §5). Indirect: a frame is large and full of references, and

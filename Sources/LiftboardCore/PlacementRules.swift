@@ -46,13 +46,10 @@ public enum PlacementRules {
 
 /// A section's placement rules (see `PlacementRules`).
 public struct SectionRules: Hashable, Sendable {
-    public var accepts: Set<String>?
-    public var max: Int?
-    public var copy: Bool
-    public var drop: SectionDrop?
-    public init(accepts: Set<String>? = nil, max: Int? = nil, copy: Bool = false, drop: SectionDrop? = nil) {
-        self.accepts = accepts; self.max = max; self.copy = copy; self.drop = drop
-    }
+    public var accepts: Set<String>? = nil
+    public var max: Int? = nil
+    public var copy = false
+    public var drop: SectionDrop? = nil
     public var hasRules: Bool { accepts != nil || max != nil || copy || drop != nil }
 }
 
@@ -66,22 +63,6 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
     case palette(section: String)
     /// `drop: "remove"`: a trash holds no items.
     case trash(section: String)
-
-    /// The rule as the board file names it.
-    public var rule: String {
-        switch self {
-        case .kind: "accepts"
-        case .full: "max"
-        case .palette: "copy"
-        case .trash: "drop"
-        }
-    }
-
-    public var section: String {
-        switch self {
-        case .kind(let s, _), .full(let s, _), .palette(let s), .trash(let s): s
-        }
-    }
 
     /// `rule_refused`'s message: the rule first, then the section and why.
     public var description: String {

@@ -113,9 +113,6 @@ public struct Session: Sendable {
     /// where `committedOrder != nil` builds the whole order (a million ids on a big board).
     public var isLive: Bool { live != nil }
 
-    /// Whether the driver has closed the session.
-    public var isClosed: Bool { if case .closed = state { true } else { false } }
-
     /// The live order (dragged items at their live places).
     public var liveOrder: [SectionOrder]? { live?.session.arr.order }
 
@@ -134,9 +131,6 @@ public struct Session: Sendable {
 
     /// The committed order as this session knows it.
     public var committedOrder: [SectionOrder]? { live?.session.baseOrder }
-
-    /// The committed board as this session knows it (edits included), attributes resolved.
-    public var committedBoard: Board? { live?.session.committedBoard() }
 
     /// For tests and the fuzzer, on a tree board: each section's live rows with their live depths.
     public var liveTree: [[(id: String, depth: Int)]]? { live?.session.liveTree }
@@ -167,7 +161,9 @@ public struct Session: Sendable {
                 // Nothing fired, flushed or sent: the commits that follow tell the client.
                 return withLive { $0.rebase(to: order, version: version) } ?? []
             }
-            return withLive { $0.handle(event, seq: seq, at: now) } ?? []
+            var out: [ServerEvent] = []
+            withLive { $0.handle(event, seq: seq, at: now, into: &out) }
+            return out
         }
     }
 
@@ -212,7 +208,9 @@ public struct Session: Sendable {
 
     /// Fires the timers due at or before `now`, earliest first.
     public mutating func fire(at now: Double) -> [ServerEvent] {
-        withLive { $0.fire(at: now) } ?? []
+        var out: [ServerEvent] = []
+        withLive { $0.fire(at: now, into: &out) }
+        return out
     }
 
     /// Fires timers at their deadlines until none is due at or before `limit` (`nil`: until

@@ -34,7 +34,7 @@ struct ClientView: Sendable {
             case .layout(let l):
                 scrollY = l.scroll.y
                 scrollX = l.scroll.x
-                columns = l.columns
+                columns = l.layout == .columns
                 content = l.content
                 sections = l.sections
                 cells = [:]

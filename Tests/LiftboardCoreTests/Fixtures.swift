@@ -112,3 +112,8 @@ extension ServerEvent {
         }
     }
 }
+
+extension Session {
+    /// The committed board as this session knows it (edits included), attributes resolved.
+    var committedBoard: Board? { liveBox?.session.committedBoard() }
+}

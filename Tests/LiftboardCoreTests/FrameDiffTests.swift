@@ -112,7 +112,8 @@ struct FrameReference {
         var t = 600.0
         for y in stride(from: 100.0, through: 400, by: 10) {
             guard var probe = s.liveBox?.session else { Issue.record("no live session"); return }
-            _ = probe.fire(at: t)
+            var fired: [ServerEvent] = []
+            probe.fire(at: t, into: &fired)
             probe.pointerMove(1, to: Point(x: 100, y: y), now: t)
             if probe.step.reordered { plans.append(probe.planCells(dirty: probe.step.cellsDirty, edited: false)) }
             _ = s.handle(.move(pointer: 1, at: Point(x: 100, y: y)), at: t)

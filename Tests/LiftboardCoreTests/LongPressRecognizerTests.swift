@@ -29,7 +29,7 @@ import Testing
         do { let st = r.move(to: Point(x: 300, y: 300)); #expect(st == .changed) }
         do { let st = r.move(to: Point(x: 301, y: 300)); #expect(st == .changed) }
         do { let st = r.up(); #expect(st == .ended) }
-        #expect(r.isFinished)
+        #expect(r.state == .ended)
     }
 
     @Test func liftingBeforeThePressIsATapThatFails() {

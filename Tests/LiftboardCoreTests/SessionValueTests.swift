@@ -42,8 +42,10 @@ import Testing
         let d = Driver(Fixtures.listBoard())
         var copy = d.session
         copy.close()
-        #expect(copy.isClosed)
-        #expect(!d.session.isClosed)
+        // Closed, not waiting for a hello: it ignores every event (one waiting would answer no_hello).
+        #expect(!copy.isLive)
+        #expect(copy.handle(.ping(id: .int(1)), at: 1).isEmpty)
+        #expect(d.session.isLive)
         #expect(d.session.boardID == "demo")
     }
 }

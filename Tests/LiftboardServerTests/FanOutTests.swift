@@ -1,5 +1,5 @@
 import Testing
-import LiftboardCore
+@testable import LiftboardCore
 import LiftboardWire
 @testable import LiftboardServer
 

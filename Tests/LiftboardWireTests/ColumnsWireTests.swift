@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import LiftboardCore
+@testable import LiftboardCore
 @testable import LiftboardWire
 
 /// The columns wire format (docs/protocol.md, "Columns"): the board file's `layout: "columns"`
@@ -68,7 +68,7 @@ import LiftboardCore
         var l = LayoutMessage(version: 0, content: Size(w: 864, h: 600), scroll: Point(x: 12, y: 0),
                               sections: [SectionInfo(id: "s", title: "S", frame: Rect(x: 0, y: 0, w: 280, h: 96), header: 40)],
                               cells: [])
-        l.columns = true
+        l.layout = .columns
         l.sections[0].scroll = 7
         l.sections[0].contentHeight = 96
         let text = String(decoding: Wire.encode(.layout(l)), as: UTF8.self)

@@ -1,5 +1,5 @@
 import Testing
-import LiftboardCore
+@testable import LiftboardCore
 @testable import LiftboardWire
 
 /// A frame's head, its inline gesture events, its cells and its snapshots are written through a

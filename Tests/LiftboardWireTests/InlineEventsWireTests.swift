@@ -1,5 +1,5 @@
 import Testing
-import LiftboardCore
+@testable import LiftboardCore
 @testable import LiftboardWire
 
 /// `hello.config.events`: read, validated, echoed in `welcome`, and frames carry `events`.

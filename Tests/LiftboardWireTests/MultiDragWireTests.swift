@@ -1,5 +1,5 @@
 import Testing
-import LiftboardCore
+@testable import LiftboardCore
 @testable import LiftboardWire
 
 /// The wire of multi-item drags (issue 29): `mods` on `down` and `key`, `group` and `batch`

@@ -1,5 +1,5 @@
 import Testing
-import LiftboardCore
+@testable import LiftboardCore
 import LiftboardWire
 
 /// `hello.config.follow` (docs/protocol.md, "Quiet follow") on the wire.

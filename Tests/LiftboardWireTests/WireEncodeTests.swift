@@ -1,5 +1,5 @@
 import Testing
-import LiftboardCore
+@testable import LiftboardCore
 @testable import LiftboardWire
 
 func text(_ e: ServerEvent, line: Int? = nil) -> String { String(decoding: Wire.encode(e, line: line), as: UTF8.self) }
@@ -123,5 +123,14 @@ func text(_ e: ServerEvent, line: Int? = nil) -> String { String(decoding: Wire.
         #expect(error(#"{"id":"d","sections":[{"id":"s","accepts":["bug"],"items":[{"id":"a"}]}]}"#)?.field == "sections[0].items[0].kind")
         #expect(error(#"{"id":"d","sections":[{"id":"s","max":1,"items":[{"id":"a"},{"id":"b"}]}]}"#)?.field == "sections[0].items")
         #expect(error(#"{"id":"d","sections":[{"id":"s","drop":"remove","items":[{"id":"a"}]}]}"#)?.field == "sections[0].items")
+    }
+}
+
+extension BoardError {
+    /// The field the error names.
+    var field: String {
+        switch self {
+        case .missing(let f), .wrongType(let f, _), .invalid(let f, _), .duplicateID(let f, _), .unknownLayout(let f, _): f
+        }
     }
 }
