@@ -55,9 +55,13 @@ extension ConnectionMachine {
                                   into out: inout [Action]) {
         // Most of what a client sends: a move, read by the one move decoder straight into the
         // engine's step, without a `ClientMessage` (built, copied out of its `Result` and
-        // destroyed, about 250 Ir) or an event.
-        if case .live = state, let m = Wire.move(message) {
-            return move(m.pointer, to: m.at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out)
+        // destroyed, about 250 Ir) or an event. Another pointer message comes from the same
+        // reading (read once: a second reading by `decodeClient` cost about 1,000 Ir a press).
+        if case .live = state, let r = Wire.pointer(message) {
+            switch r {
+            case .move(let m): return move(m.pointer, to: m.at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out)
+            case .other(let m): return decoded(m, message, now: now, boards: boards, into: &out)
+            }
         }
         switch Wire.decodeClient(message) {
         case .failure(let e):
@@ -68,19 +72,25 @@ extension ConnectionMachine {
             }
             send(.error(code: e.code, message: e.message), now: now, into: &out)
         case .success(let m):
-            switch m.event {
-            case .advance, .external, .resync, .rebase, .presence, .claim:
-                send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"), now: now, into: &out)
-                return
-            default: break
-            }
-            if case .hello(let h) = m.event, case .awaitingHello(let authorized, let lookedUp) = state {
-                return hello(h, m, message, authorized: authorized, lookedUp: lookedUp, now: now, boards: boards, into: &out)
-            }
-            let ms = clock.message(ms: m.ms, serverNow: now)
-            if recording { out.append(.record(.message(Array(message), ms: ms))) }
-            deliver(session.handle(m.event, seq: m.seq, at: ms), now: now, into: &out)
+            decoded(m, message, now: now, boards: boards, into: &out)
         }
+    }
+
+    /// Message `m`, decoded from `message`.
+    private mutating func decoded(_ m: ClientMessage, _ message: UnsafeRawBufferPointer, now: Double, boards: (String) -> Board?,
+                                  into out: inout [Action]) {
+        switch m.event {
+        case .advance, .external, .resync, .rebase, .presence, .claim:
+            send(.error(code: .badMessage, message: "\(m.event.typeName): replay only"), now: now, into: &out)
+            return
+        default: break
+        }
+        if case .hello(let h) = m.event, case .awaitingHello(let authorized, let lookedUp) = state {
+            return hello(h, m, message, authorized: authorized, lookedUp: lookedUp, now: now, boards: boards, into: &out)
+        }
+        let ms = clock.message(ms: m.ms, serverNow: now)
+        if recording { out.append(.record(.message(Array(message), ms: ms))) }
+        deliver(session.handle(m.event, seq: m.seq, at: ms), now: now, into: &out)
     }
 
     /// The first `hello` (`h`, of message `m`, whose bytes are `message`).
