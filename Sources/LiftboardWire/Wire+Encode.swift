@@ -388,24 +388,24 @@ extension Wire {
         list.withUnsafeBufferPointer { cells in
             for k in cells.indices {
                 let c = cells.baseAddress! + k
-                var bound = PieceBound.cell &+ ByteCursor.bound(c.pointee.id) &+ treeBound(c)
                 let info = infoPointer(c)
+                var bound = PieceBound.cell &+ ByteCursor.bound(c.pointee.id) &+ treeBound(c, info)
                 if let i = info {
                     bound &+= PieceBound.cellInfo &+ ByteCursor.bound(i.pointee.label) &+ ByteCursor.bound(i.pointee.color)
                         &+ ByteCursor.bound(i.pointee.section)
                     if !isEmpty(i.pointer(to: \.card)!) { bound &+= cardBound(i.pointee.card) }
                 }
                 // Issue 44: `heldBy`, the update's own (a change) or else the attributes' (a
-                // cell that comes whole while held). Rare: nothing is read when no one holds.
-                var held: String?? = nil
-                if case .some = c.pointee.heldBy { held = c.pointee.heldBy } else if let i = info, case .some = i.pointee.heldBy { held = i.pointee.heldBy }
-                if case .some(let name) = held { bound &+= 20 &+ (name.map(ByteCursor.bound) ?? 0) }
+                // cell that comes whole while held), read where it lies: a copy of the `String??`
+                // per cell was retained and released. Rare: nothing is read when no one holds.
+                let held = heldPointer(c, info)
+                if let h = held { bound &+= 20 &+ (h.pointee.map(ByteCursor.bound) ?? 0) }
                 w.pieces(bound: bound) { o, comma in
                     if comma { o.byte(UInt8(ascii: ",")) }
                     cell(c, &o)
-                    if case .some(let name) = held {
+                    if let h = held {
                         o.put(#","heldBy":"#)
-                        if let name { o.string(name) } else { o.put("null") }
+                        if case .some = h.pointee { o.string(h.pointee!) } else { o.put("null") }
                     }
                     if let info { cellInfoMembers(info, &o) }
                     o.byte(UInt8(ascii: "}"))
@@ -451,6 +451,17 @@ extension Wire {
         // A case test, not `!= nil` (CellInfo is Equatable: that compared copies).
         guard case .some = c.pointee.info, let info = c.pointer(to: \.info) else { return nil }
         return UnsafeRawPointer(info).assumingMemoryBound(to: CellInfo.self)
+    }
+
+    /// Where the `heldBy` a cell sends lies (the update's own, a change, or else its
+    /// attributes'); nil when it sends none.
+    @inline(__always)
+    static func heldPointer(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?) -> UnsafePointer<String?>? {
+        if case .some = c.pointee.heldBy, let h = c.pointer(to: \.heldBy) {
+            return UnsafeRawPointer(h).assumingMemoryBound(to: String?.self)
+        }
+        guard let i = info, case .some = i.pointee.heldBy else { return nil }
+        return i.pointer(to: \.heldBy)
     }
 
     /// `Card.isEmpty`, read in place.
