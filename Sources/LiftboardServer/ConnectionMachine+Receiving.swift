@@ -55,14 +55,23 @@ extension ConnectionMachine {
                                   into out: inout [Action]) {
         // Most of what a client sends: a move, read by the one move decoder straight into the
         // engine's step, without a `ClientMessage` (built, copied out of its `Result` and
-        // destroyed, about 250 Ir) or an event. Another pointer message comes from the same
-        // reading (read once: a second reading by `decodeClient` cost about 1,000 Ir a press).
-        if case .live = state, let r = Wire.pointer(message) {
+        // destroyed, about 250 Ir) or an event: the page's form first, as a plain value. Any
+        // other pointer message comes from the one reading (read once: a second reading by
+        // `decodeClient` cost about 1,000 Ir a press).
+        guard case .live = state else { return general(message, now: now, boards: boards, into: &out) }
+        if let m = Wire.pageMove(message) { return move(m.pointer, to: m.at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out) }
+        if let r = Wire.pointer(message) {
             switch r {
             case .move(let m): return move(m.pointer, to: m.at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out)
             case .other(let m): return decoded(m, message, now: now, boards: boards, into: &out)
             }
         }
+        general(message, now: now, boards: boards, into: &out)
+    }
+
+    /// A message the pointer reading does not take (or any, before the session is live).
+    private mutating func general(_ message: UnsafeRawBufferPointer, now: Double, boards: (String) -> Board?,
+                                  into out: inout [Action]) {
         switch Wire.decodeClient(message) {
         case .failure(let e):
             // `auth` is the token's, not the engine's: looked for only where the engine finds

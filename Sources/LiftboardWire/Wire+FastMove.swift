@@ -34,6 +34,13 @@ extension Wire {
         case other(ClientMessage)
     }
 
+    /// The page's own form of a move (`read`), the server's first try: a plain value, with no
+    /// `Pointer` around it to destroy (about 35 Ir a move); nil for anything else.
+    public static func pageMove(_ bytes: UnsafeRawBufferPointer) -> PointerMove? {
+        guard bytes.count <= maxMessageBytes, let s = Bytes(bytes) else { return nil }
+        return pageForm(s)
+    }
+
     /// The server's reading of a message: a pointer message the reading takes, read once; nil
     /// for anything else (over the size limit included), which `decodeClient` then reads.
     public static func pointer(_ bytes: UnsafeRawBufferPointer) -> Pointer? {

@@ -218,6 +218,8 @@ struct FastMoveTests {
                 #expect(Self.message(r) == m, "\(text)")
                 let t = v.withUnsafeBytes { Self.move($0) }
                 if t != nil { moveCount += 1 }
+                // The page's form alone (the server's first try) answers as the whole reading.
+                if let p = v.withUnsafeBytes({ Wire.pageMove($0) }) { #expect(p == t, "\(text)") }
                 let asMessage = t.map { ClientMessage(event: .move(pointer: $0.pointer, at: $0.at), seq: $0.seq, ms: $0.ms) }
                 #expect(asMessage == (m.map { if case .move = $0.event { $0 } else { nil } } ?? nil), "\(text)")
             }
