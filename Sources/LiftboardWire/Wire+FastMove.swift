@@ -73,7 +73,7 @@ extension Wire {
     /// A message's bytes read by index up to its sentinel: the `}` that ends it (but for
     /// spaces), or no `Bytes` at all. Every scan below stops at that byte (it is no space,
     /// digit, quote, name or literal's byte, and `has` checks its own end), so a read is never
-    /// past it and needs no check of its own: the bounds-checked reading cost about 330 Ir a
+    /// past it and needs no check of its own: the bounds-checked reading cost about 120 Ir a
     /// move more (docs/performance.md, "Issue 44's instructions, ir44").
     struct Bytes {
         let raw: UnsafeRawBufferPointer
