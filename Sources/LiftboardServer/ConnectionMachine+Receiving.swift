@@ -58,12 +58,12 @@ extension ConnectionMachine {
         // destroyed, about 250 Ir) or an event: the page's form first, as a plain value. Any
         // other pointer message comes from the one reading (read once: a second reading by
         // `decodeClient` cost about 1,000 Ir a press).
-        guard case .live = state else { return general(message, now: now, boards: boards, into: &out) }
-        if let m = Wire.pageMove(message) { return move(m.pointer, to: m.at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out) }
-        if let r = Wire.pointer(message) {
-            switch r {
-            case .move(let m): return move(m.pointer, to: m.at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out)
-            case .other(let m): return decoded(m, message, now: now, boards: boards, into: &out)
+        if case .live = state {
+            if let m = Wire.pageMove(message) { return move(m.pointer, to: m.at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out) }
+            switch Wire.pointer(message) {
+            case .move(let m)?: return move(m.pointer, to: m.at, seq: m.seq, ms: m.ms, message: message, now: now, into: &out)
+            case .other(let m)?: return decoded(m, message, now: now, boards: boards, into: &out)
+            case nil: break
             }
         }
         general(message, now: now, boards: boards, into: &out)
