@@ -396,17 +396,14 @@ extension Wire {
                     if !isEmpty(i.pointer(to: \.card)!) { bound &+= cardBound(i.pointee.card) }
                 }
                 // Issue 44: `heldBy`, the update's own (a change) or else the attributes' (a
-                // cell that comes whole while held), read where it lies: a copy of the `String??`
-                // per cell was retained and released. Rare: nothing is read when no one holds.
-                let held = heldPointer(c, info)
-                if let h = held { bound &+= 20 &+ (h.pointee.map(ByteCursor.bound) ?? 0) }
+                // cell that comes whole while held). Rare: told by case tests, its name read out
+                // of line (a `String?` in the loop cost about 47 Ir a `reorder` message).
+                let held = sendsHeldBy(c, info)
+                if held { bound &+= 20 &+ (heldBy(c, info).map(ByteCursor.bound) ?? 0) }
                 w.pieces(bound: bound) { o, comma in
                     if comma { o.byte(UInt8(ascii: ",")) }
                     cell(c, &o)
-                    if let h = held {
-                        o.put(#","heldBy":"#)
-                        if case .some = h.pointee { o.string(h.pointee!) } else { o.put("null") }
-                    }
+                    if held { heldByMember(c, info, &o) }
                     if let info { cellInfoMembers(info, &o) }
                     o.byte(UInt8(ascii: "}"))
                 }
@@ -453,15 +450,26 @@ extension Wire {
         return UnsafeRawPointer(info).assumingMemoryBound(to: CellInfo.self)
     }
 
-    /// Where the `heldBy` a cell sends lies (the update's own, a change, or else its
-    /// attributes'); nil when it sends none.
+    /// Whether a cell sends `heldBy`: its update's own (a change), or its attributes'.
     @inline(__always)
-    static func heldPointer(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?) -> UnsafePointer<String?>? {
-        if case .some = c.pointee.heldBy, let h = c.pointer(to: \.heldBy) {
-            return UnsafeRawPointer(h).assumingMemoryBound(to: String?.self)
-        }
-        guard let i = info, case .some = i.pointee.heldBy else { return nil }
-        return i.pointer(to: \.heldBy)
+    static func sendsHeldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?) -> Bool {
+        if case .some = c.pointee.heldBy { return true }
+        guard let i = info, case .some = i.pointee.heldBy else { return false }
+        return true
+    }
+
+    /// The name a cell sends as `heldBy` (nil: released), where `sendsHeldBy`.
+    @inline(never)
+    static func heldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?) -> String? {
+        if case .some(let name) = c.pointee.heldBy { return name }
+        return info?.pointee.heldBy
+    }
+
+    /// `,"heldBy":` and the name or `null`.
+    @inline(never)
+    static func heldByMember(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?, _ o: inout ByteCursor) {
+        o.put(#","heldBy":"#)
+        if let name = heldBy(c, info) { o.string(name) } else { o.put("null") }
     }
 
     /// `Card.isEmpty`, read in place.
