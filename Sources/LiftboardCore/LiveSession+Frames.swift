@@ -170,7 +170,7 @@ extension LiveSession {
             // are not kept: an idle session would hold them, their labels and cards, until its
             // next frame.
             if f.cells.count <= Self.recycledCellsMax { sent.lastFrameCells = f.cells }
-            out.append(.frame(f))
+            out.append(.frame(consume f))  // moved into the event's box, not copied
         } else {
             swap(&sent.lastFrameCells, &f.cells)  // empty: its room kept for the next frame
         }

@@ -384,12 +384,16 @@ public struct FrameMessage: Hashable, Sendable {
     private var rare: Rare?
 
     private mutating func setRare(sections: [SectionInfo]?, gone: [String], removed: [String], focus: String?, commit: Commit?) {
+        rare = Self.rare(sections: sections, gone: gone, removed: removed, focus: focus, commit: commit)
+    }
+
+    fileprivate static func rare(sections: [SectionInfo]?, gone: [String], removed: [String], focus: String?, commit: Commit?) -> Rare? {
         // Case tests, not `== nil` (on an Equatable payload that compares copies).
         var none = gone.isEmpty && removed.isEmpty
         if none, case .some = sections { none = false }
         if none, case .some = focus { none = false }
         if none, case .some = commit { none = false }
-        rare = none ? nil : Rare(sections: sections, gone: gone, removed: removed, focus: focus, commit: commit)
+        return none ? nil : Rare(sections: sections, gone: gone, removed: removed, focus: focus, commit: commit)
     }
 
     public var sections: [SectionInfo]? {
@@ -430,14 +434,17 @@ public struct FrameMessage: Hashable, Sendable {
     public var estimatedWireSize: Int {
         80 + cells.count * 170 + snapshots.count * 100 + gone.count * 12 + events.count * 120
     }
+}
 
+extension FrameMessage {
+    /// By the memberwise init, as `CellInfo`'s: one that assigned the members one by one made
+    /// each frame as a temporary, copied and destroyed (about 140 Ir a frame).
     public init(seq: Int, ms: Double, ack: Int? = nil, scroll: Point? = nil, scrollDur: Double? = nil, content: Size? = nil,
                 sections: [SectionInfo]? = nil, cells: [CellUpdate] = [], gone: [String] = [], snapshots: [SnapshotUpdate] = [],
                 focus: String? = nil) {
-        self.seq = seq; self.ms = ms; self.ack = ack; self.scroll = scroll; self.scrollDur = scrollDur; self.content = content
-        self.cells = cells; self.removeDur = 0; self.snapshots = snapshots; self.events = []
-        self.rare = nil
-        setRare(sections: sections, gone: gone, removed: [], focus: focus, commit: nil)
+        self.init(seq: seq, ms: ms, ack: ack, scroll: scroll, scrollDur: scrollDur, content: content, cells: cells, removeDur: 0,
+                  snapshots: snapshots, events: [],
+                  rare: Self.rare(sections: sections, gone: gone, removed: [], focus: focus, commit: nil))
     }
 }
 

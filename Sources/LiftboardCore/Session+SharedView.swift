@@ -25,6 +25,20 @@ public struct SharedViewKey: Hashable, Sendable {
     let sentPresence: PresenceSent?
     /// Only when an idle reset is configured: it counts from the last input.
     public let lastInput: Double?
+
+    /// What tells views apart in practice (`==` compares every member): the last presence by
+    /// its number `v` alone, not its entries (hashed whole, every watcher's key of every commit
+    /// hashed all its strings), and not the config (equal among a board's watchers).
+    public func hash(into h: inout Hasher) {
+        h.combine(board)
+        h.combine(version)
+        h.combine(viewport)
+        h.combine(scrollY)
+        h.combine(scrollX)
+        h.combine(sentScroll)
+        h.combine(sentPresence?.v)
+        h.combine(lastInput)
+    }
 }
 
 extension Session {

@@ -388,25 +388,22 @@ extension Wire {
         list.withUnsafeBufferPointer { cells in
             for k in cells.indices {
                 let c = cells.baseAddress! + k
-                var bound = PieceBound.cell &+ ByteCursor.bound(c.pointee.id) &+ treeBound(c)
                 let info = infoPointer(c)
+                var bound = PieceBound.cell &+ ByteCursor.bound(c.pointee.id) &+ treeBound(c, info)
                 if let i = info {
                     bound &+= PieceBound.cellInfo &+ ByteCursor.bound(i.pointee.label) &+ ByteCursor.bound(i.pointee.color)
                         &+ ByteCursor.bound(i.pointee.section)
                     if !isEmpty(i.pointer(to: \.card)!) { bound &+= cardBound(i.pointee.card) }
                 }
                 // Issue 44: `heldBy`, the update's own (a change) or else the attributes' (a
-                // cell that comes whole while held). Rare: nothing is read when no one holds.
-                var held: String?? = nil
-                if case .some = c.pointee.heldBy { held = c.pointee.heldBy } else if let i = info, case .some = i.pointee.heldBy { held = i.pointee.heldBy }
-                if case .some(let name) = held { bound &+= 20 &+ (name.map(ByteCursor.bound) ?? 0) }
+                // cell that comes whole while held). Rare: told by case tests, its name read out
+                // of line (a `String?` in the loop cost about 47 Ir a `reorder` message).
+                let held = sendsHeldBy(c, info)
+                if held { bound &+= 20 &+ (heldBy(c, info).map(ByteCursor.bound) ?? 0) }
                 w.pieces(bound: bound) { o, comma in
                     if comma { o.byte(UInt8(ascii: ",")) }
                     cell(c, &o)
-                    if case .some(let name) = held {
-                        o.put(#","heldBy":"#)
-                        if let name { o.string(name) } else { o.put("null") }
-                    }
+                    if held { heldByMember(c, info, &o) }
                     if let info { cellInfoMembers(info, &o) }
                     o.byte(UInt8(ascii: "}"))
                 }
@@ -451,6 +448,28 @@ extension Wire {
         // A case test, not `!= nil` (CellInfo is Equatable: that compared copies).
         guard case .some = c.pointee.info, let info = c.pointer(to: \.info) else { return nil }
         return UnsafeRawPointer(info).assumingMemoryBound(to: CellInfo.self)
+    }
+
+    /// Whether a cell sends `heldBy`: its update's own (a change), or its attributes'.
+    @inline(__always)
+    static func sendsHeldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?) -> Bool {
+        if case .some = c.pointee.heldBy { return true }
+        guard let i = info, case .some = i.pointee.heldBy else { return false }
+        return true
+    }
+
+    /// The name a cell sends as `heldBy` (nil: released), where `sendsHeldBy`.
+    @inline(never)
+    static func heldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?) -> String? {
+        if case .some(let name) = c.pointee.heldBy { return name }
+        return info?.pointee.heldBy
+    }
+
+    /// `,"heldBy":` and the name or `null`.
+    @inline(never)
+    static func heldByMember(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?, _ o: inout ByteCursor) {
+        o.put(#","heldBy":"#)
+        if let name = heldBy(c, info) { o.string(name) } else { o.put("null") }
     }
 
     /// `Card.isEmpty`, read in place.

@@ -5,7 +5,7 @@ import Glibc
 
 /// The one move decoder: a pointer message (`move`, `up`, a `down` with at most a `kind`
 /// besides, `wheel`) read straight from its bytes, with no JSON tree, no String and no
-/// dictionary. The server hands a `move` from here to the engine's step (`Wire.move`), with no
+/// dictionary. The server hands a `move` from here to the engine's step (`Wire.pointer`), with no
 /// `ClientMessage` or event in between; `decodeClient` tries it first (`fastMove`). It takes a
 /// flat object of `t`, `p`, `x`, `y`, `ms`, `seq` and (a `down`'s) `kind`, or of `t: "wheel"`,
 /// `dx`, `dy`, `x`, `y` (both or neither), `ms` and `seq`, whose values are all valid (plain
@@ -27,50 +27,91 @@ extension Wire {
         case wheel(dx: Double, dy: Double, at: Point?, seq: Int?, ms: Double)
     }
 
-    /// A `move` the reading takes, as the server hands it to the engine; nil for anything
-    /// else (over the size limit included), which `decodeClient` then reads.
-    public static func move(_ bytes: UnsafeRawBufferPointer) -> PointerMove? {
+    /// A pointer message as the server takes it: a `move` as the engine's step takes it, any
+    /// other (`up`, `down`, `wheel`) as its `ClientMessage`.
+    public enum Pointer: Equatable, Sendable {
+        case move(PointerMove)
+        case other(ClientMessage)
+    }
+
+    /// The page's own form of a move (`read`), the server's first try: a plain value, with no
+    /// `Pointer` around it to destroy (about 35 Ir a move); nil for anything else.
+    public static func pageMove(_ bytes: UnsafeRawBufferPointer) -> PointerMove? {
+        guard bytes.count <= maxMessageBytes, let s = Bytes(bytes) else { return nil }
+        return pageForm(s)
+    }
+
+    /// The server's reading of a message: a pointer message the reading takes, read once; nil
+    /// for anything else (over the size limit included), which `decodeClient` then reads.
+    public static func pointer(_ bytes: UnsafeRawBufferPointer) -> Pointer? {
         guard bytes.count <= maxMessageBytes, let s = Bytes(bytes) else { return nil }
         // The page's form first, without the reading's result around it (about 200 Ir a move).
-        if let m = pageForm(s) { return m }
-        guard case .move(let m) = readMembers(s) else { return nil }
-        return m
+        if let m = pageForm(s) { return .move(m) }
+        switch readMembers(s) {
+        case .move(let m)?: return .move(m)
+        case let r?: return .other(message(r))
+        case nil: return nil
+        }
     }
 
     /// `decodeClient`'s first try: the reading as a `ClientMessage`.
     static func fastMove(_ bytes: UnsafeRawBufferPointer) -> ClientMessage? {
         guard let s = Bytes(bytes) else { return nil }
-        return switch read(s) {
-        case .move(let m)?: ClientMessage(event: .move(pointer: m.pointer, at: m.at), seq: m.seq, ms: m.ms)
-        case .up(let m)?: ClientMessage(event: .up(pointer: m.pointer, at: m.at), seq: m.seq, ms: m.ms)
-        case .down(let m, let kind)?: ClientMessage(event: .down(pointer: m.pointer, at: m.at, kind: kind, mods: [], button: 0), seq: m.seq, ms: m.ms)
-        case .wheel(let dx, let dy, let at, let seq, let ms)?: ClientMessage(event: .wheel(dx: dx, dy: dy, at: at), seq: seq, ms: ms)
-        case nil: nil
+        return read(s).map(message)
+    }
+
+    /// A reading as its `ClientMessage`.
+    private static func message(_ r: PointerReading) -> ClientMessage {
+        switch r {
+        case .move(let m): ClientMessage(event: .move(pointer: m.pointer, at: m.at), seq: m.seq, ms: m.ms)
+        case .up(let m): ClientMessage(event: .up(pointer: m.pointer, at: m.at), seq: m.seq, ms: m.ms)
+        case .down(let m, let kind): ClientMessage(event: .down(pointer: m.pointer, at: m.at, kind: kind, mods: [], button: 0), seq: m.seq, ms: m.ms)
+        case .wheel(let dx, let dy, let at, let seq, let ms): ClientMessage(event: .wheel(dx: dx, dy: dy, at: at), seq: seq, ms: ms)
         }
     }
 
-    /// A message's bytes read by index, bounds-checked: 0 past either end (a byte no message
-    /// the reading takes holds), where every scan below stops.
+    /// A message's bytes read by index up to its sentinel: the `}` that ends it (but for
+    /// spaces), or no `Bytes` at all. Every scan below stops at that byte (it is no space,
+    /// digit, quote, name or literal's byte, and `has` checks its own end), so a read is never
+    /// past it and needs no check of its own: the bounds-checked reading cost about 120 Ir a
+    /// move more (docs/performance.md, "Issue 44's instructions, ir44").
     struct Bytes {
         let raw: UnsafeRawBufferPointer
         private let base: UnsafePointer<UInt8>
+        /// The bytes up to the sentinel, it included (the spaces after it are not read).
         let count: Int
-        /// nil for a buffer without an address (empty).
+        /// nil for a message that does not end in `}` (but for spaces), which no reading takes.
         init?(_ raw: UnsafeRawBufferPointer) {
-            guard let p = raw.baseAddress else { return nil }
+            guard let p = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            var last = raw.count - 1
+            while last > 0, p[last] == 0x20 || p[last] == 0x09 || p[last] == 0x0A || p[last] == 0x0D { last -= 1 }
+            guard last > 0, p[last] == UInt8(ascii: "}") else { return nil }
             self.raw = raw
-            base = p.assumingMemoryBound(to: UInt8.self)
-            count = raw.count
+            base = p
+            count = last + 1
         }
-        /// One unsigned comparison for both ends.
-        @inline(__always) subscript(i: Int) -> UInt8 { UInt(bitPattern: i) < UInt(bitPattern: count) ? base[i] : 0 }
+        /// `i` at most the sentinel's index (every scan stops there).
+        @inline(__always) subscript(i: Int) -> UInt8 { base[i] }
 
-        /// Whether `text` stands at `i`.
+        /// Whether `text` stands at `i`: compared eight bytes at a time, then four, then one
+        /// (the page's move's `{"t":"move","p":` in two comparisons, not sixteen).
         @inline(__always) func has(_ text: StaticString, at i: Int) -> Bool {
             let k = text.utf8CodeUnitCount
             guard i >= 0, i + k <= count else { return false }
-            let w = text.utf8Start
-            for j in 0..<k where base[i + j] != w[j] { return false }
+            let a = UnsafeRawPointer(base + i), b = UnsafeRawPointer(text.utf8Start)
+            var j = 0
+            while j + 8 <= k {
+                guard a.loadUnaligned(fromByteOffset: j, as: UInt64.self) == b.loadUnaligned(fromByteOffset: j, as: UInt64.self) else { return false }
+                j += 8
+            }
+            if j + 4 <= k {
+                guard a.loadUnaligned(fromByteOffset: j, as: UInt32.self) == b.loadUnaligned(fromByteOffset: j, as: UInt32.self) else { return false }
+                j += 4
+            }
+            while j < k {
+                guard a.load(fromByteOffset: j, as: UInt8.self) == b.load(fromByteOffset: j, as: UInt8.self) else { return false }
+                j += 1
+            }
             return true
         }
 
@@ -95,9 +136,26 @@ extension Wire {
         return readMembers(s)
     }
 
+    /// A member `readMembers` reads.
+    private enum Key {
+        case t, p, x, y, ms, seq, kind, dx, dy
+        var name: StaticString {
+            switch self {
+            case .t: "t"
+            case .p: "p"
+            case .x: "x"
+            case .y: "y"
+            case .ms: "ms"
+            case .seq: "seq"
+            case .kind: "kind"
+            case .dx: "dx"
+            case .dy: "dy"
+            }
+        }
+    }
+
     /// `read`'s members one by one.
     private static func readMembers(_ s: Bytes) -> PointerReading? {
-        enum Key { case t, p, x, y, ms, seq, kind, dx, dy }
         enum Kind { case none, move, up, down, wheel }
         var type = Kind.none
         var kind: PointerKind?
@@ -108,18 +166,24 @@ extension Wire {
         i += 1
         while true {
             while s.isSpace(i) { i += 1 }
-            // The key: one of these, closed by its quote; anything else goes the general way.
+            // The key: one of these, told by its first letter and then compared whole, closed
+            // by its quote; anything else goes the general way. (The quote first: a byte after
+            // it is no further than the sentinel.)
+            guard s[i] == 0x22 else { return nil }
             let key: Key
-            if s.quoted("t", at: i) { key = .t; i += 3 }
-            else if s.quoted("p", at: i) { key = .p; i += 3 }
-            else if s.quoted("x", at: i) { key = .x; i += 3 }
-            else if s.quoted("y", at: i) { key = .y; i += 3 }
-            else if s.quoted("ms", at: i) { key = .ms; i += 4 }
-            else if s.quoted("dx", at: i) { key = .dx; i += 4 }
-            else if s.quoted("dy", at: i) { key = .dy; i += 4 }
-            else if s.quoted("seq", at: i) { key = .seq; i += 5 }
-            else if s.quoted("kind", at: i) { key = .kind; i += 6 }
-            else { return nil }
+            switch s[i + 1] {
+            case UInt8(ascii: "t"): key = .t
+            case UInt8(ascii: "p"): key = .p
+            case UInt8(ascii: "x"): key = .x
+            case UInt8(ascii: "y"): key = .y
+            case UInt8(ascii: "m"): key = .ms
+            case UInt8(ascii: "s"): key = .seq
+            case UInt8(ascii: "k"): key = .kind
+            case UInt8(ascii: "d"): key = s[i + 2] == UInt8(ascii: "x") ? .dx : .dy
+            default: return nil
+            }
+            guard s.quoted(key.name, at: i) else { return nil }
+            i += key.name.utf8CodeUnitCount + 2
             while s.isSpace(i) { i += 1 }
             guard s[i] == UInt8(ascii: ":") else { return nil }
             i += 1
@@ -127,16 +191,22 @@ extension Wire {
             switch key {
             case .t:
                 // Exactly one of these: any other type, or an escape, goes the general way.
-                if s.quoted("move", at: i) { type = .move; i += 6 }
-                else if s.quoted("up", at: i) { type = .up; i += 4 }
-                else if s.quoted("down", at: i) { type = .down; i += 6 }
-                else if s.quoted("wheel", at: i) { type = .wheel; i += 7 }
-                else { return nil }
+                guard s[i] == 0x22 else { return nil }
+                switch s[i + 1] {
+                case UInt8(ascii: "m") where s.quoted("move", at: i): type = .move; i += 6
+                case UInt8(ascii: "u") where s.quoted("up", at: i): type = .up; i += 4
+                case UInt8(ascii: "d") where s.quoted("down", at: i): type = .down; i += 6
+                case UInt8(ascii: "w") where s.quoted("wheel", at: i): type = .wheel; i += 7
+                default: return nil
+                }
             case .kind:
-                if s.quoted("touch", at: i) { kind = .touch; i += 7 }
-                else if s.quoted("mouse", at: i) { kind = .mouse; i += 7 }
-                else if s.quoted("pen", at: i) { kind = .pen; i += 5 }
-                else { return nil }
+                guard s[i] == 0x22 else { return nil }
+                switch s[i + 1] {
+                case UInt8(ascii: "t") where s.quoted("touch", at: i): kind = .touch; i += 7
+                case UInt8(ascii: "m") where s.quoted("mouse", at: i): kind = .mouse; i += 7
+                case UInt8(ascii: "p") where s.quoted("pen", at: i): kind = .pen; i += 5
+                default: return nil
+                }
             default:
                 guard let v = number(s, &i) else { return nil }
                 switch key {
@@ -151,12 +221,11 @@ extension Wire {
             }
             while s.isSpace(i) { i += 1 }
             if s[i] == UInt8(ascii: ",") { i += 1; continue }
-            guard s[i] == UInt8(ascii: "}") else { return nil }
-            i += 1
+            // The sentinel: the object's own end, nothing read after it.
+            guard s[i] == UInt8(ascii: "}"), i == s.count - 1 else { return nil }
             break
         }
-        while s.isSpace(i) { i += 1 }
-        guard i == s.count, let ms, msRange.contains(ms), isValidSeq(seq) else { return nil }
+        guard let ms, msRange.contains(ms), isValidSeq(seq) else { return nil }
         let sequence = seq.map { Int($0) }
         if type == .wheel {
             // A wheel's members only, its place both or neither, each in range.
@@ -194,7 +263,7 @@ extension Wire {
         }
         guard s.has(#","ms":"#, at: i) else { return nil }
         i += 6
-        guard let ms = number(s, &i), s[i] == UInt8(ascii: "}"), i == s.count - 1 else { return nil }
+        guard let ms = number(s, &i), i == s.count - 1 else { return nil }
         return checkedPointer(p: p, x: x, y: y, ms: ms, seq: seq)
     }
 
@@ -215,13 +284,14 @@ extension Wire {
     }
 
     /// A JSON number without exponent at `index`, as JSONParser reads it (at most 15 digits by
-    /// an exact division, more by `longNumber`); `index` ends after it.
+    /// an exact division, more by `longNumber`); `index` ends after it. (`&+=`: an index within
+    /// a message never overflows, and the check cost an instruction a digit.)
     @inline(__always)
     private static func number(_ s: Bytes, _ index: inout Int) -> Double? {
         var i = index
         defer { index = i }
         let negative = s[i] == UInt8(ascii: "-")
-        if negative { i += 1 }
+        if negative { i &+= 1 }
         let start = i
         var mantissa: UInt64 = 0
         var fraction = 0
@@ -229,23 +299,23 @@ extension Wire {
         guard d < 10 else { return nil }
         repeat {
             mantissa = mantissa &* 10 &+ UInt64(d)
-            i += 1
+            i &+= 1
             d = s[i] &- 0x30
         } while d < 10
         if i - start > 1 && s[start] == 0x30 { return nil }
         if s[i] == UInt8(ascii: ".") {
-            i += 1
+            i &+= 1
             let fractionStart = i
             d = s[i] &- 0x30
             guard d < 10 else { return nil }
             repeat {
                 mantissa = mantissa &* 10 &+ UInt64(d)
-                i += 1
+                i &+= 1
                 d = s[i] &- 0x30
             } while d < 10
             fraction = i - fractionStart
         }
-        guard s[i] != UInt8(ascii: "e") && s[i] != UInt8(ascii: "E") else { return nil }
+        guard s[i] | 0x20 != UInt8(ascii: "e") else { return nil }
         // More digits than an exact division rounds correctly: read as the general decoder
         // reads them. A browser's `performance.now()` has 17 significant digits (116.60000000009313),
         // and a touch's coordinates often do: every move of the page, not a rare one.

@@ -130,12 +130,13 @@ extension Wire {
         if let v = t.collapsed { o.put(#","collapsed":"#); o.bool(v) }
     }
 
-    /// What a cell's tree members take at most (0 on other boards).
+    /// What a cell's tree members take at most (0 on other boards); `info`: its attributes
+    /// (`infoPointer`), read in place.
     @inline(__always)
-    static func treeBound(_ c: UnsafePointer<CellUpdate>) -> Int {
+    static func treeBound(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?) -> Int {
         var n = 0
         if case .some = c.pointee.tree { n &+= PieceBound.treeFacts &+ (c.pointee.tree!.parent.flatMap { $0 }.map(ByteCursor.bound) ?? 0) }
-        if case .some = c.pointee.info, let t = c.pointee.info!.tree { n &+= PieceBound.treeFacts &+ (t.parent.map(ByteCursor.bound) ?? 0) }
+        if let i = info, case .some = i.pointee.tree { n &+= PieceBound.treeFacts &+ (i.pointee.tree!.parent.map(ByteCursor.bound) ?? 0) }
         return n
     }
 }

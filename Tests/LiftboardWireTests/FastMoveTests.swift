@@ -9,6 +9,21 @@ struct FastMoveTests {
         Array(s.utf8).withUnsafeBytes { Wire.fastMove($0) }
     }
 
+    /// The server's reading of a move (`Wire.pointer`), or nil.
+    static func move(_ bytes: UnsafeRawBufferPointer) -> Wire.PointerMove? {
+        if case .move(let m)? = Wire.pointer(bytes) { return m }
+        return nil
+    }
+
+    /// `Wire.pointer`'s answer as the `ClientMessage` it stands for.
+    static func message(_ r: Wire.Pointer?) -> ClientMessage? {
+        switch r {
+        case .move(let m)?: ClientMessage(event: .move(pointer: m.pointer, at: m.at), seq: m.seq, ms: m.ms)
+        case .other(let m)?: m
+        case nil: nil
+        }
+    }
+
     func general(_ s: String) -> ClientMessage? {
         guard let v = try? JSONParser.parse(Array(s.utf8)) else { return nil }
         return try? Wire.decodeClient(v)
@@ -60,33 +75,44 @@ struct FastMoveTests {
         for l in odd { #expect(fast(l) == nil, "\(l)") }
     }
 
-    /// The server's `Wire.move` holds to the message size limit as `decodeClient` does: a move in
+    /// The server's `Wire.pointer` holds to the message size limit as `decodeClient` does: a move in
     /// the page's form made huge by a number's digits is left to it, which refuses it.
     @Test func aPageMoveOverTheSizeLimitIsLeftToTheGeneralDecoder() {
         let huge = #"{"t":"move","p":1,"x":1."# + String(repeating: "0", count: Wire.maxMessageBytes) + #","y":2,"seq":3,"ms":4}"#
         let bytes = Array(huge.utf8)
-        #expect(bytes.withUnsafeBytes { Wire.move($0) } == nil)
+        #expect(bytes.withUnsafeBytes { Self.move($0) } == nil)
         guard case .failure(let e) = bytes.withUnsafeBytes({ Wire.decodeClient($0) }) else {
             Issue.record("a message over the limit was read")
             return
         }
         #expect(e.code == .tooLarge)
         let usual = Array(#"{"t":"move","p":1,"x":1.5,"y":2,"seq":3,"ms":4}"#.utf8)
-        #expect(usual.withUnsafeBytes { Wire.move($0) } == Wire.PointerMove(pointer: 1, at: Point(x: 1.5, y: 2), seq: 3, ms: 4))
+        #expect(usual.withUnsafeBytes { Self.move($0) } == Wire.PointerMove(pointer: 1, at: Point(x: 1.5, y: 2), seq: 3, ms: 4))
     }
 
-    /// The server's `Wire.move` is the one reading's: a move in any form it reads (spaces, its
+    /// The server's `Wire.pointer` is the one reading's: a move in any form it reads (spaces, its
     /// members in any order, without `seq`) reaches the engine as the page's form does; an
-    /// `up`, a `down` or a `wheel` is not a move, and goes by `decodeClient`.
+    /// `up`, a `down` or a `wheel` is not a move, and comes as `decodeClient` reads it; a
+    /// message that does not end in its object's `}` (the reading's sentinel) is not read.
     @Test func theServersMoveTakesEveryMoveTheReadingTakesAndNothingElse() {
         let moves = [#"{"t":"move","p":1,"x":1.5,"y":2,"seq":3,"ms":4}"#, #" { "ms" : 4 , "seq" : 3 , "y" : 2 , "x" : 1.5 , "p" : 1 , "t" : "move" } "#,
                      #"{"p":1,"t":"move","x":1.5,"y":2,"ms":4,"seq":3}"#]
         for l in moves {
-            #expect(Array(l.utf8).withUnsafeBytes { Wire.move($0) } == Wire.PointerMove(pointer: 1, at: Point(x: 1.5, y: 2), seq: 3, ms: 4), "\(l)")
+            #expect(Array(l.utf8).withUnsafeBytes { Self.move($0) } == Wire.PointerMove(pointer: 1, at: Point(x: 1.5, y: 2), seq: 3, ms: 4), "\(l)")
         }
         let others = [#"{"t":"up","p":1,"x":1.5,"y":2,"seq":3,"ms":4}"#, #"{"t":"down","p":1,"x":1.5,"y":2,"ms":4}"#,
                       #"{"t":"wheel","dx":0,"dy":1,"ms":4}"#, #"{"t":"move","p":1,"x":1e3,"y":2,"ms":4}"#]
-        for l in others { #expect(Array(l.utf8).withUnsafeBytes { Wire.move($0) } == nil, "\(l)") }
+        for l in others { #expect(Array(l.utf8).withUnsafeBytes { Self.move($0) } == nil, "\(l)") }
+        // The server's reading gives the others as `decodeClient` does, from the one reading.
+        for l in others.dropLast() {
+            let r = Array(l.utf8).withUnsafeBytes { Wire.pointer($0) }
+            guard case .other(let m)? = r else { Issue.record("\(l): \(String(describing: r))"); continue }
+            #expect(m == general(l), "\(l)")
+        }
+        let unread = [#"{"t":"move","p":1,"x":1e3,"y":2,"ms":4}"#, #"{"t":"move","p":1,"x":1.5,"y":2,"ms":4"#,
+                      #"{"t":"move","p":1,"x":1.5,"y":2,"ms":4}}"#, #"{"t":"move","p":1,"x":1.5,"y":2,"ms":}"#,
+                      #"{"t":"move","p":1,"x":1.5,"y":2,"ms":4} x"#, "}", " } ", #"{"t":"}"#, #"{"}"#, #"{"d}"#]
+        for l in unread { #expect(Array(l.utf8).withUnsafeBytes { Wire.pointer($0) } == nil, "\(l)") }
     }
 
     @Test func anythingUnusualGoesTheGeneralWay() {
@@ -186,10 +212,14 @@ struct FastMoveTests {
                     fastCount += 1
                     #expect(m == general(text), "\(text)")
                 }
-                // The server's `Wire.move` answers exactly the moves the whole fast path
-                // answers.
-                let t = v.withUnsafeBytes { Wire.move($0) }
+                // The server's `Wire.pointer` answers exactly what the whole fast path
+                // answers, a move as a move.
+                let r = v.withUnsafeBytes { Wire.pointer($0) }
+                #expect(Self.message(r) == m, "\(text)")
+                let t = v.withUnsafeBytes { Self.move($0) }
                 if t != nil { moveCount += 1 }
+                // The page's form alone (the server's first try) answers as the whole reading.
+                if let p = v.withUnsafeBytes({ Wire.pageMove($0) }) { #expect(p == t, "\(text)") }
                 let asMessage = t.map { ClientMessage(event: .move(pointer: $0.pointer, at: $0.at), seq: $0.seq, ms: $0.ms) }
                 #expect(asMessage == (m.map { if case .move = $0.event { $0 } else { nil } } ?? nil), "\(text)")
             }
