@@ -190,6 +190,13 @@ extension LiveSession {
         let h = drag.item
         let id = arr.ids[h], label = arr.labels[h]
         guard commitEdit(dropping: d, change, now: now), let n = arr.handleOf[new] else { return false }
+        if arr.isParked(n), arr.tree != nil {
+            // Dropped under a collapsed item: the copy lands as a row, as a moved item does
+            // (docs/protocol.md, "Trees": its collapsed ancestors expand in this session).
+            arr.tree!.reveal.append(n)
+            rebuildLive(reporting: drags.map { ($0.pointer, arr.place(of: $0.item)) })
+        }
+        guard !arr.isParked(n) else { step.cellsDirty = true; return true }
         let f = arr.frame(of: n)
         step.gestures.append(.drop(p: drag.pointer, id: id, at: arr.place(of: n), cancelled: false))
         step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: id, center: viewportPoint(f.center, section: arr.sectionOf[n]),

@@ -33,6 +33,24 @@ import Testing
         #expect(d.announcements.last == "Copied tpl to Main, position 3.")
     }
 
+    /// Found by the `tree` fuzz target: a copy dropped under a collapsed item (one indent right
+    /// of it, after its hidden child) was parked, and the drop read its frame out of range (a
+    /// trap: the server would have crashed). It lands as a row, as a moved item does: the
+    /// collapsed item expands in this session.
+    @Test func aCopyDroppedUnderACollapsedItemLandsAsARowAndTheItemExpands() {
+        var b = board()
+        b.sections[1].items[0].collapsed = true
+        var d = Driver(b)
+        // tpl lifted (its steps leave the rows: main's header at 76, a at 108; b hidden under
+        // a), taken below a and one indent right: a child of a.
+        d.drag(from: Point(x: 200, y: 54), to: Point(x: 224, y: 190), at: 0)
+        let main = forest(d.session.committedBoard, 1)
+        #expect(Set(main) == ["a:0", "b:1", "tpl~1:1", "step1~1:2", "step2~1:2"], "the copy is a's child, its steps under it")
+        let rows = d.session.liveOrder?[1].items ?? []
+        #expect(Set(rows) == ["a", "b", "tpl~1", "step1~1", "step2~1"], "a expanded: every row shown, the copy a row")
+        #expect(d.announcements.last?.hasPrefix("Copied tpl to Main, position ") == true)
+    }
+
     /// The same change applied by another process (a commit from elsewhere, a store) gives the
     /// copies the same ids, `~2` where the board has one already; undo takes the subtree away.
     @Test func aCopyAppliedElsewhereNamesItsItemsAlikeAndItsRevertRemovesThem() {
