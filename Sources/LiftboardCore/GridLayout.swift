@@ -79,10 +79,7 @@ struct GridLayout: Layout {
     func retargetSwap(_ d: Int, center c: Point, in s: inout LiveSession) {
         if s.swapOverCommittedCell(d, center: c) { return }
         let h = s.drags[d].item, ls = s.drags[d].liftSection
-        guard s.arr.sectionOf[h] == ls else {
-            s.retargetGrid(d, center: c, barred: ls)
-            return
-        }
+        guard s.arr.sectionOf[h] == ls else { return s.retargetGrid(d, center: c, barred: ls) }
         let region = s.arr.region(at: c)
         let leaves: Bool
         switch region {

@@ -48,8 +48,7 @@ struct ListLayout: Layout {
         if s.swapOverCommittedCell(d, center: c) { return }
         let h = s.drags[d].item, ls = s.drags[d].liftSection
         guard s.arr.sectionOf[h] == ls else {
-            s.retargetByListRule(h, centerY: c.y, acrossHeaders: true, barred: ls)
-            return
+            return s.retargetByListRule(h, centerY: c.y, acrossHeaders: true, barred: ls)
         }
         // Gone into another section by the insert rules: past a header's midpoint.
         let down = ls + 1 < s.arr.sectionCount && c.y >= s.arr.headerFrame(ls + 1).midY

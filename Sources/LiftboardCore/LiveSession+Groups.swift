@@ -23,8 +23,7 @@ extension LiveSession {
             if refuseHeld(h, by: "tap-to-add") { return }
             // Across processes the tapped item joins once its claim is won (`ClaimWait`).
             if awaitClaim(h, .tapAdd(item: arr.ids[h], pointer: drags[d].pointer)) { return }
-            tapAdd(h, to: d)
-            return
+            return tapAdd(h, to: d)
         }
         click(at: content, mods: mods)
     }
@@ -86,10 +85,7 @@ extension LiveSession {
     /// the selection.
     mutating func liftSelection(with d: Int) {
         let h = drags[d].item
-        guard selection.marked[h] else {
-            clearSelection()
-            return
-        }
+        guard selection.marked[h] else { return clearSelection() }
         // A palette's items are copied one at a time.
         guard groupsAllowed, selection.count > 1, drags[d].copyFrom == nil else { return }
         var group: [Int] = []

@@ -35,8 +35,7 @@ extension LiveSession {
             return
         }
         if let d = dragIndex(Self.keyboardPointer) {
-            keyboardDragKey(key, drag: d, now: now)
-            return
+            return keyboardDragKey(key, drag: d, now: now)
         }
         // The focused row was hidden since (a collapse above it, a drop under a collapsed
         // item): the focus goes to the nearest row shown above it in the tree, as a tree
@@ -56,10 +55,7 @@ extension LiveSession {
             scrollIntoView(next)
             announce("\(arr.labels[next]), \(describe(next))\(arr.movable[next] ? "" : ", pinned").")
         case " " where mods.contains(.shift), "Spacebar" where mods.contains(.shift):
-            guard arr.movable[f] else {
-                announce("\(arr.labels[f]) is pinned and cannot be selected.")
-                return
-            }
+            guard arr.movable[f] else { return announce("\(arr.labels[f]) is pinned and cannot be selected.") }
             setSelected(f, !selection.marked[f])
             selection.anchor = f
             announce("\(arr.labels[f]) \(selection.marked[f] ? "selected" : "deselected"), \(selection.count) selected.")
@@ -67,17 +63,10 @@ extension LiveSession {
             guard roleLifts(f) else {
                 let copy = role.includes(.move)  // only a palette's item stops a move session here
                 forbid(copy ? "a copy out of a palette" : "a key reorder", needs: copy ? .edit : .move)
-                announce("\(arr.labels[f]) cannot be \(copy ? "copied" : "moved"): your role is \(role.rawValue).")
-                return
+                return announce("\(arr.labels[f]) cannot be \(copy ? "copied" : "moved"): your role is \(role.rawValue).")
             }
-            guard arr.movable[f] else {
-                announce("\(arr.labels[f]) is pinned and cannot be moved.")
-                return
-            }
-            guard liftedBy[f] == nil else {
-                announce("\(arr.labels[f]) is being moved by another pointer.")
-                return
-            }
+            guard arr.movable[f] else { return announce("\(arr.labels[f]) is pinned and cannot be moved.") }
+            guard liftedBy[f] == nil else { return announce("\(arr.labels[f]) is being moved by another pointer.") }
             if refuseHeld(f, by: "keyboard lift") { return }
             // Across processes the lift waits for its claim (`ClaimWait`).
             if awaitClaim(f, .keyLift(item: arr.ids[f])) { return }
@@ -119,10 +108,7 @@ extension LiveSession {
             let before = arr.place(of: h)
             keyboardStep(h, key: key)
             let after = arr.place(of: h)
-            guard after != before else {
-                announce("\(arr.labels[h]) cannot move further.")
-                return
-            }
+            guard after != before else { return announce("\(arr.labels[h]) cannot move further.") }
             step.gestures.append(.moved(p: Self.keyboardPointer, id: arr.ids[h], from: before, to: after))
             step.cellsDirty = true
             step.shiftDur = dur(config.shiftMs)

@@ -136,8 +136,7 @@ extension LiveSession {
             // Held elsewhere (on a tree, it or a descendant): nothing lifts; the cell already
             // carries `heldBy`.
             pointers[k].phase = .inert
-            announce("\(holder) is moving \(arr.labels[x]).")
-            return
+            return announce("\(holder) is moving \(arr.labels[x]).")
         }
         guard claimAllowsLift(h, pointer: k) else { return }
         pointers[k].phase = .dragging
