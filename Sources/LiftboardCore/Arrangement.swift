@@ -266,8 +266,8 @@ struct Arrangement: Sendable {
     func sections() -> [SectionInfo] {
         (0..<sectionCount).map {
             SectionInfo(id: sectionIDs[$0], title: titles[$0], frame: sectionFrame($0), header: headerHeight,
-                        slot: members[$0].isEmpty ? slotFrame($0) : nil, subtitle: subtitles[$0], count: members[$0].count,
-                        maxDepth: tree?.maxDepth[$0])
+                        slot: members[$0].isEmpty ? slotFrame($0) : nil, subtitle: subtitles[$0],
+                        count: members[$0].count, maxDepth: tree?.maxDepth[$0])
         }
     }
 

@@ -297,7 +297,7 @@ extension Board {
 
     /// Whether `places` are section `s`'s `count` items as they were, in order.
     private static func isIdentity(_ places: [ItemPlace], section s: Int, count: Int) -> Bool {
-        places.count == count && places.enumerated().allSatisfy { $0.element.section == s && $0.element.index == $0.offset }
+        places.count == count && places.indices.allSatisfy { places[$0].section == s && places[$0].index == $0 }
     }
 
     /// An item of the board named by its place before a change (`apply(_:)`).

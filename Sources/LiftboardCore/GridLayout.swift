@@ -187,7 +187,7 @@ extension LiveSession {
         case .header(let t):
             if headerGoesDown(d, header: t) { return t != s && allowed(t) ? (t, 0) : nil }
             if t > 0 {
-                guard let u = prevAllowed(before: t, for: h) else { return nil }
+                guard let u = allowedSection(from: t, by: -1, for: h) else { return nil }
                 return (u, arr.members[u].count)
             }
             return s > 0 && allowed(0) ? (0, 0) : nil

@@ -57,7 +57,7 @@ struct ListLayout: Layout {
         // Refusing sections are not there: the nearest one that takes it, reached as the list
         // rule reaches it. None that way: the live order stays as it is, as over no cell.
         var across: Int? = nil
-        if let t = up ? s.prevAllowed(before: ls, for: h) : s.nextAllowed(after: ls, for: h),
+        if let t = s.allowedSection(from: ls, by: up ? -1 : 1, for: h),
            up ? (t == ls - 1 || c.y < s.arr.sectionTop[t + 1]) : c.y >= s.arr.headerFrame(t).midY {
             across = t
         } else if s.arr.hasRules {

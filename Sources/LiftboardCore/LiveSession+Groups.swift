@@ -46,22 +46,18 @@ extension LiveSession {
     mutating func click(at content: Point, mods: Modifiers) {
         var hit: Int? = nil
         if case .cell(let h) = arr.region(at: content), arr.movable[h] { hit = h }
+        guard mods.toggles || mods.contains(.shift) else { return clearSelection() }
+        guard let h = hit else { return }
         if mods.toggles {
-            guard let h = hit else { return }
             setSelected(h, !selection.marked[h])
             selection.anchor = h
-        } else if mods.contains(.shift) {
-            guard let h = hit else { return }
-            guard let a = selection.anchor, !arr.isParked(a), arr.sectionOf[a] == arr.sectionOf[h] else {
-                setSelected(h, true)
-                selection.anchor = h
-                return
-            }
+        } else if let a = selection.anchor, !arr.isParked(a), arr.sectionOf[a] == arr.sectionOf[h] {
             let s = arr.sectionOf[h]
             let lo = min(arr.indexOf[a], arr.indexOf[h]), hi = max(arr.indexOf[a], arr.indexOf[h])
             for i in lo...hi where arr.movable[arr.members[s][i]] { setSelected(arr.members[s][i], true) }
         } else {
-            clearSelection()
+            setSelected(h, true)
+            selection.anchor = h
         }
     }
 

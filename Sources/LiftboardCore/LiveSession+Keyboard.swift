@@ -34,9 +34,7 @@ extension LiveSession {
             }
             return
         }
-        if let d = dragIndex(Self.keyboardPointer) {
-            return keyboardDragKey(key, drag: d, now: now)
-        }
+        if let d = dragIndex(Self.keyboardPointer) { return keyboardDragKey(key, drag: d, now: now) }
         // The focused row was hidden since (a collapse above it, a drop under a collapsed
         // item): the focus goes to the nearest row shown above it in the tree, as a tree
         // view's does, and the key acts there.
@@ -81,11 +79,8 @@ extension LiveSession {
         scrollIntoView(f)
         lift(f, pointer: Self.keyboardPointer, at: viewportCenter(of: f), now: now)
         let n = drags.last?.group.count ?? 1
-        if n > 1 {
-            announce("\(n) items lifted with \(arr.labels[f]), \(describe(f)). Arrow keys move them, Space drops them, Escape cancels.")
-        } else {
-            announce("Lifted \(arr.labels[f]), \(describe(f)). Arrow keys move it, Space drops it, Escape cancels.")
-        }
+        let (what, them) = n > 1 ? ("\(n) items lifted with", "them") : ("Lifted", "it")
+        announce("\(what) \(arr.labels[f]), \(describe(f)). Arrow keys move \(them), Space drops \(them), Escape cancels.")
     }
 
     /// The item an arrow key moves the focus to (the layout's reading of the arrows).
@@ -134,9 +129,9 @@ extension LiveSession {
     /// out of keeps its order).
     mutating func stepInReadingOrder(_ h: Int, forward: Bool) {
         let s = arr.sectionOf[h], i = arr.indexOf[h]
-        if !arr.hasRules || allows(s, for: h), let j = forward ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
+        if !arr.hasRules || allows(s, for: h), let j = movableRow(section: s, from: i, by: forward ? 1 : -1) {
             arr.exchange(section: s, i, j)
-        } else if let t = forward ? nextAllowed(after: s, for: h) : prevAllowed(before: s, for: h) {
+        } else if let t = allowedSection(from: s, by: forward ? 1 : -1, for: h) {
             arr.move(h, toSection: t, index: forward ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
         }
     }

@@ -167,11 +167,13 @@ extension Wire {
     }
 
     /// A size (`above0`: greater than 0) or a gap (at least 0), at most 1000000.
-    private static func measure(_ v: JSONValue, _ key: String, path: String, above0: Bool = true) throws(BoardError) -> Double? {
+    private static func measure(_ v: JSONValue, _ key: String, path: String,
+                                above0: Bool = true) throws(BoardError) -> Double? {
         guard let x = v[key] else { return nil }
         guard case .number(let d) = x else { throw .wrongType(field: path, expected: "a number") }
         guard d.isFinite, above0 ? d > 0 : d >= 0, d <= 1e6 else {
-            throw .invalid(field: path, reason: "must be finite and \(above0 ? "greater than" : "at least") 0 (at most 1000000)")
+            let least = above0 ? "greater than" : "at least"
+            throw .invalid(field: path, reason: "must be finite and \(least) 0 (at most 1000000)")
         }
         return d
     }
