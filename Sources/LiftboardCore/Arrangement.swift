@@ -81,6 +81,12 @@ struct Arrangement: Sendable {
         var lo = Int.max
         var hi = -1
         var wide = true
+
+        /// Section `s`'s places `lo...hi` changed.
+        @inline(__always) mutating func note(section s: Int, _ lo: Int, _ hi: Int) {
+            guard section < 0 || section == s else { wide = true; return }
+            section = s; self.lo = min(self.lo, lo); self.hi = max(self.hi, hi)
+        }
     }
     /// A new arrangement is all new.
     private(set) var changes = Changes()
@@ -198,13 +204,7 @@ struct Arrangement: Sendable {
             if tops[s].count < m.count { tops[s].append(contentsOf: repeatElement(0, count: m.count - tops[s].count)) }
         }
         guard i <= last else { return }
-        if changes.section < 0 || changes.section == s {
-            changes.section = s
-            changes.lo = min(changes.lo, i)
-            changes.hi = max(changes.hi, last)
-        } else {
-            changes.wide = true
-        }
+        changes.note(section: s, i, last)
         let spacing = rowSpacing
         var y = (i == 0 || !stacksRows) ? 0 : tops[s][i - 1] + heights[m[i - 1]] + spacing
         for k in i...last {
@@ -222,21 +222,12 @@ struct Arrangement: Sendable {
     /// - Complexity: O(sections).
     private mutating func restack(from s: Int) {
         changes.wide = true
-        let layout = self.layout
-        if scrollsSections {
-            // Side by side: every column starts at the top; only the changed ones can differ,
-            // but the heights are O(1) each.
-            for k in s..<sectionCount {
-                sectionTop[k] = 0
-                sectionHeight[k] = headerHeight + layout.contentHeight(ofSection: k, in: self)
-            }
-            return
-        }
-        var y = s == 0 ? 0 : sectionTop[s - 1] + sectionHeight[s - 1]
+        let layout = self.layout, stacked = !scrollsSections  // columns: side by side, each at the top
+        var y = !stacked || s == 0 ? 0 : sectionTop[s - 1] + sectionHeight[s - 1]
         for k in s..<sectionCount {
             sectionTop[k] = y
             sectionHeight[k] = headerHeight + layout.contentHeight(ofSection: k, in: self)
-            y += sectionHeight[k]
+            if stacked { y += sectionHeight[k] }
         }
     }
 
@@ -275,11 +266,8 @@ struct Arrangement: Sendable {
     func sections() -> [SectionInfo] {
         (0..<sectionCount).map {
             SectionInfo(id: sectionIDs[$0], title: titles[$0], frame: sectionFrame($0), header: headerHeight,
-                        slot: members[$0].isEmpty ? slotFrame($0) : nil, subtitle: subtitles[$0], count: members[$0].count)
-        }.enumerated().map { s, info in
-            var info = info
-            info.maxDepth = tree?.maxDepth[s]
-            return info
+                        slot: members[$0].isEmpty ? slotFrame($0) : nil, subtitle: subtitles[$0],
+                        count: members[$0].count, maxDepth: tree?.maxDepth[$0])
         }
     }
 
@@ -412,8 +400,7 @@ struct Arrangement: Sendable {
         guard exactSums, stacksRows, tail else {
             members[s].replaceSubrange(lo..<(lo + count), with: rows)
             reindex(section: s, from: lo)
-            restack(from: s)
-            return
+            return restack(from: s)
         }
         // The tail's first top, before and after: the difference is every tail row's shift.
         let spacing = rowSpacing
@@ -434,13 +421,7 @@ struct Arrangement: Sendable {
     private mutating func shiftTail(section s: Int, from i: Int, by dk: Int, dy: Double) {
         let n = members[s].count
         guard i < n else { return }
-        if changes.section < 0 || changes.section == s {
-            changes.section = s
-            changes.lo = min(changes.lo, i)
-            changes.hi = max(changes.hi, n - 1)
-        } else {
-            changes.wide = true
-        }
+        changes.note(section: s, i, n - 1)
         if dy != 0 { tops[s].withUnsafeMutableBufferPointer { t in for k in i..<n { t[k] += dy } } }
         guard dk != 0 else { return }
         let m = members[s]

@@ -1,7 +1,6 @@
 /// How a board lays its cells out.
 public enum LayoutKind: String, Sendable, Hashable {
-    case list
-    case grid
+    case list, grid
     /// Sections side by side as columns, each scrolling vertically on its own; the board
     /// scrolls sideways (docs/protocol.md, "Columns").
     case columns
@@ -144,8 +143,7 @@ public struct Board: Hashable, Sendable {
 
 /// The edge of a cell that holds its drag handle: leading (left) or trailing (right).
 public enum HandleEdge: String, Sendable, Hashable {
-    case leading
-    case trailing
+    case leading, trailing
 }
 
 /// What dropping on a section does besides placing the item there.

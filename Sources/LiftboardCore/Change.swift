@@ -35,8 +35,7 @@ enum ChangeRule {
                 guard let g, g.section >= 0, g.section < order.count else { continue }
                 if let i = position(of: x, in: order[g.section], near: g.index) { return (g.section, i) }
             }
-            for s in order.indices { if let i = order[s].firstIndex(of: x) { return (s, i) } }
-            return nil
+            return place(of: x, in: order)
         }
         /// `y`'s index in section `t`, if it is there.
         func find(_ y: T, inSection t: Int) -> Int? {
@@ -152,21 +151,20 @@ enum ChangeRule {
         for c in changes {
             for d in apply(c, to: &order, movable: movable) where !first.contains(where: { $0.item == d.item }) {
                 // Where it was before the batch, not before the change that moved it first.
-                var from = d.from
-                for s in before.indices { if let i = before[s].firstIndex(of: d.item) { from = (s, i); break } }
-                first.append((d.item, from))
+                first.append((d.item, place(of: d.item, in: before) ?? d.from))
             }
         }
         var out: [Displacement<T>] = []
         for (x, from) in first {
-            for s in order.indices {
-                if let i = order[s].firstIndex(of: x) {
-                    if from != (s, i) { out.append(Displacement(item: x, from: from, to: (s, i))) }
-                    break
-                }
-            }
+            if let to = place(of: x, in: order), from != to { out.append(Displacement(item: x, from: from, to: to)) }
         }
         return out
+    }
+
+    /// Where `x` is in `order`, by a scan.
+    static func place<T: Equatable>(of x: T, in order: [[T]]) -> (section: Int, index: Int)? {
+        for s in order.indices { if let i = order[s].firstIndex(of: x) { return (s, i) } }
+        return nil
     }
 
     /// Puts a section's pinned items back at their homes (clamped, in order of home) and lets
@@ -299,9 +297,7 @@ extension Board {
 
     /// Whether `places` are section `s`'s `count` items as they were, in order.
     private static func isIdentity(_ places: [ItemPlace], section s: Int, count: Int) -> Bool {
-        guard places.count == count else { return false }
-        for (i, p) in places.enumerated() where p.section != s || p.index != i { return false }
-        return true
+        places.count == count && places.indices.allSatisfy { places[$0].section == s && places[$0].index == $0 }
     }
 
     /// An item of the board named by its place before a change (`apply(_:)`).

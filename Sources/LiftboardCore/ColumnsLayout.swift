@@ -174,11 +174,11 @@ struct ColumnsLayout: Layout {
         let free = !s.arr.hasRules || s.allows(sec, for: h)
         switch key {
         case "ArrowUp", "ArrowDown":
-            if free, let j = key == "ArrowUp" ? s.prevMovable(section: sec, before: i) : s.nextMovable(section: sec, after: i) {
+            if free, let j = s.movableRow(section: sec, from: i, by: key == "ArrowUp" ? -1 : 1) {
                 s.arr.exchange(section: sec, i, j)
             }
         case "ArrowLeft", "ArrowRight":
-            if let t = key == "ArrowLeft" ? s.prevAllowed(before: sec, for: h) : s.nextAllowed(after: sec, for: h) {
+            if let t = s.allowedSection(from: sec, by: key == "ArrowLeft" ? -1 : 1, for: h) {
                 s.arr.move(h, toSection: t, index: min(i, s.arr.members[t].count), pinnedHome: s.pinnedHome)
             }
         default:

@@ -1,25 +1,20 @@
 /// A point in CSS pixels. Viewport or content coordinates, as the name of the value says.
 public struct Point: Hashable, Sendable {
-    public var x: Double
-    public var y: Double
+    public var x, y: Double
     public init(x: Double, y: Double) { self.x = x; self.y = y }
     public static let zero = Point(x: 0, y: 0)
 }
 
 /// A size in CSS pixels.
 public struct Size: Hashable, Sendable {
-    public var w: Double
-    public var h: Double
+    public var w, h: Double
     public init(w: Double, h: Double) { self.w = w; self.h = h }
     public static let zero = Size(w: 0, h: 0)
 }
 
 /// An axis-aligned rectangle: origin at the top-left, in CSS pixels.
 public struct Rect: Hashable, Sendable {
-    public var x: Double
-    public var y: Double
-    public var w: Double
-    public var h: Double
+    public var x, y, w, h: Double
     public init(x: Double, y: Double, w: Double, h: Double) { self.x = x; self.y = y; self.w = w; self.h = h }
 
     public var minX: Double { x }

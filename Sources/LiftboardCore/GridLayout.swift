@@ -79,10 +79,7 @@ struct GridLayout: Layout {
     func retargetSwap(_ d: Int, center c: Point, in s: inout LiveSession) {
         if s.swapOverCommittedCell(d, center: c) { return }
         let h = s.drags[d].item, ls = s.drags[d].liftSection
-        guard s.arr.sectionOf[h] == ls else {
-            s.retargetGrid(d, center: c, barred: ls)
-            return
-        }
+        guard s.arr.sectionOf[h] == ls else { return s.retargetGrid(d, center: c, barred: ls) }
         let region = s.arr.region(at: c)
         let leaves: Bool
         switch region {
@@ -190,7 +187,7 @@ extension LiveSession {
         case .header(let t):
             if headerGoesDown(d, header: t) { return t != s && allowed(t) ? (t, 0) : nil }
             if t > 0 {
-                guard let u = prevAllowed(before: t, for: h) else { return nil }
+                guard let u = allowedSection(from: t, by: -1, for: h) else { return nil }
                 return (u, arr.members[u].count)
             }
             return s > 0 && allowed(0) ? (0, 0) : nil

@@ -48,8 +48,7 @@ struct ListLayout: Layout {
         if s.swapOverCommittedCell(d, center: c) { return }
         let h = s.drags[d].item, ls = s.drags[d].liftSection
         guard s.arr.sectionOf[h] == ls else {
-            s.retargetByListRule(h, centerY: c.y, acrossHeaders: true, barred: ls)
-            return
+            return s.retargetByListRule(h, centerY: c.y, acrossHeaders: true, barred: ls)
         }
         // Gone into another section by the insert rules: past a header's midpoint.
         let down = ls + 1 < s.arr.sectionCount && c.y >= s.arr.headerFrame(ls + 1).midY
@@ -58,7 +57,7 @@ struct ListLayout: Layout {
         // Refusing sections are not there: the nearest one that takes it, reached as the list
         // rule reaches it. None that way: the live order stays as it is, as over no cell.
         var across: Int? = nil
-        if let t = up ? s.prevAllowed(before: ls, for: h) : s.nextAllowed(after: ls, for: h),
+        if let t = s.allowedSection(from: ls, by: up ? -1 : 1, for: h),
            up ? (t == ls - 1 || c.y < s.arr.sectionTop[t + 1]) : c.y >= s.arr.headerFrame(t).midY {
             across = t
         } else if s.arr.hasRules {

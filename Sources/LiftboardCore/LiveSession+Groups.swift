@@ -23,8 +23,7 @@ extension LiveSession {
             if refuseHeld(h, by: "tap-to-add") { return }
             // Across processes the tapped item joins once its claim is won (`ClaimWait`).
             if awaitClaim(h, .tapAdd(item: arr.ids[h], pointer: drags[d].pointer)) { return }
-            tapAdd(h, to: d)
-            return
+            return tapAdd(h, to: d)
         }
         click(at: content, mods: mods)
     }
@@ -47,22 +46,18 @@ extension LiveSession {
     mutating func click(at content: Point, mods: Modifiers) {
         var hit: Int? = nil
         if case .cell(let h) = arr.region(at: content), arr.movable[h] { hit = h }
+        guard mods.toggles || mods.contains(.shift) else { return clearSelection() }
+        guard let h = hit else { return }
         if mods.toggles {
-            guard let h = hit else { return }
             setSelected(h, !selection.marked[h])
             selection.anchor = h
-        } else if mods.contains(.shift) {
-            guard let h = hit else { return }
-            guard let a = selection.anchor, !arr.isParked(a), arr.sectionOf[a] == arr.sectionOf[h] else {
-                setSelected(h, true)
-                selection.anchor = h
-                return
-            }
+        } else if let a = selection.anchor, !arr.isParked(a), arr.sectionOf[a] == arr.sectionOf[h] {
             let s = arr.sectionOf[h]
             let lo = min(arr.indexOf[a], arr.indexOf[h]), hi = max(arr.indexOf[a], arr.indexOf[h])
             for i in lo...hi where arr.movable[arr.members[s][i]] { setSelected(arr.members[s][i], true) }
         } else {
-            clearSelection()
+            setSelected(h, true)
+            selection.anchor = h
         }
     }
 
@@ -86,10 +81,7 @@ extension LiveSession {
     /// the selection.
     mutating func liftSelection(with d: Int) {
         let h = drags[d].item
-        guard selection.marked[h] else {
-            clearSelection()
-            return
-        }
+        guard selection.marked[h] else { return clearSelection() }
         // A palette's items are copied one at a time.
         guard groupsAllowed, selection.count > 1, drags[d].copyFrom == nil else { return }
         var group: [Int] = []

@@ -34,10 +34,7 @@ extension LiveSession {
             }
             return
         }
-        if let d = dragIndex(Self.keyboardPointer) {
-            keyboardDragKey(key, drag: d, now: now)
-            return
-        }
+        if let d = dragIndex(Self.keyboardPointer) { return keyboardDragKey(key, drag: d, now: now) }
         // The focused row was hidden since (a collapse above it, a drop under a collapsed
         // item): the focus goes to the nearest row shown above it in the tree, as a tree
         // view's does, and the key acts there.
@@ -56,10 +53,7 @@ extension LiveSession {
             scrollIntoView(next)
             announce("\(arr.labels[next]), \(describe(next))\(arr.movable[next] ? "" : ", pinned").")
         case " " where mods.contains(.shift), "Spacebar" where mods.contains(.shift):
-            guard arr.movable[f] else {
-                announce("\(arr.labels[f]) is pinned and cannot be selected.")
-                return
-            }
+            guard arr.movable[f] else { return announce("\(arr.labels[f]) is pinned and cannot be selected.") }
             setSelected(f, !selection.marked[f])
             selection.anchor = f
             announce("\(arr.labels[f]) \(selection.marked[f] ? "selected" : "deselected"), \(selection.count) selected.")
@@ -67,17 +61,10 @@ extension LiveSession {
             guard roleLifts(f) else {
                 let copy = role.includes(.move)  // only a palette's item stops a move session here
                 forbid(copy ? "a copy out of a palette" : "a key reorder", needs: copy ? .edit : .move)
-                announce("\(arr.labels[f]) cannot be \(copy ? "copied" : "moved"): your role is \(role.rawValue).")
-                return
+                return announce("\(arr.labels[f]) cannot be \(copy ? "copied" : "moved"): your role is \(role.rawValue).")
             }
-            guard arr.movable[f] else {
-                announce("\(arr.labels[f]) is pinned and cannot be moved.")
-                return
-            }
-            guard liftedBy[f] == nil else {
-                announce("\(arr.labels[f]) is being moved by another pointer.")
-                return
-            }
+            guard arr.movable[f] else { return announce("\(arr.labels[f]) is pinned and cannot be moved.") }
+            guard liftedBy[f] == nil else { return announce("\(arr.labels[f]) is being moved by another pointer.") }
             if refuseHeld(f, by: "keyboard lift") { return }
             // Across processes the lift waits for its claim (`ClaimWait`).
             if awaitClaim(f, .keyLift(item: arr.ids[f])) { return }
@@ -92,11 +79,8 @@ extension LiveSession {
         scrollIntoView(f)
         lift(f, pointer: Self.keyboardPointer, at: viewportCenter(of: f), now: now)
         let n = drags.last?.group.count ?? 1
-        if n > 1 {
-            announce("\(n) items lifted with \(arr.labels[f]), \(describe(f)). Arrow keys move them, Space drops them, Escape cancels.")
-        } else {
-            announce("Lifted \(arr.labels[f]), \(describe(f)). Arrow keys move it, Space drops it, Escape cancels.")
-        }
+        let (what, them) = n > 1 ? ("\(n) items lifted with", "them") : ("Lifted", "it")
+        announce("\(what) \(arr.labels[f]), \(describe(f)). Arrow keys move \(them), Space drops \(them), Escape cancels.")
     }
 
     /// The item an arrow key moves the focus to (the layout's reading of the arrows).
@@ -119,10 +103,7 @@ extension LiveSession {
             let before = arr.place(of: h)
             keyboardStep(h, key: key)
             let after = arr.place(of: h)
-            guard after != before else {
-                announce("\(arr.labels[h]) cannot move further.")
-                return
-            }
+            guard after != before else { return announce("\(arr.labels[h]) cannot move further.") }
             step.gestures.append(.moved(p: Self.keyboardPointer, id: arr.ids[h], from: before, to: after))
             step.cellsDirty = true
             step.shiftDur = dur(config.shiftMs)
@@ -148,9 +129,9 @@ extension LiveSession {
     /// out of keeps its order).
     mutating func stepInReadingOrder(_ h: Int, forward: Bool) {
         let s = arr.sectionOf[h], i = arr.indexOf[h]
-        if !arr.hasRules || allows(s, for: h), let j = forward ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
+        if !arr.hasRules || allows(s, for: h), let j = movableRow(section: s, from: i, by: forward ? 1 : -1) {
             arr.exchange(section: s, i, j)
-        } else if let t = forward ? nextAllowed(after: s, for: h) : prevAllowed(before: s, for: h) {
+        } else if let t = allowedSection(from: s, by: forward ? 1 : -1, for: h) {
             arr.move(h, toSection: t, index: forward ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
         }
     }

@@ -4,19 +4,13 @@
 /// column runs it inside the column's frame, the column itself chosen by the center's x
 /// (`ColumnsLayout`).
 extension LiveSession {
-    /// The next row a drag passes: a movable one (a tree's pinned rows are passed as any row:
-    /// they keep their place in the forest, not an index).
-    @inline(__always) func nextMovable(section s: Int, after i: Int) -> Int? {
+    /// The next row a drag passes from index `i` of section `s`, down (`step` 1) or up (-1): a
+    /// movable one (a tree's pinned rows are passed as any row: they keep their place in the
+    /// forest, not an index).
+    @inline(__always) func movableRow(section s: Int, from i: Int, by step: Int) -> Int? {
         let m = arr.members[s]
-        var j = i + 1
-        while j < m.count { if arr.movable[m[j]] || arr.tree != nil { return j }; j += 1 }
-        return nil
-    }
-
-    @inline(__always) func prevMovable(section s: Int, before i: Int) -> Int? {
-        let m = arr.members[s]
-        var j = i - 1
-        while j >= 0 { if arr.movable[m[j]] || arr.tree != nil { return j }; j -= 1 }
+        var j = i + step
+        while j >= 0 && j < m.count { if arr.movable[m[j]] || arr.tree != nil { return j }; j += step }
         return nil
     }
 
@@ -33,15 +27,14 @@ extension LiveSession {
     @inline(__always) func listStep(_ h: Int, centerY y: Double, acrossHeaders: Bool) -> Int {
         let s = arr.sectionOf[h], i = arr.indexOf[h]
         let inRefused = arr.hasRules && !allows(s, for: h)
-        if !inRefused, let j = nextMovable(section: s, after: i) {
+        if !inRefused, let j = movableRow(section: s, from: i, by: 1) {
             if y >= arr.frame(section: s, index: j).midY { return 1 }
-        } else if acrossHeaders, let t = arr.hasRules ? nextAllowed(after: s, for: h) : (s + 1 < arr.sectionCount ? s + 1 : nil),
-                  y >= arr.headerFrame(t).midY {
+        } else if acrossHeaders, let t = allowedSection(from: s, by: 1, for: h), y >= arr.headerFrame(t).midY {
             return 1
         }
-        if !inRefused, let j = prevMovable(section: s, before: i) {
+        if !inRefused, let j = movableRow(section: s, from: i, by: -1) {
             if y <= arr.frame(section: s, index: j).midY { return -1 }
-        } else if acrossHeaders, let t = arr.hasRules ? prevAllowed(before: s, for: h) : (s > 0 ? s - 1 : nil),
+        } else if acrossHeaders, let t = allowedSection(from: s, by: -1, for: h),
                   t == s - 1 ? y <= arr.headerFrame(s).midY : y < arr.sectionTop[t + 1] {
             return -1
         }
@@ -75,7 +68,7 @@ extension LiveSession {
             let dir = listStep(h, centerY: y, acrossHeaders: acrossHeaders)
             if dir == 0 { return }
             let s = arr.sectionOf[h], i = arr.indexOf[h]
-            if !arr.hasRules || allows(s, for: h), let j = dir > 0 ? nextMovable(section: s, after: i) : prevMovable(section: s, before: i) {
+            if !arr.hasRules || allows(s, for: h), let j = movableRow(section: s, from: i, by: dir) {
                 arr.exchange(section: s, i, j)
                 // Passing an item that another drag holds, whose rule would pass it straight
                 // back (both snapshots beyond each other's cells), is not made either.
@@ -83,7 +76,7 @@ extension LiveSession {
                 continue
             }
             // Across a header (and the sections that refuse the drag).
-            guard acrossHeaders, let t = dir > 0 ? nextAllowed(after: s, for: h) : prevAllowed(before: s, for: h), t != barred else { return }
+            guard acrossHeaders, let t = allowedSection(from: s, by: dir, for: h), t != barred else { return }
             arr.move(h, toSection: t, index: dir > 0 ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
             if listStep(h, centerY: y, acrossHeaders: acrossHeaders) == -dir {
                 arr.move(h, toSection: s, index: i, pinnedHome: pinnedHome)

@@ -8,23 +8,19 @@ extension LiveSession {
     mutating func moveTo(_ id: String, section sid: String, place: MovePlace, now: Double, claimed: Bool = false) {
         guard allowed("moveTo", needs: .move) else { return }
         guard let h = arr.handleOf[id], let t = arr.sectionIndexOf[sid] else {
-            refuseMove("moveTo: no item \(id) or no section \(sid) on this board")
-            return
+            return refuseMove("moveTo: no item \(id) or no section \(sid) on this board")
         }
         guard arr.movable[h] else { refuseMove("moveTo: \(arr.labels[h]) is pinned"); return }
         if refuseHeld(h, by: "moveTo") { return }
         guard liftedBy[h] == nil, !drags.contains(where: { $0.swapTarget == h }) else {
-            refuseMove("moveTo: \(arr.labels[h]) is being dragged")
-            return
+            return refuseMove("moveTo: \(arr.labels[h]) is being dragged")
         }
         guard let s = base.firstIndex(where: { $0.contains(h) }), let i = base[s].firstIndex(of: h) else { return }
         if [.up, .down, .indent, .outdent].contains(place) && s != t {
-            refuseMove("moveTo: \(place.rawValue) moves within the item's own section (\(arr.sectionIDs[s]))")
-            return
+            return refuseMove("moveTo: \(place.rawValue) moves within the item's own section (\(arr.sectionIDs[s]))")
         }
         if s == t && arr.rules[s].copy {
-            refuseMove("moveTo: the order of \(arr.titles[s]) (a palette) does not change")
-            return
+            return refuseMove("moveTo: the order of \(arr.titles[s]) (a palette) does not change")
         }
         // Across processes the move waits for its item's claim; the answer checks it all again.
         if !claimed, awaitClaim(h, .moveTo(item: id, section: sid, place: place)) { return }
@@ -40,13 +36,11 @@ extension LiveSession {
         }
         if arr.tree != nil && !arr.rules[s].copy { return treeMoveTo(h, section: t, place: place, now: now) }
         if place == .indent || place == .outdent {
-            refuseMove("moveTo: \(place.rawValue) is for tree boards")
-            return
+            return refuseMove("moveTo: \(place.rawValue) is for tree boards")
         }
         if let r = refusal(into: t, carrying: [h]) {
             step.errors.append(.error(code: .ruleRefused, message: "moveTo: \(r)"))
-            announce(words(r, title: arr.titles[t]))
-            return
+            return announce(words(r, title: arr.titles[t]))
         }
         // Anchors as a drop's: movable items no drag holds; the item itself never.
         func free(_ x: Int) -> Bool { x != h && arr.movable[x] && liftedBy[x] == nil && !drags.contains { $0.swapTarget == x } }
@@ -79,16 +73,12 @@ extension LiveSession {
             guard commitEdit(.copyItem(id: id, as: new, section: sid, after: after.map { arr.ids[$0] }, index: index), now: now),
                   let n = arr.handleOf[new] else { return }
             step.shiftDur = dur(config.shiftMs)
-            announce("Copied \(label) to \(arr.titles[arr.sectionOf[n]]), position \(arr.indexOf[n] + 1).")
-            return
+            return announce("Copied \(label) to \(arr.titles[arr.sectionOf[n]]), position \(arr.indexOf[n] + 1).")
         }
         let othersBefore = drags.map { ($0.pointer, arr.place(of: $0.item)) }
         let before = version
         commit(.insert(id: id, section: sid, after: after.map { arr.ids[$0] }, index: index), now: now)
-        guard version != before else {
-            refuseMove("moveTo: \(arr.labels[h]) is there already")
-            return
-        }
+        guard version != before else { return refuseMove("moveTo: \(arr.labels[h]) is there already") }
         rebuildLive(reporting: othersBefore)
         step.shiftDur = dur(config.shiftMs)
         step.cellsDirty = true

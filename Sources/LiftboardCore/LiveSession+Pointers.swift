@@ -136,8 +136,7 @@ extension LiveSession {
             // Held elsewhere (on a tree, it or a descendant): nothing lifts; the cell already
             // carries `heldBy`.
             pointers[k].phase = .inert
-            announce("\(holder) is moving \(arr.labels[x]).")
-            return
+            return announce("\(holder) is moving \(arr.labels[x]).")
         }
         guard claimAllowsLift(h, pointer: k) else { return }
         pointers[k].phase = .dragging
@@ -226,13 +225,9 @@ extension LiveSession {
     /// Starts the auto-scroll clock (first tick one tick from now) when the dragging pointers
     /// in bands ask for a scroll that is not blocked at an end; stops it when they do not.
     mutating func updateAutoScroll(now: Double) {
-        if scrollsSections {
-            if !columnAutoScrollWanted() { scrolling.autoScrollAt = nil } else if scrolling.autoScrollAt == nil { scrolling.autoScrollAt = now + tickMs }
-            return
-        }
-        let v = autoScrollVelocity()
+        let v = scrollsSections ? 0 : autoScrollVelocity()
         let blocked = (v < 0 && scrolling.y <= 0) || (v > 0 && scrolling.y >= maxScroll)
-        if v == 0 || blocked {
+        if scrollsSections ? !columnAutoScrollWanted() : v == 0 || blocked {
             scrolling.autoScrollAt = nil
         } else if scrolling.autoScrollAt == nil {
             scrolling.autoScrollAt = now + tickMs

@@ -42,19 +42,11 @@ extension LiveSession {
         return drags[d].refused
     }
 
-    /// The nearest section after `s` that takes the drag of item `h`.
-    @inline(__always) func nextAllowed(after s: Int, for h: Int) -> Int? {
+    /// The nearest section after `s` (`step` 1) or before it (-1) that takes the drag of item `h`.
+    @inline(__always) func allowedSection(from s: Int, by step: Int, for h: Int) -> Int? {
         let r = refusedSections(of: h)
-        var t = s + 1
-        while t < arr.sectionCount { if r.isEmpty || !r[t] { return t }; t += 1 }
-        return nil
-    }
-
-    /// The nearest section before `s` that takes the drag of item `h`.
-    @inline(__always) func prevAllowed(before s: Int, for h: Int) -> Int? {
-        let r = refusedSections(of: h)
-        var t = s - 1
-        while t >= 0 { if r.isEmpty || !r[t] { return t }; t -= 1 }
+        var t = s + step
+        while t >= 0 && t < arr.sectionCount { if r.isEmpty || !r[t] { return t }; t += step }
         return nil
     }
 

@@ -74,24 +74,19 @@ extension LiveSession {
     mutating func undo(now: Double) {
         identity.lastInput = now
         guard allowed("undo", needs: .move) else { return }
-        guard let last = undoStack.popLast() else {
-            step.errors.append(.error(code: .cannotUndo, message: "undo: this session has nothing left to undo"))
-            return
-        }
+        guard let last = undoStack.popLast() else { return cannotUndo("this session has nothing left to undo") }
         let free = last.items.allSatisfy { id in arr.handleOf[id].map { liftedBy[$0] == nil } ?? false }
         guard free, last.items.indices.allSatisfy({ anchor(of: last.items[$0]) == last.left[$0] }) else {
-            step.errors.append(.error(code: .cannotUndo, message: "undo: \(last.items.joined(separator: ", ")) moved since (or is being dragged)"))
-            return
+            return cannotUndo("\(last.items.joined(separator: ", ")) moved since (or is being dragged)")
         }
         let othersBefore = drags.map { ($0.pointer, arr.place(of: $0.item)) }
         let before = version
         commit(last.revert, now: now, undoable: false)
-        guard version != before else {
-            step.errors.append(.error(code: .cannotUndo, message: "undo: it would change nothing"))
-            return
-        }
+        guard version != before else { return cannotUndo("it would change nothing") }
         rebuildLive(reporting: othersBefore)
         step.shiftDur = dur(config.shiftMs)
         step.cellsDirty = true
     }
+
+    mutating func cannotUndo(_ why: String) { step.errors.append(.error(code: .cannotUndo, message: "undo: " + why)) }
 }

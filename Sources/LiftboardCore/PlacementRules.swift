@@ -76,20 +76,13 @@ public enum Refusal: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-extension Section {
-    /// The section's placement rules.
-    public var rules: SectionRules {
-        SectionRules(accepts: accepts.map(Set.init), max: max, copy: copy, drop: drop)
-    }
-}
-
 extension Board {
     /// The first placement rule that this board's order breaks which `before`'s kept (sections
     /// matched by id): `nil` when the change from `before` to this board places every item
     /// where its section allows it.
     /// - Complexity: O(items of the sections that state rules).
     public func ruleViolation(since before: Board) -> Refusal? {
-        guard sections.contains(where: \.hasRules) else { return nil }
+        guard hasRules else { return nil }
         var kinds: [String: String] = [:]
         for s in sections { for i in s.items { if let k = i.kind { kinds[i.id] = k } } }
         var old: [String: [String]] = [:]
@@ -97,9 +90,7 @@ extension Board {
         return PlacementRules.violation(before: sections.map { old[$0.id] ?? [] }, after: sections.map { $0.items.map(\.id) },
                                         rules: sections.map(\.rules), sections: sections.map(\.id), kind: { kinds[$0] })
     }
-}
 
-extension Board {
     /// Whether a section of the board states a placement rule.
     public var hasRules: Bool { sections.contains(where: \.hasRules) }
 
@@ -116,6 +107,9 @@ extension Board {
 }
 
 extension Section {
+    /// The section's placement rules.
+    public var rules: SectionRules { SectionRules(accepts: accepts.map(Set.init), max: max, copy: copy, drop: drop) }
+
     /// The section's rules as one text, for stores (which stand on Core alone): `max=N;`,
     /// `copy;`, `drop=remove;`, then `accepts=` and each kind as its UTF-8 byte count, `:`,
     /// the kind (`accepts=3:bug7:feature`); `nil` when it states none.

@@ -86,20 +86,15 @@ extension Session {
     }
 
     /// Whether this session is idle as `SharedViewKey` means it (it has a key).
-    public var isIdleForSharing: Bool {
-        guard let b = liveBox else { return false }
-        return Self.isIdleForSharing(b)
-    }
+    public var isIdleForSharing: Bool { liveBox.map(Self.isIdleForSharing) ?? false }
 
     private static func isIdleForSharing(_ b: LiveBox) -> Bool {
         // Read property by property through the box: a copy of the whole session would retain
         // and release each of its arrays, for every watcher of every commit.
-        guard b.session.pointers.isEmpty, b.session.drags.isEmpty, b.session.scrolling.deceleration == nil,
-              b.session.scrolling.autoScrollAt == nil, b.session.focus == nil, b.session.sent.focus == nil, !b.session.keyboardStarted,
-              b.session.selection.count == 0, b.session.undoStack.isEmpty, b.session.scrolling.flings.isEmpty,
-              b.session.claims.outstanding.isEmpty,
-              b.session.nextDeadline == nil else { return false }
-        return true
+        b.session.pointers.isEmpty && b.session.drags.isEmpty && b.session.scrolling.deceleration == nil
+            && b.session.scrolling.autoScrollAt == nil && b.session.focus == nil && b.session.sent.focus == nil
+            && !b.session.keyboardStarted && b.session.selection.count == 0 && b.session.undoStack.isEmpty
+            && b.session.scrolling.flings.isEmpty && b.session.claims.outstanding.isEmpty && b.session.nextDeadline == nil
     }
 
     /// This session, whose `sharedViewKey` equaled `leader`'s before the leader handled
@@ -167,9 +162,7 @@ extension Session {
         if mine !== box { shareLive(box, keeping: own) }
         return true
     }
-}
 
-extension Session {
     /// Takes `other`'s item attributes when both are live on the same board version and their
     /// attributes are equal (see `Arrangement.shareAttributes`). Returns whether it did.
     @discardableResult
@@ -195,7 +188,4 @@ extension LiveSession {
         /// commits are signed with its user. A watcher sharing another's view keeps its own.
         var person: Person = .open
     }
-
-    /// Keeps `own`'s per-session facts in a state taken from another session.
-    mutating func adoptIdentity(_ own: Identity) { identity = own }
 }

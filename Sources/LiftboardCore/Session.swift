@@ -45,8 +45,9 @@ public struct Session: Sendable {
         self.person = person
     }
 
-    /// The live session's box, to read from (never to mutate: see `withLive`).
-    private var live: LiveBox? {
+    /// The live session's box, to read single properties from without copying the session
+    /// (never to mutate: see `withLive`).
+    var liveBox: LiveBox? {
         if case .live(let b) = state { return b }
         return nil
     }
@@ -58,7 +59,7 @@ public struct Session: Sendable {
         state = .closed  // drops the enum's reference, so `box` is unique unless shared
         if !isKnownUniquelyReferenced(&box) { box = LiveBox(box.session) }
         if let own = pendingIdentity {
-            box.session.adoptIdentity(own)
+            box.session.identity = own
             pendingIdentity = nil
         }
         defer { state = .live(box) }
@@ -66,11 +67,7 @@ public struct Session: Sendable {
     }
 
     /// This session's own facts, wherever they are kept (`pendingIdentity` or its box).
-    func ownIdentity() -> LiveSession.Identity? {
-        if let pendingIdentity { return pendingIdentity }
-        guard let b = live else { return nil }
-        return b.session.identity
-    }
+    func ownIdentity() -> LiveSession.Identity? { pendingIdentity ?? liveBox?.session.identity }
 
     /// Takes `box` (another session's, shared until either changes) as the live session, with
     /// `own` as this session's own facts (`adoptView`): a reference taken, no copy made.
@@ -79,50 +76,43 @@ public struct Session: Sendable {
         pendingIdentity = own
     }
 
-    /// The live session's box, to read single properties from without copying the session
-    /// (`Session+SharedView.swift`, `Session+Holds.swift`; never to mutate).
-    var liveBox: LiveBox? { live }
-
     /// Makes `s` the live session (`adoptView`).
     mutating func replaceLive(with s: LiveSession) {
         var s = s
-        if let own = pendingIdentity { s.adoptIdentity(own) }
+        if let own = pendingIdentity { s.identity = own }
         pendingIdentity = nil
         state = .live(LiveBox(s))
     }
 
     /// The board this session is on, after a successful `hello`.
-    public var boardID: String? { live?.session.boardID }
+    public var boardID: String? { liveBox?.session.boardID }
 
     /// The board's committed version as this session knows it.
-    public var version: Int? { live?.session.version }
+    public var version: Int? { liveBox?.session.version }
 
     /// The config in force, after `hello`.
-    public var config: SessionConfig? { live?.session.config }
+    public var config: SessionConfig? { liveBox?.session.config }
 
     /// When the session next needs `fire(at:)`, or `nil` when nothing is pending.
-    public var nextDeadline: Double? {
-        guard case .live(let box) = state else { return nil }
-        return box.session.nextDeadlineInPlace()
-    }
+    public var nextDeadline: Double? { liveBox?.session.nextDeadlineInPlace() }
 
     /// Whether any item is lifted right now.
-    public var isDragging: Bool { live.map { !$0.session.drags.isEmpty } ?? false }
+    public var isDragging: Bool { liveBox.map { !$0.session.drags.isEmpty } ?? false }
 
     /// Whether `hello` started the session and it is not closed: a check that costs nothing,
     /// where `committedOrder != nil` builds the whole order (a million ids on a big board).
-    public var isLive: Bool { live != nil }
+    public var isLive: Bool { liveBox != nil }
 
     /// The live order (dragged items at their live places).
-    public var liveOrder: [SectionOrder]? { live?.session.arr.order }
+    public var liveOrder: [SectionOrder]? { liveBox?.session.arr.order }
 
     /// Issue 44, holds across processes: the items this session needs claimed in the store now
     /// (its pressed pointers' and its drags'), and the claims it asked for since the last call
     /// (each is answered once, by a `claim` input: `ClaimInput`).
-    public var claimsWanted: Set<String> { live?.session.claimsWanted ?? [] }
+    public var claimsWanted: Set<String> { liveBox?.session.claimsWanted ?? [] }
 
     public mutating func takeClaimAsks() -> [String] {
-        guard live?.session.claims.asks.isEmpty == false else { return [] }
+        guard liveBox?.session.claims.asks.isEmpty == false else { return [] }
         return withLive { s in
             defer { s.claims.asks.removeAll() }
             return s.claims.asks
@@ -130,17 +120,17 @@ public struct Session: Sendable {
     }
 
     /// The committed order as this session knows it.
-    public var committedOrder: [SectionOrder]? { live?.session.baseOrder }
+    public var committedOrder: [SectionOrder]? { liveBox?.session.baseOrder }
 
     /// For tests and the fuzzer, on a tree board: each section's live rows with their live depths.
-    public var liveTree: [[(id: String, depth: Int)]]? { live?.session.liveTree }
+    public var liveTree: [[(id: String, depth: Int)]]? { liveBox?.session.liveTree }
 
     /// The content's scroll offset.
-    public var scrollY: Double? { live?.session.scrolling.y }
+    public var scrollY: Double? { liveBox?.session.scrolling.y }
 
     /// Columns: the board's sideways offset, and each column's own vertical offset.
-    public var scrollX: Double? { live?.session.scrolling.x }
-    public var columnScrolls: [Double]? { live?.session.scrolling.columns }
+    public var scrollX: Double? { liveBox?.session.scrolling.x }
+    public var columnScrolls: [Double]? { liveBox?.session.scrolling.columns }
 
     public mutating func handle(_ event: ClientEvent, seq: Int? = nil, at now: Double,
                                 boards: (String) -> Board?) -> [ServerEvent] {
@@ -267,7 +257,7 @@ public struct Session: Sendable {
 
     /// Everything that is wrong with the session's state, for tests: empty when sound.
     public func invariantViolations() -> [String] {
-        live?.session.invariantViolations() ?? []
+        liveBox?.session.invariantViolations() ?? []
     }
 
     /// For tests and the fuzzer: handles `move` (the move this session just handled at `now`)
@@ -275,7 +265,7 @@ public struct Session: Sendable {
     /// moves anything, so any answer but `nil` is a flip-flop. `nil` as well when a timer is
     /// due by `now` (it would fire first, and may move things by right).
     public func stillPointMoved(repeating move: ClientEvent, at now: Double) -> ServerEvent? {
-        guard case .move = move, live != nil else { return nil }
+        guard case .move = move, liveBox != nil else { return nil }
         if let due = nextDeadline, due <= now { return nil }
         var copy = self
         return copy.handle(move, at: now) { _ in nil }.first { if case .moved = $0 { true } else { false } }

@@ -96,12 +96,7 @@ public struct JSONWriter {
 
     /// One structural byte, after a separator when a value starts here.
     @inline(__always)
-    private mutating func valueByte(_ c: UInt8) {
-        pieces(bound: 1) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.byte(c)
-        }
-    }
+    private mutating func valueByte(_ c: UInt8) { pieces(bound: 1) { $0.byte(c) } }
 
     private mutating func open() {
         depth += 1
@@ -123,62 +118,31 @@ public struct JSONWriter {
 
     /// Starts a member: the value written next belongs to it.
     public mutating func key(_ k: StaticString) {
-        pieces(bound: ByteCursor.bound(k) &+ 3) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.byte(0x22); o.put(k); o.put("\":")
-        }
+        pieces(bound: ByteCursor.bound(k) &+ 3) { o in o.byte(0x22); o.put(k); o.put("\":") }
         afterKey = true
     }
 
     /// A member name that is not a literal (re-serializing parsed objects).
     public mutating func dynamicKey(_ k: String) {
-        pieces(bound: ByteCursor.bound(k) &+ 1) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.string(k); o.byte(UInt8(ascii: ":"))
-        }
+        pieces(bound: ByteCursor.bound(k) &+ 1) { o in o.string(k); o.byte(UInt8(ascii: ":")) }
         afterKey = true
     }
 
     /// A string known to need no escaping (a name the protocol fixes: a type, an ease).
     public mutating func literal(_ s: StaticString) {
-        pieces(bound: ByteCursor.bound(s) &+ 2) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.byte(0x22); o.put(s); o.byte(0x22)
-        }
+        pieces(bound: ByteCursor.bound(s) &+ 2) { o in o.byte(0x22); o.put(s); o.byte(0x22) }
     }
 
-    public mutating func string(_ s: String) {
-        pieces(bound: ByteCursor.bound(s)) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.string(s)
-        }
-    }
-
-    public mutating func bool(_ b: Bool) {
-        pieces(bound: 5) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.bool(b)
-        }
-    }
-
-    public mutating func null() {
-        pieces(bound: 4) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.put("null")
-        }
-    }
+    public mutating func string(_ s: String) { pieces(bound: ByteCursor.bound(s)) { $0.string(s) } }
+    public mutating func bool(_ b: Bool) { pieces(bound: 5) { $0.bool(b) } }
+    public mutating func null() { pieces(bound: 4) { $0.put("null") } }
 
     /// `s`, or `null` when there is none.
     public mutating func string(orNull s: String?) { if let s { string(s) } else { null() } }
     /// `[s, …]`: ids (a frame's `gone` and `removed`, a group).
     public mutating func strings(_ list: [String]) { beginArray(); for s in list { string(s) }; endArray() }
 
-    public mutating func int(_ v: Int) {
-        pieces(bound: PieceBound.int) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.int(v)
-        }
-    }
+    public mutating func int(_ v: Int) { pieces(bound: PieceBound.int) { $0.int(v) } }
 
     /// The decimal digits of `v` (with its sign) at `p`, as `String(v)` writes them; returns
     /// how many bytes (at most 20). Public for the server's log lines (`LogLine`).
@@ -224,12 +188,7 @@ public struct JSONWriter {
     /// Integral values under 10^15 print as integers (`56`, not `56.0`); others are rounded to
     /// four decimals and printed in their shortest form; `-0` prints `0`; non-finite values
     /// (which validation never lets in) print `0`.
-    public mutating func number(_ x: Double) {
-        pieces(bound: PieceBound.number) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.number(x)
-        }
-    }
+    public mutating func number(_ x: Double) { pieces(bound: PieceBound.number) { $0.number(x) } }
 
     /// The text `description` gives a value `numberText` leaves to it (at most 24 bytes). Past
     /// about 1.8e304 the rounding to four decimals overflows to infinity, which JSON cannot say:
@@ -299,19 +258,21 @@ public struct JSONWriter {
     }
 
     /// Writes through a cursor, in one piece, what `body` writes: at most `bound` bytes, as one
-    /// value (or as members: `body` starts with its separator and a name) of the open container.
-    /// `body` is told whether a separator comes first. The fast encoders (a frame's cells, its
-    /// snapshots) write this way: one check for room and one access to the buffer for the lot.
+    /// value (or as members: `body` starts with a name) of the open container, after the
+    /// separator the container needs (none with `separated: false`: `body` writes its own). The
+    /// fast encoders (a frame's cells, its snapshots) write this way: one check for room and one
+    /// access to the buffer for the lot.
     /// What it wrote is checked against the bound in every build (`write`'s `precondition`):
     /// a bound worked out too small stops the process at the piece that overran it, in a
     /// release build too. Checking each write instead cost about a tenth of the encoder's
     /// instructions (`reorder`, 5,101 -> 5,662 Ir a message in `Wire.encode`).
     @inline(__always)
-    mutating func pieces(bound: Int, _ body: (inout ByteCursor, Bool) -> Void) {
-        let comma = needsComma()
+    mutating func pieces(bound: Int, separated: Bool = true, _ body: (inout ByteCursor) -> Void) {
+        let comma = needsComma() && separated
         write(bound &+ 1) { p in
             var c = ByteCursor(p)
-            body(&c, comma)
+            if comma { c.byte(UInt8(ascii: ",")) }
+            body(&c)
             return p.distance(to: c.p)
         }
     }
@@ -323,18 +284,12 @@ public struct JSONWriter {
     // fixed text ending with a name); the separator before it is the writer's, as for `key`.
 
     mutating func member(_ name: StaticString, _ x: Double) {
-        pieces(bound: ByteCursor.bound(name) &+ PieceBound.number) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.put(name); o.number(x)
-        }
+        pieces(bound: ByteCursor.bound(name) &+ PieceBound.number) { o in o.put(name); o.number(x) }
     }
 
     /// A member whose value (an object or an array) is written next, piece by piece.
     mutating func member(_ name: StaticString) {
-        pieces(bound: ByteCursor.bound(name)) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
-            o.put(name)
-        }
+        pieces(bound: ByteCursor.bound(name)) { $0.put(name) }
         afterKey = true
     }
 

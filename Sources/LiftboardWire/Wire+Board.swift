@@ -22,13 +22,7 @@ extension Wire {
         let list = try metrics(v, "list", listFields, ListMetrics())
         let grid = try metrics(v, "grid", gridFields, GridMetrics())
         let columns = try metrics(v, "columns", columnFields, ColumnMetrics())
-        var version = 0
-        if let ver = v["version"] {
-            guard case .number(let d) = ver, d.isFinite, d == d.rounded(), d >= 0, d <= Double(Int32.max) else {
-                throw .invalid(field: "version", reason: "expected a non-negative integer")
-            }
-            version = Int(d)
-        }
+        let version = try count(v, "version", path: "version") ?? 0
         guard let sv = v["sections"] else { throw .missing(field: "sections") }
         guard case .array(let rawSections) = sv else { throw .wrongType(field: "sections", expected: "an array") }
         var sections: [Section] = []
@@ -52,7 +46,7 @@ extension Wire {
                 guard itemIDs.insert(iid).inserted else { throw .duplicateID(field: "\(ip).id", id: iid) }
                 let label = try optionalString(ri, "label", path: "\(ip).label") ?? iid
                 let color = try optionalString(ri, "color", path: "\(ip).color") ?? Board.palette[position % Board.palette.count]
-                let height = try positive(ri, "height", path: "\(ip).height")
+                let height = try measure(ri, "height", path: "\(ip).height")
                 var movable = true
                 if let m = ri["movable"] {
                     guard case .bool(let b) = m else { throw .wrongType(field: "\(ip).movable", expected: "true or false") }
@@ -113,12 +107,7 @@ extension Wire {
             }
             section.accepts = kinds
         }
-        if let m = raw["max"] {
-            guard case .number(let d) = m, d.isFinite, d == d.rounded(), d >= 0, d <= Double(Int32.max) else {
-                throw .invalid(field: "\(path).max", reason: "expected a non-negative integer")
-            }
-            section.max = Int(d)
-        }
+        if let m = try count(raw, "max", path: "\(path).max") { section.max = m }
         if let c = raw["copy"] {
             guard case .bool(let b) = c else { throw .wrongType(field: "\(path).copy", expected: "true or false") }
             section.copy = b
@@ -153,8 +142,7 @@ extension Wire {
         var m = defaults
         for (name, p, size) in fields {
             let f = "\(name)", path = "\(key).\(name)"
-            let d = size ? try positive(o, f, path: path) : try nonNegative(o, f, path: path)
-            if let d { m[keyPath: p] = d }
+            if let d = try measure(o, f, path: path, above0: size) { m[keyPath: p] = d }
         }
         return m
     }
@@ -178,18 +166,25 @@ extension Wire {
         return s
     }
 
-    private static func positive(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> Double? {
+    /// A size (`above0`: greater than 0) or a gap (at least 0), at most 1000000.
+    private static func measure(_ v: JSONValue, _ key: String, path: String,
+                                above0: Bool = true) throws(BoardError) -> Double? {
         guard let x = v[key] else { return nil }
         guard case .number(let d) = x else { throw .wrongType(field: path, expected: "a number") }
-        guard d.isFinite, d > 0, d <= 1e6 else { throw .invalid(field: path, reason: "must be finite and greater than 0 (at most 1000000)") }
+        guard d.isFinite, above0 ? d > 0 : d >= 0, d <= 1e6 else {
+            let least = above0 ? "greater than" : "at least"
+            throw .invalid(field: path, reason: "must be finite and \(least) 0 (at most 1000000)")
+        }
         return d
     }
 
-    private static func nonNegative(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> Double? {
+    /// A non-negative integer (at most `Int32.max`).
+    private static func count(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> Int? {
         guard let x = v[key] else { return nil }
-        guard case .number(let d) = x else { throw .wrongType(field: path, expected: "a number") }
-        guard d.isFinite, d >= 0, d <= 1e6 else { throw .invalid(field: path, reason: "must be finite and at least 0 (at most 1000000)") }
-        return d
+        guard case .number(let d) = x, d.isFinite, d == d.rounded(), d >= 0, d <= Double(Int32.max) else {
+            throw .invalid(field: path, reason: "expected a non-negative integer")
+        }
+        return Int(d)
     }
 
     /// Encodes a board as `GET /api/boards/{id}` returns it: the board file's fields plus

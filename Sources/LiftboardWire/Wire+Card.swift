@@ -8,7 +8,7 @@ extension Wire {
     /// them (an item's or a cell's id): in one piece, by the cursor's `cardMembers`.
     static func cardMembers(_ c: Card, _ w: inout JSONWriter) {
         guard !c.isEmpty else { return }
-        w.pieces(bound: cardBound(c)) { o, _ in cardMembers(c, &o) }
+        w.pieces(bound: cardBound(c), separated: false) { cardMembers(c, &$0) }
     }
 
     static func tags(_ tags: [Tag], _ w: inout JSONWriter) {

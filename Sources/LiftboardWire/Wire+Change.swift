@@ -17,9 +17,7 @@ extension Wire {
         guard let v = try? JSONParser.parse(Array(text.utf8)), case .object = v else { return nil }
         return try? change(Fields(object: v, path: "change"))
     }
-}
 
-extension Wire {
     /// An edit given as a JSON object (`{"edit": KIND, ...}`, as in a commit's `change`),
     /// validated as the wire validates it; errors name the field under `path`.
     public static func decodeEdit(_ v: JSONValue, path: String) throws(WireError) -> Change {

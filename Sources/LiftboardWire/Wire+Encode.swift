@@ -243,8 +243,7 @@ extension Wire {
             var bound = PieceBound.section &+ ByteCursor.bound(s.section)
             for i in s.items { bound &+= 1 &+ ByteCursor.bound(i) }
             if let ps = s.parents { bound &+= 12; for p in ps { bound &+= 5 &+ (p.map(ByteCursor.bound) ?? 0) } }
-            w.pieces(bound: bound) { o, comma in
-                if comma { o.byte(UInt8(ascii: ",")) }
+            w.pieces(bound: bound) { o in
                 o.put(#"{"section":"#); o.string(s.section)
                 o.put(#","items":["#)
                 for k in s.items.indices {
@@ -288,8 +287,7 @@ extension Wire {
 
     /// A frame's first members, `"t":"frame","seq":N,"ms":M[,"ack":A]`.
     static func frameHead(seq: Int, ms: Double, ack: Int?, _ w: inout JSONWriter) {
-        w.pieces(bound: PieceBound.frameHead) { o, comma in
-            if comma { o.byte(UInt8(ascii: ",")) }
+        w.pieces(bound: PieceBound.frameHead) { o in
             o.put(#""t":"frame","seq":"#); o.int(seq)
             o.put(#","ms":"#); o.number(ms)
             if let ack { o.put(#","ack":"#); o.int(ack) }
@@ -317,12 +315,7 @@ extension Wire {
     }
 
     static func snapshot(_ s: SnapshotUpdate, _ w: inout JSONWriter) {
-        withUnsafePointer(to: s) { s in
-            w.pieces(bound: snapshotBound(s)) { o, comma in
-                if comma { o.byte(UInt8(ascii: ",")) }
-                snapshot(s, &o)
-            }
-        }
+        withUnsafePointer(to: s) { s in w.pieces(bound: snapshotBound(s)) { snapshot(s, &$0) } }
     }
 
     // The fast encoders read each update in place, through a pointer: `for s in list`, or
@@ -333,8 +326,7 @@ extension Wire {
         list.withUnsafeBufferPointer { list in
             var bound = PieceBound.snapshots
             for k in list.indices { bound &+= snapshotBound(list.baseAddress! + k) &+ 1 }
-            w.pieces(bound: bound) { o, comma in
-                if comma { o.byte(UInt8(ascii: ",")) }
+            w.pieces(bound: bound) { o in
                 o.put(#""snapshots":["#)
                 for k in list.indices {
                     if k > 0 { o.byte(UInt8(ascii: ",")) }
@@ -400,8 +392,7 @@ extension Wire {
                 // of line (a `String?` in the loop cost about 47 Ir a `reorder` message).
                 let held = sendsHeldBy(c, info)
                 if held { bound &+= 20 &+ (heldBy(c, info).map(ByteCursor.bound) ?? 0) }
-                w.pieces(bound: bound) { o, comma in
-                    if comma { o.byte(UInt8(ascii: ",")) }
+                w.pieces(bound: bound) { o in
                     cell(c, &o)
                     if held { heldByMember(c, info, &o) }
                     if let info { cellInfoMembers(info, &o) }
@@ -516,8 +507,7 @@ extension Wire {
     static func gestureEvent(_ e: ServerEvent, _ w: inout JSONWriter) -> Bool {
         switch e {
         case .lift(let p, let id, let from, let follow, let added):
-            w.pieces(bound: PieceBound.gestureEvent &+ ByteCursor.bound(id) &+ ByteCursor.bound(from.section)) { o, comma in
-                if comma { o.byte(UInt8(ascii: ",")) }
+            w.pieces(bound: PieceBound.gestureEvent &+ ByteCursor.bound(id) &+ ByteCursor.bound(from.section)) { o in
                 o.put(#"{"t":"lift","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
                 o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index); depth(from, &o)
@@ -530,8 +520,7 @@ extension Wire {
                 o.byte(UInt8(ascii: "}"))
             }
         case .moved(let p, let id, let from, let to):
-            w.pieces(bound: PieceBound.gestureEvent &+ ByteCursor.bound(id) &+ ByteCursor.bound(from.section) &+ ByteCursor.bound(to.section)) { o, comma in
-                if comma { o.byte(UInt8(ascii: ",")) }
+            w.pieces(bound: PieceBound.gestureEvent &+ ByteCursor.bound(id) &+ ByteCursor.bound(from.section) &+ ByteCursor.bound(to.section)) { o in
                 o.put(#"{"t":"moved","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
                 o.put(#","from":{"section":"#); o.string(from.section); o.put(#","index":"#); o.int(from.index); depth(from, &o)
@@ -539,8 +528,7 @@ extension Wire {
                 o.put("}}")
             }
         case .drop(let p, let id, let at, let cancelled):
-            w.pieces(bound: PieceBound.gestureEvent &+ ByteCursor.bound(id) &+ ByteCursor.bound(at.section)) { o, comma in
-                if comma { o.byte(UInt8(ascii: ",")) }
+            w.pieces(bound: PieceBound.gestureEvent &+ ByteCursor.bound(id) &+ ByteCursor.bound(at.section)) { o in
                 o.put(#"{"t":"drop","p":"#); o.int(p)
                 o.put(#","id":"#); o.string(id)
                 o.put(#","at":{"section":"#); o.string(at.section); o.put(#","index":"#); o.int(at.index); depth(at, &o)

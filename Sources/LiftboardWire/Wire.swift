@@ -25,5 +25,4 @@ public struct WireError: Error, Hashable, Sendable {
 public enum Wire {
     /// Messages over this many bytes are refused with `too_large`.
     public static let maxMessageBytes = 65_536
-
 }
