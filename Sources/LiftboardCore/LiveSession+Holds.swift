@@ -36,18 +36,48 @@ extension LiveSession {
             if shown { step.cellsDirty = true }
             return
         }
-        var others: [String: String] = [:]
+        var others: [String: String] = [:], held: [(h: Int, name: String)] = [], onBoard = true
         for e in p.people where e.session != identity.sessionID {
             for id in e.holds where others[id] == nil {
                 // An item not on this session's board now (in a trash, not yet added) is
                 // kept: it is held still when it comes back.
-                if let h = arr.handleOf[id], liftedBy[h] != nil { continue }
+                let h = arr.handleOf[id]
+                if let h, liftedBy[h] != nil { continue }
                 others[id] = e.name
+                if let h { held.append((h, e.name)) } else { onBoard = false }
             }
         }
-        let shown = windowDiffers(others)
+        held.sort { $0.h < $1.h }
+        // By handle only when every held item is on the board, now and the last time.
+        let shown = onBoard ? liftedBy.othersHeld.map { windowShows(others, changedFrom: $0, to: held) } ?? windowDiffers(others)
+            : windowDiffers(others)
         liftedBy.others = others
+        if onBoard { liftedBy.othersHeld = held }
         if shown { step.cellsDirty = true }
+    }
+
+    /// `windowDiffers(others)` for a dragging session whose `others` by handle were `old` and are
+    /// `new` (both sorted, every item of both on the board): one walk finds the handles whose
+    /// holder may have changed, and only those in the window are compared by id.
+    /// A dragging session's window is compared as often as a watcher's, and hashing each of
+    /// its cells' ids twice cost it more than the rest of its `presence`.
+    private func windowShows(_ others: [String: String], changedFrom old: [(h: Int, name: String)], to new: [(h: Int, name: String)]) -> Bool {
+        var i = 0, j = 0
+        while i < old.count || j < new.count {
+            let h: Int
+            if j == new.count || (i < old.count && old[i].h < new[j].h) {
+                h = old[i].h; i += 1
+            } else if i == old.count || new[j].h < old[i].h {
+                h = new[j].h; j += 1
+            } else {
+                h = new[j].h
+                let same = old[i].name == new[j].name
+                i += 1; j += 1
+                if same { continue }
+            }
+            if h < arr.ids.count, sent.order.contains(h), others[arr.ids[h]] != liftedBy.others[arr.ids[h]] { return true }
+        }
+        return false
     }
 
     /// Whether a cell of the window last sent has another holder in `others` than now: only

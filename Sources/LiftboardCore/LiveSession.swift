@@ -92,7 +92,10 @@ struct LiftTable: Sendable {
     private(set) var count = 0
     /// The items another session holds: id to the holder's name (the last `presence` input,
     /// this session's own holds left out). Usually empty: a frame's cells look in it only then.
-    var others: [String: String] = [:] { didSet { othersFrom = 0 } }
+    var others: [String: String] = [:] { didSet { othersFrom = 0; othersHeld = nil } }
+    /// A dragging session's `others` on the board, by handle (sorted), when it made them from a
+    /// presence (`othersHold`): the next one finds the cells whose holder changed in one walk.
+    var othersHeld: [(h: Int, name: String)]? = nil
     /// The number (`Presence.Link.serial`) of the presence whose `heldNames` `others` is, taken
     /// whole; 0 once `others` is anything else.
     private(set) var othersFrom = 0

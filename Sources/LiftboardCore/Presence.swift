@@ -38,7 +38,7 @@ public struct Presence: Hashable, Sendable {
         }
     }
 
-    public var board: String
+    public var board: String { didSet { link = nil } }
     /// Ordered by session number (the order sessions joined the process), then id.
     public var people: [Entry] { didSet { (heldNames, holding) = Self.tables(people); link = nil } }
     /// Each held item's holder's name (the first listed wins): built once a presence, so that
@@ -52,10 +52,10 @@ public struct Presence: Hashable, Sendable {
     /// alone. Not part of the message: equality leaves it (and the tables) out.
     public private(set) var link: Link?
     /// How many `view` sessions watch the board.
-    public var watching: Int
+    public var watching: Int { didSet { link = nil } }
     /// Sessions above `view` that hold nothing and are not listed (a board of many: the list
     /// keeps every holder and the first few others).
-    public var more: Int
+    public var more: Int { didSet { link = nil } }
 
     /// Which presence this one follows and what changed since (issue 44, "Presence's cost at
     /// a thousand sessions"): a session whose held names are the previous presence's table,
@@ -68,6 +68,14 @@ public struct Presence: Hashable, Sendable {
         /// The items whose holder's name differs between the two `heldNames` (held by someone
         /// else now, held no more, or newly held).
         public var changed: Set<String>
+        /// This presence's `digest`, reckoned once for every session that is sent it as a
+        /// difference (`LiveSession.presenceMessage`): each reckoned it again, walking every
+        /// string of the presence.
+        public var digest: UInt32
+        /// The difference from the presence this one follows (`PresenceDelta.diff`), made once
+        /// for every session that was sent that one last (`from`: its people; a session whose
+        /// last presence has other people makes its own); nil when the two cannot be compared.
+        var delta: (from: [Entry], changed: [PresenceDelta.Change], gone: [String])?
     }
 
     public init(board: String, people: [Entry], watching: Int, more: Int = 0) {
@@ -82,13 +90,14 @@ public struct Presence: Hashable, Sendable {
     public init(board: String, people: [Entry], watching: Int, more: Int = 0, after previous: Presence?, serial: Int) {
         self.init(board: board, people: people, watching: watching, more: more)
         guard let previous, let base = previous.link?.serial else {
-            link = Link(serial: serial, base: 0, changed: Set(heldNames.keys))
+            link = Link(serial: serial, base: 0, changed: Set(heldNames.keys), digest: digest)
             return
         }
         var changed = Set<String>()
         for (id, name) in heldNames where previous.heldNames[id] != name { changed.insert(id) }
         for id in previous.heldNames.keys where heldNames[id] == nil { changed.insert(id) }
-        link = Link(serial: serial, base: base, changed: changed)
+        let delta = previous.board == board ? PresenceDelta.diff(previous, self).map { (previous.people, $0.changed, $0.gone) } : nil
+        link = Link(serial: serial, base: base, changed: changed, digest: digest, delta: delta)
     }
 
     static func tables(_ people: [Entry]) -> ([String: String], Set<String>) {
@@ -212,14 +221,18 @@ public struct PresenceDelta: Hashable, Sendable {
     public init(_ p: Presence, v: UInt32, after last: PresenceSent?) {
         presence = p
         self.v = v
-        guard let last, v % Self.wholeEvery != 0, last.presence.board == p.board, let diff = Self.diff(last.presence, p) else { return }
+        guard let last, v % Self.wholeEvery != 0, last.presence.board == p.board else { return }
+        // The maker's difference when this session was sent the presence `p` follows (its
+        // people the same array: one comparison of identity), else this session's own.
+        let made = p.link?.delta.flatMap { $0.from == last.presence.people ? (changed: $0.changed, gone: $0.gone) : nil }
+        guard let diff = made ?? Self.diff(last.presence, p) else { return }
         base = last.v
         (changed, gone) = diff
         watchingChanged = last.presence.watching != p.watching
         moreChanged = last.presence.more != p.more
     }
 
-    private static func diff(_ old: Presence, _ new: Presence) -> (changed: [Change], gone: [String])? {
+    static func diff(_ old: Presence, _ new: Presence) -> (changed: [Change], gone: [String])? {
         var was: [String: Int] = [:]
         was.reserveCapacity(old.people.count)
         for (k, e) in old.people.enumerated() where was.updateValue(k, forKey: e.session) != nil { return nil }
@@ -300,7 +313,7 @@ extension LiveSession {
     /// `config.presence: "delta"` the difference from the one it sent last, which it remembers.
     mutating func presenceMessage(_ p: Presence) -> ServerEvent {
         guard config.presence == .delta else { return .presence(p) }
-        let v = p.digest
+        let v = p.link?.digest ?? p.digest
         let d = PresenceDelta(p, v: v, after: sent.presence)
         sent.presence = PresenceSent(presence: p, v: v)
         return .presenceDelta(d)

@@ -86,9 +86,11 @@ extension Hub {
     /// (they took one view's state from the last commit or presence) answer alike: the first
     /// steps its engine, the others take its answer, from one chunk to the next too
     /// (`PresenceRound.keep`), so that they still share one state for the next commit's plan.
+    /// A chunk is charged by what each session will do (`PresenceHandOut.stepCost`): the
+    /// sessions that step alone (dragging ones) go a few a turn.
     private func handOutChunk(direct: Bool) {
-        guard let (round, members) = presenceHandOut.take(), case .presence(let p) = round.shared.event else { return }
-        for c in members {
+        guard let round = presenceHandOut.startChunk(), case .presence(let p) = round.shared.event else { return }
+        while let c = presenceHandOut.next(steps: { !$0.machine.follows(round.answer) }) {
             if let made = c.presence(p, shared: round.shared, encoding: round.encoding, following: round.answer, direct: direct) {
                 round.took(made)
             }

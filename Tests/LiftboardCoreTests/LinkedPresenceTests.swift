@@ -57,4 +57,36 @@ import Testing
         #expect(sawShortcut, "the linked presences took the shortcut")
         #expect(linked.session.liveBox?.session.liftedBy.others == ["i2": "Ana"])
     }
+
+    /// A dragging session compares the cells whose holder changed by handle (`othersHeld`):
+    /// the same messages as comparing every cell of its window, as holds enter and leave the
+    /// window, change holder, name the session's own lifted item, and hold an item not on the
+    /// board (which sends it back to comparing every cell).
+    @Test func aDraggingSessionFindsTheCellsWhoseHolderChangedAsTheWholeWindowDoes() {
+        let steps: [(holds: [String], name: String)] = [
+            (["i3"], "Ana"), (["i3"], "Ana"), (["i3", "i150"], "Ana"), (["i4"], "Ana"), (["i4"], "Bo"), (["i1", "i4"], "Bo"),
+            (["i1", "gone"], "Bo"), (["i1"], "Bo"), ([], "Bo"), (["i2"], "Ana"),
+        ]
+        var byHandle = Driver(Fixtures.longList(200)), whole = Driver(Fixtures.longList(200))
+        for d in [0, 1] {
+            // Both lift i0 and hold it over i1.
+            if d == 0 { byHandle.drag(from: Point(x: 50, y: 22), to: Point(x: 50, y: 70), at: 0, release: false) } else {
+                whole.drag(from: Point(x: 50, y: 22), to: Point(x: 50, y: 70), at: 0, release: false)
+            }
+        }
+        var tookHandles = 0, last: [ServerEvent] = []
+        for (k, s) in steps.enumerated() {
+            // Own entry: the lifted i0, as the hub lists it.
+            let people = [Presence.Entry(session: "test", name: "Guest 1", color: "#000000", role: .edit, holds: ["i0"])] + Self.people(s.holds, by: s.name)
+            let p = Presence(board: "long", people: people, watching: 1)
+            if byHandle.session.liveBox?.session.liftedBy.othersHeld != nil { tookHandles += 1 }
+            whole.session.liveBox?.session.liftedBy.othersHeld = nil
+            let a = byHandle.send(.presence(p), at: Double(1000 + 10 * k)), b = whole.send(.presence(p), at: Double(1000 + 10 * k))
+            #expect(a == b, "step \(k): \(s)")
+            last = a
+        }
+        #expect(tookHandles >= 5, "the dragging session compared by handle (\(tookHandles) times)")
+        #expect(byHandle.session.liveBox?.session.liftedBy.others == ["i2": "Ana"])
+        #expect(OthersHoldsTests.heldBy("i2", in: last) == .some("Ana"), "the last step marks i2: \(last)")
+    }
 }

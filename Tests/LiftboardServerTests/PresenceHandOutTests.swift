@@ -9,24 +9,24 @@ import LiftboardWire
 @Suite struct PresenceHandOutTests {
     @Test func chunksGoInOrderAndANewerPresenceIsOwedToEveryoneAgain() {
         var h = PresenceHandOut<Int, String>(chunk: 2)
-        #expect(h.take() == nil, "nothing owed")
+        #expect(h.takeChunk() == nil, "nothing owed")
         h.start("p1", bytes: 1, to: [0, 1, 2, 3, 4])
-        #expect(h.take().map { [$0.message] + $0.members.map(String.init) } == ["p1", "0", "1"])
+        #expect(h.takeChunk().map { [$0.message] + $0.members.map(String.init) } == ["p1", "0", "1"])
         #expect(h.isPending)
         // A newer presence before 2, 3 and 4 were reached: they get only it, 0 and 1 get it too.
         h.start("p2", bytes: 1, to: [0, 1, 2, 3, 4])
         var got: [String] = []
-        while let (m, members) = h.take() { got.append(m + ":" + members.map(String.init).joined(separator: ",")) }
+        while let (m, members) = h.takeChunk() { got.append(m + ":" + members.map(String.init).joined(separator: ",")) }
         #expect(got == ["p2:0,1", "p2:2,3", "p2:4"])
         #expect(!h.isPending && h.message == nil)
         // A session that left before its chunk is owed nothing; one already reached is not
         // looked for.
         h.start("p3", bytes: 1, to: [0, 1, 2, 3])
-        _ = h.take()
+        _ = h.takeChunk()
         h.remove { $0 == 0 }
         h.remove { $0 == 3 }
-        #expect(h.take()?.members.map { $0 } == [2])
-        #expect(h.take() == nil)
+        #expect(h.takeChunk()?.members.map { $0 } == [2])
+        #expect(h.takeChunk() == nil)
         h.start("p4", bytes: 1, to: [])
         #expect(!h.isPending && h.message == nil, "no one to tell")
     }
@@ -39,9 +39,28 @@ import LiftboardWire
         #expect(H.chunk(forBytes: 0) == 256)
         var h = H()
         h.start("p", bytes: 200_000, to: Array(0..<100))
-        #expect(h.take()?.members.count == 32)
+        #expect(h.takeChunk()?.members.count == 32)
         h.start("q", bytes: 10_240, to: Array(0..<300))
-        #expect(h.take()?.members.count == 102, "each presence's own chunk")
+        #expect(h.takeChunk()?.members.count == 102, "each presence's own chunk")
+    }
+
+    @Test func aSessionThatStepsItsOwnEngineCostsTheChunkStepCost() {
+        typealias H = PresenceHandOut<Int, String>
+        #expect(H.stepCost == 16)
+        var h = H(chunk: 40)
+        // Sessions 0-4 step alone (dragging); 5-99 take a leader's answer.
+        let steps: (Int) -> Bool = { $0 < 5 }
+        h.start("p", bytes: 1, to: Array(0..<100))
+        var chunks: [[Int]] = []
+        while let (_, members) = h.takeChunk(steps: steps) { chunks.append(members) }
+        // 16 + 16 = 32 < 40, a third makes 48: a chunk ends once its budget is spent (a
+        // session is never split, so a chunk reaches at least one).
+        #expect(chunks[0] == [0, 1, 2])
+        #expect(chunks[1] == Array(3...12), "two that step (32), then 8 that follow")
+        #expect(chunks[2] == Array(13..<53), "then 40 followers a chunk")
+        #expect(chunks.count == 5 && chunks.last == Array(93..<100))
+        #expect(chunks.joined().elementsEqual(0..<100), "every session once, in order")
+        #expect(!h.isPending && h.message == nil)
     }
 
     static func message(_ p: Presence) -> SharedMessage {
@@ -61,9 +80,9 @@ import LiftboardWire
     /// when the next chunk's first session is still in that state. Returns how many stepped.
     @discardableResult
     static func handOutChunk(_ h: inout PresenceHandOut<Int, PresenceRound>, to sessions: inout [MachineDriver], now: Double) -> Int {
-        guard let (round, members) = h.take(), case .presence(let p) = round.shared.event else { return 0 }
+        guard let round = h.startChunk(), case .presence(let p) = round.shared.event else { return 0 }
         var stepped = 0
-        for k in members {
+        while let k = h.next(steps: { !sessions[$0].machine.follows(round.answer) }) {
             var made: ConnectionMachine.PresenceAnswer?
             _ = sessions[k].input { m, out in
                 made = m.presence(p, shared: round.shared, encoding: round.encoding, following: round.answer, now: now, into: &out)
@@ -100,7 +119,8 @@ import LiftboardWire
     @Test func aCommitBetweenTwoChunksReachesEverySessionAndEachEndsWithTheNewestPresence() {
         let (leader, followers) = PresenceFanOutTests.sharingWatchers(3)
         var sessions = [leader] + followers
-        var h = PresenceHandOut<Int, PresenceRound>(chunk: 2)
+        // Chunks of two sessions: a session that steps (`stepCost`, 16) and one more.
+        var h = PresenceHandOut<Int, PresenceRound>(chunk: PresenceHandOut<Int, PresenceRound>.stepCost + 1)
         let p1 = PresenceFanOutTests.presence(holding: ["b"]), c2 = Self.secondCommit()
 
         h.start(PresenceRound(Self.message(p1)), bytes: 1, to: [0, 1, 2, 3])
@@ -142,5 +162,16 @@ import LiftboardWire
             #expect(got.last == Wire.encode(.presence(p3)), "session \(k) ends with the newest presence")
             #expect(got.contains(Wire.encode(.presence(p2))) == (k < 2), "session \(k): p2 only where it was handed out")
         }
+    }
+}
+
+extension PresenceHandOut {
+    /// One chunk as `Hub.handOutChunk` walks it: the presence and the sessions it reaches,
+    /// `steps` saying which step their own engine (by default none: each costs 1).
+    mutating func takeChunk(steps: (Member) -> Bool = { _ in false }) -> (message: Message, members: [Member])? {
+        guard let message = startChunk() else { return nil }
+        var members: [Member] = []
+        while let m = next(steps: steps) { members.append(m) }
+        return members.isEmpty ? nil : (message, members)
     }
 }
