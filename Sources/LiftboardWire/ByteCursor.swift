@@ -52,13 +52,20 @@ struct ByteCursor {
         p = end
     }
 
+    /// Whether `c` goes out as it is: not a control byte, quote or backslash (one test of a
+    /// bit under 0x40, where the quote and the control bytes are).
+    @inline(__always) static func plain(_ c: UInt8) -> Bool { c >= 0x40 ? c != 0x5C : (0xFFFF_FFFB_0000_0000 as UInt64) >> c & 1 != 0 }
+
     @inline(never)
     private static func quoted(_ utf8: UnsafeBufferPointer<UInt8>, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        var p = start
-        p.pointee = UInt8(ascii: "\"")
-        p += 1
-        for c in utf8 {
-            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
+        start.pointee = UInt8(ascii: "\"")
+        // Nearly every string escapes nothing: its bytes copied at their own offsets until the
+        // first to escape (the loop that tested each byte for both cost about 17 Ir a byte).
+        var i = 0
+        if let s = utf8.baseAddress { while i < utf8.count, plain(s[i]) { start[i &+ 1] = s[i]; i &+= 1 } }
+        var p = start + 1 + i
+        for c in utf8[i...] {
+            if plain(c) {
                 p.pointee = c
                 p += 1
                 continue
