@@ -465,32 +465,33 @@ public struct Follow: Hashable, Sendable {
     public var lockX: Bool
 }
 
-/// A server message (contract §5). Every case boxed but the frame, held inline: reading a boxed
-/// frame (`case .frame(let f)`) copied it out, twice a message on its way out (about 230 Ir each).
-public enum ServerEvent: Hashable, Sendable {
-    indirect case welcome(Welcome)
-    indirect case layout(LayoutMessage)
+/// A server message (contract §5). Indirect: a frame is large and full of references, and
+/// drivers copy events several times on their way out (queues, merges); boxed, a copy is one
+/// retain.
+public indirect enum ServerEvent: Hashable, Sendable {
+    case welcome(Welcome)
+    case layout(LayoutMessage)
     case frame(FrameMessage)
     /// `follow` (pointer drags only) is how the snapshot follows the pointer, so the page can
     /// draw it under the finger before the server's frame arrives.
     /// `added`: the item joined the drag of pointer `p` (a tap while it drags, or the rest of
     /// a selection lifted with it); it travels with that drag's snapshot.
-    indirect case lift(p: Int, id: String, from: Place, follow: Follow? = nil, added: Bool = false)
-    indirect case moved(p: Int, id: String, from: Place, to: Place)
-    indirect case drop(p: Int, id: String, at: Place, cancelled: Bool)
+    case lift(p: Int, id: String, from: Place, follow: Follow? = nil, added: Bool = false)
+    case moved(p: Int, id: String, from: Place, to: Place)
+    case drop(p: Int, id: String, at: Place, cancelled: Bool)
     /// A commit that another session made, or this session's own once it is durable: the
     /// message every session on the board receives.
-    indirect case commit(Commit)
+    case commit(Commit)
     /// This session's own new commit (version = the session's previous version + 1). Never
     /// sent as is: the driver persists it and sends it as `.commit` once it is durable (a
     /// replay, at once).
-    indirect case persist(Commit)
-    indirect case announce(String)
-    indirect case error(code: ErrorCode, message: String)
-    indirect case pong(id: PingID, ms: Double)
+    case persist(Commit)
+    case announce(String)
+    case error(code: ErrorCode, message: String)
+    case pong(id: PingID, ms: Double)
     /// Who is on the board and what each holds (issue 44): sent when the board's people or
     /// holds change; one queued behind another is replaced by it.
-    indirect case presence(Presence)
+    case presence(Presence)
     /// The same, to a session that asked for `config.presence: "delta"`: whole or as a difference.
-    indirect case presenceDelta(PresenceDelta)
+    case presenceDelta(PresenceDelta)
 }

@@ -240,14 +240,15 @@ struct ConnectionMachine {
         let commitOrder = live?.commitOrder ?? .full
         var barrier = initial
         var planned: [Planned]? = shared == nil ? nil : []
-        for event in events {
-            var plainFrame = false, presence = false, size = 0, persisted: Commit?
-            switch event {  // the loop's own value, read in place (a frame is held inline)
+        for e in events {
+            var e = e
+            var plainFrame = false, presence = false, size = 0
+            switch e {
             case .persist(let c):
                 // This session's own commit: persisted by the hub, sent once durable.
                 out.append(.commit(c))
                 barrier = outgoing.durable == nil ? 0 : c.version
-                persisted = c
+                e = .commit(c)
             case .commit(let c):
                 barrier = max(barrier, c.version)
             case .frame(let f):
@@ -263,7 +264,6 @@ struct ConnectionMachine {
             default:
                 break
             }
-            let e = persisted.map(ServerEvent.commit) ?? event
             // These end the session (contract §5): the error goes out, then the close.
             var fatal: ErrorCode?
             if case .error(let code, _) = e, [.noHello, .version, .noBoard].contains(code) { fatal = code }

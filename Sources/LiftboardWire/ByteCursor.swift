@@ -52,20 +52,19 @@ struct ByteCursor {
         p = end
     }
 
-    /// Whether `c` goes out as it is: not a control byte, quote or backslash (one test of a
-    /// bit under 0x40, where the quote and the control bytes are).
-    @inline(__always) static func plain(_ c: UInt8) -> Bool { c >= 0x40 ? c != 0x5C : (0xFFFF_FFFB_0000_0000 as UInt64) >> c & 1 != 0 }
+    /// "1" at each byte that goes out escaped (a control byte, quote, backslash): one load a byte.
+    private static let escapes: StaticString = "1111111111111111111111111111111100100000000000000000000000000000000000000000000000000000000010000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
 
     @inline(never)
     private static func quoted(_ utf8: UnsafeBufferPointer<UInt8>, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         start.pointee = UInt8(ascii: "\"")
-        // Nearly every string escapes nothing: its bytes copied at their own offsets until the
-        // first to escape (the loop that tested each byte for both cost about 17 Ir a byte).
+        // Most strings escape nothing: bytes copied at their own offsets up to the first to escape.
+        let escaped = Self.escapes.utf8Start
         var i = 0
-        if let s = utf8.baseAddress { while i < utf8.count, plain(s[i]) { start[i &+ 1] = s[i]; i &+= 1 } }
+        if let s = utf8.baseAddress { while i < utf8.count, escaped[Int(s[i])] == 0x30 { start[i &+ 1] = s[i]; i &+= 1 } }
         var p = start + 1 + i
         for c in utf8[i...] {
-            if plain(c) {
+            if escaped[Int(c)] == 0x30 {
                 p.pointee = c
                 p += 1
                 continue
