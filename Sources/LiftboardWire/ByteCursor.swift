@@ -52,13 +52,19 @@ struct ByteCursor {
         p = end
     }
 
+    /// "1" at each byte that goes out escaped (a control byte, quote, backslash): one load a byte.
+    private static let escapes: StaticString = "1111111111111111111111111111111100100000000000000000000000000000000000000000000000000000000010000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+
     @inline(never)
     private static func quoted(_ utf8: UnsafeBufferPointer<UInt8>, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        var p = start
-        p.pointee = UInt8(ascii: "\"")
-        p += 1
-        for c in utf8 {
-            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
+        start.pointee = UInt8(ascii: "\"")
+        // Most strings escape nothing: bytes copied at their own offsets up to the first to escape.
+        let escaped = Self.escapes.utf8Start
+        var i = 0
+        if let s = utf8.baseAddress { while i < utf8.count, escaped[Int(s[i])] == 0x30 { start[i &+ 1] = s[i]; i &+= 1 } }
+        var p = start + 1 + i
+        for c in utf8[i...] {
+            if escaped[Int(c)] == 0x30 {
                 p.pointee = c
                 p += 1
                 continue

@@ -383,9 +383,9 @@ extension Wire {
                 let info = infoPointer(c)
                 var bound = PieceBound.cell &+ ByteCursor.bound(c.pointee.id) &+ treeBound(c, info)
                 if let i = info {
-                    bound &+= PieceBound.cellInfo &+ ByteCursor.bound(i.pointee.label) &+ ByteCursor.bound(i.pointee.color)
-                        &+ ByteCursor.bound(i.pointee.section)
-                    if !isEmpty(i.pointer(to: \.card)!) { bound &+= cardBound(i.pointee.card) }
+                    bound &+= PieceBound.cellInfo &+ ByteCursor.bound(i.pointee.unsafelyUnwrapped.label) &+ ByteCursor.bound(i.pointee.unsafelyUnwrapped.color)
+                        &+ ByteCursor.bound(i.pointee.unsafelyUnwrapped.section)
+                    if !i.pointee.unsafelyUnwrapped.card.isEmpty { bound &+= cardBound(i.pointee.unsafelyUnwrapped.card) }
                 }
                 // Issue 44: `heldBy`, the update's own (a change) or else the attributes' (a
                 // cell that comes whole while held). Rare: told by case tests, its name read out
@@ -431,57 +431,51 @@ extension Wire {
         if case .some = c.pointee.tree { treeChange(c.pointee.tree!, &o) }
     }
 
-    /// The attributes of the update at `c`, where they lie; nil when it has none. An Optional
-    /// holds its payload at its start (the single-payload enum layout of the Swift ABI), so the
-    /// address of `info` is that of its CellInfo when it has one.
+    /// The attributes of the update at `c`, where they lie, as the `CellInfo?` they are (read in
+    /// place by `unsafelyUnwrapped`, checked here); nil when none (`!= nil` compared copies).
     @inline(__always)
-    static func infoPointer(_ c: UnsafePointer<CellUpdate>) -> UnsafePointer<CellInfo>? {
-        // A case test, not `!= nil` (CellInfo is Equatable: that compared copies).
-        guard case .some = c.pointee.info, let info = c.pointer(to: \.info) else { return nil }
-        return UnsafeRawPointer(info).assumingMemoryBound(to: CellInfo.self)
+    static func infoPointer(_ c: UnsafePointer<CellUpdate>) -> UnsafePointer<CellInfo?>? {
+        guard case .some = c.pointee.info else { return nil }
+        return c.pointer(to: \.info)
     }
 
     /// Whether a cell sends `heldBy`: its update's own (a change), or its attributes'.
     @inline(__always)
-    static func sendsHeldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?) -> Bool {
+    static func sendsHeldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?) -> Bool {
         if case .some = c.pointee.heldBy { return true }
-        guard let i = info, case .some = i.pointee.heldBy else { return false }
+        guard let i = info, case .some = i.pointee.unsafelyUnwrapped.heldBy else { return false }
         return true
     }
 
     /// The name a cell sends as `heldBy` (nil: released), where `sendsHeldBy`.
     @inline(never)
-    static func heldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?) -> String? {
+    static func heldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?) -> String? {
         if case .some(let name) = c.pointee.heldBy { return name }
-        return info?.pointee.heldBy
+        return info?.pointee.unsafelyUnwrapped.heldBy
     }
 
     /// `,"heldBy":` and the name or `null`.
     @inline(never)
-    static func heldByMember(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?, _ o: inout ByteCursor) {
+    static func heldByMember(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?, _ o: inout ByteCursor) {
         o.put(#","heldBy":"#)
         if let name = heldBy(c, info) { o.string(name) } else { o.put("null") }
     }
 
-    /// `Card.isEmpty`, read in place.
-    @inline(__always)
-    static func isEmpty(_ c: UnsafePointer<Card>) -> Bool { c.pointee.isEmpty }
-
     /// A frame cell's `label`, `color`, `section`, `index`, `movable`, `handle` and card.
     @inline(__always)
-    static func cellInfoMembers(_ i: UnsafePointer<CellInfo>, _ o: inout ByteCursor) {
-        o.put(#","label":"#); o.string(i.pointee.label)
-        o.put(#","color":"#); o.string(i.pointee.color)
-        o.put(#","section":"#); o.string(i.pointee.section)
-        o.put(#","index":"#); o.int(i.pointee.index)
-        if i.pointee.movable { o.put(#","movable":true"#) } else { o.put(#","movable":false"#) }
-        if case .some = i.pointee.tree { treeFacts(i.pointee.tree!, &o) }
-        switch i.pointee.handle {
+    static func cellInfoMembers(_ i: UnsafePointer<CellInfo?>, _ o: inout ByteCursor) {
+        o.put(#","label":"#); o.string(i.pointee.unsafelyUnwrapped.label)
+        o.put(#","color":"#); o.string(i.pointee.unsafelyUnwrapped.color)
+        o.put(#","section":"#); o.string(i.pointee.unsafelyUnwrapped.section)
+        o.put(#","index":"#); o.int(i.pointee.unsafelyUnwrapped.index)
+        if i.pointee.unsafelyUnwrapped.movable { o.put(#","movable":true"#) } else { o.put(#","movable":false"#) }
+        if case .some = i.pointee.unsafelyUnwrapped.tree { treeFacts(i.pointee.unsafelyUnwrapped.tree!, &o) }
+        switch i.pointee.unsafelyUnwrapped.handle {
         case .leading?: o.put(#","handle":"leading""#)
         case .trailing?: o.put(#","handle":"trailing""#)
         case nil: break
         }
-        if !isEmpty(i.pointer(to: \.card)!) { cardMembers(i.pointee.card, &o) }
+        if !i.pointee.unsafelyUnwrapped.card.isEmpty { cardMembers(i.pointee.unsafelyUnwrapped.card, &o) }
     }
 
     /// `cardMembers`, through a cursor (`cardBound` bytes at most).

@@ -133,10 +133,10 @@ extension Wire {
     /// What a cell's tree members take at most (0 on other boards); `info`: its attributes
     /// (`infoPointer`), read in place.
     @inline(__always)
-    static func treeBound(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo>?) -> Int {
+    static func treeBound(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?) -> Int {
         var n = 0
         if case .some = c.pointee.tree { n &+= PieceBound.treeFacts &+ (c.pointee.tree!.parent.flatMap { $0 }.map(ByteCursor.bound) ?? 0) }
-        if let i = info, case .some = i.pointee.tree { n &+= PieceBound.treeFacts &+ (i.pointee.tree!.parent.map(ByteCursor.bound) ?? 0) }
+        if let i = info, case .some = i.pointee.unsafelyUnwrapped.tree { n &+= PieceBound.treeFacts &+ (i.pointee.unsafelyUnwrapped.tree!.parent.map(ByteCursor.bound) ?? 0) }
         return n
     }
 }
