@@ -171,4 +171,34 @@ import Testing
         }
         #expect(wholes < 40, "whole only when numbered a multiple of 16, the kept entries changed order (1 in 20), and the first")
     }
+
+    /// The hub's presences carry their digest and their difference from the one before
+    /// (`Presence.Link`), made once for every session: a session sent the one before takes
+    /// them, and sends what it would have made itself (the same presences unlinked, a replay's).
+    @Test func theMakersDifferenceIsTheOneASessionWouldMake() throws {
+        var moved = Self.ana
+        moved.target?.index = 2
+        let lists: [[Presence.Entry]] = [[Self.ana], [Self.ana, Self.bo], [moved, Self.bo], [Self.bo], [Self.bo], [moved]]
+        var linked = Self.opted(), unlinked = Self.opted()
+        var previous: Presence? = nil
+        for (k, people) in lists.enumerated() {
+            let p = Presence(board: "demo", people: people, watching: 1, after: previous, serial: k + 1)
+            #expect(p.link?.digest == p.digest)
+            if let previous {
+                let made = try #require(p.link?.delta, "step \(k): the difference is made")
+                #expect(made.from == previous.people)
+            }
+            previous = p
+            let a = linked.send(.presence(p), at: Double(10 * (k + 1)))
+            let b = unlinked.send(.presence(Self.presence(people)), at: Double(10 * (k + 1)))
+            #expect(a == b, "step \(k)")
+            let d = try #require(Self.delta(a))
+            #expect(d.base == nil || d.applied(to: Self.presence(lists[k - 1])) == p, "step \(k): the difference brings the last to this one")
+        }
+        // A changed presence is no longer the maker's: its digest is its own again.
+        var edited = try #require(previous)
+        edited.watching = 5
+        #expect(edited.link == nil)
+    }
 }
+
