@@ -145,6 +145,16 @@ import LiftboardWire
         #expect(r.stream.count > 60)
     }
 
+    /// A drop one level right of a collapsed item before it springs open: X becomes its first
+    /// child, where X's row was drawn (contract "Trees", spring-open).
+    @Test func aDropUnderACollapsedItemBeforeItSpringsOpenLandsAsItsFirstChild() {
+        let r = runCollapsed("""
+            drag bike after garden at depth 1
+            expect tree home: groceries (milk eggs) garden (bike seeds shed) bills (water phone)
+            """)
+        #expect(r.outcome == .passed, "\(TestReport.text(r))")
+    }
+
     @Test func aDragIntoACollapsedItemThatExpectsItElsewhereFails() {
         let r = runCollapsed("""
             drag bike into garden
