@@ -13,12 +13,8 @@ extension Wire {
     public static func decodeBoard(_ v: JSONValue) throws(BoardError) -> Board {
         guard case .object = v else { throw .wrongType(field: "(file)", expected: "an object") }
         let id = try nonEmptyString(v, "id", path: "id")
-        var layout = LayoutKind.list
-        if let l = v["layout"] {
-            guard case .string(let s) = l else { throw .wrongType(field: "layout", expected: "a string") }
-            guard let k = LayoutKind(rawValue: s) else { throw .unknownLayout(field: "layout", value: s) }
-            layout = k
-        }
+        let layoutName = try optionalString(v, "layout", path: "layout") ?? LayoutKind.list.rawValue
+        guard let layout = LayoutKind(rawValue: layoutName) else { throw .unknownLayout(field: "layout", value: layoutName) }
         let list = try metrics(v, "list", listFields, ListMetrics())
         let grid = try metrics(v, "grid", gridFields, GridMetrics())
         let columns = try metrics(v, "columns", columnFields, ColumnMetrics())
@@ -141,7 +137,7 @@ extension Wire {
         return s
     }
 
-    private static func optionalString(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> String? {
+    static func optionalString(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> String? {
         guard let x = v[key] else { return nil }
         guard case .string(let s) = x else { throw .wrongType(field: path, expected: "a string") }
         return s
@@ -212,7 +208,7 @@ extension Wire {
             }
             closeChildren(down: 0, &open, &w)
             w.endArray()
-            if let a = s.accepts { w.key("accepts"); w.beginArray(); for k in a { w.string(k) }; w.endArray() }
+            if let a = s.accepts { w.key("accepts"); w.strings(a) }
             if let m = s.max { w.key("max"); w.int(m) }
             if s.copy { w.key("copy"); w.bool(true) }
             if let d = s.drop { w.key("drop"); w.string(d.rawValue) }
