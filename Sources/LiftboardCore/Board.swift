@@ -142,12 +142,12 @@ public struct Board: Hashable, Sendable {
 }
 
 /// The edge of a cell that holds its drag handle: leading (left) or trailing (right).
-public enum HandleEdge: String, Sendable, Hashable {
+public enum HandleEdge: String, Sendable, Hashable, CaseIterable {
     case leading, trailing
 }
 
 /// What dropping on a section does besides placing the item there.
-public enum SectionDrop: String, Sendable, Hashable {
+public enum SectionDrop: String, Sendable, Hashable, CaseIterable {
     /// A trash: the dropped item, or group, is removed from the board.
     case remove
 }

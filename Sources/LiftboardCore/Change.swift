@@ -178,6 +178,28 @@ enum ChangeRule {
         for i in 0..<n where slots[i] == nil { slots[i] = rest.next() }
         section = slots.map { $0! }
     }
+
+    /// A reorder change with its items resolved by `item` and its section by `section` (nil for
+    /// what they lack: a section, or every item of a group), for a board (`Board.resolveReorder`)
+    /// or a session (`LiveSession.resolve`).
+    static func resolve<T: Equatable>(_ change: Change, item: (String) -> T?, section: (String) -> Int?) -> Resolved<T>? {
+        switch change {
+        case .insert(let id, let s, let after, let index):
+            guard let x = item(id), let t = section(s) else { return nil }
+            return .insert(x, section: t, after: after.flatMap(item), index: index)
+        case .swap(let a, let b):
+            guard let x = item(a), let y = item(b) else { return nil }
+            return .swap(x, y)
+        case .group(let ids, let s, let after, let index):
+            let xs = ids.compactMap(item)
+            guard !xs.isEmpty, let t = section(s) else { return nil }
+            return .group(xs, section: t, after: after.flatMap(item), index: index)
+        case .batch(let changes):
+            return .batch(changes.compactMap { resolve($0, item: item, section: section) })
+        default:
+            return nil
+        }
+    }
 }
 
 extension Board {
@@ -300,37 +322,18 @@ extension Board {
         places.count == count && places.indices.allSatisfy { places[$0].section == s && places[$0].index == $0 }
     }
 
+    /// A reorder change with its items resolved by `item` (nil for what this board lacks:
+    /// a section, or every item of a group).
+    func resolveReorder<T: Equatable>(_ change: Change, item: (String) -> T?) -> ChangeRule.Resolved<T>? {
+        ChangeRule.resolve(change, item: item, section: { id in sections.firstIndex { $0.id == id } })
+    }
+
     /// An item of the board named by its place before a change (`apply(_:)`).
     struct ItemPlace: Equatable {
         var section: Int
         var index: Int
     }
-}
 
-extension Board {
-    /// A reorder change with its items resolved by `item` (nil for what this board lacks:
-    /// a section, or every item of a group).
-    func resolveReorder<T: Equatable>(_ change: Change, item: (String) -> T?) -> ChangeRule.Resolved<T>? {
-        switch change {
-        case .insert(let id, let section, let after, let index):
-            guard let x = item(id), let t = sections.firstIndex(where: { $0.id == section }) else { return nil }
-            return .insert(x, section: t, after: after.flatMap(item), index: index)
-        case .swap(let a, let b):
-            guard let x = item(a), let y = item(b) else { return nil }
-            return .swap(x, y)
-        case .group(let ids, let section, let after, let index):
-            let xs = ids.compactMap(item)
-            guard !xs.isEmpty, let t = sections.firstIndex(where: { $0.id == section }) else { return nil }
-            return .group(xs, section: t, after: after.flatMap(item), index: index)
-        case .batch(let changes):
-            return .batch(changes.compactMap { resolveReorder($0, item: item) })
-        default:
-            return nil
-        }
-    }
-}
-
-extension Board {
     /// Where item `id` is: its section's and its own index.
     public func locate(item id: String) -> (section: Int, index: Int)? {
         for (s, section) in sections.enumerated() {

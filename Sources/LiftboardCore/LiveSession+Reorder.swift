@@ -281,24 +281,7 @@ extension LiveSession {
 
     /// A change with its ids resolved to handles, or `nil` when it names what this board lacks.
     func resolve(_ change: Change) -> ChangeRule.Resolved<Int>? {
-        switch change {
-        case .insert(let id, let section, let after, let index):
-            guard let x = arr.handleOf[id], let t = arr.sectionIndexOf[section] else { return nil }
-            let y = after.flatMap { arr.handleOf[$0] }
-            if after != nil && y == nil { return .insert(x, section: t, after: nil, index: index) }
-            return .insert(x, section: t, after: y, index: index)
-        case .swap(let a, let b):
-            guard let x = arr.handleOf[a], let y = arr.handleOf[b] else { return nil }
-            return .swap(x, y)
-        case .group(let ids, let section, let after, let index):
-            let xs = ids.compactMap { arr.handleOf[$0] }
-            guard !xs.isEmpty, let t = arr.sectionIndexOf[section] else { return nil }
-            return .group(xs, section: t, after: after.flatMap { arr.handleOf[$0] }, index: index)
-        case .batch(let changes):
-            return .batch(changes.compactMap(resolve))
-        default:
-            return nil
-        }
+        ChangeRule.resolve(change, item: { arr.handleOf[$0] }, section: { arr.sectionIndexOf[$0] })
     }
 
     /// Where the committed order has item `h` (its section exactly, its index roughly), and

@@ -383,10 +383,6 @@ public struct FrameMessage: Hashable, Sendable {
     }
     private var rare: Rare?
 
-    private mutating func setRare(sections: [SectionInfo]?, gone: [String], removed: [String], focus: String?, commit: Commit?) {
-        rare = Self.rare(sections: sections, gone: gone, removed: removed, focus: focus, commit: commit)
-    }
-
     fileprivate static func rare(sections: [SectionInfo]?, gone: [String], removed: [String], focus: String?, commit: Commit?) -> Rare? {
         // Case tests, not `== nil` (on an Equatable payload that compares copies).
         var none = gone.isEmpty && removed.isEmpty
@@ -398,27 +394,27 @@ public struct FrameMessage: Hashable, Sendable {
 
     public var sections: [SectionInfo]? {
         get { rare?.sections }
-        set { setRare(sections: newValue, gone: gone, removed: removed, focus: focus, commit: commit) }
+        set { rare = Self.rare(sections: newValue, gone: gone, removed: removed, focus: focus, commit: commit) }
     }
     public var gone: [String] {
         get { rare?.gone ?? [] }
-        set { setRare(sections: sections, gone: newValue, removed: removed, focus: focus, commit: commit) }
+        set { rare = Self.rare(sections: sections, gone: newValue, removed: removed, focus: focus, commit: commit) }
     }
     /// Extension: items an edit took off the board: the renderer fades them out, then drops them.
     public var removed: [String] {
         get { rare?.removed ?? [] }
-        set { setRare(sections: sections, gone: gone, removed: newValue, focus: focus, commit: commit) }
+        set { rare = Self.rare(sections: sections, gone: gone, removed: newValue, focus: focus, commit: commit) }
     }
     /// Extension: the item the keyboard focus is on, when it changed (the renderer draws a ring).
     public var focus: String? {
         get { rare?.focus }
-        set { setRare(sections: sections, gone: gone, removed: removed, focus: newValue, commit: commit) }
+        set { rare = Self.rare(sections: sections, gone: gone, removed: removed, focus: newValue, commit: commit) }
     }
     /// Extension: the commit from elsewhere this frame animates, when the client asked for
     /// commits inline (`hello.config.commits`).
     public var commit: Commit? {
         get { rare?.commit }
-        set { setRare(sections: sections, gone: gone, removed: removed, focus: focus, commit: newValue) }
+        set { rare = Self.rare(sections: sections, gone: gone, removed: removed, focus: focus, commit: newValue) }
     }
 
     /// The version of `commit`, nil without one: whether a frame carries a commit, read

@@ -13,12 +13,8 @@ extension Wire {
     public static func decodeBoard(_ v: JSONValue) throws(BoardError) -> Board {
         guard case .object = v else { throw .wrongType(field: "(file)", expected: "an object") }
         let id = try nonEmptyString(v, "id", path: "id")
-        var layout = LayoutKind.list
-        if let l = v["layout"] {
-            guard case .string(let s) = l else { throw .wrongType(field: "layout", expected: "a string") }
-            guard let k = LayoutKind(rawValue: s) else { throw .unknownLayout(field: "layout", value: s) }
-            layout = k
-        }
+        let layoutName = try optionalString(v, "layout", path: "layout") ?? LayoutKind.list.rawValue
+        guard let layout = LayoutKind(rawValue: layoutName) else { throw .unknownLayout(field: "layout", value: layoutName) }
         let list = try metrics(v, "list", listFields, ListMetrics())
         let grid = try metrics(v, "grid", gridFields, GridMetrics())
         let columns = try metrics(v, "columns", columnFields, ColumnMetrics())
@@ -47,22 +43,11 @@ extension Wire {
                 let label = try optionalString(ri, "label", path: "\(ip).label") ?? iid
                 let color = try optionalString(ri, "color", path: "\(ip).color") ?? Board.palette[position % Board.palette.count]
                 let height = try measure(ri, "height", path: "\(ip).height")
-                var movable = true
-                if let m = ri["movable"] {
-                    guard case .bool(let b) = m else { throw .wrongType(field: "\(ip).movable", expected: "true or false") }
-                    movable = b
-                }
+                let movable = try optionalBool(ri, "movable", path: "\(ip).movable") ?? true
                 let kind = try optionalString(ri, "kind", path: "\(ip).kind")
                 if let kind, kind.isEmpty { throw .invalid(field: "\(ip).kind", reason: "must not be empty") }
-                var handle: HandleEdge? = nil
-                if let hv = ri["handle"] {
-                    guard case .string(let h) = hv, let e = HandleEdge(rawValue: h) else {
-                        throw .invalid(field: "\(ip).handle", reason: "expected \"leading\" or \"trailing\"")
-                    }
-                    handle = e
-                }
-                var item = Item(id: iid, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle,
-                                card: try decodeCard(ri, path: ip))
+                var item = Item(id: iid, label: label, color: color, height: height, movable: movable, kind: kind,
+                                handle: try optionalChoice(ri, "handle", path: "\(ip).handle"), card: try decodeCard(ri, path: ip))
                 let children = try decodeTreeFields(ri, path: ip, depth: depth, layout: layout, section: section, into: &item)
                 if let accepts = section.accepts, !(kind.map(accepts.contains) ?? false) {
                     throw .invalid(field: "\(ip).kind", reason: "section \"\(sid)\" does not accept \(kind.map { "\"\($0)\"" } ?? "items without a kind")")
@@ -108,16 +93,8 @@ extension Wire {
             section.accepts = kinds
         }
         if let m = try count(raw, "max", path: "\(path).max") { section.max = m }
-        if let c = raw["copy"] {
-            guard case .bool(let b) = c else { throw .wrongType(field: "\(path).copy", expected: "true or false") }
-            section.copy = b
-        }
-        if let d = raw["drop"] {
-            guard case .string(let v) = d, let drop = SectionDrop(rawValue: v) else {
-                throw .invalid(field: "\(path).drop", reason: "expected \"remove\"")
-            }
-            section.drop = drop
-        }
+        if let c = try optionalBool(raw, "copy", path: "\(path).copy") { section.copy = c }
+        section.drop = try optionalChoice(raw, "drop", path: "\(path).drop")
         if section.copy && section.drop != nil {
             throw .invalid(field: "\(path).drop", reason: "a palette (copy) cannot be a trash (drop)")
         }
@@ -160,10 +137,26 @@ extension Wire {
         return s
     }
 
-    private static func optionalString(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> String? {
+    static func optionalString(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> String? {
         guard let x = v[key] else { return nil }
         guard case .string(let s) = x else { throw .wrongType(field: path, expected: "a string") }
         return s
+    }
+
+    private static func optionalBool(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> Bool? {
+        guard let x = v[key] else { return nil }
+        guard case .bool(let b) = x else { throw .wrongType(field: path, expected: "true or false") }
+        return b
+    }
+
+    /// One of `T`'s cases by its raw value, if present; the error lists them (`expected "leading" or "trailing"`).
+    private static func optionalChoice<T: RawRepresentable & CaseIterable>(_ v: JSONValue, _ key: String,
+                                                                           path: String) throws(BoardError) -> T? where T.RawValue == String {
+        guard let x = v[key] else { return nil }
+        guard case .string(let s) = x, let c = T(rawValue: s) else {
+            throw .invalid(field: path, reason: "expected " + T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or "))
+        }
+        return c
     }
 
     /// A size (`above0`: greater than 0) or a gap (at least 0), at most 1000000.
@@ -215,7 +208,7 @@ extension Wire {
             }
             closeChildren(down: 0, &open, &w)
             w.endArray()
-            if let a = s.accepts { w.key("accepts"); w.beginArray(); for k in a { w.string(k) }; w.endArray() }
+            if let a = s.accepts { w.key("accepts"); w.strings(a) }
             if let m = s.max { w.key("max"); w.int(m) }
             if s.copy { w.key("copy"); w.bool(true) }
             if let d = s.drop { w.key("drop"); w.string(d.rawValue) }

@@ -25,9 +25,7 @@ extension Wire {
     /// A card's fields in a board file's item (`path` names it, as `sections[0].items[2]`).
     static func decodeCard(_ v: JSONValue, path: String) throws(BoardError) -> Card {
         func text(_ key: String) throws(BoardError) -> String? {
-            guard let x = v[key] else { return nil }
-            guard case .string(let s) = x else { throw .wrongType(field: "\(path).\(key)", expected: "a string") }
-            return s.isEmpty ? nil : s
+            try optionalString(v, key, path: "\(path).\(key)").flatMap { $0.isEmpty ? nil : $0 }
         }
         var card = Card(detail: try text("detail"), image: try text("image"), badge: try text("badge"), accent: try text("accent"))
         if let t = v["tags"] { card.tags = try decodeTags(t, path: "\(path).tags") }
@@ -45,12 +43,7 @@ extension Wire {
             guard case .string(let text)? = x["text"], !text.isEmpty else {
                 throw .invalid(field: "\(path)[\(k)].text", reason: "expected a non-empty string")
             }
-            var color = ""
-            if let c = x["color"] {
-                guard case .string(let s) = c else { throw .wrongType(field: "\(path)[\(k)].color", expected: "a string") }
-                color = s
-            }
-            out.append(Tag(text: text, color: color))
+            out.append(Tag(text: text, color: try optionalString(x, "color", path: "\(path)[\(k)].color") ?? ""))
         }
         return out
     }

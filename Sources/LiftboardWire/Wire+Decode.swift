@@ -283,9 +283,7 @@ extension Wire {
         let index = try f.optionalInt("index", in: 0...10_000_000) ?? 0
         return (section, after, index)
     }
-}
 
-extension Wire {
     /// An edit change: `{"edit": KIND, ...}` (docs/protocol.md, "Edits").
     static func edit(_ f: Fields) throws(WireError) -> Change {
         func optionalID(_ key: String) throws(WireError) -> String? { try f.idOrNull(key, null: "first", what: "an id") }
@@ -334,14 +332,7 @@ extension Wire {
         let height = f.has("height") ? try f.number("height", above: 0, upTo: 1e6) : nil
         let movable = f.has("movable") ? try f.bool("movable") : true
         let kind = f.has("kind") ? try f.string("kind", maxLength: 256) : nil
-        var handle: HandleEdge? = nil
-        if f.has("handle") {
-            guard let e = HandleEdge(rawValue: try f.string("handle", maxLength: 16)) else {
-                throw f.fail("handle", "expected \"leading\" or \"trailing\"")
-            }
-            handle = e
-        }
-        return Item(id: id, label: label, color: color, height: height, movable: movable, kind: kind, handle: handle,
-                    card: try decodeCard(f))
+        return Item(id: id, label: label, color: color, height: height, movable: movable, kind: kind,
+                    handle: try f.optionalChoice("handle", HandleEdge.self), card: try decodeCard(f))
     }
 }
