@@ -83,6 +83,7 @@ extension SnapshotUpdate {
         if let v = u.ease { s.ease = v }
         if let v = u.count { s.count = v }
         if let v = u.forbidden { s.forbidden = v }
+        if let v = u.subtree { s.subtree = v }
         s.done = s.done || u.done
         return s
     }

@@ -67,6 +67,17 @@ struct InlineEventsTests {
         #expect([lift].inliningEvents() == [lift])
     }
 
+    /// Two updates of one snapshot merged (frames coalesced for a slow reader, or one step's
+    /// updates): every key of the later one wins, a tree lift's `subtree` ("+N") with the rest.
+    @Test func aMergedSnapshotUpdateKeepsEveryKeyOfTheLaterOne() {
+        let first = SnapshotUpdate(p: 1, id: "a", center: Point(x: 1, y: 2), scale: 1.05, alpha: 0.9)
+        let later = SnapshotUpdate(p: 1, id: "a", center: Point(x: 3, y: 4), count: 2, forbidden: true, subtree: 3)
+        let m = first.merging(later)
+        #expect(m.center == Point(x: 3, y: 4) && m.scale == 1.05 && m.alpha == 0.9)
+        #expect(m.count == 2 && m.forbidden == true && m.subtree == 3)
+        #expect(later.merging(first).subtree == 3, "a key the later update lacks stays")
+    }
+
     @Test func mergedFramesKeepEveryEventInOrder() {
         let a = FrameMessage(seq: 1, ms: 10)
         var b = FrameMessage(seq: 2, ms: 20)
