@@ -33,7 +33,7 @@ extension LiveSession {
     /// the pointers, what the client has been sent, and every drag whose item is still there at
     /// its live place. A drag whose item went is cancelled.
     /// - Complexity: O(n).
-    mutating func rebuild(from board: Board, now: Double, refreshed: Set<String>) {
+    mutating func rebuild(from board: Board, now: Double, refreshed: Set<String>, revealing: [String] = []) {
         let old = arr
         var next = Arrangement(board: board, width: viewport.w)
         func map(_ h: Int) -> Int? { next.handleOf[old.ids[h]] }
@@ -93,7 +93,7 @@ extension LiveSession {
         base = board.sections.map { $0.items.map { next.handleOf[$0.id]! } }
         drags = kept
         // Trees: the items to reveal once dropped, and each drag's subtree, under the new handles.
-        if let was = old.tree { arr.tree!.reveal = was.reveal.compactMap(map) }
+        if let was = old.tree { arr.tree!.reveal = was.reveal.compactMap(map) + revealing.compactMap { next.handleOf[$0] } }
         refreshTreeShape()
         let was = liftedBy
         liftedBy = LiftTable(count: arr.itemCount)

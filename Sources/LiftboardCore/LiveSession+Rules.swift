@@ -101,7 +101,7 @@ extension LiveSession {
     /// board after it (as after another session's edit), and the commit persisted. `false`
     /// when it applies to nothing.
     @discardableResult
-    mutating func commitEdit(_ change: Change, now: Double, undoable: Bool = true) -> Bool {
+    mutating func commitEdit(_ change: Change, now: Double, undoable: Bool = true, revealing: [String] = []) -> Bool {
         let before = committedBoard()
         let revert = undoable ? before.revert(of: change) : nil
         var board = before
@@ -110,7 +110,7 @@ extension LiveSession {
             step.errors.append(.error(code: .ruleRefused, message: why.description))
             return false
         }
-        rebuild(from: board, now: now, refreshed: [])
+        rebuild(from: board, now: now, refreshed: [], revealing: revealing)
         version += 1
         step.commits.append(.persist(ownCommit(moves: [], change: change)))
         if let revert {
@@ -122,11 +122,13 @@ extension LiveSession {
     }
 
     /// `commitEdit(change)` with drag `d` (what it carries) out of the session while it
-    /// commits: `false` when the edit applies to nothing, and the drag back as it was.
-    mutating func commitEdit(dropping d: Int, _ change: Change, now: Double) -> Bool {
+    /// commits: `false` when the edit applies to nothing, and the drag back as it was. On a tree
+    /// the items `revealing` names land as rows (their collapsed ancestors expand), as a moved
+    /// item does.
+    mutating func commitEdit(dropping d: Int, _ change: Change, now: Double, revealing: [String] = []) -> Bool {
         let drag = drags.remove(at: d)
         for x in drag.carried { liftedBy[x] = nil }
-        guard commitEdit(change, now: now) else {
+        guard commitEdit(change, now: now, revealing: revealing) else {
             drags.insert(drag, at: d)
             for x in drag.carried { liftedBy[x] = drag.pointer }
             return false
@@ -181,14 +183,9 @@ extension LiveSession {
         let drag = drags[d]
         let h = drag.item
         let id = arr.ids[h], label = arr.labels[h]
-        guard commitEdit(dropping: d, change, now: now), let n = arr.handleOf[new] else { return false }
-        if arr.isParked(n), arr.tree != nil {
-            // Dropped under a collapsed item: the copy lands as a row, as a moved item does
-            // (docs/protocol.md, "Trees": its collapsed ancestors expand in this session).
-            arr.tree!.reveal.append(n)
-            rebuildLive(reporting: drags.map { ($0.pointer, arr.place(of: $0.item)) })
-        }
-        guard !arr.isParked(n) else { step.cellsDirty = true; return true }
+        // Dropped under a collapsed item, the copy lands as a row, as a moved item does
+        // (docs/protocol.md, "Trees": its collapsed ancestors expand in this session).
+        guard commitEdit(dropping: d, change, now: now, revealing: [new]), let n = arr.handleOf[new] else { return false }
         let f = arr.frame(of: n)
         step.gestures.append(.drop(p: drag.pointer, id: id, at: arr.place(of: n), cancelled: false))
         step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: id, center: viewportPoint(f.center, section: arr.sectionOf[n]),
