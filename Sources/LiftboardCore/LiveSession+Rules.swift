@@ -186,6 +186,8 @@ extension LiveSession {
         // Dropped under a collapsed item, the copy lands as a row, as a moved item does
         // (docs/protocol.md, "Trees": its collapsed ancestors expand in this session).
         guard commitEdit(dropping: d, change, now: now, revealing: [new]), let n = arr.handleOf[new] else { return false }
+        // Still hidden only under an item another of this session's drags lifts: shown when it lands.
+        guard !arr.isParked(n) else { step.cellsDirty = true; return true }
         let f = arr.frame(of: n)
         step.gestures.append(.drop(p: drag.pointer, id: id, at: arr.place(of: n), cancelled: false))
         step.snapshots.append(SnapshotUpdate(p: drag.pointer, id: id, center: viewportPoint(f.center, section: arr.sectionOf[n]),
