@@ -134,8 +134,8 @@ extension LiveSession {
     /// Item `id`'s cell carries `heldBy` `holder` (a lost claim: the other process's hold
     /// reaches the next `presence` too).
     mutating func markHeld(_ id: String, by holder: String) {
-        guard liftedBy.others[id] != holder else { return }
-        liftedBy.others[id] = holder
+        guard liftedBy.others.holder(of: id) != holder else { return }
+        liftedBy.others.names[id] = holder
         step.cellsDirty = true
     }
 

@@ -97,7 +97,7 @@ extension LiveSession {
         refreshTreeShape()
         let was = liftedBy
         liftedBy = LiftTable(count: arr.itemCount)
-        liftedBy.take(was.others, from: was.othersFrom)  // by id: others' holds outlive the rebuild (issue 44)
+        liftedBy.others = was.others  // by id: others' holds outlive the rebuild (issue 44)
         for d in drags { for x in d.carried { liftedBy[x] = d.pointer } }
         let wasSelected = selection.marked
         selection.marked = Array(repeating: false, count: arr.itemCount)

@@ -17,14 +17,14 @@ extension LiveSession {
     /// Mutating: a holder seen for the first time gets its number in `sent.holders`.
     @inline(__always) mutating func sentCell(_ h: Int) -> SentCell {
         SentCell(frame: arr.frame(of: h), hidden: liftedBy[h] != nil, section: arr.sectionOf[h], index: arr.indexOf[h],
-                 selected: selection.marked[h], heldBy: liftedBy.others.isEmpty ? 0 : holderNumber(h),
+                 selected: selection.marked[h], heldBy: liftedBy.others.none ? 0 : holderNumber(h),
                  tree: arr.tree == nil ? nil : sentTree(h))
     }
 
     /// `SentCell.heldBy` of `h` when others hold something: its holder's number, or 0. Out of
     /// line: `sentCell` is inlined into every diff.
     @inline(never) mutating func holderNumber(_ h: Int) -> Int32 {
-        guard let name = liftedBy.others[arr.ids[h]] else { return 0 }
+        guard let name = liftedBy.others.holder(of: arr.ids[h]) else { return 0 }
         return sent.holders.number(name)
     }
 

@@ -8,88 +8,68 @@ extension LiveSession {
     /// holds anything) costs one test of an empty dictionary; the lookup is out of line, so
     /// that the diffs that inline this stay small enough to be inlined themselves.
     @inline(__always) func heldByOther(_ h: Int) -> String? {
-        liftedBy.others.isEmpty ? nil : liftedBy.holder(of: arr.ids[h])
+        liftedBy.others.none ? nil : liftedBy.others.holder(of: arr.ids[h])
     }
 
     /// Takes the holds of `p` not this session's own as the items others hold; the cells
     /// whose holder changed are sent again in this step's frame. Its own are told apart by
     /// what it lifts, not by its id: a presence lists them as they are when it is delivered
     /// (the hub hears of every lift and drop at once), and a replay's session has another id.
-    /// A session that lifts nothing and is listed holding nothing (a watcher) takes the
-    /// presence's own table (`Presence.heldNames`: built once for every session); a frame is
-    /// due only when an item of the window it was last sent changed holder (the others come
-    /// whole, `heldBy` with them, when they enter it).
+    /// A session whose own entry lists exactly what it lifts (a watcher: nothing) takes the
+    /// presence's own table (`Presence.heldNames`: built once for every session) less those
+    /// items; a frame is due only when an item of the window it was last sent changed holder
+    /// (the others come whole, `heldBy` with them, when they enter it).
     mutating func othersHold(_ p: Presence) {
-        if drags.isEmpty, !p.holding.contains(identity.sessionID) {
+        if let mine = ownHolds(in: p) {
             // When this session's table is the one of the presence `p` follows (the hub's
-            // presences, one after another), the items that changed holder are known: only
-            // they are looked for in the window. Otherwise (a replay's presences, read from
-            // the recording; a table changed here since) every cell of the window is compared.
-            // Both find the same cells.
+            // presences, one after another) less the same items, the items that changed holder
+            // are known: only they are looked for in the window. Otherwise (a replay's
+            // presences, read from the recording; a table changed here since) every cell of the
+            // window is compared. Both find the same cells.
             let shown: Bool
-            if let link = p.link, link.base != 0, liftedBy.othersFrom == link.base {
-                shown = windowShows(link.changed)
+            if let link = p.link, link.base != 0, liftedBy.others.from == link.base, liftedBy.others.mine == mine {
+                shown = windowShows(link.changed.subtracting(mine))
             } else {
-                shown = windowDiffers(p.heldNames)
+                shown = windowDiffers(none: p.heldNames.count == mine.count) { mine.contains($0) ? nil : p.heldNames[$0] }
             }
-            liftedBy.take(p.heldNames, from: p.link?.serial ?? 0)
+            liftedBy.others.take(p.heldNames, less: mine, from: p.link?.serial ?? 0)
             if shown { step.cellsDirty = true }
             return
         }
-        var others: [String: String] = [:], held: [(h: Int, name: String)] = [], onBoard = true
+        var others: [String: String] = [:]
         for e in p.people where e.session != identity.sessionID {
             for id in e.holds where others[id] == nil {
                 // An item not on this session's board now (in a trash, not yet added) is
                 // kept: it is held still when it comes back.
-                let h = arr.handleOf[id]
-                if let h, liftedBy[h] != nil { continue }
+                if let h = arr.handleOf[id], liftedBy[h] != nil { continue }
                 others[id] = e.name
-                if let h { held.append((h, e.name)) } else { onBoard = false }
             }
         }
-        held.sort { $0.h < $1.h }
-        // By handle only when every held item is on the board, now and the last time.
-        let shown = onBoard ? liftedBy.othersHeld.map { windowShows(others, changedFrom: $0, to: held) } ?? windowDiffers(others)
-            : windowDiffers(others)
-        liftedBy.others = others
-        if onBoard { liftedBy.othersHeld = held }
+        let shown = windowDiffers(none: others.isEmpty) { others[$0] }
+        liftedBy.others.names = others
         if shown { step.cellsDirty = true }
     }
 
-    /// `windowDiffers(others)` for a dragging session whose `others` by handle were `old` and are
-    /// `new` (both sorted, every item of both on the board): one walk finds the handles whose
-    /// holder may have changed, and only those in the window are compared by id.
-    /// A dragging session's window is compared as often as a watcher's, and hashing each of
-    /// its cells' ids twice cost it more than the rest of its `presence`.
-    private func windowShows(_ others: [String: String], changedFrom old: [(h: Int, name: String)], to new: [(h: Int, name: String)]) -> Bool {
-        var i = 0, j = 0
-        while i < old.count || j < new.count {
-            let h: Int
-            if j == new.count || (i < old.count && old[i].h < new[j].h) {
-                h = old[i].h; i += 1
-            } else if i == old.count || new[j].h < old[i].h {
-                h = new[j].h; j += 1
-            } else {
-                h = new[j].h
-                let same = old[i].name == new[j].name
-                i += 1; j += 1
-                if same { continue }
-            }
-            if h < arr.ids.count, sent.order.contains(h), others[arr.ids[h]] != liftedBy.others[arr.ids[h]] { return true }
+    /// The holds of this session's own entry in `p`, when they are exactly the items it lifts
+    /// (none for a session not listed that lifts nothing): then the items others hold are
+    /// `p.heldNames` less them, the table the walk in `othersHold` would make. Nil when they
+    /// differ (a presence made before a lift or a drop it is delivered after, two entries).
+    private func ownHolds(in p: Presence) -> [String]? {
+        guard let k = p.holding[identity.sessionID] else { return liftedBy.count == 0 ? [] : nil }
+        guard k >= 0, p.people[k].holds.count == liftedBy.count else { return nil }
+        let holds = p.people[k].holds
+        for (i, id) in holds.enumerated() {
+            guard let h = arr.handleOf[id], liftedBy[h] != nil, !holds[..<i].contains(id) else { return nil }
         }
-        return false
+        return holds
     }
 
-    /// Whether a cell of the window last sent has another holder in `others` than now: only
-    /// the window's cells are compared (a dozen, not every hold on the board): the frame diffs
-    /// no other.
-    private func windowDiffers(_ others: [String: String]) -> Bool {
-        guard !others.isEmpty || !liftedBy.others.isEmpty else { return false }
-        for h in sent.order where h < arr.ids.count {
-            let id = arr.ids[h]
-            if others[id] != liftedBy.others[id] { return true }
-        }
-        return false
+    /// Whether a cell of the window last sent has another holder by `holder` than now (`none`:
+    /// `holder` names nobody): only the window's cells are compared (a dozen, not every hold on
+    /// the board): the frame diffs no other.
+    private func windowDiffers(none: Bool, _ holder: (String) -> String?) -> Bool {
+        if none && liftedBy.others.none { return false }
+        return sent.order.contains { $0 < arr.ids.count && holder(arr.ids[$0]) != liftedBy.others.holder(of: arr.ids[$0]) }
     }
 
     /// Whether an item of `changed` (ids whose holder changed) is in the window last sent:
@@ -115,10 +95,35 @@ extension LiveSession {
     /// would travel with it): the holder's name and that item. Nobody else holding anything
     /// costs one test.
     func heldInSubtree(_ h: Int) -> (holder: String, item: Int)? {
-        guard !liftedBy.others.isEmpty else { return nil }
+        guard !liftedBy.others.none else { return nil }
         if let holder = heldByOther(h) { return (holder, h) }
         guard arr.tree != nil else { return nil }
         for x in companions(of: h, selection: false) { if let holder = heldByOther(x) { return (holder, x) } }
         return nil
     }
+}
+
+/// The items another session holds, id to the holder's name (the last `presence` input, this
+/// session's own holds left out; usually empty: a frame's cells look only then): a presence's
+/// table, shared as is (`Presence.heldNames`), less the items this session lifts (`mine`, a few
+/// ids of `table`).
+struct HeldByOthers: Sendable {
+    private(set) var table: [String: String] = [:], mine: [String] = []
+    /// The number (`Presence.Link.serial`) of the presence whose `heldNames` `table` is, taken
+    /// whole; 0 once it is anything else.
+    private(set) var from = 0
+    var names: [String: String] {
+        get { mine.isEmpty ? table : table.filter { !mine.contains($0.key) } }
+        set { (table, mine, from) = (newValue, [], 0) }
+    }
+    var none: Bool { table.count == mine.count }
+
+    /// Takes a presence's table less what this session lifts (`othersHold`): the next presence
+    /// that follows it compares only what changed.
+    mutating func take(_ names: [String: String], less lifted: [String], from serial: Int) {
+        (table, mine, from) = (names, lifted.filter { names[$0] != nil }, serial)
+    }
+
+    /// `names[id]`, out of line (`LiveSession.heldByOther`).
+    @inline(never) func holder(of id: String) -> String? { mine.contains(id) ? nil : table[id] }
 }

@@ -85,32 +85,15 @@ struct Drag: Sendable {
 }
 
 /// Which pointer has lifted each item (by handle): read for every cell of every frame, so an
-/// array rather than a dictionary. Also the items other sessions hold (issue 44), by id.
+/// array rather than a dictionary.
 struct LiftTable: Sendable {
     private var pointer: [Int]
     private static let none = Int.min
     private(set) var count = 0
-    /// The items another session holds: id to the holder's name (the last `presence` input,
-    /// this session's own holds left out). Usually empty: a frame's cells look in it only then.
-    var others: [String: String] = [:] { didSet { othersFrom = 0; othersHeld = nil } }
-    /// A dragging session's `others` on the board, by handle (sorted), when it made them from a
-    /// presence (`othersHold`): the next one finds the cells whose holder changed in one walk.
-    var othersHeld: [(h: Int, name: String)]? = nil
-    /// The number (`Presence.Link.serial`) of the presence whose `heldNames` `others` is, taken
-    /// whole; 0 once `others` is anything else.
-    private(set) var othersFrom = 0
-
-    /// Takes a presence's table as is (`othersHold`): the next presence that follows it
-    /// compares only what changed.
-    mutating func take(_ names: [String: String], from serial: Int) {
-        others = names
-        othersFrom = serial
-    }
+    /// The items other sessions hold (issue 44), by id: they outlive a rebuild.
+    var others = HeldByOthers()
 
     init(count: Int) { pointer = Array(repeating: Self.none, count: count) }
-
-    /// `others[id]`, out of line (`LiveSession.heldByOther`).
-    @inline(never) func holder(of id: String) -> String? { others[id] }
 
     subscript(h: Int) -> Int? {
         get { pointer[h] == Self.none ? nil : pointer[h] }

@@ -44,9 +44,10 @@ public struct Presence: Hashable, Sendable {
     /// Each held item's holder's name (the first listed wins): built once a presence, so that
     /// the thousand sessions of a board that take it share one table (`LiveSession.othersHold`).
     public private(set) var heldNames: [String: String]
-    /// The sessions listed holding something (a session that lifts nothing and is not among
-    /// them takes `heldNames` as is: one lookup, not a walk over the people).
-    public private(set) var holding: Set<String>
+    /// The sessions listed holding something, each with its entry's index in `people`, or -1
+    /// when it has two (a session finds its own holds with one lookup, not a walk over the
+    /// people: `LiveSession.othersHold`).
+    public private(set) var holding: [String: Int]
     /// How this presence follows the one made before it on the same board, when the maker
     /// said so (`init(after:serial:)`, the hub's): nil for one read from a recording or built
     /// alone. Not part of the message: equality leaves it (and the tables) out.
@@ -100,10 +101,10 @@ public struct Presence: Hashable, Sendable {
         link = Link(serial: serial, base: base, changed: changed, digest: digest, delta: delta)
     }
 
-    static func tables(_ people: [Entry]) -> ([String: String], Set<String>) {
-        var names: [String: String] = [:], holding = Set<String>()
-        for p in people where !p.holds.isEmpty {
-            holding.insert(p.session)
+    static func tables(_ people: [Entry]) -> ([String: String], [String: Int]) {
+        var names: [String: String] = [:], holding: [String: Int] = [:]
+        for (k, p) in people.enumerated() where !p.holds.isEmpty {
+            holding[p.session] = holding[p.session] == nil ? k : -1  // listed twice: no one entry
             for id in p.holds where names[id] == nil { names[id] = p.name }
         }
         return (names, holding)

@@ -23,7 +23,7 @@ import Testing
         #expect(same == Presence(board: "b", people: Self.people(["b", "c"], by: "Bo"), watching: 2))
         var edited = same
         edited.people[0].holds = ["d"]
-        #expect(edited.link == nil && edited.heldNames == ["d": "Bo"] && edited.holding == ["s2"])
+        #expect(edited.link == nil && edited.heldNames == ["d": "Bo"] && edited.holding == ["s2": 0])
     }
 
     /// The hub's linked presences and the same presences unlinked (a replay's) give a watcher
@@ -44,7 +44,7 @@ import Testing
             // A presence the watcher is not sent (it was the hub's `except`): the next one's
             // base is not the watcher's table, so it compares every cell.
             if s.skip { continue }
-            if let link = p.link, link.base != 0, linked.session.liveBox?.session.liftedBy.othersFrom == link.base { sawShortcut = true }
+            if let link = p.link, link.base != 0, linked.session.liveBox?.session.liftedBy.others.from == link.base { sawShortcut = true }
             let a = linked.send(.presence(p), at: Double(10 * (k + 1)))
             let b = unlinked.send(.presence(Presence(board: "demo", people: p.people, watching: 1)), at: Double(10 * (k + 1)))
             #expect(a == b, "step \(k): \(s)")
@@ -55,38 +55,48 @@ import Testing
             }
         }
         #expect(sawShortcut, "the linked presences took the shortcut")
-        #expect(linked.session.liveBox?.session.liftedBy.others == ["i2": "Ana"])
+        #expect(linked.session.liveBox?.session.liftedBy.others.names == ["i2": "Ana"])
     }
 
-    /// A dragging session compares the cells whose holder changed by handle (`othersHeld`):
-    /// the same messages as comparing every cell of its window, as holds enter and leave the
-    /// window, change holder, name the session's own lifted item, and hold an item not on the
-    /// board (which sends it back to comparing every cell).
-    @Test func aDraggingSessionFindsTheCellsWhoseHolderChangedAsTheWholeWindowDoes() {
-        let steps: [(holds: [String], name: String)] = [
-            (["i3"], "Ana"), (["i3"], "Ana"), (["i3", "i150"], "Ana"), (["i4"], "Ana"), (["i4"], "Bo"), (["i1", "i4"], "Bo"),
-            (["i1", "gone"], "Bo"), (["i1"], "Bo"), ([], "Bo"), (["i2"], "Ana"),
+    /// A dragging session whose own entry lists exactly what it lifts takes the presence's
+    /// table less those items (`LiftTable.mine`); one whose presences do not list it (or list
+    /// something else) walks every other person's holds. Both give the same frames, as holds
+    /// enter and leave the window, change holder, name the session's own lifted item, hold an
+    /// item not on the board, and as its own entry goes stale.
+    @Test func aDraggingSessionTakesThePresencesTableLessItsOwnItemsAsTheWalkWould() {
+        let steps: [(holds: [String], name: String, own: [String])] = [
+            (["i3"], "Ana", ["i0"]), (["i3"], "Ana", ["i0"]), (["i3", "i150"], "Ana", ["i0"]), (["i4"], "Ana", ["i0"]),
+            (["i4"], "Bo", ["i0"]), (["i1", "i4"], "Bo", ["i0", "i5"]), (["i1", "gone"], "Bo", ["i0"]), (["i0", "i1"], "Bo", ["i0"]),
+            (["i1"], "Bo", []), ([], "Bo", ["i0"]), (["i2"], "Ana", ["i0"]),
         ]
-        var byHandle = Driver(Fixtures.longList(200)), whole = Driver(Fixtures.longList(200))
+        var byTable = Driver(Fixtures.longList(200)), walking = Driver(Fixtures.longList(200))
         for d in [0, 1] {
             // Both lift i0 and hold it over i1.
-            if d == 0 { byHandle.drag(from: Point(x: 50, y: 22), to: Point(x: 50, y: 70), at: 0, release: false) } else {
-                whole.drag(from: Point(x: 50, y: 22), to: Point(x: 50, y: 70), at: 0, release: false)
+            if d == 0 { byTable.drag(from: Point(x: 50, y: 54), to: Point(x: 50, y: 100), at: 100, release: false) } else {
+                walking.drag(from: Point(x: 50, y: 54), to: Point(x: 50, y: 100), at: 100, release: false)
             }
         }
-        var tookHandles = 0, last: [ServerEvent] = []
+        #expect(byTable.lifts == 1 && walking.lifts == 1, "both lifted i0")
+        func frames(_ events: [ServerEvent]) -> [ServerEvent] { events.filter { switch $0 { case .presence, .presenceDelta: false; default: true } } }
+        var tookTable = 0, tookLink = 0, last: [ServerEvent] = []
+        var previous: Presence? = nil
         for (k, s) in steps.enumerated() {
-            // Own entry: the lifted i0, as the hub lists it.
-            let people = [Presence.Entry(session: "test", name: "Guest 1", color: "#000000", role: .edit, holds: ["i0"])] + Self.people(s.holds, by: s.name)
-            let p = Presence(board: "long", people: people, watching: 1)
-            if byHandle.session.liveBox?.session.liftedBy.othersHeld != nil { tookHandles += 1 }
-            whole.session.liveBox?.session.liftedBy.othersHeld = nil
-            let a = byHandle.send(.presence(p), at: Double(1000 + 10 * k)), b = whole.send(.presence(p), at: Double(1000 + 10 * k))
-            #expect(a == b, "step \(k): \(s)")
+            // Own entry: what the hub lists (the lifted i0), stale at two steps, missing at one.
+            let own = s.own.isEmpty ? [] : [Presence.Entry(session: "test", name: "Guest 1", color: "#000000", role: .edit, holds: s.own)]
+            // The hub's presences, each linked to the one before.
+            let p = Presence(board: "long", people: own + Self.people(s.holds, by: s.name), watching: 1, after: previous, serial: k + 1)
+            previous = p
+            if let link = p.link, link.base != 0, s.own == ["i0"], byTable.session.liveBox?.session.liftedBy.others.from == link.base { tookLink += 1 }
+            let a = byTable.send(.presence(p), at: Double(1000 + 10 * k))
+            if byTable.session.liveBox?.session.liftedBy.others.mine == ["i0"] { tookTable += 1 }
+            let b = walking.send(.presence(Presence(board: "long", people: Self.people(s.holds, by: s.name), watching: 1)), at: Double(1000 + 10 * k))
+            #expect(frames(a) == frames(b), "step \(k): \(s)")
             last = a
         }
-        #expect(tookHandles >= 5, "the dragging session compared by handle (\(tookHandles) times)")
-        #expect(byHandle.session.liveBox?.session.liftedBy.others == ["i2": "Ana"])
+        #expect(tookTable == 9, "the session took the presence's table whenever its entry listed i0 alone")
+        #expect(tookLink == 6, "and compared only what changed when it had taken the one before")
+        #expect(byTable.session.liveBox?.session.liftedBy.others.names == ["i2": "Ana"])
         #expect(OthersHoldsTests.heldBy("i2", in: last) == .some("Ana"), "the last step marks i2: \(last)")
+        #expect(OthersHoldsTests.heldBy("i1", in: frames(walking.send(.presence(Presence(board: "long", people: Self.people(["i1"], by: "Bo"), watching: 1)), at: 2000))) == .some("Bo"))
     }
 }
