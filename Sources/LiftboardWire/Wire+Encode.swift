@@ -439,28 +439,6 @@ extension Wire {
         return c.pointer(to: \.info)
     }
 
-    /// Whether a cell sends `heldBy`: its update's own (a change), or its attributes'.
-    @inline(__always)
-    static func sendsHeldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?) -> Bool {
-        if case .some = c.pointee.heldBy { return true }
-        guard let i = info, case .some = i.pointee.unsafelyUnwrapped.heldBy else { return false }
-        return true
-    }
-
-    /// The name a cell sends as `heldBy` (nil: released), where `sendsHeldBy`.
-    @inline(never)
-    static func heldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?) -> String? {
-        if case .some(let name) = c.pointee.heldBy { return name }
-        return info?.pointee.unsafelyUnwrapped.heldBy
-    }
-
-    /// `,"heldBy":` and the name or `null`.
-    @inline(never)
-    static func heldByMember(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?, _ o: inout ByteCursor) {
-        o.put(#","heldBy":"#)
-        if let name = heldBy(c, info) { o.string(name) } else { o.put("null") }
-    }
-
     /// A frame cell's `label`, `color`, `section`, `index`, `movable`, `handle` and card.
     @inline(__always)
     static func cellInfoMembers(_ i: UnsafePointer<CellInfo?>, _ o: inout ByteCursor) {
