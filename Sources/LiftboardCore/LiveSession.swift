@@ -109,9 +109,6 @@ struct LiftTable: Sendable {
 
     init(count: Int) { pointer = Array(repeating: Self.none, count: count) }
 
-    /// `others[id]`, out of line (`LiveSession.heldByOther`).
-    @inline(never) func holder(of id: String) -> String? { others[id] }
-
     subscript(h: Int) -> Int? {
         get { pointer[h] == Self.none ? nil : pointer[h] }
         set {
