@@ -9,13 +9,6 @@ public enum LayoutKind: String, Sendable, Hashable {
     case tree
 }
 
-/// Tree geometry (docs/protocol.md, "Trees"): rows take the list's metrics, indented `indent`
-/// px a level.
-public struct TreeMetrics: Hashable, Sendable {
-    public var indent: Double = 24
-    public init(indent: Double = 24) { self.indent = indent }
-}
-
 /// List geometry (contract §2). Defaults are the contract's.
 public struct ListMetrics: Hashable, Sendable {
     public var rowHeight: Double = 56

@@ -37,8 +37,7 @@ extension LiveSession {
         let old = arr
         var next = Arrangement(board: board, width: viewport.w)
         func map(_ h: Int) -> Int? { next.handleOf[old.ids[h]] }
-        let oldIDs = Set(old.ids), newIDs = Set(next.ids)
-        step.appeared = newIDs.subtracting(oldIDs)
+        step.appeared = Set(next.ids).subtracting(old.ids)
 
         // Drags: the ones whose item went end, cancelled; the others keep their live places.
         var kept: [Drag] = [], livePlaces: [(h: Int, section: String, index: Int)] = []

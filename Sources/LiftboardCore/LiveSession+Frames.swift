@@ -21,23 +21,6 @@ extension LiveSession {
                  tree: arr.tree == nil ? nil : sentTree(h))
     }
 
-    /// `SentCell.heldBy` of `h` when others hold something: its holder's number, or 0. Out of
-    /// line: `sentCell` is inlined into every diff.
-    @inline(never) mutating func holderNumber(_ h: Int) -> Int32 {
-        guard let name = liftedBy.others.holder(of: arr.ids[h]) else { return 0 }
-        return sent.holders.number(name)
-    }
-
-    /// Renumbers `sent.holders` to the holders the client's cells name, when holders come and
-    /// go long enough for the table to grow past `HolderNames.compactAt`.
-    mutating func compactHolders() {
-        var kept = HolderNames()
-        for k in sent.cells.indices where sent.cells[k].heldBy != 0 {
-            sent.cells[k].heldBy = kept.number(sent.holders.name(sent.cells[k].heldBy)!)
-        }
-        sent.holders = kept
-    }
-
     func snapshotState(_ d: Drag) -> SnapshotUpdate {
         SnapshotUpdate(p: d.pointer, id: arr.ids[d.item], center: d.center, size: d.size, moveDur: 0,
                        scale: config.liftScale, rotation: config.liftRotation(width: d.size.w), alpha: config.liftAlpha, dur: 0, ease: .easeOut,

@@ -103,6 +103,50 @@ extension LiveSession {
     }
 }
 
+/// Holders' names in what the client was sent (`SentCell.heldBy`).
+extension LiveSession {
+    /// `SentCell.heldBy` of `h` when others hold something: its holder's number, or 0. Out of
+    /// line: `sentCell` is inlined into every diff.
+    @inline(never) mutating func holderNumber(_ h: Int) -> Int32 {
+        guard let name = liftedBy.others.holder(of: arr.ids[h]) else { return 0 }
+        return sent.holders.number(name)
+    }
+
+    /// Renumbers `sent.holders` to the holders the client's cells name, when holders come and
+    /// go long enough for the table to grow past `HolderNames.compactAt`.
+    mutating func compactHolders() {
+        var kept = HolderNames()
+        for k in sent.cells.indices where sent.cells[k].heldBy != 0 {
+            sent.cells[k].heldBy = kept.number(sent.holders.name(sent.cells[k].heldBy)!)
+        }
+        sent.holders = kept
+    }
+}
+
+/// Holders' names by number (1 on; 0 is nobody), for `SentCell.heldBy`: a name keeps its number
+/// while the table lives, so equal numbers mean equal names. Emptied by a whole layout and
+/// renumbered when it grows past `compactAt` (`LiveSession.compactHolders`).
+struct HolderNames: Sendable {
+    private(set) var names: [String] = []
+    private var numbers: [String: Int32] = [:]
+    static let compactAt = 64
+
+    mutating func number(_ name: String) -> Int32 {
+        if let n = numbers[name] { return n }
+        names.append(name)
+        let n = Int32(names.count)
+        numbers[name] = n
+        return n
+    }
+
+    func name(_ n: Int32) -> String? { n == 0 ? nil : names[Int(n) - 1] }
+
+    mutating func removeAll() {
+        names.removeAll()
+        numbers.removeAll()
+    }
+}
+
 /// The items another session holds, id to the holder's name (the last `presence` input, this
 /// session's own holds left out; usually empty: a frame's cells look only then): a presence's
 /// table, shared as is (`Presence.heldNames`), less the items this session lifts (`mine`, a few

@@ -82,8 +82,7 @@ extension LiveSession {
         rebuildLive(reporting: othersBefore)
         step.shiftDur = dur(config.shiftMs)
         step.cellsDirty = true
-        let nb = base.firstIndex(where: { $0.contains(h) }) ?? t
-        let ni = base[nb].firstIndex(of: h) ?? 0
+        let (nb, ni) = ChangeRule.place(of: h, in: base) ?? (t, 0)
         announce("\(arr.labels[h]) moved to \(arr.titles[nb]), position \(ni + 1) of \(base[nb].count).")
     }
 

@@ -56,27 +56,3 @@ extension LiveSession {
         var lastFrameEvents: [ServerEvent] = []
     }
 }
-
-/// Holders' names by number (1 on; 0 is nobody), for `SentCell.heldBy`: a name keeps its number
-/// while the table lives, so equal numbers mean equal names. Emptied by a whole layout and
-/// renumbered when it grows past `compactAt` (`LiveSession.compactHolders`).
-struct HolderNames: Sendable {
-    private(set) var names: [String] = []
-    private var numbers: [String: Int32] = [:]
-    static let compactAt = 64
-
-    mutating func number(_ name: String) -> Int32 {
-        if let n = numbers[name] { return n }
-        names.append(name)
-        let n = Int32(names.count)
-        numbers[name] = n
-        return n
-    }
-
-    func name(_ n: Int32) -> String? { n == 0 ? nil : names[Int(n) - 1] }
-
-    mutating func removeAll() {
-        names.removeAll()
-        numbers.removeAll()
-    }
-}

@@ -65,3 +65,8 @@ extension LiveSession {
         return arr.members.map { m in m.map { (arr.ids[$0], tree.depth[$0]) } }
     }
 }
+
+extension Session {
+    /// For tests and the fuzzer, on a tree board: each section's live rows with their live depths.
+    public var liveTree: [[(id: String, depth: Int)]]? { liveBox?.session.liveTree }
+}

@@ -22,7 +22,7 @@ extension LiveSession {
     /// Item `id`'s anchor in the committed order.
     /// - Complexity: O(n) of the board.
     func anchor(of id: String) -> Anchor? {
-        guard let h = arr.handleOf[id], let s = base.firstIndex(where: { $0.contains(h) }), let i = base[s].firstIndex(of: h) else { return nil }
+        guard let h = arr.handleOf[id], let (s, i) = ChangeRule.place(of: h, in: base) else { return nil }
         var k = i - 1
         while k >= 0 && !arr.movable[base[s][k]] { k -= 1 }
         return Anchor(section: arr.sectionIDs[s], after: k >= 0 ? arr.ids[base[s][k]] : nil)
@@ -32,8 +32,7 @@ extension LiveSession {
     func revert(of change: Change) -> (revert: Change, items: [String])? {
         switch change {
         case .insert(let id, _, _, _):
-            guard let a = anchor(of: id), let h = arr.handleOf[id], let s = base.firstIndex(where: { $0.contains(h) }),
-                  let i = base[s].firstIndex(of: h) else { return nil }
+            guard let a = anchor(of: id), let h = arr.handleOf[id], let (_, i) = ChangeRule.place(of: h, in: base) else { return nil }
             return (.insert(id: id, section: a.section, after: a.after, index: i), [id])
         case .swap(let x, let y):
             return (.swap(x, y), [x, y])
@@ -44,8 +43,7 @@ extension LiveSession {
             // that a predecessor that moved with the group is back before its follower.
             var places: [(id: String, section: Int, index: Int)] = []
             for id in ids {
-                guard let h = arr.handleOf[id], let s = base.firstIndex(where: { $0.contains(h) }),
-                      let i = base[s].firstIndex(of: h) else { return nil }
+                guard let h = arr.handleOf[id], let (s, i) = ChangeRule.place(of: h, in: base) else { return nil }
                 places.append((id, s, i))
             }
             places.sort { ($0.section, $0.index) < ($1.section, $1.index) }

@@ -27,3 +27,19 @@ extension Session {
         return box.session.arr.place(of: d.item)
     }
 }
+
+/// Issue 44's claims: what the server asks the shared store for on this session's behalf.
+extension Session {
+    /// Issue 44, holds across processes: the items this session needs claimed in the store now
+    /// (its pressed pointers' and its drags'), and the claims it asked for since the last call
+    /// (each is answered once, by a `claim` input: `ClaimInput`).
+    public var claimsWanted: Set<String> { liveBox?.session.claimsWanted ?? [] }
+
+    public mutating func takeClaimAsks() -> [String] {
+        guard liveBox?.session.claims.asks.isEmpty == false else { return [] }
+        return withLive { s in
+            defer { s.claims.asks.removeAll() }
+            return s.claims.asks
+        } ?? []
+    }
+}

@@ -54,7 +54,7 @@ public struct Session: Sendable {
 
     /// Runs `body` on the live session in place, copying it first only when another copy of
     /// this Session shares it.
-    private mutating func withLive<R>(_ body: (inout LiveSession) -> R) -> R? {
+    mutating func withLive<R>(_ body: (inout LiveSession) -> R) -> R? {
         guard case .live(var box) = state else { return nil }
         state = .closed  // drops the enum's reference, so `box` is unique unless shared
         if !isKnownUniquelyReferenced(&box) { box = LiveBox(box.session) }
@@ -106,24 +106,8 @@ public struct Session: Sendable {
     /// The live order (dragged items at their live places).
     public var liveOrder: [SectionOrder]? { liveBox?.session.arr.order }
 
-    /// Issue 44, holds across processes: the items this session needs claimed in the store now
-    /// (its pressed pointers' and its drags'), and the claims it asked for since the last call
-    /// (each is answered once, by a `claim` input: `ClaimInput`).
-    public var claimsWanted: Set<String> { liveBox?.session.claimsWanted ?? [] }
-
-    public mutating func takeClaimAsks() -> [String] {
-        guard liveBox?.session.claims.asks.isEmpty == false else { return [] }
-        return withLive { s in
-            defer { s.claims.asks.removeAll() }
-            return s.claims.asks
-        } ?? []
-    }
-
     /// The committed order as this session knows it.
     public var committedOrder: [SectionOrder]? { liveBox?.session.baseOrder }
-
-    /// For tests and the fuzzer, on a tree board: each section's live rows with their live depths.
-    public var liveTree: [[(id: String, depth: Int)]]? { liveBox?.session.liveTree }
 
     /// The content's scroll offset.
     public var scrollY: Double? { liveBox?.session.scrolling.y }

@@ -57,3 +57,10 @@ struct TreeLayout: Layout {
         s.projectDepths()
     }
 }
+
+/// Tree geometry (docs/protocol.md, "Trees"): rows take the list's metrics, indented `indent`
+/// px a level.
+public struct TreeMetrics: Hashable, Sendable {
+    public var indent: Double = 24
+    public init(indent: Double = 24) { self.indent = indent }
+}

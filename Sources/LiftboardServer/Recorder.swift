@@ -84,11 +84,11 @@ final class Recorder {
     }
 
     func recordResync(version: Int, order: [SectionOrder], ms: Double) {
-        write(Wire.encodeResyncLine(version: version, order: order, ms: ms))
+        write(Wire.encodeOrderLine("resync", version: version, order: order, ms: ms))
     }
 
     func recordRebase(version: Int, order: [SectionOrder], ms: Double) {
-        write(Wire.encodeRebaseLine(version: version, order: order, ms: ms))
+        write(Wire.encodeOrderLine("rebase", version: version, order: order, ms: ms))
     }
 
     /// Issue 44: a `presence` input, as the server's message with its time.

@@ -61,13 +61,10 @@ extension Wire {
             ms = try f.optionalNumber("ms", in: msRange)
             event = .hello(try hello(f))
         case "down":
-            let kind: PointerKind?
+            var kind: PointerKind? = nil
             if f.has("kind") {
-                let k = try f.string("kind", maxLength: 16)
-                guard let pk = PointerKind(rawValue: k) else { throw f.fail("kind", "expected mouse, touch or pen") }
-                kind = pk
-            } else {
-                kind = nil
+                kind = PointerKind(rawValue: try f.string("kind", maxLength: 16))
+                if kind == nil { throw f.fail("kind", "expected mouse, touch or pen") }
             }
             event = .down(pointer: try f.int("p", in: pointerRange), at: try point(f), kind: kind, mods: try mods(f),
                           button: try f.optionalInt("button", in: 0...4) ?? 0)
@@ -105,12 +102,10 @@ extension Wire {
         case "advance":
             event = .advance
         case "external":
-            let c = try f.object("commit")
-            event = .external(try commit(c))
-        case "resync":
-            event = .resync(version: try f.int("version", in: 0...Int(Int32.max)), order: try order(f))
-        case "rebase":
-            event = .rebase(version: try f.int("version", in: 0...Int(Int32.max)), order: try order(f))
+            event = .external(try commit(try f.object("commit")))
+        case "resync", "rebase":
+            let version = try f.int("version", in: 0...Int(Int32.max)), order = try self.order(f)
+            event = t == "resync" ? .resync(version: version, order: order) : .rebase(version: version, order: order)
         case "presence":
             event = .presence(try presence(f))
         case "claims":

@@ -50,7 +50,7 @@ extension Wire {
             w.key("config"); config(m.config, springMs: m.tree ? m.config.springMs : nil, &w)
         case .layout(let m):
             w.key("t"); w.literal("layout")
-            if let kind = m.layout { w.key("layout"); w.literal(layoutName(kind)) }
+            if let kind = m.layout { w.key("layout"); w.string(kind.rawValue) }
             if let i = m.treeIndent { w.key("tree"); w.beginObject(); w.key("indent"); w.number(i); w.endObject() }
             w.key("version"); w.int(m.version)
             w.key("content"); size(m.content, &w)
@@ -210,21 +210,11 @@ extension Wire {
         if opensChildren { w.key("children"); w.beginArray() } else { w.endObject() }
     }
 
-    /// An order, as commits and `GET /api/boards/{id}` carry it.
-    /// A replay stream's `resync` line: the session's committed order became `order` at
-    /// `version` (what `--record` writes where the live hub resynced the session).
-    public static func encodeResyncLine(version: Int, order: [SectionOrder], ms: Double) -> [UInt8] {
-        orderLine("resync", version: version, order: order, ms: ms)
-    }
-
-    /// A replay stream's `rebase` line: the session's committed order went back to `order` at
-    /// `version`, with nothing sent, before the `external` lines that follow it (what `--record`
-    /// writes where the live hub told a rebase as commits).
-    public static func encodeRebaseLine(version: Int, order: [SectionOrder], ms: Double) -> [UInt8] {
-        orderLine("rebase", version: version, order: order, ms: ms)
-    }
-
-    private static func orderLine(_ type: String, version: Int, order: [SectionOrder], ms: Double) -> [UInt8] {
+    /// A replay stream's `resync` or `rebase` line (`type`), as `--record` writes them: where the
+    /// live hub resynced the session (its committed order became `order` at `version`), and where
+    /// it told a rebase as commits (the order went back to `order` at `version`, with nothing
+    /// sent, before the `external` lines that follow it).
+    public static func encodeOrderLine(_ type: String, version: Int, order: [SectionOrder], ms: Double) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
         w.key("t"); w.string(type)
@@ -439,28 +429,6 @@ extension Wire {
         return c.pointer(to: \.info)
     }
 
-    /// Whether a cell sends `heldBy`: its update's own (a change), or its attributes'.
-    @inline(__always)
-    static func sendsHeldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?) -> Bool {
-        if case .some = c.pointee.heldBy { return true }
-        guard let i = info, case .some = i.pointee.unsafelyUnwrapped.heldBy else { return false }
-        return true
-    }
-
-    /// The name a cell sends as `heldBy` (nil: released), where `sendsHeldBy`.
-    @inline(never)
-    static func heldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?) -> String? {
-        if case .some(let name) = c.pointee.heldBy { return name }
-        return info?.pointee.unsafelyUnwrapped.heldBy
-    }
-
-    /// `,"heldBy":` and the name or `null`.
-    @inline(never)
-    static func heldByMember(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?, _ o: inout ByteCursor) {
-        o.put(#","heldBy":"#)
-        if let name = heldBy(c, info) { o.string(name) } else { o.put("null") }
-    }
-
     /// A frame cell's `label`, `color`, `section`, `index`, `movable`, `handle` and card.
     @inline(__always)
     static func cellInfoMembers(_ i: UnsafePointer<CellInfo?>, _ o: inout ByteCursor) {
@@ -595,16 +563,6 @@ extension Wire {
         if c.layouts != .implicit { w.key("layouts"); w.string(c.layouts.rawValue) }
         if c.presence != .full { w.key("presence"); w.string(c.presence.rawValue) }
         w.endObject()
-    }
-
-    /// A layout's name, as a literal.
-    static func layoutName(_ k: LayoutKind) -> StaticString {
-        switch k {
-        case .list: "list"
-        case .grid: "grid"
-        case .columns: "columns"
-        case .tree: "tree"
-        }
     }
 
     static func place(_ p: Place, _ w: inout JSONWriter) {

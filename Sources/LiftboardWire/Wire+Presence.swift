@@ -105,3 +105,28 @@ extension Wire {
                         more: try f.optionalInt("more", in: 0...Int(Int32.max)) ?? 0)
     }
 }
+
+/// Issue 44: a frame cell's `heldBy` (`Wire.cells` writes it).
+extension Wire {
+    /// Whether a cell sends `heldBy`: its update's own (a change), or its attributes'.
+    @inline(__always)
+    static func sendsHeldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?) -> Bool {
+        if case .some = c.pointee.heldBy { return true }
+        guard let i = info, case .some = i.pointee.unsafelyUnwrapped.heldBy else { return false }
+        return true
+    }
+
+    /// The name a cell sends as `heldBy` (nil: released), where `sendsHeldBy`.
+    @inline(never)
+    static func heldBy(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?) -> String? {
+        if case .some(let name) = c.pointee.heldBy { return name }
+        return info?.pointee.unsafelyUnwrapped.heldBy
+    }
+
+    /// `,"heldBy":` and the name or `null`.
+    @inline(never)
+    static func heldByMember(_ c: UnsafePointer<CellUpdate>, _ info: UnsafePointer<CellInfo?>?, _ o: inout ByteCursor) {
+        o.put(#","heldBy":"#)
+        if let name = heldBy(c, info) { o.string(name) } else { o.put("null") }
+    }
+}

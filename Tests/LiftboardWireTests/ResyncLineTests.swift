@@ -5,7 +5,7 @@ import LiftboardCore
 @Suite struct ResyncLineTests {
     @Test func aResyncLineDecodesToTheOrderAndVersionItWasWrittenWith() throws {
         let order = [SectionOrder(section: "todo", items: ["b", "a"]), SectionOrder(section: "done", items: [])]
-        let line = Wire.encodeResyncLine(version: 7, order: order, ms: 1234.5)
+        let line = Wire.encodeOrderLine("resync", version: 7, order: order, ms: 1234.5)
         #expect(String(decoding: line, as: UTF8.self)
                 == #"{"t":"resync","version":7,"order":[{"section":"todo","items":["b","a"]},{"section":"done","items":[]}],"ms":1234.5}"#)
         let m = try Wire.decodeClient(line).get()
@@ -23,7 +23,7 @@ import LiftboardCore
 @Suite struct RebaseLineTests {
     @Test func aRebaseLineDecodesToTheOrderAndVersionItWasWrittenWith() throws {
         let order = [SectionOrder(section: "todo", items: ["b", "a"]), SectionOrder(section: "done", items: [])]
-        let line = Wire.encodeRebaseLine(version: 4, order: order, ms: 88)
+        let line = Wire.encodeOrderLine("rebase", version: 4, order: order, ms: 88)
         #expect(String(decoding: line, as: UTF8.self)
                 == #"{"t":"rebase","version":4,"order":[{"section":"todo","items":["b","a"]},{"section":"done","items":[]}],"ms":88}"#)
         let m = try Wire.decodeClient(line).get()
