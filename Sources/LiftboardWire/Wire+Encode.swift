@@ -261,7 +261,7 @@ extension Wire {
     // value in one piece), and the small fixed objects (points, sizes, rects) inline, opened by
     // their member's name and closed verbatim. The bytes are those of the piece-by-piece form.
 
-    static func frame(_ f: FrameMessage, commitOrder: CommitOrderMode = .full, _ w: inout JSONWriter) {
+    @inline(__always) static func frame(_ f: FrameMessage, commitOrder: CommitOrderMode = .full, _ w: inout JSONWriter) {
         // Read here: a closure that captured `f` needed it in memory, a copy of the whole frame
         // (its arrays retained and released).
         frameHead(seq: f.seq, ms: f.ms, ack: f.ack, &w)
