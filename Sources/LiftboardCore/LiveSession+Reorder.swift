@@ -166,7 +166,9 @@ extension LiveSession {
         // where the drag carried more than its item (those come back wherever they were).
         var touched = change.flatMap { commit($0, now: now) } ?? []
         if drag.extras.isEmpty && drag.copyFrom == nil && drag.group.count <= 1 {
-            for s in arr.visited + [drag.liftSection, sectionBefore] where s >= 0 && !touched.contains(s) { touched.append(s) }
+            // Not `arr.visited + [...]`: a new array a drop (about 1,700 Ir).
+            for s in arr.visited where s >= 0 && !touched.contains(s) { touched.append(s) }
+            for s in [drag.liftSection, sectionBefore] where s >= 0 && !touched.contains(s) { touched.append(s) }
             rebuildLive(reporting: othersBefore, touching: touched)
         } else {
             rebuildLive(reporting: othersBefore)

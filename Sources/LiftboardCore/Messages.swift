@@ -361,27 +361,27 @@ public struct FrameMessage: Hashable, Sendable {
     public var events: [ServerEvent]
 
     /// The members most frames leave empty (sections, gone, removed, focus, commit), in one
-    /// immutable box, none when all are: a frame is copied several times on its way out (into
-    /// its event, out of it to be encoded, into the queue), and each copy retained and released
-    /// every one of them. Setting one makes a new box.
-    final class Rare: Hashable, Sendable {
-        let sections: [SectionInfo]?
-        let gone: [String]
-        let removed: [String]
-        let focus: String?
-        let commit: Commit?
+    /// immutable box, none when all are (a copy of a frame retains the box, not each of them).
+    /// Setting one makes a new box. Read through `rare` where a frame is read in its event's box:
+    /// a getter called on the frame there copied the whole frame out first (about 230 Ir).
+    public final class Rare: Hashable, Sendable {
+        public let sections: [SectionInfo]?
+        public let gone: [String]
+        public let removed: [String]
+        public let focus: String?
+        public let commit: Commit?
         init(sections: [SectionInfo]?, gone: [String], removed: [String], focus: String?, commit: Commit?) {
             self.sections = sections; self.gone = gone; self.removed = removed; self.focus = focus; self.commit = commit
         }
-        static func == (a: Rare, b: Rare) -> Bool {
+        public static func == (a: Rare, b: Rare) -> Bool {
             a === b || (a.sections == b.sections && a.gone == b.gone && a.removed == b.removed && a.focus == b.focus
                         && a.commit == b.commit)
         }
-        func hash(into h: inout Hasher) {
+        public func hash(into h: inout Hasher) {
             h.combine(sections); h.combine(gone); h.combine(removed); h.combine(focus); h.combine(commit)
         }
     }
-    private var rare: Rare?
+    public private(set) var rare: Rare?
 
     fileprivate static func rare(sections: [SectionInfo]?, gone: [String], removed: [String], focus: String?, commit: Commit?) -> Rare? {
         // Case tests, not `== nil` (on an Equatable payload that compares copies).
@@ -422,13 +422,6 @@ public struct FrameMessage: Hashable, Sendable {
     public var commitVersion: Int? {
         guard let r = rare, case .some = r.commit else { return nil }
         return r.commit.unsafelyUnwrapped.version
-    }
-
-    /// About how many bytes the frame takes on the wire, for a driver's bound on what it holds
-    /// for a slow reader. One property a driver reads off the event: reading the counts itself
-    /// out of the event copied the whole frame first.
-    public var estimatedWireSize: Int {
-        80 + cells.count * 170 + snapshots.count * 100 + gone.count * 12 + events.count * 120
     }
 }
 
@@ -490,4 +483,11 @@ public indirect enum ServerEvent: Hashable, Sendable {
     case presence(Presence)
     /// The same, to a session that asked for `config.presence: "delta"`: whole or as a difference.
     case presenceDelta(PresenceDelta)
+
+    /// A frame's commit version (nil without one) and about how many bytes it takes on the wire
+    /// (a driver's bound on a slow reader), read in the box: a frame bound out of it was copied.
+    public var frameFacts: (commitVersion: Int?, size: Int)? {
+        guard case .frame(let f) = self else { return nil }
+        return (f.commitVersion, 80 + f.cells.count * 170 + f.snapshots.count * 100 + (f.rare?.gone.count ?? 0) * 12 + f.events.count * 120)
+    }
 }

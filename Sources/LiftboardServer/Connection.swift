@@ -13,8 +13,18 @@ final class Connection {
 
     let id: String
     let wsi: OpaquePointer
-    unowned let server: Server
-    var machine: ConnectionMachine
+    /// The server, which outlives its connections (it closes them before it goes): read with no
+    /// reference count (`unowned(unsafe)`). A checked `unowned` read cost a strong retain and its
+    /// release on every message, and captured by `receive`'s board lookup, a retain of its own
+    /// in each function the lookup was passed through (about 120 Ir a message; docs/performance.md,
+    /// "ir40r").
+    unowned(unsafe) let server: Server
+    /// Not checked for overlapping accesses at run time (`@exclusivity(unchecked)`): every
+    /// access is the service thread's, and none of the machine's inputs calls back into this
+    /// connection while it runs (what it decides comes back as actions, performed after). The
+    /// check cost about 90 Ir a message (a `swift_beginAccess` and its end; docs/performance.md,
+    /// "ir40r").
+    @exclusivity(unchecked) var machine: ConnectionMachine
     private(set) var hub: Hub?
     private var recorder: Recorder?
     /// Whether this session's inputs are recorded (`serve --record`): a stored reference read,
@@ -66,7 +76,7 @@ final class Connection {
     /// One fragment of a message arrived. Returns -1 to close.
     func receive(_ bytes: UnsafeRawBufferPointer, final: Bool, binary: Bool) -> Int32 {
         var out = takeActions()
-        let server = self.server
+        unowned(unsafe) let server = self.server
         machine.received(bytes, final: final, binary: binary, now: server.now, boards: { server.hubs[$0]?.board }, into: &out)
         return perform(out)
     }
@@ -75,7 +85,7 @@ final class Connection {
     func boardLookupAnswered() {
         awaitingLookup = false
         var out = takeActions()
-        let server = self.server
+        unowned(unsafe) let server = self.server
         machine.boardLookupAnswered(now: server.now, boards: { server.hubs[$0]?.board }, into: &out)
         perform(out)
     }
@@ -229,9 +239,9 @@ final class Connection {
     func takeActions() -> [Action] {
         var out: [Action] = []
         swap(&out, &spare)
-        // Most inputs leave no action behind (a quiet move): an empty array's removeAll still
-        // goes through replaceSubrange.
-        if !out.isEmpty { out.removeAll(keepingCapacity: true) }
+        // Most inputs leave none or one action behind (a quiet move; a timer armed): removed one
+        // by one, as `removeAll(keepingCapacity:)` goes through `replaceSubrange` (about 500 Ir).
+        while !out.isEmpty { out.removeLast() }
         return out
     }
 

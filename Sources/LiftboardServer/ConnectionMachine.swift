@@ -231,8 +231,8 @@ struct ConnectionMachine {
         if events.isEmpty { schedule(now: now, into: &out); return shared == nil ? nil : [] }
         let live = self.live
         // A lift, a `moved` or a drop of this session's changes what it holds (issue 44): the
-        // hub hears of it first, as before the rest. Told in the loop below, where a frame's
-        // events are read anyway (`changesHolds` on the event copied the frame out of it).
+        // hub hears of it first, as before the rest. Told in the loop below (a frame carrying
+        // one too, `hello.config.events: "inline"`; a frame waits for the commit it carries).
         let holdsAt = out.count
         var holdsChanged = false
         // Alone on the board: nobody to tell, so nothing is looked for (`othersOnBoard`).
@@ -243,6 +243,12 @@ struct ConnectionMachine {
         for e in events {
             var e = e
             var plainFrame = false, presence = false, size = 0
+            // A frame's facts read in its box (`frameFacts`): bound out of the event, it was copied.
+            if let frame = e.frameFacts {
+                if let v = frame.commitVersion { barrier = max(barrier, v) } else { plainFrame = true }
+                if tellsHolds, !holdsChanged { holdsChanged = e.changesHolds }
+                size = frame.size
+            }
             switch e {
             case .persist(let c):
                 // This session's own commit: persisted by the hub, sent once durable.
@@ -251,12 +257,6 @@ struct ConnectionMachine {
                 e = .commit(c)
             case .commit(let c):
                 barrier = max(barrier, c.version)
-            case .frame(let f):
-                // A frame carrying its commit (`commits: "inline"`) waits for it like the commit.
-                if let v = f.commitVersion { barrier = max(barrier, v) } else { plainFrame = true }
-                if tellsHolds, !holdsChanged, !f.events.isEmpty { holdsChanged = f.events.contains { $0.changesHolds } }
-                // Read here, off the loop's own event (see `FrameMessage.estimatedWireSize`).
-                size = f.estimatedWireSize
             case .lift, .moved, .drop:
                 holdsChanged = tellsHolds
             case .presence:

@@ -26,8 +26,7 @@ struct OutgoingQueue {
         /// A message encoded when written; `plainFrame` when the caller knows it (it has the frame
         /// at hand), else read out of the event.
         static func event(_ e: ServerEvent) -> Message {
-            if case .frame(let f) = e { return .event(e, plainFrame: f.commitVersion == nil) }
-            return .event(e, plainFrame: false)
+            .event(e, plainFrame: e.frameFacts.map { $0.commitVersion == nil } ?? false)
         }
 
         /// A frame without a commit: a frame queued right after it, behind the same barrier,
@@ -291,7 +290,7 @@ extension ServerEvent {
         case .presence(let p): 80 + p.people.reduce(0) { $0 + 120 + $1.holds.count * 12 }
         case .presenceDelta(let d) where d.base == nil: ServerEvent.presence(d.presence).estimatedSize(commitOrder: commitOrder)
         case .presenceDelta(let d): 80 + d.gone.count * 12 + d.changed.count * 60
-        case .frame(let f): f.estimatedWireSize
+        case .frame: frameFacts?.size ?? 0
         case .commit(let c), .persist(let c): 100 + c.order.reduce(0) { $0 + 30 + $1.items.count * 10 }
         default: 120
         }

@@ -67,8 +67,10 @@ public final class Server {
     /// Stored here, not in `Sessions`: swapped in and out for every write, and through an
     /// accessor each swap was an exclusivity check (two a write, 130 instructions a message).
     var sendBuffer = [UInt8](repeating: 0, count: CLWS_PRE)
-    /// The stop flag, the signals, and whether a shutdown began.
-    var running = RunState()
+    /// The stop flag, the signals, and whether a shutdown began. Not checked for overlapping
+    /// accesses at run time: `now` reads it on every message (a `swift_beginAccess`, about 65 Ir),
+    /// and every access is the service thread's (or a test's, with no loop running) and brief.
+    @exclusivity(unchecked) var running = RunState()
     /// The log's limiter, kept line and sink.
     var logger = ServerLog()
     /// Who requests and sessions act for: `--auth-keys`, `--token`, `--admin-token` (issue 42).

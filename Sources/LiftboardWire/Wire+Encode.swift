@@ -253,7 +253,7 @@ extension Wire {
 
     static func frame(_ f: FrameMessage, commitOrder: CommitOrderMode = .full, _ w: inout JSONWriter) {
         // Read here: a closure that captured `f` needed it in memory, a copy of the whole frame
-        // (its arrays retained and released).
+        // (its arrays retained and released); so did a getter of its rare members (`f.rare`).
         frameHead(seq: f.seq, ms: f.ms, ack: f.ack, &w)
         if !f.events.isEmpty {
             // `hello.config.events: "inline"`: this input's lift, moved and drop, in order.
@@ -264,15 +264,15 @@ extension Wire {
         if let s = f.scroll { w.member(#""scroll":{"x":"#, s.x); w.member(#""y":"#, s.y); w.raw("}") }
         if let d = f.scrollDur { w.member(#""scrollDur":"#, d) }
         if let c = f.content { w.member(#""content":{"w":"#, c.w); w.member(#""h":"#, c.h); w.raw("}") }
-        if let s = f.sections { w.key("sections"); sections(s, &w) }
+        if let s = f.rare?.sections { w.key("sections"); sections(s, &w) }
         if !f.cells.isEmpty { cells(f.cells, &w) }
-        if !f.gone.isEmpty { w.key("gone"); w.strings(f.gone) }
-        if !f.removed.isEmpty { w.key("removed"); w.strings(f.removed); w.key("removeDur"); w.number(f.removeDur) }
+        if let g = f.rare?.gone, !g.isEmpty { w.key("gone"); w.strings(g) }
+        if let r = f.rare?.removed, !r.isEmpty { w.key("removed"); w.strings(r); w.key("removeDur"); w.number(f.removeDur) }
         if !f.snapshots.isEmpty { snapshots(f.snapshots, &w) }
-        if let focus = f.focus { w.key("focus"); w.string(focus) }
+        if let focus = f.rare?.focus { w.key("focus"); w.string(focus) }
         // `hello.config.commits: "inline"`: the commit from elsewhere this frame animates, last
         // (read after the frame's changes, as the contract orders a frame and its commit).
-        if f.commitVersion != nil, let c = f.commit { w.key("commit"); message(.commit(c), line: nil, commitOrder: commitOrder, &w) }
+        if let c = f.rare?.commit { w.key("commit"); message(.commit(c), line: nil, commitOrder: commitOrder, &w) }
     }
 
     /// A frame's first members, `"t":"frame","seq":N,"ms":M[,"ack":A]`.

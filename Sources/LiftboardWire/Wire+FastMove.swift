@@ -41,12 +41,10 @@ extension Wire {
         return pageForm(s)
     }
 
-    /// The server's reading of a message: a pointer message the reading takes, read once; nil
-    /// for anything else (over the size limit included), which `decodeClient` then reads.
+    /// The server's reading of a message `pageMove` did not take: a pointer message the reading
+    /// takes, read once; nil for anything else (over the size limit included), for `decodeClient`.
     public static func pointer(_ bytes: UnsafeRawBufferPointer) -> Pointer? {
         guard bytes.count <= maxMessageBytes, let s = Bytes(bytes) else { return nil }
-        // The page's form first, without the reading's result around it (about 200 Ir a move).
-        if let m = pageForm(s) { return .move(m) }
         switch readMembers(s) {
         case .move(let m)?: return .move(m)
         case let r?: return .other(message(r))
