@@ -88,4 +88,22 @@ import Testing
         #expect(d.session.holds.isEmpty)
         #expect(forest(d.session.committedBoard, 0).contains("c:1"), "c stays x's child")
     }
+
+    /// The keyboard beside a finger: its words name the parent its drop commits, not the row
+    /// the finger lifts.
+    @Test func theKeyboardBelowAFingersLiftedRowSaysAndDropsUnderTheRowNoDragHolds() {
+        var d = Driver(moveBoard())
+        d.send(.down(pointer: 2, at: Point(x: 200, y: 98), kind: .touch), at: 0)
+        d.send(.move(pointer: 2, at: Point(x: 200, y: 98)), at: 600)  // a lifted, b with it
+        d.send(.key("Tab"), at: 700)
+        for t in [800.0, 900] { d.send(.key("ArrowDown"), at: t) }
+        #expect(d.announcements.last?.hasPrefix("c, ") == true, "\(d.announcements)")
+        d.send(.key(" "), at: 1000)
+        d.send(.key("ArrowRight"), at: 1100)
+        #expect(d.announcements.last == "c moved to position 1 of 1, nested under x, level 2.")
+        d.send(.key(" "), at: 1200)
+        #expect(d.ownCommits.map(\.change) == [.move("c", section: "main", parent: "x", after: nil, index: 0)])
+        #expect(d.announcements.last == "Dropped c, position 1 of 1, nested under x, level 2.")
+        #expect(d.session.holds == ["a", "b"])
+    }
 }
