@@ -106,4 +106,22 @@ import Testing
         #expect(d.announcements.last == "Dropped c, position 1 of 1, nested under x, level 2.")
         #expect(d.session.holds == ["a", "b"])
     }
+
+    /// The nearest row above that no drag holds is a `leaf`: the move is moot (as any move
+    /// under a leaf), nothing is committed, and the row settles back where it was, a row.
+    @Test func belowAFingersLiftedRowWithALeafAboveTheDropIsMoot() {
+        var b = moveBoard()
+        b.sections[0].items[0].leaf = true
+        var d = Driver(b)
+        d.send(.down(pointer: 2, at: Point(x: 200, y: 98), kind: .touch), at: 0)
+        d.send(.move(pointer: 2, at: Point(x: 200, y: 98)), at: 600)
+        d.drag(p: 1, from: Point(x: 200, y: 142), to: Point(x: 224, y: 142), at: 700, release: false)
+        #expect(d.session.liveTree?[0].map { "\($0.id):\($0.depth)" } == ["x:0", "a:0", "c:1"])
+        d.send(.up(pointer: 1, at: Point(x: 224, y: 142)), at: 1000)
+        #expect(d.ownCommits.isEmpty)
+        #expect(d.session.liveTree?[0].map { "\($0.id):\($0.depth)" } == ["x:0", "a:0", "c:0"])
+        let s = settled(d, "c")
+        #expect(s.drop?.index == 2 && s.landed)
+        #expect(d.session.holds == ["a", "b"])
+    }
 }
