@@ -186,7 +186,7 @@ extension LiveSession {
         // Dropped under a collapsed item, the copy lands as a row, as a moved item does
         // (docs/protocol.md, "Trees": its collapsed ancestors expand in this session).
         guard commitEdit(dropping: d, change, now: now, revealing: [new]), let n = arr.handleOf[new] else { return false }
-        // Still hidden only under an item another of this session's drags lifts: shown when it lands.
+        // Never hidden now (the drop's parent walk skips rows other drags lift); kept: a hidden copy has no frame.
         guard !arr.isParked(n) else { step.cellsDirty = true; return true }
         let f = arr.frame(of: n)
         step.gestures.append(.drop(p: drag.pointer, id: id, at: arr.place(of: n), cancelled: false))

@@ -150,9 +150,11 @@ extension LiveSession {
     // MARK: The drop
 
     /// The `move` a tree drop commits, read off the live rows: the parent is the nearest row
-    /// above one level less deep, the anchor the nearest row above at its depth that no other
-    /// drag holds. `nil` when it leaves the item under the same parent after the same sibling.
-    /// A drag out of a palette commits a `copyItem` there instead.
+    /// above one level less deep, the anchor the nearest row above at its depth, both among
+    /// the rows no other drag holds (a lifted subtree travels with its finger: its row is no
+    /// parent, and an item dropped under it would vanish into that drag). `nil` when it leaves
+    /// the item under the same parent after the same sibling. A drag out of a palette commits
+    /// a `copyItem` there instead.
     func treeDropChange(of drag: Drag) -> Change? {
         guard let tree = arr.tree, let t = drag.tree, !t.refused else { return nil }
         let h = drag.item, s = arr.sectionOf[h], m = arr.members[s], depth = tree.depth[h]
@@ -160,8 +162,10 @@ extension LiveSession {
         var k = arr.indexOf[h] - 1
         while k >= 0 {
             let y = m[k], dy = tree.depth[y]
-            if dy < depth { parent = y; break }
-            if dy == depth && liftedBy[y] == nil { if after == nil { after = y }; index += 1 }
+            if liftedBy[y] == nil {
+                if dy < depth { parent = y; break }
+                if dy == depth { if after == nil { after = y }; index += 1 }
+            }
             k -= 1
         }
         if drag.copyFrom != nil {
@@ -222,12 +226,14 @@ extension LiveSession {
     // MARK: Words
 
     /// PLACE on a tree board: the row's position among its siblings, its parent and level.
-    /// A row that is not shown (dropped under a collapsed item: parked) is told by its
-    /// committed place.
+    /// Among the live rows, those other drags hold are neither (as for a drop: they travel
+    /// with their fingers). A row that is not shown (dropped under a collapsed item: parked)
+    /// is told by its committed place.
     func treeDescribe(_ h: Int) -> String {
         guard let tree = arr.tree else { return "" }
         var s = arr.sectionOf[h], m: [Int] = [], i = 0, depths = tree.depth
-        if s >= 0 {
+        let live = s >= 0
+        if live {
             m = arr.members[s]
             i = arr.indexOf[h]
         } else {
@@ -242,16 +248,20 @@ extension LiveSession {
         var k = i - 1
         while k >= 0 {
             let dk = depths[m[k]]
-            if dk < depth { parent = m[k]; break }
-            if dk == depth { before += 1 }
+            if !live || liftedBy[m[k]] == nil {
+                if dk < depth { parent = m[k]; break }
+                if dk == depth { before += 1 }
+            }
             k -= 1
         }
         var after = 0
         k = i + 1
         while k < m.count {
             let dk = depths[m[k]]
-            if dk < depth { break }
-            if dk == depth { after += 1 }
+            if !live || liftedBy[m[k]] == nil {
+                if dk < depth { break }
+                if dk == depth { after += 1 }
+            }
             k += 1
         }
         let place = "position \(before + 1) of \(before + after + 1)"
@@ -272,14 +282,14 @@ extension LiveSession {
     // MARK: Cells
 
     /// Row `h`'s parent: the committed one, but for a dragged row, the nearest row above it
-    /// one level less deep (-1: none).
+    /// one level less deep that no other drag holds, as its drop reads it (-1: none).
     @inline(__always) func treeParent(_ h: Int) -> Int {
         guard let tree = arr.tree else { return -1 }
         guard liftedBy[h] != nil else { return tree.parent[h] }
         let m = arr.members[arr.sectionOf[h]], depth = tree.depth[h]
         if depth == 0 { return -1 }
         var k = arr.indexOf[h] - 1
-        while k >= 0 { if tree.depth[m[k]] < depth { return m[k] }; k -= 1 }
+        while k >= 0 { if tree.depth[m[k]] < depth && liftedBy[m[k]] == nil { return m[k] }; k -= 1 }
         return -1
     }
 

@@ -180,6 +180,8 @@ struct SessionUnderTest {
     var presenceSent: Presence?
     /// Trees: the live rows at the drop the current event may make (`checkTreeCommit`).
     var atDrop: [[(id: String, depth: Int)]]? = nil
+    /// Trees: what the session's drags hold then (their rows are no parents at the drop).
+    var heldAtDrop: Set<String> = []
 
     /// `role`: what the session may do (issue 42), checked on every commit it makes.
     init(board: Board, role: Role = .edit) {
@@ -212,8 +214,10 @@ struct SessionUnderTest {
                 var copy = session
                 _ = copy.handle(.move(pointer: p, at: at), at: now) { id in id == board.id ? board : nil }
                 atDrop = copy.liveTree
+                heldAtDrop = Set(copy.holds)
             } else if case .key = event {
                 atDrop = session.liveTree
+                heldAtDrop = Set(session.holds)
             }
         }
         let out: [ServerEvent]

@@ -61,11 +61,13 @@ extension SessionUnderTest {
             return items[i..<end].map { ($0.id, $0.depth - items[i].depth) }
         }
         if !subtree(board).elementsEqual(subtree(next), by: ==) { fatalError("commit v\(c.version): \(x)'s subtree changed shape") }
-        // Where the live row was at the drop: its section, its parent and its depth.
+        // Where the live row was at the drop: its section, its parent (the nearest row above
+        // less deep that no other drag holds: those travel with their fingers) and its depth
+        // (one under that parent's: less than the row's own only below another drag's row).
         guard let rows = atDrop, let s = rows.firstIndex(where: { $0.contains { $0.id == x } }),
               let i = rows[s].firstIndex(where: { $0.id == x }) else { return }
-        let depth = rows[s][i].depth
-        let liveParent = rows[s][..<i].last { $0.depth < depth }?.id
+        let row = rows[s][..<i].last { $0.depth < rows[s][i].depth && !heldAtDrop.contains($0.id) }
+        let liveParent = row?.id, depth = row.map { $0.depth + 1 } ?? 0
         guard let (ns, ni) = next.locate(item: x) else { fatalError("commit v\(c.version) lost \(x)") }
         if next.sections[s].id != sid || ns != s || liveParent != parent || next.sections[ns].items[ni].depth != depth {
             fatalError("commit v\(c.version): \(x) under \(parent ?? "-") in \(sid) at depth \(next.sections[ns].items[ni].depth); " +

@@ -160,22 +160,24 @@ import Testing
         #expect(d.session.liveTree?[0].first { $0.id == "q" }?.depth == 1)
     }
 
-    /// A keyboard drop under a collapsed item hides the row it lands in: its announcement read
-    /// the row's live place, which it no longer has (an index out of range). It says its
-    /// committed place.
-    @Test func aKeyboardDropUnderACollapsedItemSaysWhereItLanded() {
+    /// A keyboard drop one level under a row the finger lifts hid the row it landed
+    /// in (inside the finger's subtree): its announcement read the row's live place, which it
+    /// no longer had (an index out of range), and the focus, left on the hidden row, read its
+    /// frame (a crash). The finger's row is no parent now (docs/protocol.md, "Trees", the
+    /// drop): garden lands at the top level, a row, says so, and Space lifts it again.
+    @Test func aKeyboardDropUnderARowTheFingerLiftsLandsAsARowAndSaysWhere() {
         var d = Driver(TreeSpringTests.board())
         d.send(.down(pointer: 1, at: Point(x: 100, y: 54), kind: .touch), at: 0)
         for (key, t) in [("ArrowRight", 1000.0), ("ArrowRight", 1100), ("ArrowDown", 1100), (" ", 1100),
                          ("ArrowRight", 1100), ("ArrowRight", 1100), ("ArrowRight", 1100), (" ", 1400)] {
             d.send(.key(key, mods: []), at: t)
         }
-        // Right on groceries collapsed it; garden lifted, indented under it, dropped: hidden.
-        #expect(d.ownCommits.map(\.change) == [.move("garden", section: "home", parent: "groceries", after: nil, index: 0)])
-        #expect(d.announcements.last == "Dropped Garden, position 1 of 3, nested under Groceries, level 2.")
-        // The focus was on garden, now hidden: Space acts on the row that hides it (it read
-        // the hidden row's frame: a crash). Groceries is the finger's, held since 500 ms.
+        // Groceries is the finger's, held since 500 ms; garden lifted, drawn one indent under
+        // it, dropped: the nearest row above that no drag holds is none, so the top level.
+        #expect(d.ownCommits.map(\.change) == [.move("garden", section: "home", parent: nil, after: nil, index: 0)])
+        #expect(d.announcements.last == "Dropped Garden, position 1 of 2 in Home, level 1.")
+        #expect(d.session.holds == ["groceries", "milk", "eggs"], "garden is no part of the finger's drag")
         d.send(.key(" ", mods: []), at: 1500)
-        #expect(d.announcements.last == "Groceries is being moved by another pointer.")
+        #expect(d.announcements.last == "Lifted Garden, position 1 of 2 in Home, level 1. Arrow keys move it, Space drops it, Escape cancels.")
     }
 }
