@@ -62,3 +62,19 @@ extension LiveSession {
         return false
     }
 }
+
+extension Session {
+    /// The session acts for `person` from now on (a renewed token, whose role may differ): its
+    /// role applies to the next input, and a drag in flight that the new role could not have
+    /// made (a `view` session's, a palette's copy below `edit`) ends as a cancel. Returns what
+    /// that sends (a `drop` and its frame), nothing when no drag ends.
+    public mutating func renew(person: Person, at now: Double) -> [ServerEvent] {
+        self.person = person  // a shared view's own facts go into its box first (`withLive`)
+        return withLive { s in
+            var out: [ServerEvent] = []
+            s.renew(person, now: now)
+            s.flushStep(at: now, into: &out)
+            return out
+        } ?? []
+    }
+}

@@ -5,7 +5,7 @@ extension LiveSession {
     /// - Complexity: O(n · drags).
     func treeInvariantViolations() -> [String] {
         guard let tree = arr.tree else { return [] }
-        var v: [String] = []
+        var v = treeViolations()  // the depths and the order's index (`LiveSession+TreeToggle.swift`)
         // The committed order: a pre-order in each section, no depth past the section's bound,
         // no leaf with children, and the facts kept beside it (parent, hasChildren) current.
         for (s, m) in base.enumerated() {

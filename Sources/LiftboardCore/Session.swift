@@ -32,7 +32,7 @@ public struct Session: Sendable {
 
     public let id: String
     /// Who the session acts for (issue 42): `.open` (no user, role `edit`) without tokens.
-    public private(set) var person: Person
+    public internal(set) var person: Person
     private var state: State = .awaitingHello
     /// A watcher that took a leader's view (`adoptView`) shares the leader's box until it next
     /// changes; meanwhile its own facts (its id, frame count, last `seq`, last input) are kept
@@ -214,21 +214,6 @@ public struct Session: Sendable {
         withLive { s in
             guard s.resync(to: order, version: version) else { return [] }
             return [s.makeLayout()]
-        } ?? []
-    }
-
-    /// The session acts for `person` from now on (a renewed token, whose role may differ): its
-    /// role applies to the next input, and a drag in flight that the new role could not have
-    /// made (a `view` session's, a palette's copy below `edit`) ends as a cancel. Returns what
-    /// that sends (a `drop` and its frame), nothing when no drag ends.
-    public mutating func renew(person: Person, at now: Double) -> [ServerEvent] {
-        self.person = person
-        if pendingIdentity != nil { pendingIdentity?.person = person }
-        return withLive { s in
-            var out: [ServerEvent] = []
-            s.renew(person, now: now)
-            s.flushStep(at: now, into: &out)
-            return out
         } ?? []
     }
 

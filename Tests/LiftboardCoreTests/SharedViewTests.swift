@@ -129,6 +129,22 @@ struct SharedViewTests {
         #expect(!tallShared)
     }
 
+    /// A renewed token (issue 42) on a session that shares another's state is that session's
+    /// alone: its own facts, kept beside the shared box, go into its own copy with the new person.
+    @Test func aRenewedTokenOnASharedViewIsThatSessionsAlone() {
+        let board = Fixtures.longList(40)
+        var a = Session(id: "a"), b = Session(id: "b")
+        _ = a.handle(Self.hello(board, SessionConfig()), at: 0) { _ in board }
+        _ = b.handle(Self.hello(board, SessionConfig()), at: 0) { _ in board }
+        let shared = b.shareView(with: a)
+        #expect(shared && b.sharedState === a.sharedState)
+        let viewer = Person(user: "v", name: "V", role: .view)
+        #expect(b.renew(person: viewer, at: 10).isEmpty)
+        #expect(b.person == viewer && b.ownIdentity()?.person == viewer)
+        #expect(b.ownIdentity()?.sessionID == "b" && b.sharedState !== a.sharedState)
+        #expect(a.person == .open && a.ownIdentity()?.person == .open)
+    }
+
     /// Watchers that took the leader's view share its state until they change: a key made from
     /// the leader in that state is theirs without comparing the view's fields, but for each
     /// one's own last input when an idle reset counts from it (`hasSharedView(_:madeFrom:)`
