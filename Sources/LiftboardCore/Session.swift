@@ -93,8 +93,9 @@ public struct Session: Sendable {
     /// The config in force, after `hello`.
     public var config: SessionConfig? { liveBox?.session.config }
 
-    /// When the session next needs `fire(at:)`, or `nil` when nothing is pending.
+    /// When the session next needs `fire(at:)`, or `nil` when nothing is pending (`InPlace`: a getter's caller copies the Session).
     public var nextDeadline: Double? { liveBox?.session.nextDeadlineInPlace() }
+    public mutating func nextDeadlineInPlace() -> Double? { liveBox?.session.nextDeadlineInPlace() }
 
     /// Whether any item is lifted right now.
     public var isDragging: Bool { liveBox.map { !$0.session.drags.isEmpty } ?? false }
