@@ -13,11 +13,11 @@ extension LiveSession {
     /// The sections a change's displacements name, in order: every place it changed is one of theirs.
     static func sections(of moved: [ChangeRule.Displacement<Int>]) -> [Int] {
         var touched: [Int] = []
-        for d in moved {
-            if !touched.contains(d.from.section) { touched.append(d.from.section) }
-            if !touched.contains(d.to.section) { touched.append(d.to.section) }
+        for d in moved {  // kept sorted as it is made (`sorted()` made a second array)
+            if !touched.contains(d.from.section) { touched.insert(d.from.section, at: touched.firstIndex { $0 > d.from.section } ?? touched.count) }
+            if !touched.contains(d.to.section) { touched.insert(d.to.section, at: touched.firstIndex { $0 > d.to.section } ?? touched.count) }
         }
-        return touched.sorted()
+        return touched
     }
 
     /// `rebuildLive(reporting:touching:)` for the usual commit from elsewhere: an insert that

@@ -161,14 +161,14 @@ extension LiveSession {
         drags.remove(at: d)
         liftedBy[h] = nil
         for x in drag.extras { liftedBy[x] = nil }
-        // The live order follows in the sections the change touched and those a drag left
-        // other than committed (`visited`: the dropped item's among them); the whole order
-        // where the drag carried more than its item (those come back wherever they were).
+        // The live order follows in the sections the change touched and those a drag left other
+        // than committed (`visited`, its lift's, its last: appended, no new array); the whole
+        // order where the drag carried more than its item (those come back wherever they were).
         var touched = change.flatMap { commit($0, now: now) } ?? []
         if drag.extras.isEmpty && drag.copyFrom == nil && drag.group.count <= 1 {
-            // Not `arr.visited + [...]`: a new array a drop (about 1,700 Ir).
             for s in arr.visited where s >= 0 && !touched.contains(s) { touched.append(s) }
-            for s in [drag.liftSection, sectionBefore] where s >= 0 && !touched.contains(s) { touched.append(s) }
+            if drag.liftSection >= 0 && !touched.contains(drag.liftSection) { touched.append(drag.liftSection) }
+            if sectionBefore >= 0 && !touched.contains(sectionBefore) { touched.append(sectionBefore) }
             rebuildLive(reporting: othersBefore, touching: touched)
         } else {
             rebuildLive(reporting: othersBefore)
@@ -363,11 +363,10 @@ extension LiveSession {
             let swapDrags = config.mode == .swap && drags.count > 1
             for s in arr.visited where (arr.pinnedNow[s] > 0 || swapDrags) && !touched.contains(s) { touched.append(s) }
         }
-        var inTouched = Array(repeating: whole, count: arr.sectionCount)
-        for s in touched { inTouched[s] = true }
+        var inTouched = Array(repeating: whole, count: drags.isEmpty ? 0 : arr.sectionCount)
+        for s in touched where !drags.isEmpty { inTouched[s] = true }  // read for drags in flight only
         var carried: [(section: Int, index: Int, item: Int)] = []
-        /// Each carried item and, for a drag's own, its section in the committed order.
-        var out: [(item: Int, home: Int?)] = []
+        var out: [(item: Int, home: Int?)] = []  // each carried item and, for a drag's own, its committed section
         for k in drags.indices {
             let h = drags[k].item
             if swaps(drags[k]) && arr.sectionOf[h] == drags[k].liftSection {
