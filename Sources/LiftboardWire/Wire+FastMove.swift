@@ -124,10 +124,10 @@ extension Wire {
         }
     }
 
-    /// The reading. The page's own form of a move, `{"t":"move","p":P,"x":X,"y":Y,"seq":N,"ms":M}`
-    /// (`seq` optional, no spaces), is tried first as a template: its fixed text compared where
-    /// it must stand (a key-by-key reading of it costs about 420 Ir a move more: the fifteenth
-    /// round). Then the members one by one, in any order, a repeated one read as the JSON tree
+    /// The reading. The page's own form of a move, `{"t":"move","p":P,"x":X,"y":Y,"ms":M,"seq":N}`
+    /// (`seq` optional, after `ms` or before it, no spaces), is tried first as a template: its
+    /// fixed text compared where it must stand (a key-by-key reading of it costs about 420 Ir a
+    /// move more: the fifteenth round). Then the members one by one, in any order, a repeated one read as the JSON tree
     /// reads it (the last counts).
     static func read(_ s: Bytes) -> PointerReading? {
         if let m = pageForm(s) { return .move(m) }
@@ -261,7 +261,14 @@ extension Wire {
         }
         guard s.has(#","ms":"#, at: i) else { return nil }
         i += 6
-        guard let ms = number(s, &i), i == s.count - 1 else { return nil }
+        guard let ms = number(s, &i) else { return nil }
+        // The page stamps `seq` after the event's own `ms` (connection.js): the same members.
+        if seq == nil, s.has(#","seq":"#, at: i) {
+            i += 7
+            seq = number(s, &i)
+            if seq == nil { return nil }
+        }
+        guard i == s.count - 1 else { return nil }
         return checkedPointer(p: p, x: x, y: y, ms: ms, seq: seq)
     }
 

@@ -197,7 +197,9 @@ struct FastMoveTests {
         var fastCount = 0, moveCount = 0
         for _ in 0..<400 {
             let seq = next(3) == 0 ? "" : ",\"seq\":\(number())"
-            let line = "{\"t\":\"move\",\"p\":\(numbers[next(3)]),\"x\":\(number()),\"y\":\(number())\(seq),\"ms\":\(number())}"
+            // `seq` before `ms` (the load generator's order), after it (the page's), or both.
+            let (before, after) = [(seq, ""), ("", seq), (seq, ",\"seq\":\(number())")][next(3)]
+            let line = "{\"t\":\"move\",\"p\":\(numbers[next(3)]),\"x\":\(number()),\"y\":\(number())\(before),\"ms\":\(number())\(after)}"
             let bytes = Array(line.utf8)
             var variants = [bytes]
             for k in bytes.indices {
@@ -226,6 +228,19 @@ struct FastMoveTests {
         }
         #expect(fastCount > 2_000)
         #expect(moveCount > 2_000)
+    }
+
+    /// The page's move as connection.js writes it (`seq` stamped after the event's `ms`) is taken
+    /// by the page's form, the server's first try, not read twice.
+    @Test func thePagesOwnMoveIsTakenByThePagesForm() {
+        for line in [#"{"t":"move","p":1,"x":100,"y":117.25,"ms":1234.57,"seq":42}"#, #"{"t":"move","p":2,"x":1,"y":2,"seq":7,"ms":3}"#,
+                     #"{"t":"move","p":1,"x":1,"y":2,"ms":3}"#] {
+            let m = Array(line.utf8).withUnsafeBytes { Wire.pageMove($0) }
+            #expect(m != nil && m.map { ClientMessage(event: .move(pointer: $0.pointer, at: $0.at), seq: $0.seq, ms: $0.ms) } == general(line), "\(line)")
+        }
+        let twice = #"{"t":"move","p":1,"x":1,"y":2,"seq":7,"ms":3,"seq":8}"#
+        #expect(Array(twice.utf8).withUnsafeBytes { Wire.pageMove($0) } == nil, "a repeated seq goes the general way (the last counts)")
+        #expect((try? Wire.decodeClient(Array(twice.utf8)).get())?.seq == 8)
     }
 
     /// The server decodes its receive buffer (an array) without the generic collection's
