@@ -19,16 +19,21 @@ import Testing
         return (drop, landed)
     }
 
-    /// Rows 44 tall, headers 32: main (maxDepth 1: x, a, b under a), then templates (tpl).
+    /// Rows 44 tall, headers 32: main (maxDepth 1) holding `items`, then `more` sections.
     /// a carries b, so it never goes deeper than 0.
+    func board(_ items: [Item], then more: [Section] = []) -> Board {
+        var main = Section(id: "main", title: "Main", items: items)
+        main.maxDepth = 1
+        var b = Board(id: "t", layout: .tree, sections: [main] + more)
+        b.list = ListMetrics(rowHeight: 44, headerHeight: 32, spacing: 0)
+        return b
+    }
+
+    /// Main (x, a, b under a), then templates (tpl).
     func paletteBoard() -> Board {
         var palette = Section(id: "templates", title: "Templates", items: [item("tpl", 0)])
         palette.copy = true
-        var main = Section(id: "main", title: "Main", items: [item("x", 0), item("a", 0), item("b", 1)])
-        main.maxDepth = 1
-        var b = Board(id: "t", layout: .tree, sections: [main, palette])
-        b.list = ListMetrics(rowHeight: 44, headerHeight: 32, spacing: 0)
-        return b
+        return board([item("x", 0), item("a", 0), item("b", 1)], then: [palette])
     }
 
     @Test func aPaletteCopyDroppedBelowAnotherFingersLiftedRowLandsAsARowAndSettles() {
@@ -60,13 +65,7 @@ import Testing
     }
 
     /// Rows 44 tall, header 32 (maxDepth 1): x 32, a 76, b (under a) 120, c 164.
-    func moveBoard() -> Board {
-        var main = Section(id: "main", title: "Main", items: [item("x", 0), item("a", 0), item("b", 1), item("c", 0)])
-        main.maxDepth = 1
-        var b = Board(id: "t", layout: .tree, sections: [main])
-        b.list = ListMetrics(rowHeight: 44, headerHeight: 32, spacing: 0)
-        return b
-    }
+    func moveBoard() -> Board { board([item("x", 0), item("a", 0), item("b", 1), item("c", 0)]) }
 
     @Test func aRowMovedBelowAnotherFingersLiftedRowStaysWhereItWasDropped() {
         var d = Driver(moveBoard())
