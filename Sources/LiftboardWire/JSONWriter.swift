@@ -228,21 +228,20 @@ public struct JSONWriter {
             let i = Int(x)
             if Double(i) == x { return writeInt(i, p) }
         }
-        let n = (x * 10_000).rounded()
-        let r = n / 10_000
-        if abs(r) < 1e15 {
-            let i = Int(r)
-            if Double(i) == r { return writeInt(i, p) }
-        }
-        // r is the double nearest to n / 10^4: with at most 15 significant digits, that decimal
-        // (trailing zeros dropped) is the shortest text that reads back as r, which is what
-        // `description` prints, without making a String.
-        guard abs(n) < 1e15 else { return -1 }
+        let t = x * 10_000
+        guard abs(t) < 1e15 else { let r = t.rounded() / 10_000; return abs(r) < 1e15 && Double(Int(r)) == r ? writeInt(Int(r), p) : -1 }
+        // t rounded half away from zero, as `rounded()` (a libm call) does: by its whole part and
+        // its fraction (exact under 2^52); m / 10^4 is integral only when 10^4 divides m.
+        var m = Int(t)
+        let f = t - Double(m)
+        if f >= 0.5 { m &+= 1 } else if f <= -0.5 { m &-= 1 }
+        if m % 10_000 == 0 { return writeInt(m / 10_000, p) }
+        // The double nearest to m / 10^4 has at most 15 significant digits: that decimal (trailing
+        // zeros dropped) is the shortest text that reads back as it, `description`'s, without a String.
         var i = 0
-        var m = Int(n)
         if m < 0 { p[0] = UInt8(ascii: "-"); i = 1; m = -m }
         i += writeDigits(UInt(m / 10_000), p + i)
-        // Not 0: r would have been integral. Trailing zeros are dropped.
+        // Not 0 (10^4 would divide m). Trailing zeros are dropped.
         var frac = m % 10_000
         var digits = 4
         while frac % 10 == 0 { frac /= 10; digits -= 1 }

@@ -223,7 +223,9 @@ extension Wire {
             guard s[i] == UInt8(ascii: "}"), i == s.count - 1 else { return nil }
             break
         }
-        guard let ms, msRange.contains(ms), isValidSeq(seq) else { return nil }
+        // `seq` (if any) and `p` in range, then whole (a conversion in range, not libm's round), as the general decoder checks them.
+        guard let ms, msRange.contains(ms),
+              seq.map({ $0 >= Double(seqRange.lowerBound) && $0 <= Double(seqRange.upperBound) && Double(Int($0)) == $0 }) ?? true else { return nil }
         let sequence = seq.map { Int($0) }
         if type == .wheel {
             // A wheel's members only, its place both or neither, each in range.
@@ -234,8 +236,9 @@ extension Wire {
             return .wheel(dx: dx, dy: dy, at: Point(x: x, y: y), seq: sequence, ms: ms)
         }
         // A kind is a down's member: on anything else the general decoder decides.
-        guard kind == nil || type == .down, dx == nil, dy == nil, let p, let x, let y,
-              let m = checkedPointer(p: p, x: x, y: y, ms: ms, seq: seq) else { return nil }
+        guard kind == nil || type == .down, dx == nil, dy == nil, let p, let x, let y, p >= Double(pointerRange.lowerBound),
+              p <= Double(pointerRange.upperBound), Double(Int(p)) == p, coordinateRange.contains(x), coordinateRange.contains(y) else { return nil }
+        let m = PointerMove(pointer: Int(p), at: Point(x: x, y: y), seq: sequence, ms: ms)
         switch type {
         case .move: return .move(m)
         case .up: return .up(m)
@@ -248,15 +251,15 @@ extension Wire {
     @inline(__always)
     private static func pageForm(_ s: Bytes) -> PointerMove? {
         var i = 16
-        guard s.has(#"{"t":"move","p":"#, at: 0), let p = number(s, &i), s.has(#","x":"#, at: i) else { return nil }
+        guard s.has(#"{"t":"move","p":"#, at: 0), let p = whole(s, &i), p <= pointerRange.upperBound, s.has(#","x":"#, at: i) else { return nil }
         i += 5
         guard let x = number(s, &i), s.has(#","y":"#, at: i) else { return nil }
         i += 5
         guard let y = number(s, &i) else { return nil }
-        var seq: Double?
+        var seq: Int?
         if s.has(#","seq":"#, at: i) {
             i += 7
-            guard let v = number(s, &i) else { return nil }
+            guard let v = whole(s, &i) else { return nil }
             seq = v
         }
         guard s.has(#","ms":"#, at: i) else { return nil }
@@ -265,32 +268,41 @@ extension Wire {
         // The page stamps `seq` after the event's own `ms` (connection.js): the same members.
         if seq == nil, s.has(#","seq":"#, at: i) {
             i += 7
-            seq = number(s, &i)
+            seq = whole(s, &i)
             if seq == nil { return nil }
         }
-        guard i == s.count - 1 else { return nil }
-        return checkedPointer(p: p, x: x, y: y, ms: ms, seq: seq)
+        guard i == s.count - 1, coordinateRange.contains(x), coordinateRange.contains(y), msRange.contains(ms) else { return nil }
+        return PointerMove(pointer: p, at: Point(x: x, y: y), seq: seq, ms: ms)
     }
 
-    /// Whether `seq`, if there is one, is in range and whole, as the general decoder checks it.
+    /// The page's `p` or `seq` at `index` as an Int (not a Double checked whole): at most 15 digits
+    /// (in `seq`'s range), no sign, fraction, exponent or leading zero, else nil; `index` after it.
     @inline(__always)
-    private static func isValidSeq(_ seq: Double?) -> Bool {
-        guard let seq else { return true }
-        return seq >= Double(seqRange.lowerBound) && seq <= Double(seqRange.upperBound) && Double(Int(seq)) == seq
+    private static func whole(_ s: Bytes, _ index: inout Int) -> Int? {
+        var i = index, value: UInt64 = 0
+        guard digits(s, &i, &value) else { return nil }
+        let next = s[i] | 0x20  // the byte after it, the sentinel at most
+        guard next != UInt8(ascii: "."), next != UInt8(ascii: "e"), i &- index <= 15, i &- index == 1 || s[index] != 0x30 else { return nil }
+        index = i
+        return Int(truncatingIfNeeded: value)
     }
 
-    /// A pointer message's members checked as the general decoder checks them: in range first,
-    /// then whole (a conversion in range, not libm's round); nil when one is not.
+    /// The digits at `i` (at least one, else false) into `value`, `i` after them. (`&+=`: an index
+    /// within a message never overflows, and the check cost an instruction a digit.)
     @inline(__always)
-    private static func checkedPointer(p: Double, x: Double, y: Double, ms: Double, seq: Double?) -> PointerMove? {
-        guard p >= Double(pointerRange.lowerBound), p <= Double(pointerRange.upperBound), Double(Int(p)) == p,
-              coordinateRange.contains(x), coordinateRange.contains(y), msRange.contains(ms), isValidSeq(seq) else { return nil }
-        return PointerMove(pointer: Int(p), at: Point(x: x, y: y), seq: seq.map { Int($0) }, ms: ms)
+    private static func digits(_ s: Bytes, _ i: inout Int, _ value: inout UInt64) -> Bool {
+        var d = s[i] &- 0x30
+        guard d < 10 else { return false }
+        repeat {
+            value = value &* 10 &+ UInt64(d)
+            i &+= 1
+            d = s[i] &- 0x30
+        } while d < 10
+        return true
     }
 
     /// A JSON number without exponent at `index`, as JSONParser reads it (at most 15 digits by
-    /// an exact division, more by `longNumber`); `index` ends after it. (`&+=`: an index within
-    /// a message never overflows, and the check cost an instruction a digit.)
+    /// an exact division, more by `longNumber`); `index` ends after it.
     @inline(__always)
     private static func number(_ s: Bytes, _ index: inout Int) -> Double? {
         var i = index
@@ -300,32 +312,21 @@ extension Wire {
         let start = i
         var mantissa: UInt64 = 0
         var fraction = 0
-        var d = s[i] &- 0x30
-        guard d < 10 else { return nil }
-        repeat {
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            i &+= 1
-            d = s[i] &- 0x30
-        } while d < 10
-        if i - start > 1 && s[start] == 0x30 { return nil }
+        guard digits(s, &i, &mantissa) else { return nil }
+        if i &- start > 1 && s[start] == 0x30 { return nil }
         if s[i] == UInt8(ascii: ".") {
             i &+= 1
             let fractionStart = i
-            d = s[i] &- 0x30
-            guard d < 10 else { return nil }
-            repeat {
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                i &+= 1
-                d = s[i] &- 0x30
-            } while d < 10
-            fraction = i - fractionStart
+            guard digits(s, &i, &mantissa) else { return nil }
+            fraction = i &- fractionStart
         }
         guard s[i] | 0x20 != UInt8(ascii: "e") else { return nil }
         // More digits than an exact division rounds correctly: read as the general decoder
         // reads them. A browser's `performance.now()` has 17 significant digits (116.60000000009313),
         // and a touch's coordinates often do: every move of the page, not a rare one.
-        guard i - start - (fraction > 0 ? 1 : 0) <= 15 else { return longNumber(s, from: index, to: i) }
-        let value = Double(mantissa) / powerOfTen(fraction)
+        guard i &- start &- (fraction > 0 ? 1 : 0) <= 15 else { return longNumber(s, from: index, to: i) }
+        // At most 15 digits: under 2^53, so the signed conversion (one instruction) is exact.
+        let value = Double(Int64(bitPattern: mantissa)) / powerOfTen(fraction)
         return negative ? -value : value
     }
 

@@ -15,6 +15,10 @@ struct JSONNumberTests {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             let scale = [1.0, 10, 1000, 1e6, 1e9][Int(state >> 61) % 5]
             out.append((Double(state >> 11) / Double(1 << 53) - 0.5) * scale)
+            // Halfway between two four-decimal values, or as near as a double gets: the writer
+            // rounds these away from zero without `rounded()`, as `rounded()` does.
+            let k = Double(state >> 40) * [1.0, 1e3, 1e6][Int(state >> 20) % 3]
+            out.append((k + 0.5) / 10_000 * (state & 1 == 0 ? 1 : -1))
         }
         return out
     }()
