@@ -13,18 +13,6 @@ extension Arrangement {
         return total < 0x1p40
     }
 
-    /// Stacked rows: section `s`'s height below its header, its rows or (empty) `empty`.
-    func stackedContentHeight(ofSection s: Int, empty: Double) -> Double {
-        let n = members[s].count
-        return n == 0 ? empty : tops[s][n - 1] + heights[members[s][n - 1]]
-    }
-
-    /// Sections stacked vertically, as wide as the viewport: section `s`'s frame, or with
-    /// `header`, its header's of that height.
-    func wideSectionFrame(_ s: Int, header: Double? = nil) -> Rect {
-        Rect(x: 0, y: sectionTop[s], w: width, h: header ?? sectionHeight[s])
-    }
-
     /// Sections stacked vertically: the section whose frame holds `p` (`strictly`: inside the
     /// content's width too), or nil outside the content.
     func stackedSection(under p: Point, strictly: Bool) -> Int? {

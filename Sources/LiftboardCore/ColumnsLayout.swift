@@ -3,8 +3,9 @@
 /// vertically on its own while the board scrolls sideways (`LiveSession+Columns.swift`). A
 /// drag's center x picks its column; within it, the list rule (`LiveSession+ListRule.swift`)
 /// runs inside the column's frame.
-struct ColumnsLayout: Layout {
+struct ColumnsLayout: StackedRows {
     let metrics: ColumnMetrics
+    var rowHeight: Double { metrics.rowHeight }
 
     var traits: LayoutTraits {
         LayoutTraits(headerHeight: metrics.headerHeight, stacksRows: true, rowSpacing: metrics.spacing,
@@ -13,13 +14,6 @@ struct ColumnsLayout: Layout {
     }
 
     // MARK: Geometry
-
-    func cellHeight(declared: Double?) -> Double { declared ?? metrics.rowHeight }
-    func declaredHeight(_ h: Double) -> Double? { h }
-
-    func contentHeight(ofSection s: Int, in a: Arrangement) -> Double {
-        a.stackedContentHeight(ofSection: s, empty: metrics.rowHeight)
-    }
 
     /// Every column's width and the gaps between: `n * width + (n - 1) * gap`.
     func contentWidth(in a: Arrangement) -> Double {
@@ -33,17 +27,10 @@ struct ColumnsLayout: Layout {
     func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: columnX(s), y: 0, w: metrics.width, h: a.sectionHeight[s]) }
     func headerFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: columnX(s), y: 0, w: metrics.width, h: metrics.headerHeight) }
 
-    func slotFrame(_ s: Int, in a: Arrangement) -> Rect {
-        Rect(x: columnX(s), y: a.sectionTop[s] + metrics.headerHeight, w: metrics.width, h: metrics.rowHeight)
-    }
-
     // MARK: Hit testing
 
-    /// x in the board's content, y in the column's own (unscrolled) coordinates.
-    func region(at p: Point, in a: Arrangement) -> Region {
-        guard let k = column(atX: p.x, in: a), p.y >= 0, p.y < a.sectionHeight[k] else { return .none }
-        return a.stackedRegion(section: k, at: p)
-    }
+    // `region(at:in:)` (`StackedRows`'s): x in the board's content, y in the column's own
+    // (unscrolled) coordinates.
 
     /// None: each column has its own band (`LiveSession.columnWindowCells`).
     func cells(from y0: Double, to y1: Double, in a: Arrangement, into out: inout [Int]) {}
