@@ -137,39 +137,22 @@ struct ColumnsLayout: StackedRows {
     /// Left/Right: the nearest column that way with items (the same index, clamped); Up/Down
     /// within the column (nothing at its ends).
     func focusTarget(from h: Int, key: String, in s: LiveSession) -> Int? {
-        let a = s.arr
-        let sec = a.sectionOf[h], i = a.indexOf[h]
-        switch key {
-        case "ArrowUp": return i > 0 ? a.members[sec][i - 1] : nil
-        case "ArrowDown": return i + 1 < a.members[sec].count ? a.members[sec][i + 1] : nil
-        case "ArrowLeft", "ArrowRight":
-            let step = key == "ArrowLeft" ? -1 : 1
-            var t = sec + step
-            while t >= 0 && t < a.sectionCount {
-                if !a.members[t].isEmpty { return a.members[t][min(i, a.members[t].count - 1)] }
-                t += step
-            }
-            return nil
-        default: return nil
-        }
+        let a = s.arr, m = a.members[a.sectionOf[h]], i = a.indexOf[h]
+        if let by = Arrow.vertical(key) { return m.indices.contains(i + by) ? m[i + by] : nil }
+        guard let by = Arrow.horizontal(key), let t = stride(from: a.sectionOf[h] + by, to: by > 0 ? a.sectionCount : -1, by: by)
+            .first(where: { !a.members[$0].isEmpty }) else { return nil }
+        return a.members[t][min(i, a.members[t].count - 1)]
     }
 
     /// Left/Right to the nearest column that way that takes it (the same index, clamped);
     /// Up/Down one place within its column (pinned items hopped).
     func keyboardStep(_ h: Int, key: String, in s: inout LiveSession) {
         let sec = s.arr.sectionOf[h], i = s.arr.indexOf[h]
-        let free = !s.arr.hasRules || s.allows(sec, for: h)
-        switch key {
-        case "ArrowUp", "ArrowDown":
-            if free, let j = s.movableRow(section: sec, from: i, by: key == "ArrowUp" ? -1 : 1) {
-                s.arr.exchange(section: sec, i, j)
-            }
-        case "ArrowLeft", "ArrowRight":
-            if let t = s.allowedSection(from: sec, by: key == "ArrowLeft" ? -1 : 1, for: h) {
-                s.arr.move(h, toSection: t, index: min(i, s.arr.members[t].count), pinnedHome: s.pinnedHome)
-            }
-        default:
-            break
+        if let by = Arrow.vertical(key) {
+            guard !s.arr.hasRules || s.allows(sec, for: h), let j = s.movableRow(section: sec, from: i, by: by) else { return }
+            s.arr.exchange(section: sec, i, j)
+        } else if let by = Arrow.horizontal(key), let t = s.allowedSection(from: sec, by: by, for: h) {
+            s.arr.move(h, toSection: t, index: min(i, s.arr.members[t].count), pinnedHome: s.pinnedHome)
         }
     }
 }

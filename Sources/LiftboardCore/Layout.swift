@@ -57,6 +57,13 @@ protocol Layout: Sendable {
     func keyboardStep(_ h: Int, key: String, in s: inout LiveSession)
 }
 
+/// An arrow key's step along one axis: -1 (ArrowUp, ArrowLeft), 1 (ArrowDown, ArrowRight), nil
+/// (another key, or the other axis).
+enum Arrow {
+    static func vertical(_ key: String) -> Int? { key == "ArrowUp" ? -1 : key == "ArrowDown" ? 1 : nil }
+    static func horizontal(_ key: String) -> Int? { key == "ArrowLeft" ? -1 : key == "ArrowRight" ? 1 : nil }
+}
+
 /// What a layout answers on every input, kept as plain values (no call through the protocol).
 struct LayoutTraits: Sendable {
     var headerHeight: Double

@@ -55,18 +55,10 @@ struct ListLayout: StackedRows {
     }
 
     func focusTarget(from h: Int, key: String, in s: LiveSession) -> Int? {
-        switch key {
-        case "ArrowUp": s.flatNeighbour(of: h, by: -1)
-        case "ArrowDown": s.flatNeighbour(of: h, by: 1)
-        default: nil
-        }
+        Arrow.vertical(key).flatMap { s.flatNeighbour(of: h, by: $0) }
     }
 
     func keyboardStep(_ h: Int, key: String, in s: inout LiveSession) {
-        switch key {
-        case "ArrowDown": s.stepInReadingOrder(h, forward: true)
-        case "ArrowUp": s.stepInReadingOrder(h, forward: false)
-        default: break
-        }
+        if let by = Arrow.vertical(key) { s.stepInReadingOrder(h, by: by) }
     }
 }
