@@ -21,17 +21,24 @@ extension Arrangement {
         return section(at: p.y)
     }
 
+    /// The first of `0..<n` where `above` holds, or `n` (a binary search: `above` is false up to
+    /// some index and true from it on).
+    /// - Complexity: O(log n) calls of `above`.
+    @inline(__always) static func firstIndex(upTo n: Int, where above: (Int) -> Bool) -> Int {
+        var lo = 0, hi = n
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if above(mid) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+
     /// Stacked rows: the index of the last item of section `s` whose top is at or above
     /// `localY`, or -1.
     /// - Complexity: O(log n).
     func lastRow(section s: Int, atOrAbove localY: Double) -> Int {
         let t = tops[s]
-        var lo = 0, hi = t.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if t[mid] <= localY { lo = mid + 1 } else { hi = mid }
-        }
-        return lo - 1
+        return Self.firstIndex(upTo: t.count) { t[$0] > localY } - 1
     }
 
     /// Stacked rows: the handles of the rows of section `s` whose local y span (below the

@@ -271,14 +271,7 @@ struct Arrangement: Sendable {
 
     /// The section whose frame holds `y`, clamped to the first and last (sections stacked).
     /// - Complexity: O(log sections).
-    func section(at y: Double) -> Int {
-        var lo = 0, hi = sectionCount - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if sectionTop[mid] <= y { lo = mid } else { hi = mid - 1 }
-        }
-        return lo
-    }
+    func section(at y: Double) -> Int { max(0, Self.firstIndex(upTo: sectionCount) { sectionTop[$0] > y } - 1) }
 
     /// What lies under `p` (content coordinates).
     /// - Complexity: O(log n).

@@ -80,12 +80,7 @@ struct ColumnsLayout: StackedRows {
             let k = skip >= 0 && j >= skip ? j + 1 : j
             return base + tp[k] - (skip >= 0 && k > skip ? shift : 0) + a.heights[m[k]] / 2
         }
-        var lo = 0, hi = n
-        while lo < hi {
-            let j = (lo + hi) / 2
-            if mid(j) > y { hi = j } else { lo = j + 1 }
-        }
-        return lo
+        return Arrangement.firstIndex(upTo: n) { mid($0) > y }
     }
 
     // MARK: Gestures
