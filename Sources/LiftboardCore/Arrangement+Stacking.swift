@@ -13,18 +13,6 @@ extension Arrangement {
         return total < 0x1p40
     }
 
-    /// Stacked rows: section `s`'s height below its header, its rows or (empty) `empty`.
-    func stackedContentHeight(ofSection s: Int, empty: Double) -> Double {
-        let n = members[s].count
-        return n == 0 ? empty : tops[s][n - 1] + heights[members[s][n - 1]]
-    }
-
-    /// Sections stacked vertically, as wide as the viewport: section `s`'s frame, or with
-    /// `header`, its header's of that height.
-    func wideSectionFrame(_ s: Int, header: Double? = nil) -> Rect {
-        Rect(x: 0, y: sectionTop[s], w: width, h: header ?? sectionHeight[s])
-    }
-
     /// Sections stacked vertically: the section whose frame holds `p` (`strictly`: inside the
     /// content's width too), or nil outside the content.
     func stackedSection(under p: Point, strictly: Bool) -> Int? {
@@ -33,17 +21,24 @@ extension Arrangement {
         return section(at: p.y)
     }
 
+    /// The first of `0..<n` where `above` holds, or `n` (a binary search: `above` is false up to
+    /// some index and true from it on).
+    /// - Complexity: O(log n) calls of `above`.
+    @inline(__always) static func firstIndex(upTo n: Int, where above: (Int) -> Bool) -> Int {
+        var lo = 0, hi = n
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if above(mid) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+
     /// Stacked rows: the index of the last item of section `s` whose top is at or above
     /// `localY`, or -1.
     /// - Complexity: O(log n).
     func lastRow(section s: Int, atOrAbove localY: Double) -> Int {
         let t = tops[s]
-        var lo = 0, hi = t.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if t[mid] <= localY { lo = mid + 1 } else { hi = mid }
-        }
-        return lo - 1
+        return Self.firstIndex(upTo: t.count) { t[$0] > localY } - 1
     }
 
     /// Stacked rows: the handles of the rows of section `s` whose local y span (below the

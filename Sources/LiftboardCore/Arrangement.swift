@@ -166,7 +166,7 @@ struct Arrangement: Sendable {
     /// Each section scrolls on its own (columns).
     @inline(__always) var scrollsSections: Bool { traits.scrollsSections }
     /// Sections stacked vertically: their height. Sections that scroll on their own: 0 (each
-    /// has its own, `columnHeight`; the board is as tall as the viewport).
+    /// has its own, `sectionHeight`; the board is as tall as the viewport).
     var contentHeight: Double {
         scrollsSections || sectionCount == 0 ? 0 : sectionTop[sectionCount - 1] + sectionHeight[sectionCount - 1]
     }
@@ -235,8 +235,6 @@ struct Arrangement: Sendable {
 
     /// The content's width (columns: every column's; lists and grids: the viewport's).
     var contentWidth: Double { layout.contentWidth(in: self) }
-    /// Columns: column `s`'s content height, its header and its rows (or its slot).
-    func columnHeight(_ s: Int) -> Double { sectionHeight[s] }
 
     func sectionFrame(_ s: Int) -> Rect { layout.sectionFrame(s, in: self) }
     func headerFrame(_ s: Int) -> Rect { layout.headerFrame(s, in: self) }
@@ -273,14 +271,7 @@ struct Arrangement: Sendable {
 
     /// The section whose frame holds `y`, clamped to the first and last (sections stacked).
     /// - Complexity: O(log sections).
-    func section(at y: Double) -> Int {
-        var lo = 0, hi = sectionCount - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if sectionTop[mid] <= y { lo = mid } else { hi = mid - 1 }
-        }
-        return lo
-    }
+    func section(at y: Double) -> Int { max(0, Self.firstIndex(upTo: sectionCount) { sectionTop[$0] > y } - 1) }
 
     /// What lies under `p` (content coordinates).
     /// - Complexity: O(log n).

@@ -3,8 +3,9 @@
 /// vertically on its own while the board scrolls sideways (`LiveSession+Columns.swift`). A
 /// drag's center x picks its column; within it, the list rule (`LiveSession+ListRule.swift`)
 /// runs inside the column's frame.
-struct ColumnsLayout: Layout {
+struct ColumnsLayout: StackedRows {
     let metrics: ColumnMetrics
+    var rowHeight: Double { metrics.rowHeight }
 
     var traits: LayoutTraits {
         LayoutTraits(headerHeight: metrics.headerHeight, stacksRows: true, rowSpacing: metrics.spacing,
@@ -13,13 +14,6 @@ struct ColumnsLayout: Layout {
     }
 
     // MARK: Geometry
-
-    func cellHeight(declared: Double?) -> Double { declared ?? metrics.rowHeight }
-    func declaredHeight(_ h: Double) -> Double? { h }
-
-    func contentHeight(ofSection s: Int, in a: Arrangement) -> Double {
-        a.stackedContentHeight(ofSection: s, empty: metrics.rowHeight)
-    }
 
     /// Every column's width and the gaps between: `n * width + (n - 1) * gap`.
     func contentWidth(in a: Arrangement) -> Double {
@@ -33,17 +27,10 @@ struct ColumnsLayout: Layout {
     func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: columnX(s), y: 0, w: metrics.width, h: a.sectionHeight[s]) }
     func headerFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: columnX(s), y: 0, w: metrics.width, h: metrics.headerHeight) }
 
-    func slotFrame(_ s: Int, in a: Arrangement) -> Rect {
-        Rect(x: columnX(s), y: a.sectionTop[s] + metrics.headerHeight, w: metrics.width, h: metrics.rowHeight)
-    }
-
     // MARK: Hit testing
 
-    /// x in the board's content, y in the column's own (unscrolled) coordinates.
-    func region(at p: Point, in a: Arrangement) -> Region {
-        guard let k = column(atX: p.x, in: a), p.y >= 0, p.y < a.sectionHeight[k] else { return .none }
-        return a.stackedRegion(section: k, at: p)
-    }
+    // `region(at:in:)` (`StackedRows`'s): x in the board's content, y in the column's own
+    // (unscrolled) coordinates.
 
     /// None: each column has its own band (`LiveSession.columnWindowCells`).
     func cells(from y0: Double, to y1: Double, in a: Arrangement, into out: inout [Int]) {}
@@ -93,12 +80,7 @@ struct ColumnsLayout: Layout {
             let k = skip >= 0 && j >= skip ? j + 1 : j
             return base + tp[k] - (skip >= 0 && k > skip ? shift : 0) + a.heights[m[k]] / 2
         }
-        var lo = 0, hi = n
-        while lo < hi {
-            let j = (lo + hi) / 2
-            if mid(j) > y { hi = j } else { lo = j + 1 }
-        }
-        return lo
+        return Arrangement.firstIndex(upTo: n) { mid($0) > y }
     }
 
     // MARK: Gestures
@@ -150,39 +132,22 @@ struct ColumnsLayout: Layout {
     /// Left/Right: the nearest column that way with items (the same index, clamped); Up/Down
     /// within the column (nothing at its ends).
     func focusTarget(from h: Int, key: String, in s: LiveSession) -> Int? {
-        let a = s.arr
-        let sec = a.sectionOf[h], i = a.indexOf[h]
-        switch key {
-        case "ArrowUp": return i > 0 ? a.members[sec][i - 1] : nil
-        case "ArrowDown": return i + 1 < a.members[sec].count ? a.members[sec][i + 1] : nil
-        case "ArrowLeft", "ArrowRight":
-            let step = key == "ArrowLeft" ? -1 : 1
-            var t = sec + step
-            while t >= 0 && t < a.sectionCount {
-                if !a.members[t].isEmpty { return a.members[t][min(i, a.members[t].count - 1)] }
-                t += step
-            }
-            return nil
-        default: return nil
-        }
+        let a = s.arr, m = a.members[a.sectionOf[h]], i = a.indexOf[h]
+        if let by = Arrow.vertical(key) { return m.indices.contains(i + by) ? m[i + by] : nil }
+        guard let by = Arrow.horizontal(key), let t = stride(from: a.sectionOf[h] + by, to: by > 0 ? a.sectionCount : -1, by: by)
+            .first(where: { !a.members[$0].isEmpty }) else { return nil }
+        return a.members[t][min(i, a.members[t].count - 1)]
     }
 
     /// Left/Right to the nearest column that way that takes it (the same index, clamped);
     /// Up/Down one place within its column (pinned items hopped).
     func keyboardStep(_ h: Int, key: String, in s: inout LiveSession) {
         let sec = s.arr.sectionOf[h], i = s.arr.indexOf[h]
-        let free = !s.arr.hasRules || s.allows(sec, for: h)
-        switch key {
-        case "ArrowUp", "ArrowDown":
-            if free, let j = s.movableRow(section: sec, from: i, by: key == "ArrowUp" ? -1 : 1) {
-                s.arr.exchange(section: sec, i, j)
-            }
-        case "ArrowLeft", "ArrowRight":
-            if let t = s.allowedSection(from: sec, by: key == "ArrowLeft" ? -1 : 1, for: h) {
-                s.arr.move(h, toSection: t, index: min(i, s.arr.members[t].count), pinnedHome: s.pinnedHome)
-            }
-        default:
-            break
+        if let by = Arrow.vertical(key) {
+            guard !s.arr.hasRules || s.allows(sec, for: h), let j = s.movableRow(section: sec, from: i, by: by) else { return }
+            s.arr.exchange(section: sec, i, j)
+        } else if let by = Arrow.horizontal(key), let t = s.allowedSection(from: sec, by: by, for: h) {
+            s.arr.move(h, toSection: t, index: min(i, s.arr.members[t].count), pinnedHome: s.pinnedHome)
         }
     }
 }

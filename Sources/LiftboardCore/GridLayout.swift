@@ -98,38 +98,25 @@ struct GridLayout: Layout {
     }
 
     func focusTarget(from h: Int, key: String, in s: LiveSession) -> Int? {
-        let a = s.arr
-        let sec = a.sectionOf[h], i = a.indexOf[h]
-        let cols = a.cellsPerRow, n = a.members[sec].count
-        switch key {
-        case "ArrowLeft": return s.flatNeighbour(of: h, by: -1)
-        case "ArrowRight": return s.flatNeighbour(of: h, by: 1)
-        case "ArrowUp":
-            if i - cols >= 0 { return a.members[sec][i - cols] }
-            return s.flatNeighbour(of: a.members[sec][0], by: -1)
-        case "ArrowDown":
-            if i + cols < n { return a.members[sec][i + cols] }
-            if i / cols < (n - 1) / cols { return a.members[sec][n - 1] }
-            return s.flatNeighbour(of: a.members[sec][n - 1], by: 1)
-        default: return nil
-        }
+        if let by = Arrow.horizontal(key) { return s.flatNeighbour(of: h, by: by) }
+        guard let by = Arrow.vertical(key) else { return nil }
+        let m = s.arr.members[s.arr.sectionOf[h]], i = s.arr.indexOf[h], cols = s.arr.cellsPerRow
+        if m.indices.contains(i + by * cols) { return m[i + by * cols] }
+        // Down from above a shorter last row: its last item.
+        if by > 0 && i / cols < (m.count - 1) / cols { return m[m.count - 1] }
+        return s.flatNeighbour(of: by > 0 ? m[m.count - 1] : m[0], by: by)
     }
 
     /// Left and Right one place in reading order; Up and Down a row within the section, or
     /// (none there) one place in reading order.
     func keyboardStep(_ h: Int, key: String, in s: inout LiveSession) {
-        let sec = s.arr.sectionOf[h], i = s.arr.indexOf[h], cols = s.arr.cellsPerRow
-        switch key {
-        case "ArrowRight": s.stepInReadingOrder(h, forward: true)
-        case "ArrowLeft": s.stepInReadingOrder(h, forward: false)
-        case "ArrowDown", "ArrowUp":
-            let j = key == "ArrowDown" ? i + cols : i - cols
-            if j >= 0 && j < s.arr.members[sec].count {
-                s.arr.move(h, toSection: sec, index: j, pinnedHome: s.pinnedHome)
-            } else {
-                s.stepInReadingOrder(h, forward: key == "ArrowDown")
-            }
-        default: break
+        if let by = Arrow.horizontal(key) { return s.stepInReadingOrder(h, by: by) }
+        guard let by = Arrow.vertical(key) else { return }
+        let sec = s.arr.sectionOf[h], j = s.arr.indexOf[h] + by * s.arr.cellsPerRow
+        if j >= 0 && j < s.arr.members[sec].count {
+            s.arr.move(h, toSection: sec, index: j, pinnedHome: s.pinnedHome)
+        } else {
+            s.stepInReadingOrder(h, by: by)
         }
     }
 }

@@ -57,6 +57,13 @@ protocol Layout: Sendable {
     func keyboardStep(_ h: Int, key: String, in s: inout LiveSession)
 }
 
+/// An arrow key's step along one axis: -1 (ArrowUp, ArrowLeft), 1 (ArrowDown, ArrowRight), nil
+/// (another key, or the other axis).
+enum Arrow {
+    static func vertical(_ key: String) -> Int? { key == "ArrowUp" ? -1 : key == "ArrowDown" ? 1 : nil }
+    static func horizontal(_ key: String) -> Int? { key == "ArrowLeft" ? -1 : key == "ArrowRight" ? 1 : nil }
+}
+
 /// What a layout answers on every input, kept as plain values (no call through the protocol).
 struct LayoutTraits: Sendable {
     var headerHeight: Double
@@ -117,10 +124,42 @@ struct LayoutSpec: Sendable, Hashable {
 extension Layout {
     func cellsPerRow(width: Double) -> Int { 1 }
     func contentWidth(in a: Arrangement) -> Double { a.width }
-    func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s) }
-    func headerFrame(_ s: Int, in a: Arrangement) -> Rect { a.wideSectionFrame(s, header: a.headerHeight) }
+    /// As wide as the viewport, one below the other.
+    func sectionFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: 0, y: a.sectionTop[s], w: a.width, h: a.sectionHeight[s]) }
+    func headerFrame(_ s: Int, in a: Arrangement) -> Rect { Rect(x: 0, y: a.sectionTop[s], w: a.width, h: a.headerHeight) }
     func scrolledSection(atX x: Double, in a: Arrangement) -> Int? { nil }
     func targetSection(atX x: Double, current: Int, in a: Arrangement) -> Int { current }
     func sectionUnder(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: true) }
     func sectionAlong(_ p: Point, in a: Arrangement) -> Int? { a.stackedSection(under: p, strictly: false) }
+}
+
+/// Rows stacked below each section's header, each as tall as its item says or `rowHeight`
+/// (lists, columns; the prefix sums and searches are `Arrangement+Stacking.swift`'s): what
+/// those layouts share. An empty section's slot is one row, as wide as the section.
+protocol StackedRows: Layout {
+    var rowHeight: Double { get }
+}
+
+extension StackedRows {
+    func cellHeight(declared: Double?) -> Double { declared ?? rowHeight }
+    func declaredHeight(_ h: Double) -> Double? { h }
+
+    func contentHeight(ofSection s: Int, in a: Arrangement) -> Double {
+        let m = a.members[s]
+        return m.isEmpty ? rowHeight : a.tops[s][m.count - 1] + a.heights[m[m.count - 1]]
+    }
+
+    func slotFrame(_ s: Int, in a: Arrangement) -> Rect {
+        let f = sectionFrame(s, in: a)
+        return Rect(x: f.x, y: f.y + a.headerHeight, w: f.w, h: rowHeight)
+    }
+
+    /// Nothing outside the frame of the section under `p` (`sectionUnder`), else its header,
+    /// its slot, a row, or the spacing between rows.
+    func region(at p: Point, in a: Arrangement) -> Region {
+        guard let s = sectionUnder(p, in: a), p.y >= a.sectionTop[s], p.y < a.sectionTop[s] + a.sectionHeight[s] else {
+            return .none
+        }
+        return a.stackedRegion(section: s, at: p)
+    }
 }

@@ -2,8 +2,9 @@
 /// heights `spacing` apart (an empty section: a slot one row tall); the content scrolls
 /// vertically. A drag follows the list rule (`LiveSession+ListRule.swift`) across the whole
 /// board, headers included.
-struct ListLayout: Layout {
+struct ListLayout: StackedRows {
     let metrics: ListMetrics
+    var rowHeight: Double { metrics.rowHeight }
 
     var traits: LayoutTraits {
         LayoutTraits(headerHeight: metrics.headerHeight, stacksRows: true, rowSpacing: metrics.spacing,
@@ -11,25 +12,7 @@ struct ListLayout: Layout {
                      placement: .rows(pitch: 0, width: nil))
     }
 
-    // MARK: Geometry
-
-    func cellHeight(declared: Double?) -> Double { declared ?? metrics.rowHeight }
-    func declaredHeight(_ h: Double) -> Double? { h }
-
-    func contentHeight(ofSection s: Int, in a: Arrangement) -> Double {
-        a.stackedContentHeight(ofSection: s, empty: metrics.rowHeight)
-    }
-
-    func slotFrame(_ s: Int, in a: Arrangement) -> Rect {
-        Rect(x: 0, y: a.sectionTop[s] + metrics.headerHeight, w: a.width, h: metrics.rowHeight)
-    }
-
     // MARK: Hit testing
-
-    func region(at p: Point, in a: Arrangement) -> Region {
-        guard let s = a.stackedSection(under: p, strictly: true) else { return .none }
-        return a.stackedRegion(section: s, at: p)
-    }
 
     func cells(from y0: Double, to y1: Double, in a: Arrangement, into out: inout [Int]) {
         a.forStackedSections(from: y0, to: y1) { s, base in a.stackedCells(s, base: base, from: y0, to: y1, into: &out) }
@@ -72,18 +55,10 @@ struct ListLayout: Layout {
     }
 
     func focusTarget(from h: Int, key: String, in s: LiveSession) -> Int? {
-        switch key {
-        case "ArrowUp": s.flatNeighbour(of: h, by: -1)
-        case "ArrowDown": s.flatNeighbour(of: h, by: 1)
-        default: nil
-        }
+        Arrow.vertical(key).flatMap { s.flatNeighbour(of: h, by: $0) }
     }
 
     func keyboardStep(_ h: Int, key: String, in s: inout LiveSession) {
-        switch key {
-        case "ArrowDown": s.stepInReadingOrder(h, forward: true)
-        case "ArrowUp": s.stepInReadingOrder(h, forward: false)
-        default: break
-        }
+        if let by = Arrow.vertical(key) { s.stepInReadingOrder(h, by: by) }
     }
 }

@@ -29,7 +29,7 @@ extension LiveSession {
     }
 
     var maxScrollX: Double { scrollsSections ? max(0, arr.contentWidth - viewport.w) : 0 }
-    func maxColumnScroll(_ k: Int) -> Double { max(0, arr.columnHeight(k) - viewport.h) }
+    func maxColumnScroll(_ k: Int) -> Double { max(0, arr.sectionHeight[k] - viewport.h) }
 
     /// The board's content size: columns are as tall as the viewport.
     var contentSize: Size {
@@ -42,7 +42,7 @@ extension LiveSession {
         guard scrollsSections else { return list }
         for k in list.indices {
             list[k].scroll = scrolling.columns[k]
-            list[k].contentHeight = arr.columnHeight(k)
+            list[k].contentHeight = arr.sectionHeight[k]
         }
         return list
     }
@@ -62,12 +62,7 @@ extension LiveSession {
         guard scrollsSections else { return false }
         var moved = false
         if scrolling.columns.count != arr.sectionCount { scrolling.columns = Array(repeating: 0, count: arr.sectionCount); moved = true }
-        let x = min(max(0, scrolling.x), maxScrollX)
-        if x != scrolling.x { scrolling.x = x; moved = true }
-        for k in scrolling.columns.indices {
-            let y = min(max(0, scrolling.columns[k]), maxColumnScroll(k))
-            if y != scrolling.columns[k] { scrolling.columns[k] = y; moved = true }
-        }
+        for t in -1..<scrolling.columns.count { moved = setScroll(t, to: scrollRange(t).offset) || moved }
         if moved { step.cellsDirty = true }
         return moved
     }
@@ -93,14 +88,19 @@ extension LiveSession {
         t < 0 ? (scrolling.x, maxScrollX) : (scrolling.columns[t], maxColumnScroll(t))
     }
 
+    /// Sets the board's offset (`t` -1) or column `t`'s to `v`, clamped to its end: whether it
+    /// moved.
+    mutating func setScroll(_ t: Int, to v: Double) -> Bool {
+        let (offset, end) = scrollRange(t)
+        let clamped = min(max(0, v), end)
+        if t < 0 { scrolling.x = clamped } else { scrolling.columns[t] = clamped }
+        return clamped != offset
+    }
+
     /// Moves the board sideways (`t` -1) or column `t` to `v` (clamped to its end) and
     /// retargets every pointer drag.
     mutating func scrollColumns(_ t: Int, to v: Double, now: Double) {
-        guard t < scrolling.columns.count else { return }
-        let (offset, end) = scrollRange(t)
-        let clamped = min(max(0, v), end)
-        guard clamped != offset else { return }
-        if t < 0 { scrolling.x = clamped } else { scrolling.columns[t] = clamped }
+        guard t < scrolling.columns.count, setScroll(t, to: v) else { return }
         step.cellsDirty = true
         for d in drags.indices where drags[d].pointer >= 0 { retarget(d, now: now) }
         settleColumns(now: now)
@@ -215,12 +215,9 @@ extension LiveSession {
     /// drag is retargeted; the clock stops when a tick moved nothing.
     mutating func columnAutoScrollTick(now: Double) {
         let v = columnAutoScrollVelocities()
-        var moved = false
-        let x = min(max(0, scrolling.x + v.board * tickMs), maxScrollX)
-        if x != scrolling.x { scrolling.x = x; moved = true }
+        var moved = setScroll(-1, to: scrolling.x + v.board * tickMs)
         for k in v.columns.indices where v.columns[k] != 0 {
-            let y = min(max(0, scrolling.columns[k] + v.columns[k] * tickMs), maxColumnScroll(k))
-            if y != scrolling.columns[k] { scrolling.columns[k] = y; moved = true }
+            moved = setScroll(k, to: scrolling.columns[k] + v.columns[k] * tickMs) || moved
         }
         if moved {
             step.cellsDirty = true
@@ -260,15 +257,11 @@ extension LiveSession {
         let s = arr.sectionOf[h]
         guard s >= 0 else { return }
         let f = arr.frame(of: h)
-        var x = scrolling.x
+        var x = scrolling.x, y = scrolling.columns[s]
         if f.minX < x { x = f.minX } else if f.maxX > x + viewport.w { x = f.maxX - viewport.w }
-        x = min(max(0, x), maxScrollX)
-        var y = scrolling.columns[s]
         if f.minY - arr.headerHeight < y { y = f.minY - arr.headerHeight } else if f.maxY > y + viewport.h { y = f.maxY - viewport.h }
-        y = min(max(0, y), maxColumnScroll(s))
-        if x != scrolling.x || y != scrolling.columns[s] {
-            scrolling.x = x
-            scrolling.columns[s] = y
+        let movedX = setScroll(-1, to: x), movedY = setScroll(s, to: y)
+        if movedX || movedY {
             step.scrollDur = dur(config.shiftMs)
             step.cellsDirty = true
         }

@@ -124,15 +124,15 @@ extension LiveSession {
         layout.keyboardStep(h, key: key, in: &self)
     }
 
-    /// One place in reading order (insert semantics, hopping over pinned items, across
-    /// sections). Sections that refuse the drag are passed over (and a palette it is copied
-    /// out of keeps its order).
-    mutating func stepInReadingOrder(_ h: Int, forward: Bool) {
+    /// One place in reading order, forward (`step` 1) or back (-1) (insert semantics, hopping
+    /// over pinned items, across sections). Sections that refuse the drag are passed over (and
+    /// a palette it is copied out of keeps its order).
+    mutating func stepInReadingOrder(_ h: Int, by step: Int) {
         let s = arr.sectionOf[h], i = arr.indexOf[h]
-        if !arr.hasRules || allows(s, for: h), let j = movableRow(section: s, from: i, by: forward ? 1 : -1) {
+        if !arr.hasRules || allows(s, for: h), let j = movableRow(section: s, from: i, by: step) {
             arr.exchange(section: s, i, j)
-        } else if let t = allowedSection(from: s, by: forward ? 1 : -1, for: h) {
-            arr.move(h, toSection: t, index: forward ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
+        } else if let t = allowedSection(from: s, by: step, for: h) {
+            arr.move(h, toSection: t, index: step > 0 ? 0 : arr.members[t].count, pinnedHome: pinnedHome)
         }
     }
 
