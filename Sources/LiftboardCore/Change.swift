@@ -236,9 +236,7 @@ extension Board {
         guard let resolved = resolveReorder(change, item: { locate(item: $0).map { ItemPlace(section: $0.section, index: $0.index) } }) else {
             return nil
         }
-        var order: [[ItemPlace]] = []
-        order.reserveCapacity(sections.count)
-        for s in sections.indices { order.append(sections[s].items.indices.map { ItemPlace(section: s, index: $0) }) }
+        var order = sections.indices.map { s in sections[s].items.indices.map { ItemPlace(section: s, index: $0) } }
         let moved = ChangeRule.apply(resolved, to: &order, movable: { sections[$0.section].items[$0.index].movable })
         guard !moved.isEmpty else { return nil }
         let ids = moved.map { sections[$0.item.section].items[$0.item.index].id }

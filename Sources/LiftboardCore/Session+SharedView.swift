@@ -75,14 +75,8 @@ extension Session {
     /// time of its last input (its own, counted only with an idle reset), so nothing else is
     /// compared. Watchers of one view share their leader's state from one commit to the next.
     public func hasSharedView(_ key: SharedViewKey, madeFrom state: AnyObject?) -> Bool {
-        sharesState(state, lastInput: key.lastInput) || hasSharedView(key)
-    }
-
-    /// Whether this session is in the live state `state` (`sharedState`) of a session whose
-    /// `sharedViewKey` has `lastInput`: then its key is that session's.
-    public func sharesState(_ state: AnyObject?, lastInput: Double?) -> Bool {
-        guard let state, let b = liveBox, b === state else { return false }
-        return b.session.config.idleResetMs <= 0 || ownIdentity()?.lastInput == lastInput
+        guard let state, let b = liveBox, b === state else { return hasSharedView(key) }
+        return b.session.config.idleResetMs <= 0 || ownIdentity()?.lastInput == key.lastInput || hasSharedView(key)
     }
 
     /// Whether this session is idle as `SharedViewKey` means it (it has a key).
@@ -108,7 +102,8 @@ extension Session {
     public mutating func adoptView(of leader: Session, answering leaderOut: [ServerEvent], at now: Double,
                                    leaderIsIdle: Bool? = nil) -> [ServerEvent]? {
         let frames = leaderOut.reduce(0) { n, e in if case .frame = e { n + 1 } else { n } }
-        guard let own = adoptView(of: leader, frames: frames, leaderIsIdle: leaderIsIdle) else { return nil }
+        guard let state = leader.liveBox,
+              let own = adoptView(ofState: state, frames: frames, leaderIsIdle: leaderIsIdle) else { return nil }
         var seq = own.firstSeq
         var out = leaderOut
         for k in out.indices {
@@ -123,18 +118,11 @@ extension Session {
     }
 
     /// `adoptView(of:answering:at:leaderIsIdle:)` for a driver that writes the leader's
-    /// messages itself, each frame with its own head: takes the leader's state, counting
-    /// `frames` frames as sent to this session, and returns what those frames' heads carry
-    /// (the first one's number, the next ones following it; the `ack`). Nothing about the
+    /// messages itself, each frame with its own head: takes the leader's live state after its
+    /// answer (its `sharedState`, a reference passed to each watcher, not a copy of a session),
+    /// counting `frames` frames as sent to this session, and returns what those frames' heads
+    /// carry (the first one's number, the next ones following it; the `ack`). Nothing about the
     /// leader's answer is copied. Nil (nothing taken) when the leader did not stay idle.
-    public mutating func adoptView(of leader: Session, frames: Int, leaderIsIdle: Bool? = nil) -> (firstSeq: Int, ack: Int?)? {
-        guard let state = leader.liveBox else { return nil }
-        return adoptView(ofState: state, frames: frames, leaderIsIdle: leaderIsIdle)
-    }
-
-    /// `adoptView(of:frames:leaderIsIdle:)` given the leader's live state after its answer
-    /// (its `sharedState`), not the leader: a reference passed to each watcher, not a copy of
-    /// a session.
     public mutating func adoptView(ofState state: AnyObject, frames: Int, leaderIsIdle: Bool? = nil) -> (firstSeq: Int, ack: Int?)? {
         guard let leaderBox = state as? LiveBox, leaderIsIdle ?? Self.isIdleForSharing(leaderBox), let me = ownIdentity() else { return nil }
         // The leader's box itself, shared until either session changes (copy on write): a

@@ -147,61 +147,51 @@ public struct JSONParser {
         }
     }
 
+    /// A number, its digits gathered as they are checked: at most 15 of them and no exponent
+    /// (every coordinate and time a client sends) are an exact integer under 2^53 and 10^k is
+    /// exact, so one division rounds correctly, the result strtod gives (Clinger's fast path);
+    /// any other number strtod reads.
     private mutating func number() throws(JSONSyntaxError) -> Double {
         let start = i
-        if i < b.count, b[i] == UInt8(ascii: "-") { i += 1 }
+        let negative = i < b.count && b[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
         guard i < b.count, isDigit(b[i]) else { throw fail("unexpected character") }
-        if b[i] == UInt8(ascii: "0") { i += 1 } else { while i < b.count, isDigit(b[i]) { i += 1 } }
+        var mantissa: UInt64 = 0, digits = 0, fraction = 0
+        if b[i] == UInt8(ascii: "0") { i += 1; digits = 1 } else { readDigits(&mantissa, &digits) }
         if i < b.count, b[i] == UInt8(ascii: ".") {
             i += 1
             guard i < b.count, isDigit(b[i]) else { throw fail("expected a digit") }
-            while i < b.count, isDigit(b[i]) { i += 1 }
+            let whole = digits
+            readDigits(&mantissa, &digits)
+            fraction = digits - whole
         }
         if i < b.count, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
             i += 1
             if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
             guard i < b.count, isDigit(b[i]) else { throw fail("expected a digit") }
             while i < b.count, isDigit(b[i]) { i += 1 }
+        } else if digits <= 15 {
+            let value = Double(mantissa) / Self.powersOfTen[fraction]
+            return negative ? -value : value
         }
-        if let d = fastNumber(start, i) { return d }
         // Huge exponents parse to ±infinity, which validation then refuses.
         guard let d = Double(String(decoding: b[start..<i], as: UTF8.self)) else { throw fail("bad number") }
         return d
     }
 
+    /// The digits at `i` onward, each counted and (wrapping past 19 of them, when only the
+    /// count is read) added to `mantissa`.
+    private mutating func readDigits(_ mantissa: inout UInt64, _ digits: inout Int) {
+        while i < b.count, isDigit(b[i]) {
+            mantissa = mantissa &* 10 &+ UInt64(b[i] &- 0x30)
+            digits += 1
+            i += 1
+        }
+    }
+
     private func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
 
     private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
-
-    /// A number already checked as JSON, read without a String and strtod when it has at most
-    /// 15 digits and no exponent (every coordinate and time a client sends): the digits are an
-    /// exact integer under 2^53 and 10^k is exact, so one division rounds correctly, the
-    /// result strtod gives (Clinger's fast path). `nil`: let strtod read it.
-    private func fastNumber(_ start: Int, _ end: Int) -> Double? {
-        var k = start
-        let negative = b[k] == UInt8(ascii: "-")
-        if negative { k += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var fraction = 0
-        var inFraction = false
-        while k < end {
-            let c = b[k]
-            if c == UInt8(ascii: ".") {
-                inFraction = true
-            } else if c >= 0x30 && c <= 0x39 {
-                digits += 1
-                if digits > 15 { return nil }
-                mantissa = mantissa * 10 + UInt64(c - 0x30)
-                if inFraction { fraction += 1 }
-            } else {
-                return nil
-            }
-            k += 1
-        }
-        let value = Double(mantissa) / Self.powersOfTen[fraction]
-        return negative ? -value : value
-    }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
         guard i + 4 <= b.count else { throw fail("unexpected end") }

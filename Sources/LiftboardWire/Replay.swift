@@ -34,15 +34,9 @@ public struct Replay {
                 output.append(0x0A)
             }
         }
-        var lineNumber = 0
-        var start = stream.startIndex
-        while start < stream.endIndex {
-            var end = start
-            while end < stream.endIndex, stream[end] != 0x0A { end += 1 }
-            lineNumber += 1
-            var slice = stream[start..<end]
-            start = end < stream.endIndex ? end + 1 : end
-            if slice.last == 0x0D { slice = slice.dropLast() }
+        for (k, line) in stream.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = k + 1
+            let slice = line.last == 0x0D ? line.dropLast() : line
             let trimmed = slice.drop { $0 == 0x20 || $0 == 0x09 }
             if let person = Wire.decodePersonLine(trimmed) {
                 emit(personLine(person, &session), line: lineNumber)

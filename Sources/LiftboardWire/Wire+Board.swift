@@ -275,18 +275,34 @@ public enum BoardLimits {
         if board.sections.count > maxSections {
             throw .invalid(field: "sections", reason: "\(board.sections.count) sections, more than \(maxSections)")
         }
-        func text(_ s: String, _ field: String, max: Int) throws(BoardError) {
-            if s.utf8.count > max { throw .invalid(field: field, reason: "\(s.utf8.count) bytes, longer than \(max)") }
+        func text(_ s: String?, _ field: String, max: Int) throws(BoardError) {
+            guard let s, s.utf8.count > max else { return }
+            throw .invalid(field: field, reason: "\(s.utf8.count) bytes, longer than \(max)")
         }
         for (k, s) in board.sections.enumerated() {
             try text(s.id, "sections[\(k)].id", max: maxIDBytes)
             try text(s.title, "sections[\(k)].title", max: maxTextBytes)
-            if let sub = s.subtitle { try text(sub, "sections[\(k)].subtitle", max: maxSubtitleBytes) }
+            try text(s.subtitle, "sections[\(k)].subtitle", max: maxSubtitleBytes)
             for (n, item) in s.items.enumerated() {
-                try text(item.id, "sections[\(k)].items[\(n)].id", max: maxIDBytes)
-                try text(item.label, "sections[\(k)].items[\(n)].label", max: maxTextBytes)
-                try text(item.color, "sections[\(k)].items[\(n)].color", max: maxColorBytes)
-                try Wire.checkCard(item.card, path: "sections[\(k)].items[\(n)]")
+                let path = "sections[\(k)].items[\(n)]", card = item.card
+                try text(item.id, "\(path).id", max: maxIDBytes)
+                try text(item.label, "\(path).label", max: maxTextBytes)
+                try text(item.color, "\(path).color", max: maxColorBytes)
+                try text(card.detail, "\(path).detail", max: maxDetailBytes)
+                try text(card.image, "\(path).image", max: maxImageBytes)
+                if let image = card.image, !isValidImagePath(image) {
+                    throw .invalid(field: "\(path).image",
+                                   reason: "expected a path on this server (/media/…), not \"\(image)\"")
+                }
+                try text(card.badge, "\(path).badge", max: maxBadgeBytes)
+                try text(card.accent, "\(path).accent", max: maxColorBytes)
+                if card.tags.count > Card.maxTags {
+                    throw .invalid(field: "\(path).tags", reason: "\(card.tags.count) tags, more than \(Card.maxTags)")
+                }
+                for (t, tag) in card.tags.enumerated() {
+                    try text(tag.text, "\(path).tags[\(t)].text", max: maxTagBytes)
+                    try text(tag.color, "\(path).tags[\(t)].color", max: maxColorBytes)
+                }
             }
         }
     }

@@ -77,25 +77,4 @@ extension Wire {
             }
         }
     }
-
-    /// The card's fields within `BoardLimits`, named as in a board file.
-    static func checkCard(_ c: Card, path: String) throws(BoardError) {
-        func text(_ s: String?, _ key: String, max: Int) throws(BoardError) {
-            if let s, s.utf8.count > max { throw .invalid(field: "\(path).\(key)", reason: "\(s.utf8.count) bytes, longer than \(max)") }
-        }
-        try text(c.detail, "detail", max: BoardLimits.maxDetailBytes)
-        try text(c.image, "image", max: BoardLimits.maxImageBytes)
-        if let image = c.image, !BoardLimits.isValidImagePath(image) {
-            throw .invalid(field: "\(path).image", reason: "expected a path on this server (/media/…), not \"\(image)\"")
-        }
-        try text(c.badge, "badge", max: BoardLimits.maxBadgeBytes)
-        try text(c.accent, "accent", max: BoardLimits.maxColorBytes)
-        if c.tags.count > Card.maxTags {
-            throw .invalid(field: "\(path).tags", reason: "\(c.tags.count) tags, more than \(Card.maxTags)")
-        }
-        for (k, t) in c.tags.enumerated() {
-            try text(t.text, "tags[\(k)].text", max: BoardLimits.maxTagBytes)
-            try text(t.color, "tags[\(k)].color", max: BoardLimits.maxColorBytes)
-        }
-    }
 }

@@ -9,17 +9,15 @@ extension Wire {
     /// Decodes and validates one client message. Validation comes before meaning: a wrong,
     /// missing or out-of-range field is `bad_message` whatever it refers to.
     public static func decodeClient(_ bytes: some Collection<UInt8>) -> Result<ClientMessage, WireError> {
+        if let r = bytes.withContiguousStorageIfAvailable({ decodeClient(UnsafeRawBufferPointer($0)) }) { return r }
         if let e = oversize(bytes.count) { return .failure(e) }
-        if let m = bytes.withContiguousStorageIfAvailable({ fastMove(UnsafeRawBufferPointer($0)) }) ?? nil { return .success(m) }
         return decodeParsed(bytes)
     }
 
     /// `decodeClient` for a byte array (the server's receive buffer): the same answer, without
     /// the generic collection's dispatch on every message.
     public static func decodeClient(_ bytes: [UInt8]) -> Result<ClientMessage, WireError> {
-        if let e = oversize(bytes.count) { return .failure(e) }
-        if let m = bytes.withUnsafeBytes(fastMove) { return .success(m) }
-        return decodeParsed(bytes)
+        bytes.withUnsafeBytes { decodeClient($0) }
     }
 
     /// `decodeClient` for bytes where they lie (a whole message in lws's receive buffer): the

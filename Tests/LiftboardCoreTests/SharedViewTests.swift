@@ -176,8 +176,10 @@ struct SharedViewTests {
                 }
                 let out = leader.handle(.external(c), at: t)
                 let frames = out.filter { if case .frame = $0 { true } else { false } }.count
+                guard let after = leader.sharedState else { Issue.record("the leader is live"); break }
                 for k in watchers.indices {
-                    if watchers[k].hasSharedView(key, madeFrom: before), watchers[k].adoptView(of: leader, frames: frames) != nil { continue }
+                    if watchers[k].hasSharedView(key, madeFrom: before),
+                       watchers[k].adoptView(ofState: after, frames: frames) != nil { continue }
                     _ = watchers[k].handle(.external(c), at: t)
                 }
             }
