@@ -119,6 +119,20 @@ struct ReleasePass<Member: AnyObject> {
     /// How many sessions were taken since the pass began or was last extended.
     var reached: Int { next }
 
+    /// Releases every session: `write(member, version)` for each in turn, and every `every`
+    /// sessions asks `newer` whether a newer version became durable meanwhile (its droppers
+    /// with it), which extends the pass. Returns whether one did.
+    mutating func run(every: Int = 64, write: (Member, Int) -> Void, newer: () -> (version: Int, first: [Member])?) -> Bool {
+        var extended = false
+        while let m = take() {
+            write(m, version)
+            guard next % every == 0, let n = newer() else { continue }
+            extend(to: n.version, first: n.first)
+            extended = true
+        }
+        return extended
+    }
+
     /// `newer` is durable too: `first` (its droppers) next, then the sessions not reached, then
     /// the ones reached already (released to an older version), each once, all to `newer`.
     mutating func extend(to newer: Int, first: [Member]) {

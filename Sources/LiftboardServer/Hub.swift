@@ -188,17 +188,14 @@ final class Hub {
     private func release(to durable: Int, first: [String], direct: Bool) {
         var pass = ReleasePass(version: durable, first: first.compactMap { connection($0) }, members: connections)
         var direct = direct
-        var extended = false
         passUnderWay = true
-        while let c = pass.take() {
-            c.durableAdvanced(to: pass.version, direct: direct)
-            guard pass.reached % 64 == 0, server.landedMeanwhile(on: self), let n = newer else { continue }
+        let extended = pass.run(write: { c, version in c.durableAdvanced(to: version, direct: direct) }, newer: {
+            guard server.landedMeanwhile(on: self), let n = newer else { return nil }
             newer = nil
-            server.log(.debug, "release", session: nil, "board \(truth.id) v\(pass.version) pass extended to v\(n.durable) after \(pass.reached) sessions")
-            pass.extend(to: n.durable, first: n.first.compactMap { connection($0) })
+            server.log(.debug, "release", session: nil, "board \(truth.id): a release pass extended to v\(n.durable)")
             direct = direct && n.direct
-            extended = true
-        }
+            return (n.durable, n.first.compactMap { connection($0) })
+        })
         passUnderWay = false
         // The reports taken are a round of their own (`Server.drainDurableReports`).
         if extended { settle() }

@@ -162,6 +162,34 @@ final class PlannedWatcher: FanOutMember {
         for w in ws { #expect((before + after).last { $0.0 === w }?.1 == 5) }
     }
 
+    @Test func aPassAsksForANewerVersionEverySixtyFourSessionsAndWritesTheRestOnceToIt() {
+        let ws = (0..<130).map { _ in PlannedWatcher.make() }
+        var pass = ReleasePass(version: 1, first: [], members: ws)
+        var writes: [(PlannedWatcher, Int)] = []
+        var asked: [Int] = []
+        let extended = pass.run(write: { writes.append(($0, $1)) }, newer: {
+            asked.append(writes.count)
+            // Version 3 is durable by the first ask, dropped by ws[100]; nothing newer after it.
+            return asked.count == 1 ? (3, [ws[100]]) : nil
+        })
+        #expect(extended)
+        // Asked after 64 sessions, then every 64 of the extended pass (130 sessions in it).
+        #expect(asked == [64, 128, 192])
+        // The first 64 to version 1; then ws[100], the 65 not reached, and the 64 reached, to 3.
+        #expect(writes.count == 64 + 130)
+        #expect(writes[..<64].map(\.0) === Array(ws[..<64]) && writes[..<64].allSatisfy { $0.1 == 1 })
+        let rest = Array(writes[64...])
+        #expect(rest.map(\.0) === [ws[100]] + ws[64..<100] + ws[101...] + ws[..<64])
+        #expect(rest.allSatisfy { $0.1 == 3 })
+        // Without a newer version: each once, to 1, asked twice.
+        var plain = ReleasePass(version: 1, first: [ws[5]], members: ws)
+        var count = 0, asks = 0
+        var versions: Set<Int> = []
+        let plainExtended = plain.run(write: { _, v in count += 1; versions.insert(v) }, newer: { asks += 1; return nil })
+        #expect(!plainExtended && versions == [1])
+        #expect(count == 130 && asks == 2)
+    }
+
     @Test func anOlderOrEqualVersionDoesNotExtendAPass() {
         let ws = (0..<3).map { _ in PlannedWatcher.make() }
         var pass = ReleasePass(version: 4, first: [], members: ws)
