@@ -42,10 +42,22 @@ final class EventLoop {
     }
 
     /// Waits until a socket is ready or `timeoutNs` passes; returns how many are ready (see `ready(_:)`).
+    /// Where `epoll_pwait2` is missing (kernels before 5.11, valgrind 3.19), `epoll_wait`, its
+    /// timeout rounded up to the millisecond: without it every wait failed at once and the loop
+    /// spun, never seeing a socket ready.
     func wait(timeoutNs: UInt64) -> Int {
+        if !nanosecondWaits {
+            return max(0, Int(epoll_wait(epfd, events, Int32(capacity), Int32(min((timeoutNs + 999_999) / 1_000_000, 60_000)))))
+        }
         var ts = timespec(tv_sec: Int(timeoutNs / 1_000_000_000), tv_nsec: Int(timeoutNs % 1_000_000_000))
-        return max(0, Int(epoll_pwait2(epfd, events, Int32(capacity), &ts, nil)))
+        let n = epoll_pwait2(epfd, events, Int32(capacity), &ts, nil)
+        if n < 0 && errno == ENOSYS {
+            nanosecondWaits = false
+            return wait(timeoutNs: timeoutNs)
+        }
+        return max(0, Int(n))
     }
+    private var nanosecondWaits = true
 
     /// The k-th ready socket of the last `wait`: its token and events.
     func ready(_ k: Int) -> (token: Int, events: UInt32) { (Int(events[k].data.u64), events[k].events) }

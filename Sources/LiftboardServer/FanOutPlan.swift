@@ -84,33 +84,65 @@ struct FanOutPlan: Equatable {
     }
 }
 
-/// The order in which sessions write what a durable version releases: the sessions whose drops
-/// it made durable first (their own commit's answer first), then every other in the order they
-/// joined. Told apart by identity, not by comparing ids (ten thousand watchers, one dropper).
-struct ReleaseOrder<Member: AnyObject>: Sequence {
-    let first: [Member]
-    let members: [Member]
+/// A release: the sessions that write what a durable version releases, in order, and the
+/// version each is released to. The sessions whose drops it made durable go first (their own
+/// commit's answer first), then every other in the order they joined, each once. Told apart by
+/// identity, not by comparing ids (ten thousand watchers, one dropper).
+///
+/// A newer version that becomes durable while a pass is under way extends it
+/// (`extend(to:first:)`) instead of waiting for its end to start a pass of its own: its
+/// droppers come next, then the sessions not reached yet, which write both versions' messages
+/// in one write, then the ones reached before, for the newer version's alone. So a thousand
+/// watchers cost a thousand writes and one more for each reached, not two thousand, and the
+/// newer commit's last watcher is not one whole pass later.
+struct ReleasePass<Member: AnyObject> {
+    /// The version the sessions still to come are released to.
+    private(set) var version: Int
+    /// Every session, in the order of this pass; those before `next` are reached.
+    private var order: [Member]
+    private var next = 0
 
-    func makeIterator() -> Iterator { Iterator(first: first, members: members) }
+    init(version: Int, first: [Member], members: [Member]) {
+        self.version = version
+        order = first
+        order.reserveCapacity(first.count + members.count)
+        for m in members where !first.contains(where: { $0 === m }) { order.append(m) }
+    }
 
-    struct Iterator: IteratorProtocol {
-        let first: [Member]
-        let members: [Member]
-        var k = 0
-        var inFirst = true
+    /// The next session to release (to `version`), or nil when every one is.
+    mutating func take() -> Member? {
+        guard next < order.count else { return nil }
+        next += 1
+        return order[next - 1]
+    }
 
-        mutating func next() -> Member? {
-            if inFirst {
-                if k < first.count { k += 1; return first[k - 1] }
-                inFirst = false
-                k = 0
-            }
-            while k < members.count {
-                let m = members[k]
-                k += 1
-                if !first.contains(where: { $0 === m }) { return m }
-            }
-            return nil
+    /// How many sessions were taken since the pass began or was last extended.
+    var reached: Int { next }
+
+    /// Releases every session: `write(member, version)` for each in turn, and every `every`
+    /// sessions asks `newer` whether a newer version became durable meanwhile (its droppers
+    /// with it), which extends the pass. Returns whether one did.
+    mutating func run(every: Int = 64, write: (Member, Int) -> Void, newer: () -> (version: Int, first: [Member])?) -> Bool {
+        var extended = false
+        while let m = take() {
+            write(m, version)
+            guard next % every == 0, let n = newer() else { continue }
+            extend(to: n.version, first: n.first)
+            extended = true
         }
+        return extended
+    }
+
+    /// `newer` is durable too: `first` (its droppers) next, then the sessions not reached, then
+    /// the ones reached already (released to an older version), each once, all to `newer`.
+    mutating func extend(to newer: Int, first: [Member]) {
+        guard newer > version else { return }
+        version = newer
+        var rest = first
+        rest.reserveCapacity(order.count)
+        for m in order[next...] where !first.contains(where: { $0 === m }) { rest.append(m) }
+        for m in order[..<next] where !first.contains(where: { $0 === m }) { rest.append(m) }
+        order = rest
+        next = 0
     }
 }

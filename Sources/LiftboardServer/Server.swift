@@ -417,6 +417,17 @@ public final class Server {
         for (board, hub) in touched { (boardsChanged ? hubs[board] : hub)?.settle() }
     }
 
+    /// During `hub`'s release pass: the commits of its board made durable since, at the head of
+    /// the store's reports, handed to it as `drainDurableReports` would (their release extends
+    /// the pass). False when there were none.
+    func landedMeanwhile(on hub: Hub) -> Bool {
+        let batch = store.reports.takeLanded(board: hub.board.id)
+        guard !batch.isEmpty else { return false }
+        hub.durable(batch)
+        if api.pending.awaitsCommits { for landed in batch { answerWrite(.landed(landed)) } }
+        return true
+    }
+
     /// `--token` in `Authorization: Bearer` or `?token=`, compared in constant time.
     func tokenAccepted(wsi: OpaquePointer, expected: String) -> Bool {
         if let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), Authenticator.same(auth, "Bearer \(expected)") { return true }

@@ -41,6 +41,18 @@ final class StoreReports: @unchecked Sendable {
         for o in outcomes { pending.append(Report(o)) }
         lock.unlock()
     }
+    /// The reports at the head of the queue that are commits of `board` made durable (none when
+    /// the first is anything else): taken during a release pass, which they extend.
+    func takeLanded(board: String) -> [DurableCommit] {
+        lock.lock(); defer { lock.unlock() }
+        var out: [DurableCommit] = []
+        for r in pending {
+            guard case .landed(let d) = r, d.board == board else { break }
+            out.append(d)
+        }
+        pending.removeFirst(out.count)
+        return out
+    }
     func take() -> [Report] {
         lock.lock(); defer { lock.unlock() }
         let out = pending

@@ -37,6 +37,21 @@ final class MessageFieldsTests: XCTestCase {
         XCTAssertNil(whole?.base)
     }
 
+    func testAPresenceIsReadUpToItsBaseAndNoFurther() {
+        // The entries after `base` (or after `board` in a whole one) are not read: what follows
+        // them is not checked either.
+        let d = scan(#"{"t":"presence","v":7,"base":5,"board":"b","changed":[{"session":"s1" NOT JSON"#)
+        XCTAssertEqual(d?.kind, .presence)
+        XCTAssertEqual(d?.v, 7)
+        XCTAssertEqual(d?.base, 5)
+        let whole = scan(#"{"t":"presence","v":7,"board":"b","people":[{"base":3}],"base":2}"#)
+        XCTAssertEqual(whole?.v, 7)
+        XCTAssertNil(whole?.base, "a base after board is an entry's or a later member's, not the difference's")
+        // A presence without `v` (`presence: "full"`) is read whole, as any message.
+        XCTAssertNil(scan(#"{"t":"presence","board":"b","people":[ NOT JSON"#))
+        XCTAssertEqual(scan(#"{"t":"presence","board":"b","people":[],"watching":0}"#)?.kind, .presence)
+    }
+
     func testAFramesCommitIsReadApartFromTheFrame() {
         // What the server writes for `commits: "inline"` (Wire's own encoding of such a frame).
         var f = FrameMessage(seq: 4, ms: 12, ack: 9)

@@ -124,12 +124,80 @@ final class PlannedWatcher: FanOutMember {
         }
     }
 
+    /// Every session of a pass, in its order, with the version each is released to.
+    static func drain(_ pass: inout ReleasePass<PlannedWatcher>, _ n: Int = .max) -> [(PlannedWatcher, Int)] {
+        var out: [(PlannedWatcher, Int)] = []
+        while out.count < n, let m = pass.take() { out.append((m, pass.version)) }
+        return out
+    }
+
     @Test func whatADurableVersionReleasesIsWrittenByTheDroppersFirstThenByEveryOtherOnce() {
         let ws = (0..<5).map { _ in PlannedWatcher.make() }
-        #expect(Array(ReleaseOrder(first: [ws[3]], members: ws)) === [ws[3], ws[0], ws[1], ws[2], ws[4]])
-        #expect(Array(ReleaseOrder(first: [ws[4], ws[0]], members: ws)) === [ws[4], ws[0], ws[1], ws[2], ws[3]])
-        #expect(Array(ReleaseOrder(first: [], members: ws)) === ws)
-        #expect(Array(ReleaseOrder(first: [PlannedWatcher](), members: [])).isEmpty)
+        func order(_ first: [PlannedWatcher], _ members: [PlannedWatcher]) -> [PlannedWatcher] {
+            var pass = ReleasePass(version: 7, first: first, members: members)
+            let taken = Self.drain(&pass)
+            #expect(taken.allSatisfy { $0.1 == 7 })
+            return taken.map(\.0)
+        }
+        #expect(order([ws[3]], ws) === [ws[3], ws[0], ws[1], ws[2], ws[4]])
+        #expect(order([ws[4], ws[0]], ws) === [ws[4], ws[0], ws[1], ws[2], ws[3]])
+        #expect(order([], ws) === ws)
+        #expect(order([], []).isEmpty)
+    }
+
+    @Test func aNewerVersionDurableDuringAPassGoesToItsDroppersThenTheRestThenTheReachedOnce() {
+        let ws = (0..<6).map { _ in PlannedWatcher.make() }
+        var pass = ReleasePass(version: 3, first: [ws[4]], members: ws)
+        let before = Self.drain(&pass, 3)
+        #expect(before.map(\.0) === [ws[4], ws[0], ws[1]] && before.allSatisfy { $0.1 == 3 })
+        #expect(pass.reached == 3)
+        // Version 5 (4 and 5 in one report), dropped by ws[2] (not reached) and ws[0] (reached).
+        pass.extend(to: 5, first: [ws[2], ws[0]])
+        #expect(pass.reached == 0)
+        let after = Self.drain(&pass)
+        // Every session once more, each to 5: the droppers, those not reached, those reached.
+        #expect(after.map(\.0) === [ws[2], ws[0], ws[3], ws[5], ws[4], ws[1]])
+        #expect(after.allSatisfy { $0.1 == 5 })
+        // So every session's last release is to 5, and none is released twice to 3.
+        for w in ws { #expect((before + after).last { $0.0 === w }?.1 == 5) }
+    }
+
+    @Test func aPassAsksForANewerVersionEverySixtyFourSessionsAndWritesTheRestOnceToIt() {
+        let ws = (0..<130).map { _ in PlannedWatcher.make() }
+        var pass = ReleasePass(version: 1, first: [], members: ws)
+        var writes: [(PlannedWatcher, Int)] = []
+        var asked: [Int] = []
+        let extended = pass.run(write: { writes.append(($0, $1)) }, newer: {
+            asked.append(writes.count)
+            // Version 3 is durable by the first ask, dropped by ws[100]; nothing newer after it.
+            return asked.count == 1 ? (3, [ws[100]]) : nil
+        })
+        #expect(extended)
+        // Asked after 64 sessions, then every 64 of the extended pass (130 sessions in it).
+        #expect(asked == [64, 128, 192])
+        // The first 64 to version 1; then ws[100], the 65 not reached, and the 64 reached, to 3.
+        #expect(writes.count == 64 + 130)
+        #expect(writes[..<64].map(\.0) === Array(ws[..<64]) && writes[..<64].allSatisfy { $0.1 == 1 })
+        let rest = Array(writes[64...])
+        #expect(rest.map(\.0) === [ws[100]] + ws[64..<100] + ws[101...] + ws[..<64])
+        #expect(rest.allSatisfy { $0.1 == 3 })
+        // Without a newer version: each once, to 1, asked twice.
+        var plain = ReleasePass(version: 1, first: [ws[5]], members: ws)
+        var count = 0, asks = 0
+        var versions: Set<Int> = []
+        let plainExtended = plain.run(write: { _, v in count += 1; versions.insert(v) }, newer: { asks += 1; return nil })
+        #expect(!plainExtended && versions == [1])
+        #expect(count == 130 && asks == 2)
+    }
+
+    @Test func anOlderOrEqualVersionDoesNotExtendAPass() {
+        let ws = (0..<3).map { _ in PlannedWatcher.make() }
+        var pass = ReleasePass(version: 4, first: [], members: ws)
+        _ = pass.take()
+        pass.extend(to: 4, first: [ws[2]])
+        pass.extend(to: 2, first: [ws[2]])
+        let rest = Self.drain(&pass)
+        #expect(rest.map(\.0) === [ws[1], ws[2]] && rest.allSatisfy { $0.1 == 4 })
     }
 }
 
