@@ -45,10 +45,8 @@ public struct JSONWriter {
 
     /// The output, handed over without a copy; the writer is left empty.
     public mutating func takeBytes() -> [UInt8] {
-        if storage.count > count { storage.removeLast(storage.count - count) }
-        var out: [UInt8] = []
-        swap(&out, &storage)
-        count = 0
+        var (out, end) = takeStorage()
+        if out.count > end { out.removeLast(out.count - end) }
         return out
     }
 
@@ -141,6 +139,10 @@ public struct JSONWriter {
     public mutating func string(orNull s: String?) { if let s { string(s) } else { null() } }
     /// `[s, …]`: ids (a frame's `gone` and `removed`, a group).
     public mutating func strings(_ list: [String]) { beginArray(); for s in list { string(s) }; endArray() }
+    /// `[…]`, each element written by `element` (the messages' lists: cells, sections, snapshots).
+    mutating func array<T>(_ list: [T], _ element: (T, inout JSONWriter) -> Void) {
+        beginArray(); for x in list { element(x, &self) }; endArray()
+    }
 
     public mutating func int(_ v: Int) { pieces(bound: PieceBound.int) { $0.int(v) } }
 

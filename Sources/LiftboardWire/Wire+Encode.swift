@@ -56,14 +56,8 @@ extension Wire {
             w.key("content"); size(m.content, &w)
             w.key("scroll"); point(m.scroll, &w)
             w.key("sections"); sections(m.sections, &w)
-            w.key("cells"); w.beginArray()
-            for c in m.cells { cellInfo(c, &w, open: true) }
-            w.endArray()
-            if !m.snapshots.isEmpty {
-                w.key("snapshots"); w.beginArray()
-                for s in m.snapshots { snapshot(s, &w) }
-                w.endArray()
-            }
+            w.key("cells"); w.array(m.cells, cellInfo)
+            if !m.snapshots.isEmpty { w.key("snapshots"); w.array(m.snapshots, snapshot) }
         case .frame(let f):
             frame(f, commitOrder: commitOrder, &w)
         case .lift, .moved, .drop:
@@ -150,19 +144,16 @@ extension Wire {
             w.key("after"); w.string(orNull: after)
             if let parent { w.key("parent"); w.string(parent) }
         case .removeItem(let id):
-            w.key("edit"); w.literal("removeItem")
-            w.key("id"); w.string(id)
+            edit("removeItem", id: id, &w)
         case .copyItem(let id, let new, let section, let after, let index, let parent):
-            w.key("edit"); w.literal("copyItem")
-            w.key("id"); w.string(id)
+            edit("copyItem", id: id, &w)
             w.key("as"); w.string(new)
             w.key("section"); w.string(section)
             w.key("after"); w.string(orNull: after)
             w.key("index"); w.int(index)
             if let parent { w.key("parent"); w.string(parent) }
         case .updateItem(let u):
-            w.key("edit"); w.literal("updateItem")
-            w.key("id"); w.string(u.id)
+            edit("updateItem", id: u.id, &w)
             if let v = u.label { w.key("label"); w.string(v) }
             if let v = u.color { w.key("color"); w.string(v) }
             if let v = u.height { w.key("height"); w.number(v) }
@@ -173,23 +164,24 @@ extension Wire {
             if let v = u.tags { w.key("tags"); tags(v, &w) }
             if let v = u.accent { w.key("accent"); w.string(v) }
         case .addSection(let id, let title, let after):
-            w.key("edit"); w.literal("addSection")
-            w.key("id"); w.string(id)
+            edit("addSection", id: id, &w)
             w.key("title"); w.string(title)
             w.key("after"); w.string(orNull: after)
         case .renameSection(let id, let title):
-            w.key("edit"); w.literal("renameSection")
-            w.key("id"); w.string(id)
+            edit("renameSection", id: id, &w)
             w.key("title"); w.string(title)
         case .setSubtitle(let id, let subtitle):
-            w.key("edit"); w.literal("setSubtitle")
-            w.key("id"); w.string(id)
+            edit("setSubtitle", id: id, &w)
             w.key("subtitle"); w.string(subtitle ?? "")
         case .removeSection(let id):
-            w.key("edit"); w.literal("removeSection")
-            w.key("id"); w.string(id)
+            edit("removeSection", id: id, &w)
         }
         w.endObject()
+    }
+
+    /// An edit's first members, `"edit":KIND,"id":ID` (all but `addItem`'s, which has no `id`).
+    static func edit(_ kind: StaticString, id: String, _ w: inout JSONWriter) {
+        w.key("edit"); w.literal(kind); w.key("id"); w.string(id)
     }
 
     /// An item as a board file writes it (`color` left out when empty, but for `everyColor`:
@@ -502,7 +494,7 @@ extension Wire {
         return true
     }
 
-    static func cellInfo(_ c: CellInfo, _ w: inout JSONWriter, open: Bool) {
+    static func cellInfo(_ c: CellInfo, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("id"); w.string(c.id)
         w.key("label"); w.string(c.label)
@@ -521,8 +513,7 @@ extension Wire {
     }
 
     static func sections(_ list: [SectionInfo], _ w: inout JSONWriter) {
-        w.beginArray()
-        for s in list {
+        w.array(list) { s, w in
             w.beginObject()
             w.key("id"); w.string(s.id)
             w.key("title"); w.string(s.title)
@@ -536,7 +527,6 @@ extension Wire {
             if let m = s.maxDepth { w.key("maxDepth"); w.int(m) }
             w.endObject()
         }
-        w.endArray()
     }
 
     static func config(_ c: SessionConfig, springMs: Double? = nil, _ w: inout JSONWriter) {
