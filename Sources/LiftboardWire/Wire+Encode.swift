@@ -16,10 +16,10 @@ extension Wire {
     /// Appends one server message to `out`: the server's hot path reuses one buffer.
     public static func encode(_ event: ServerEvent, line: Int? = nil, commitOrder: CommitOrderMode = .full,
                               into out: inout [UInt8]) {
-        var w = JSONWriter(into: out)
-        out = []
-        message(event, line: line, commitOrder: commitOrder, &w)
-        out = w.takeBytes()
+        let end = JSONWriter.write(over: &out, from: out.count) {
+            message(event, line: line, commitOrder: commitOrder, &$0)
+        }
+        out.removeSubrange(end...)
     }
 
     /// Writes one server message into `buffer` from `start`, over whatever lies there, and
@@ -27,13 +27,7 @@ extension Wire {
     /// message, not made again).
     public static func encode(_ event: ServerEvent, commitOrder: CommitOrderMode = .full, over buffer: inout [UInt8],
                               from start: Int) -> Int {
-        precondition(start <= buffer.count, "the message starts within the buffer")
-        var w = JSONWriter(over: buffer, from: start)
-        buffer = []
-        message(event, line: nil, commitOrder: commitOrder, &w)
-        let taken = w.takeStorage()
-        buffer = taken.bytes
-        return taken.end
+        JSONWriter.write(over: &buffer, from: start) { message(event, line: nil, commitOrder: commitOrder, &$0) }
     }
 
     /// One server message as a JSON object (also each of a frame's inline `events`).
@@ -104,15 +98,13 @@ extension Wire {
 
     /// `[{"id", "from": {"section", "index"}, "to": {…}}…]`.
     static func moves(_ list: [Move], _ w: inout JSONWriter) {
-        w.beginArray()
-        for m in list {
+        w.array(list) { m, w in
             w.beginObject()
             w.key("id"); w.string(m.id)
             w.key("from"); place(m.from, &w)
             w.key("to"); place(m.to, &w)
             w.endObject()
         }
-        w.endArray()
     }
 
     /// `{"id", "section", "after", "index"}` (`after` null: first in the section),
@@ -123,16 +115,12 @@ extension Wire {
         switch c {
         case .insert(let id, let section, let after, let index):
             w.key("id"); w.string(id)
-            w.key("section"); w.string(section)
-            w.key("after"); w.string(orNull: after)
-            w.key("index"); w.int(index)
+            at(section, after: after, index: index, &w)
         case .swap(let x, let y):
             w.key("swap"); w.beginArray(); w.string(x); w.string(y); w.endArray()
         case .group(let ids, let section, let after, let index):
             w.key("group"); w.strings(ids)
-            w.key("section"); w.string(section)
-            w.key("after"); w.string(orNull: after)
-            w.key("index"); w.int(index)
+            at(section, after: after, index: index, &w)
         case .batch(let changes):
             w.key("batch"); w.beginArray(); for c in changes { change(c, &w) }; w.endArray()
         case .move(let id, let section, let parent, let after, let index):
@@ -140,17 +128,14 @@ extension Wire {
         case .addItem(let item, let section, let after, let parent):
             w.key("edit"); w.literal("addItem")
             w.key("item"); self.item(item, &w)
-            w.key("section"); w.string(section)
-            w.key("after"); w.string(orNull: after)
+            at(section, after: after, index: nil, &w)
             if let parent { w.key("parent"); w.string(parent) }
         case .removeItem(let id):
             edit("removeItem", id: id, &w)
         case .copyItem(let id, let new, let section, let after, let index, let parent):
             edit("copyItem", id: id, &w)
             w.key("as"); w.string(new)
-            w.key("section"); w.string(section)
-            w.key("after"); w.string(orNull: after)
-            w.key("index"); w.int(index)
+            at(section, after: after, index: index, &w)
             if let parent { w.key("parent"); w.string(parent) }
         case .updateItem(let u):
             edit("updateItem", id: u.id, &w)
@@ -177,6 +162,12 @@ extension Wire {
             edit("removeSection", id: id, &w)
         }
         w.endObject()
+    }
+
+    /// `"section":S,"after":A` (`after` null: first in the section) and, when given, `"index":I`.
+    static func at(_ section: String, after: String?, index: Int?, _ w: inout JSONWriter) {
+        w.key("section"); w.string(section); w.key("after"); w.string(orNull: after)
+        if let index { w.key("index"); w.int(index) }
     }
 
     /// An edit's first members, `"edit":KIND,"id":ID` (all but `addItem`'s, which has no `id`).
@@ -286,14 +277,7 @@ extension Wire {
     /// `appendFrameHead` written into `buffer` from `start`, over whatever lies there (as
     /// `encode(_:commitOrder:over:from:)` writes): returns where it ends.
     public static func frameHead(seq: Int, ms: Double, ack: Int?, over buffer: inout [UInt8], from start: Int) -> Int {
-        precondition(start <= buffer.count, "the head starts within the buffer")
-        var w = JSONWriter(over: buffer, from: start)
-        buffer = []
-        w.beginObject()
-        frameHead(seq: seq, ms: ms, ack: ack, &w)
-        let taken = w.takeStorage()
-        buffer = taken.bytes
-        return taken.end
+        JSONWriter.write(over: &buffer, from: start) { w in w.beginObject(); frameHead(seq: seq, ms: ms, ack: ack, &w) }
     }
 
     static func snapshot(_ s: SnapshotUpdate, _ w: inout JSONWriter) {
