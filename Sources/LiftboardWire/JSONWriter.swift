@@ -303,10 +303,7 @@ extension JSONWriter {
         case .bool(let b): bool(b)
         case .number(let n): number(n)
         case .string(let s): string(s)
-        case .array(let a):
-            beginArray()
-            for x in a { value(x) }
-            endArray()
+        case .array(let a): array(a) { x, w in w.value(x) }
         case .object(let members):
             beginObject()
             for (k, x) in members { dynamicKey(k); value(x) }

@@ -47,8 +47,8 @@ extension Wire {
             if let kind = m.layout { w.key("layout"); w.string(kind.rawValue) }
             if let i = m.treeIndent { w.key("tree"); w.beginObject(); w.key("indent"); w.number(i); w.endObject() }
             w.key("version"); w.int(m.version)
-            w.key("content"); size(m.content, &w)
-            w.key("scroll"); point(m.scroll, &w)
+            w.member(#""content":{"w":"#, m.content.w); w.member(#""h":"#, m.content.h); w.raw("}")  // as a frame's
+            w.member(#""scroll":{"x":"#, m.scroll.x); w.member(#""y":"#, m.scroll.y); w.raw("}")
             w.key("sections"); sections(m.sections, &w)
             w.key("cells"); w.array(m.cells, cellInfo)
             if !m.snapshots.isEmpty { w.key("snapshots"); w.array(m.snapshots, snapshot) }
@@ -544,14 +544,6 @@ extension Wire {
         w.key("section"); w.string(p.section)
         w.key("index"); w.int(p.index)
         w.endObject()
-    }
-
-    static func point(_ p: Point, _ w: inout JSONWriter) {
-        w.beginObject(); w.key("x"); w.number(p.x); w.key("y"); w.number(p.y); w.endObject()
-    }
-
-    static func size(_ s: Size, _ w: inout JSONWriter) {
-        w.beginObject(); w.key("w"); w.number(s.w); w.key("h"); w.number(s.h); w.endObject()
     }
 
     static func rect(_ r: Rect, _ w: inout JSONWriter) {
