@@ -41,9 +41,8 @@ extension FrameMessage {
             }
         }
         let cameBack = Set(next.cells.filter { $0.info != nil }.map(\.id))
-        m.gone = m.gone.filter { !cameBack.contains($0) }
+        var gone = m.gone.filter { !cameBack.contains($0) }
         m.cells.removeAll { nextGone.contains($0.id) }
-        var gone = m.gone
         for g in next.gone where !gone.contains(g) { gone.append(g) }
         m.gone = gone
         if !next.removed.isEmpty {

@@ -35,10 +35,7 @@ extension LiveSession {
         for h in sent.order { sent.slot[h] = -1 }
         sent.order = handles
         sent.holders.removeAll()
-        var cells: [SentCell] = []
-        cells.reserveCapacity(handles.count)
-        for h in handles { cells.append(sentCell(h)) }
-        sent.cells = cells
+        sent.cells = handles.map { sentCell($0) }
         for (k, h) in handles.enumerated() { sent.slot[h] = Int32(k) }
         arr.clearChanges()
         sent.scroll = scrolling.y

@@ -14,20 +14,17 @@ extension LiveSession {
         scrolling.flings = []
         let recognizer = LongPressRecognizer(at: at, time: now, pressMs: config.pressMs,
                                              allowableMovement: config.allowableMovement)
-        pointers.append(PointerState(id: p, kind: kind, mods: mods, recognizer: recognizer, position: at,
-                                     scrollAtDown: scrolling.y, samples: [(now, at.y)]))
+        var pointer = PointerState(id: p, kind: kind, mods: mods, recognizer: recognizer, position: at,
+                                   scrollAtDown: scrolling.y, samples: [(now, at.y)])
         if scrollsSections {
-            let k = pointers.count - 1
-            pointers[k].scrollXAtDown = scrolling.x
-            pointers[k].columnAtDown = column(atX: at.x + scrolling.x)
-            pointers[k].columnScrollAtDown = pointers[k].columnAtDown.map { scrolling.columns[$0] } ?? 0
+            pointer.scrollXAtDown = scrolling.x
+            pointer.columnAtDown = column(atX: at.x + scrolling.x)
+            pointer.columnScrollAtDown = pointer.columnAtDown.map { scrolling.columns[$0] } ?? 0
         }
-        if button != 0 {
-            // Not the primary button (the secondary opens the page's menu): it presses nothing,
-            // and its move and up do nothing either.
-            pointers[pointers.count - 1].recognizer.cancel()
-            pointers[pointers.count - 1].phase = .inert
-        }
+        // Not the primary button (the secondary opens the page's menu): it presses nothing,
+        // and its move and up do nothing either.
+        if button != 0 { pointer.recognizer.cancel(); pointer.phase = .inert }
+        pointers.append(pointer)
         askClaim(pointer: pointers.count - 1, at: at)
         // A press on a drag handle lifts at once, whatever the pointer (UIKit's reorder control).
         if onHandle(at) {
@@ -89,13 +86,8 @@ extension LiveSession {
             break
         case .panning:
             var moved = pointer
-            if scrollsSections {
-                moved.samples.append((now, moved.panAxis == .x ? at.x : at.y))
-                startFling(from: moved, now: now)
-            } else {
-                moved.samples.append((now, at.y))
-                startDeceleration(from: moved, now: now)
-            }
+            moved.samples.append((now, scrollsSections && moved.panAxis == .x ? at.x : at.y))
+            if scrollsSections { startFling(from: moved, now: now) } else { startDeceleration(from: moved, now: now) }
         case .dragging:
             if let d = dragIndex(p) {
                 followPointer(d, to: at, now: now)

@@ -22,35 +22,23 @@ public struct JSONWriter {
         count = bytes.count
     }
 
-    /// Writes over `bytes` from `start`: what lies past it is room already made (any bytes),
-    /// kept by `takeStorage()` for the next writer. The server's send buffer is reused this
-    /// way: cut back to each message's end, its room was zeroed again for every message.
-    init(over bytes: [UInt8], from start: Int) {
-        storage = bytes
-        count = start
-    }
-
-    /// The buffer with its room past the output, and where the output ends; the writer is
-    /// left empty.
-    mutating func takeStorage() -> (bytes: [UInt8], end: Int) {
-        var out: [UInt8] = []
-        swap(&out, &storage)
-        let end = count
-        count = 0
-        return (out, end)
+    /// Writes what `body` writes over `buffer` from `start` and returns where it ends: what
+    /// lies past it is room already made (any bytes), kept in `buffer` for the next writer. The
+    /// server's send buffer is reused this way: cut back to each message's end, its room was
+    /// zeroed again for every message. The buffer is handed over, not copied.
+    @inline(__always)
+    static func write(over buffer: inout [UInt8], from start: Int, _ body: (inout JSONWriter) -> Void) -> Int {
+        precondition(start <= buffer.count, "the output starts within the buffer")
+        var w = JSONWriter()
+        swap(&w.storage, &buffer)
+        w.count = start
+        body(&w)
+        swap(&w.storage, &buffer)
+        return w.count
     }
 
     /// What has been written (after whatever the buffer held at `init`).
     public var bytes: [UInt8] { count == storage.count ? storage : Array(storage[..<count]) }
-
-    /// The output, handed over without a copy; the writer is left empty.
-    public mutating func takeBytes() -> [UInt8] {
-        if storage.count > count { storage.removeLast(storage.count - count) }
-        var out: [UInt8] = []
-        swap(&out, &storage)
-        count = 0
-        return out
-    }
 
     /// Zeros to make room with: one copy (a memcpy) per piece that does not fit, of what it
     /// needs and at least 2 KiB: a frame's pieces ask for their bounds (a cell 400 bytes and
@@ -141,6 +129,10 @@ public struct JSONWriter {
     public mutating func string(orNull s: String?) { if let s { string(s) } else { null() } }
     /// `[s, …]`: ids (a frame's `gone` and `removed`, a group).
     public mutating func strings(_ list: [String]) { beginArray(); for s in list { string(s) }; endArray() }
+    /// `[…]`, each element written by `element` (the messages' lists: cells, sections, snapshots).
+    mutating func array<T>(_ list: [T], _ element: (T, inout JSONWriter) -> Void) {
+        beginArray(); for x in list { element(x, &self) }; endArray()
+    }
 
     public mutating func int(_ v: Int) { pieces(bound: PieceBound.int) { $0.int(v) } }
 
@@ -311,10 +303,7 @@ extension JSONWriter {
         case .bool(let b): bool(b)
         case .number(let n): number(n)
         case .string(let s): string(s)
-        case .array(let a):
-            beginArray()
-            for x in a { value(x) }
-            endArray()
+        case .array(let a): array(a) { x, w in w.value(x) }
         case .object(let members):
             beginObject()
             for (k, x) in members { dynamicKey(k); value(x) }

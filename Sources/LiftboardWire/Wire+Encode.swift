@@ -16,10 +16,10 @@ extension Wire {
     /// Appends one server message to `out`: the server's hot path reuses one buffer.
     public static func encode(_ event: ServerEvent, line: Int? = nil, commitOrder: CommitOrderMode = .full,
                               into out: inout [UInt8]) {
-        var w = JSONWriter(into: out)
-        out = []
-        message(event, line: line, commitOrder: commitOrder, &w)
-        out = w.takeBytes()
+        let end = JSONWriter.write(over: &out, from: out.count) {
+            message(event, line: line, commitOrder: commitOrder, &$0)
+        }
+        out.removeSubrange(end...)
     }
 
     /// Writes one server message into `buffer` from `start`, over whatever lies there, and
@@ -27,13 +27,7 @@ extension Wire {
     /// message, not made again).
     public static func encode(_ event: ServerEvent, commitOrder: CommitOrderMode = .full, over buffer: inout [UInt8],
                               from start: Int) -> Int {
-        precondition(start <= buffer.count, "the message starts within the buffer")
-        var w = JSONWriter(over: buffer, from: start)
-        buffer = []
-        message(event, line: nil, commitOrder: commitOrder, &w)
-        let taken = w.takeStorage()
-        buffer = taken.bytes
-        return taken.end
+        JSONWriter.write(over: &buffer, from: start) { message(event, line: nil, commitOrder: commitOrder, &$0) }
     }
 
     /// One server message as a JSON object (also each of a frame's inline `events`).
@@ -53,17 +47,11 @@ extension Wire {
             if let kind = m.layout { w.key("layout"); w.string(kind.rawValue) }
             if let i = m.treeIndent { w.key("tree"); w.beginObject(); w.key("indent"); w.number(i); w.endObject() }
             w.key("version"); w.int(m.version)
-            w.key("content"); size(m.content, &w)
-            w.key("scroll"); point(m.scroll, &w)
+            w.member(#""content":{"w":"#, m.content.w); w.member(#""h":"#, m.content.h); w.raw("}")  // as a frame's
+            w.member(#""scroll":{"x":"#, m.scroll.x); w.member(#""y":"#, m.scroll.y); w.raw("}")
             w.key("sections"); sections(m.sections, &w)
-            w.key("cells"); w.beginArray()
-            for c in m.cells { cellInfo(c, &w, open: true) }
-            w.endArray()
-            if !m.snapshots.isEmpty {
-                w.key("snapshots"); w.beginArray()
-                for s in m.snapshots { snapshot(s, &w) }
-                w.endArray()
-            }
+            w.key("cells"); w.array(m.cells, cellInfo)
+            if !m.snapshots.isEmpty { w.key("snapshots"); w.array(m.snapshots, snapshot) }
         case .frame(let f):
             frame(f, commitOrder: commitOrder, &w)
         case .lift, .moved, .drop:
@@ -110,15 +98,13 @@ extension Wire {
 
     /// `[{"id", "from": {"section", "index"}, "to": {…}}…]`.
     static func moves(_ list: [Move], _ w: inout JSONWriter) {
-        w.beginArray()
-        for m in list {
+        w.array(list) { m, w in
             w.beginObject()
             w.key("id"); w.string(m.id)
             w.key("from"); place(m.from, &w)
             w.key("to"); place(m.to, &w)
             w.endObject()
         }
-        w.endArray()
     }
 
     /// `{"id", "section", "after", "index"}` (`after` null: first in the section),
@@ -129,16 +115,12 @@ extension Wire {
         switch c {
         case .insert(let id, let section, let after, let index):
             w.key("id"); w.string(id)
-            w.key("section"); w.string(section)
-            w.key("after"); w.string(orNull: after)
-            w.key("index"); w.int(index)
+            at(section, after: after, index: index, &w)
         case .swap(let x, let y):
             w.key("swap"); w.beginArray(); w.string(x); w.string(y); w.endArray()
         case .group(let ids, let section, let after, let index):
             w.key("group"); w.strings(ids)
-            w.key("section"); w.string(section)
-            w.key("after"); w.string(orNull: after)
-            w.key("index"); w.int(index)
+            at(section, after: after, index: index, &w)
         case .batch(let changes):
             w.key("batch"); w.beginArray(); for c in changes { change(c, &w) }; w.endArray()
         case .move(let id, let section, let parent, let after, let index):
@@ -146,23 +128,17 @@ extension Wire {
         case .addItem(let item, let section, let after, let parent):
             w.key("edit"); w.literal("addItem")
             w.key("item"); self.item(item, &w)
-            w.key("section"); w.string(section)
-            w.key("after"); w.string(orNull: after)
+            at(section, after: after, index: nil, &w)
             if let parent { w.key("parent"); w.string(parent) }
         case .removeItem(let id):
-            w.key("edit"); w.literal("removeItem")
-            w.key("id"); w.string(id)
+            edit("removeItem", id: id, &w)
         case .copyItem(let id, let new, let section, let after, let index, let parent):
-            w.key("edit"); w.literal("copyItem")
-            w.key("id"); w.string(id)
+            edit("copyItem", id: id, &w)
             w.key("as"); w.string(new)
-            w.key("section"); w.string(section)
-            w.key("after"); w.string(orNull: after)
-            w.key("index"); w.int(index)
+            at(section, after: after, index: index, &w)
             if let parent { w.key("parent"); w.string(parent) }
         case .updateItem(let u):
-            w.key("edit"); w.literal("updateItem")
-            w.key("id"); w.string(u.id)
+            edit("updateItem", id: u.id, &w)
             if let v = u.label { w.key("label"); w.string(v) }
             if let v = u.color { w.key("color"); w.string(v) }
             if let v = u.height { w.key("height"); w.number(v) }
@@ -173,23 +149,30 @@ extension Wire {
             if let v = u.tags { w.key("tags"); tags(v, &w) }
             if let v = u.accent { w.key("accent"); w.string(v) }
         case .addSection(let id, let title, let after):
-            w.key("edit"); w.literal("addSection")
-            w.key("id"); w.string(id)
+            edit("addSection", id: id, &w)
             w.key("title"); w.string(title)
             w.key("after"); w.string(orNull: after)
         case .renameSection(let id, let title):
-            w.key("edit"); w.literal("renameSection")
-            w.key("id"); w.string(id)
+            edit("renameSection", id: id, &w)
             w.key("title"); w.string(title)
         case .setSubtitle(let id, let subtitle):
-            w.key("edit"); w.literal("setSubtitle")
-            w.key("id"); w.string(id)
+            edit("setSubtitle", id: id, &w)
             w.key("subtitle"); w.string(subtitle ?? "")
         case .removeSection(let id):
-            w.key("edit"); w.literal("removeSection")
-            w.key("id"); w.string(id)
+            edit("removeSection", id: id, &w)
         }
         w.endObject()
+    }
+
+    /// `"section":S,"after":A` (`after` null: first in the section) and, when given, `"index":I`.
+    static func at(_ section: String, after: String?, index: Int?, _ w: inout JSONWriter) {
+        w.key("section"); w.string(section); w.key("after"); w.string(orNull: after)
+        if let index { w.key("index"); w.int(index) }
+    }
+
+    /// An edit's first members, `"edit":KIND,"id":ID` (all but `addItem`'s, which has no `id`).
+    static func edit(_ kind: StaticString, id: String, _ w: inout JSONWriter) {
+        w.key("edit"); w.literal(kind); w.key("id"); w.string(id)
     }
 
     /// An item as a board file writes it (`color` left out when empty, but for `everyColor`:
@@ -294,14 +277,7 @@ extension Wire {
     /// `appendFrameHead` written into `buffer` from `start`, over whatever lies there (as
     /// `encode(_:commitOrder:over:from:)` writes): returns where it ends.
     public static func frameHead(seq: Int, ms: Double, ack: Int?, over buffer: inout [UInt8], from start: Int) -> Int {
-        precondition(start <= buffer.count, "the head starts within the buffer")
-        var w = JSONWriter(over: buffer, from: start)
-        buffer = []
-        w.beginObject()
-        frameHead(seq: seq, ms: ms, ack: ack, &w)
-        let taken = w.takeStorage()
-        buffer = taken.bytes
-        return taken.end
+        JSONWriter.write(over: &buffer, from: start) { w in w.beginObject(); frameHead(seq: seq, ms: ms, ack: ack, &w) }
     }
 
     static func snapshot(_ s: SnapshotUpdate, _ w: inout JSONWriter) {
@@ -502,7 +478,7 @@ extension Wire {
         return true
     }
 
-    static func cellInfo(_ c: CellInfo, _ w: inout JSONWriter, open: Bool) {
+    static func cellInfo(_ c: CellInfo, _ w: inout JSONWriter) {
         w.beginObject()
         w.key("id"); w.string(c.id)
         w.key("label"); w.string(c.label)
@@ -521,8 +497,7 @@ extension Wire {
     }
 
     static func sections(_ list: [SectionInfo], _ w: inout JSONWriter) {
-        w.beginArray()
-        for s in list {
+        w.array(list) { s, w in
             w.beginObject()
             w.key("id"); w.string(s.id)
             w.key("title"); w.string(s.title)
@@ -536,7 +511,6 @@ extension Wire {
             if let m = s.maxDepth { w.key("maxDepth"); w.int(m) }
             w.endObject()
         }
-        w.endArray()
     }
 
     static func config(_ c: SessionConfig, springMs: Double? = nil, _ w: inout JSONWriter) {
@@ -570,14 +544,6 @@ extension Wire {
         w.key("section"); w.string(p.section)
         w.key("index"); w.int(p.index)
         w.endObject()
-    }
-
-    static func point(_ p: Point, _ w: inout JSONWriter) {
-        w.beginObject(); w.key("x"); w.number(p.x); w.key("y"); w.number(p.y); w.endObject()
-    }
-
-    static func size(_ s: Size, _ w: inout JSONWriter) {
-        w.beginObject(); w.key("w"); w.number(s.w); w.key("h"); w.number(s.h); w.endObject()
     }
 
     static func rect(_ r: Rect, _ w: inout JSONWriter) {
