@@ -389,6 +389,7 @@ public final class Server {
             var r = StoreReports.Report.unchanged(board: "", token: 0)
             swap(&r, &reports[k])
             k += 1
+            store.reports.setInHand(reports.count - k)
             switch r {
             case .landed(let d):
                 // With the ones after it on the same board (one store transaction, one read of
@@ -398,6 +399,7 @@ public final class Server {
                     batch.append(next)
                     k += 1
                 }
+                store.reports.setInHand(reports.count - k)
                 let hub = hubs[d.board]
                 hub?.durable(batch)
                 touch(d.board, hub)
@@ -414,18 +416,8 @@ public final class Server {
             touch(r.board, hubs[r.board])
             answerWrite(r)
         }
+        store.reports.setInHand(0)
         for (board, hub) in touched { (boardsChanged ? hubs[board] : hub)?.settle() }
-    }
-
-    /// During `hub`'s release pass: the commits of its board made durable since, at the head of
-    /// the store's reports, handed to it as `drainDurableReports` would (their release extends
-    /// the pass). False when there were none.
-    func landedMeanwhile(on hub: Hub) -> Bool {
-        let batch = store.reports.takeLanded(board: hub.board.id)
-        guard !batch.isEmpty else { return false }
-        hub.durable(batch)
-        if api.pending.awaitsCommits { for landed in batch { answerWrite(.landed(landed)) } }
-        return true
     }
 
     /// `--token` in `Authorization: Bearer` or `?token=`, compared in constant time.

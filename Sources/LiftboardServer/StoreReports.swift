@@ -41,10 +41,18 @@ final class StoreReports: @unchecked Sendable {
         for o in outcomes { pending.append(Report(o)) }
         lock.unlock()
     }
+    /// How many reports the service thread's drain took and has not handed to their hubs yet
+    /// (`Server.drainDurableReports`).
+    private var inHand = 0
+    func setInHand(_ n: Int) { lock.lock(); inHand = n; lock.unlock() }
+
     /// The reports at the head of the queue that are commits of `board` made durable (none when
-    /// the first is anything else): taken during a release pass, which they extend.
+    /// the first is anything else, or while a drain holds older reports not handed yet: each
+    /// report is handed after every one before it): taken during a release pass, which they
+    /// extend.
     func takeLanded(board: String) -> [DurableCommit] {
         lock.lock(); defer { lock.unlock() }
+        guard inHand == 0 else { return [] }
         var out: [DurableCommit] = []
         for r in pending {
             guard case .landed(let d) = r, d.board == board else { break }
@@ -63,4 +71,17 @@ final class StoreReports: @unchecked Sendable {
     func setListenerUp(_ up: Bool) { lock.lock(); listenerUp = up; lock.unlock() }
     /// Whether the last write (or probe) worked and, with PostgreSQL, the listener is connected.
     var storeUp: Bool { lock.lock(); defer { lock.unlock() }; return writerUp && listenerUp }
+}
+
+extension Server {
+    /// During `hub`'s release pass: the commits of its board made durable since, at the head of
+    /// the store's reports (`StoreReports.takeLanded`), handed to it as `drainDurableReports`
+    /// would (their release extends the pass). False when there were none.
+    func landedMeanwhile(on hub: Hub) -> Bool {
+        let batch = store.reports.takeLanded(board: hub.board.id)
+        guard !batch.isEmpty else { return false }
+        hub.durable(batch)
+        if api.pending.awaitsCommits { for landed in batch { answerWrite(.landed(landed)) } }
+        return true
+    }
 }

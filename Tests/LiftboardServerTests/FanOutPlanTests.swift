@@ -1,6 +1,7 @@
 import Testing
 import LiftboardCore
 import LiftboardWire
+import LiftboardStore
 @testable import LiftboardServer
 
 /// A watcher's machine as a fan-out member, and the hub's performing of a plan without sockets.
@@ -188,6 +189,23 @@ final class PlannedWatcher: FanOutMember {
         let plainExtended = plain.run(write: { _, v in count += 1; versions.insert(v) }, newer: { asks += 1; return nil })
         #expect(!plainExtended && versions == [1])
         #expect(count == 130 && asks == 2)
+    }
+
+    @Test func aPassTakesOnlyItsBoardsCommitsAtTheQueuesHeadAndNoneWhileADrainHoldsOlderReports() {
+        func landed(_ board: String, _ v: Int) -> StoreReports.Report {
+            .landed(DurableCommit(board: board, version: v, by: "s1", at: 0, change: nil, origin: "p", token: v))
+        }
+        let reports = StoreReports()
+        reports.add([landed("a", 2), landed("a", 3), landed("b", 7), landed("a", 4)])
+        // A drain holds one report it has not handed yet: nothing is taken before it.
+        reports.setInHand(1)
+        #expect(reports.takeLanded(board: "a").isEmpty)
+        reports.setInHand(0)
+        // Board a's commits at the head, up to b's: a's version 4 waits behind b's report.
+        #expect(reports.takeLanded(board: "a").map(\.version) == [2, 3])
+        #expect(reports.takeLanded(board: "a").isEmpty)
+        reports.add([.failed(board: "b", token: 9, reason: "x")])
+        #expect(reports.take().map(\.board) == ["b", "a", "b"])
     }
 
     @Test func anOlderOrEqualVersionDoesNotExtendAPass() {
