@@ -389,7 +389,6 @@ public final class Server {
             var r = StoreReports.Report.unchanged(board: "", token: 0)
             swap(&r, &reports[k])
             k += 1
-            store.reports.setInHand(reports.count - k)
             switch r {
             case .landed(let d):
                 // With the ones after it on the same board (one store transaction, one read of
@@ -399,11 +398,12 @@ public final class Server {
                     batch.append(next)
                     k += 1
                 }
+                // Only a landing starts a release pass, which may take newer reports
+                // (`StoreReports.takeLanded`): not while older ones wait here.
                 store.reports.setInHand(reports.count - k)
                 let hub = hubs[d.board]
-                hub?.durable(batch)
+                handLanded(batch, to: hub)
                 touch(d.board, hub)
-                if api.pending.awaitsCommits { for landed in batch { answerWrite(.landed(landed)) } }
                 continue
             case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
             case .refused(let board, let token, let reason): hubs[board]?.refused(token: token, reason: reason)

@@ -78,10 +78,16 @@ extension Server {
     /// the store's reports (`StoreReports.takeLanded`), handed to it as `drainDurableReports`
     /// would (their release extends the pass). False when there were none.
     func landedMeanwhile(on hub: Hub) -> Bool {
-        let batch = store.reports.takeLanded(board: hub.board.id)
+        let batch = store.reports.takeLanded(board: hub.truth.id)
         guard !batch.isEmpty else { return false }
-        hub.durable(batch)
-        if api.pending.awaitsCommits { for landed in batch { answerWrite(.landed(landed)) } }
+        handLanded(batch, to: hub)
         return true
+    }
+
+    /// Commits of one board made durable together, handed to its hub (if it is here) and to
+    /// the API writes waiting for them.
+    func handLanded(_ batch: [DurableCommit], to hub: Hub?) {
+        hub?.durable(batch)
+        if api.pending.awaitsCommits { for landed in batch { answerWrite(.landed(landed)) } }
     }
 }
