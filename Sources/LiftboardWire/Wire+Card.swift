@@ -12,14 +12,12 @@ extension Wire {
     }
 
     static func tags(_ tags: [Tag], _ w: inout JSONWriter) {
-        w.beginArray()
-        for t in tags {
+        w.array(tags) { t, w in
             w.beginObject()
             w.key("text"); w.string(t.text)
             if !t.color.isEmpty { w.key("color"); w.string(t.color) }
             w.endObject()
         }
-        w.endArray()
     }
 
     /// A card's fields in a board file's item (`path` names it, as `sections[0].items[2]`).
