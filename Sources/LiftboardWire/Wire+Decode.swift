@@ -178,31 +178,26 @@ extension Wire {
 
     /// A list of moves (`[{"id", "from": {"section", "index"}, "to": {…}}…]`), errors named under `path`.
     static func moves(_ list: [JSONValue], path: String) throws(WireError) -> [Move] {
-        var moves: [Move] = []
-        moves.reserveCapacity(list.count)
-        for (k, m) in list.enumerated() {
+        try list.enumerated().map { (k, m) throws(WireError) in
             guard case .object = m else { throw WireError(code: .badMessage, message: "\(path)[\(k)]: expected an object") }
             let mf = Fields(object: m, path: "\(path)[\(k)]")
             guard let from = mf.object["from"] else { throw mf.fail("from", "missing") }
             guard let to = mf.object["to"] else { throw mf.fail("to", "missing") }
-            moves.append(Move(id: try mf.string("id", maxLength: 256),
-                              from: try place(from, path: "\(mf.path).from"), to: try place(to, path: "\(mf.path).to")))
+            return Move(id: try mf.string("id", maxLength: 256),
+                        from: try place(from, path: "\(mf.path).from"), to: try place(to, path: "\(mf.path).to"))
         }
-        return moves
     }
 
     /// An `order` member: `[{"section", "items": [id…]}…]`.
     static func order(_ f: Fields) throws(WireError) -> [SectionOrder] {
-        var order: [SectionOrder] = []
-        for (k, s) in try f.array("order", max: 100_000).enumerated() {
+        try f.array("order", max: 100_000).enumerated().map { (k, s) throws(WireError) in
             guard case .object = s else { throw f.fail("order[\(k)]", "expected an object") }
             let sf = Fields(object: s, path: "\(f.path).order[\(k)]")
             let items = try sf.strings("items", max: 1_000_000)
             var o = SectionOrder(section: try sf.string("section", maxLength: 256), items: items)
             if sf.has("parents") { o.parents = try parents(sf, count: items.count) }
-            order.append(o)
+            return o
         }
-        return order
     }
 
     /// `mods` (optional): modifier keys, any of "shift", "ctrl", "meta", "alt", each once.
@@ -210,10 +205,9 @@ extension Wire {
         guard f.has("mods") else { return [] }
         var m: Modifiers = []
         for v in try f.array("mods", max: 4) {
-            guard case .string(let name) = v, let one = Modifiers(name: name), !m.contains(one) else {
+            guard case .string(let name) = v, let one = Modifiers(name: name), m.insert(one).inserted else {
                 throw f.fail("mods", "expected distinct names of \"shift\", \"ctrl\", \"meta\", \"alt\"")
             }
-            m.insert(one)
         }
         return m
     }
@@ -232,10 +226,9 @@ extension Wire {
         }
         if f.has("batch") {
             if inBatch { throw f.fail("batch", "a batch does not nest") }
-            var changes: [Change] = []
-            for (k, v) in try f.array("batch", max: maxGroup).enumerated() {
+            let changes = try f.array("batch", max: maxGroup).enumerated().map { (k, v) throws(WireError) in
                 guard case .object = v else { throw f.fail("batch[\(k)]", "expected a change object, got \(v.typeName)") }
-                changes.append(try change(Fields(object: v, path: "\(f.path).batch[\(k)]"), inBatch: true))
+                return try change(Fields(object: v, path: "\(f.path).batch[\(k)]"), inBatch: true)
             }
             guard !changes.isEmpty else { throw f.fail("batch", "expected at least one change") }
             if changes.contains(where: \.isEdit) && !changes.allSatisfy(\.isItemEdit) {
