@@ -374,8 +374,7 @@ public struct FrameMessage: Hashable, Sendable {
             self.sections = sections; self.gone = gone; self.removed = removed; self.focus = focus; self.commit = commit
         }
         public static func == (a: Rare, b: Rare) -> Bool {
-            a === b || (a.sections == b.sections && a.gone == b.gone && a.removed == b.removed && a.focus == b.focus
-                        && a.commit == b.commit)
+            a === b || (a.sections, a.gone, a.removed, a.focus, a.commit) == (b.sections, b.gone, b.removed, b.focus, b.commit)
         }
         public func hash(into h: inout Hasher) {
             h.combine(sections); h.combine(gone); h.combine(removed); h.combine(focus); h.combine(commit)
@@ -385,11 +384,9 @@ public struct FrameMessage: Hashable, Sendable {
 
     fileprivate static func rare(sections: [SectionInfo]?, gone: [String], removed: [String], focus: String?, commit: Commit?) -> Rare? {
         // Case tests, not `== nil` (on an Equatable payload that compares copies).
-        var none = gone.isEmpty && removed.isEmpty
-        if none, case .some = sections { none = false }
-        if none, case .some = focus { none = false }
-        if none, case .some = commit { none = false }
-        return none ? nil : Rare(sections: sections, gone: gone, removed: removed, focus: focus, commit: commit)
+        if gone.isEmpty, removed.isEmpty, case .none = sections, case .none = focus,
+           case .none = commit { return nil }
+        return Rare(sections: sections, gone: gone, removed: removed, focus: focus, commit: commit)
     }
 
     public var sections: [SectionInfo]? {

@@ -22,8 +22,7 @@ struct Fields {
     }
 
     func optionalNumber(_ key: String, in range: ClosedRange<Double>) throws(WireError) -> Double? {
-        guard has(key) else { return nil }
-        return try number(key, in: range)
+        has(key) ? try number(key, in: range) : nil
     }
 
     /// A number above `lower` (exclusive) and at most `upper`.
@@ -40,8 +39,7 @@ struct Fields {
     }
 
     func optionalInt(_ key: String, in range: ClosedRange<Int>) throws(WireError) -> Int? {
-        guard has(key) else { return nil }
-        return try int(key, in: range)
+        has(key) ? try int(key, in: range) : nil
     }
 
     func string(_ key: String, maxLength: Int, allowEmpty: Bool = false) throws(WireError) -> String {
@@ -94,12 +92,10 @@ struct Fields {
 
     /// An array of strings (ids): `array(key, max:)`, each entry a string.
     func strings(_ key: String, max: Int) throws(WireError) -> [String] {
-        var out: [String] = []
-        for (j, v) in try array(key, max: max).enumerated() {
+        try array(key, max: max).enumerated().map { (j, v) throws(WireError) in
             guard case .string(let s) = v else { throw fail("\(key)[\(j)]", "expected a string") }
-            out.append(s)
+            return s
         }
-        return out
     }
 }
 

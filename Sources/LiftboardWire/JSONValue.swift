@@ -197,19 +197,16 @@ public struct JSONParser {
         guard i + 4 <= b.count else { throw fail("unexpected end") }
         var v: UInt32 = 0
         for _ in 0..<4 {
-            let c = b[i]
-            let d: UInt32
-            switch c {
-            case 0x30...0x39: d = UInt32(c - 0x30)
-            case 0x41...0x46: d = UInt32(c - 0x41 + 10)
-            case 0x61...0x66: d = UInt32(c - 0x61 + 10)
-            default: throw fail("bad \\u escape")
-            }
-            v = v << 4 | d
+            // A byte's scalar is a hex digit for 0-9, A-F and a-f only (ASCII and Latin-1 have no other).
+            guard let d = Character(Unicode.Scalar(b[i])).hexDigitValue else { throw fail("bad \\u escape") }
+            v = v << 4 | UInt32(d)
             i += 1
         }
         return v
     }
+
+    /// The escapes of one character after a backslash (`\"`, `\n`, …), and the bytes they stand for.
+    private static let escapes = Array(#""\/bfnrt"#.utf8), escaped = Array("\"\\/\u{8}\u{C}\n\r\t".utf8)
 
     private mutating func string() throws(JSONSyntaxError) -> String {
         i += 1
@@ -232,32 +229,21 @@ public struct JSONParser {
             guard i < b.count else { throw fail("unterminated string") }
             let e = b[i]
             i += 1
-            switch e {
-            case UInt8(ascii: "\""): out.append(0x22)
-            case UInt8(ascii: "\\"): out.append(0x5C)
-            case UInt8(ascii: "/"): out.append(0x2F)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var u = try hex4()
-                if (0xD800...0xDBFF).contains(u) {
-                    guard i + 6 <= b.count, b[i] == UInt8(ascii: "\\"), b[i + 1] == UInt8(ascii: "u") else {
-                        throw fail("lone surrogate")
-                    }
-                    i += 2
-                    let lo = try hex4()
-                    guard (0xDC00...0xDFFF).contains(lo) else { throw fail("lone surrogate") }
-                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(u) {
+            if let k = Self.escapes.firstIndex(of: e) { out.append(Self.escaped[k]); continue }
+            guard e == UInt8(ascii: "u") else { throw fail("bad escape") }
+            var u = try hex4()
+            if (0xD800...0xDBFF).contains(u) {
+                guard i + 6 <= b.count, b[i] == UInt8(ascii: "\\"), b[i + 1] == UInt8(ascii: "u") else {
                     throw fail("lone surrogate")
                 }
-                out.append(contentsOf: Array(String(Character(Unicode.Scalar(u)!)).utf8))
-            default:
-                throw fail("bad escape")
+                i += 2
+                let lo = try hex4()
+                guard (0xDC00...0xDFFF).contains(lo) else { throw fail("lone surrogate") }
+                u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(u) {
+                throw fail("lone surrogate")
             }
+            out.append(contentsOf: Array(String(Character(Unicode.Scalar(u)!)).utf8))
         }
     }
 }

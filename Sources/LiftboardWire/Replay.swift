@@ -25,8 +25,7 @@ public struct Replay {
         var clock = 0.0
         func emit(_ events: [ServerEvent], line: Int?) {
             let commitOrder = session.config?.commitOrder ?? .full
-            for e in events {
-                var e = e
+            for var e in events {
                 // No store here: the session's own commit is durable at once.
                 if case .persist(let c) = e { e = .commit(c) }
                 if case .commit(let c) = e { _ = current.apply(c) }
@@ -34,35 +33,25 @@ public struct Replay {
                 output.append(0x0A)
             }
         }
-        for (k, line) in stream.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            let lineNumber = k + 1
-            let slice = line.last == 0x0D ? line.dropLast() : line
-            let trimmed = slice.drop { $0 == 0x20 || $0 == 0x09 }
-            if let person = Wire.decodePersonLine(trimmed) {
-                emit(personLine(person, &session), line: lineNumber)
-                continue
-            }
-            if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
+        /// What one line of the stream (its CR cut) is answered with; nil for a blank line or a comment.
+        func answer(_ line: ArraySlice<UInt8>) -> [ServerEvent]? {
+            let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 }
+            if let person = Wire.decodePersonLine(trimmed) { return personLine(person, &session) }
+            if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { return nil }
             let message: ClientMessage
-            switch Wire.decodeClient(slice) {
-            case .failure(let e) where e.code == .unknownType:
-                emit(personInput(slice, unknown: e, &session, clock: &clock), line: lineNumber)
-                continue
-            case .failure(let e):
-                emit([.error(code: e.code, message: e.message)], line: lineNumber)
-                continue
-            case .success(let m):
-                message = m
+            switch Wire.decodeClient(line) {
+            case .failure(let e) where e.code == .unknownType: return personInput(line, unknown: e, &session, clock: &clock)
+            case .failure(let e): return [.error(code: e.code, message: e.message)]
+            case .success(let m): message = m
             }
             let ms = message.ms ?? clock
-            guard ms >= clock else {
-                emit([backInTime(ms, clock: clock)], line: lineNumber)
-                continue
-            }
+            guard ms >= clock else { return [backInTime(ms, clock: clock)] }
             clock = ms
             let b = current
-            let out = session.handle(message.event, seq: message.seq, at: clock) { $0 == b.id ? b : nil }
-            emit(out, line: lineNumber)
+            return session.handle(message.event, seq: message.seq, at: clock) { $0 == b.id ? b : nil }
+        }
+        for (k, line) in stream.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            if let out = answer(line.last == 0x0D ? line.dropLast() : line) { emit(out, line: k + 1) }
         }
         let (tail, settled) = session.drain(maxSteps: maxSettleSteps)
         emit(tail, line: nil)

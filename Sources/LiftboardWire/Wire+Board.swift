@@ -131,8 +131,7 @@ extension Wire {
     }
 
     private static func nonEmptyString(_ v: JSONValue, _ key: String, path: String) throws(BoardError) -> String {
-        guard let x = v[key] else { throw .missing(field: path) }
-        guard case .string(let s) = x else { throw .wrongType(field: path, expected: "a string") }
+        guard let s = try optionalString(v, key, path: path) else { throw .missing(field: path) }
         guard !s.isEmpty else { throw .invalid(field: path, reason: "must not be empty") }
         return s
     }

@@ -12,14 +12,12 @@ extension Wire {
     }
 
     static func tags(_ tags: [Tag], _ w: inout JSONWriter) {
-        w.beginArray()
-        for t in tags {
+        w.array(tags) { t, w in
             w.beginObject()
             w.key("text"); w.string(t.text)
             if !t.color.isEmpty { w.key("color"); w.string(t.color) }
             w.endObject()
         }
-        w.endArray()
     }
 
     /// A card's fields in a board file's item (`path` names it, as `sections[0].items[2]`).
@@ -37,15 +35,13 @@ extension Wire {
         guard list.count <= Card.maxTags else {
             throw .invalid(field: path, reason: "\(list.count) tags, more than \(Card.maxTags)")
         }
-        var out: [Tag] = []
-        for (k, x) in list.enumerated() {
+        return try list.enumerated().map { (k, x) throws(BoardError) in
             guard case .object = x else { throw .wrongType(field: "\(path)[\(k)]", expected: "an object {text, color}") }
             guard case .string(let text)? = x["text"], !text.isEmpty else {
                 throw .invalid(field: "\(path)[\(k)].text", reason: "expected a non-empty string")
             }
-            out.append(Tag(text: text, color: try optionalString(x, "color", path: "\(path)[\(k)].color") ?? ""))
+            return Tag(text: text, color: try optionalString(x, "color", path: "\(path)[\(k)].color") ?? "")
         }
-        return out
     }
 
     /// A card's fields in an edit's item or update (`Fields` errors are `bad_message`), held to

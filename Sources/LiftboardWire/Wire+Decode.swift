@@ -39,9 +39,7 @@ extension Wire {
         do { value = try JSONParser.parse(bytes) } catch {
             return .failure(WireError(code: .badJSON, message: error.description))
         }
-        do { return .success(try decodeClient(value)) } catch {
-            return .failure(error)
-        }
+        return Result { () throws(WireError) in try decodeClient(value) }
     }
 
     public static func decodeClient(_ value: JSONValue) throws(WireError) -> ClientMessage {
@@ -59,17 +57,13 @@ extension Wire {
             ms = try f.optionalNumber("ms", in: msRange)
             event = .hello(try hello(f))
         case "down":
-            var kind: PointerKind? = nil
-            if f.has("kind") {
-                kind = PointerKind(rawValue: try f.string("kind", maxLength: 16))
-                if kind == nil { throw f.fail("kind", "expected mouse, touch or pen") }
-            }
+            let kind = f.has("kind") ? PointerKind(rawValue: try f.string("kind", maxLength: 16)) : nil
+            if f.has("kind"), kind == nil { throw f.fail("kind", "expected mouse, touch or pen") }
             event = .down(pointer: try f.int("p", in: pointerRange), at: try point(f), kind: kind, mods: try mods(f),
                           button: try f.optionalInt("button", in: 0...4) ?? 0)
-        case "move":
-            event = .move(pointer: try f.int("p", in: pointerRange), at: try point(f))
-        case "up":
-            event = .up(pointer: try f.int("p", in: pointerRange), at: try point(f))
+        case "move", "up":
+            let pointer = try f.int("p", in: pointerRange), at = try point(f)
+            event = t == "move" ? .move(pointer: pointer, at: at) : .up(pointer: pointer, at: at)
         case "cancel":
             event = .cancel(pointer: try f.int("p", in: pointerRange))
         case "wheel":
@@ -126,6 +120,16 @@ extension Wire {
                  dpr: try f.number("dpr", above: 0, upTo: 16))
     }
 
+    /// A config's numbers after `mode`, in the wire's order (`hello` reads them, `welcome` writes
+    /// them), each with its range (`above`: above its lower bound, not at it).
+    static let configNumbers: [(String, WritableKeyPath<SessionConfig, Double> & Sendable, ClosedRange<Double>,
+                                above: Bool)] = [
+        ("edgeScrollRange", \.edgeScrollRange, 0...1e4, false), ("edgeScrollSpeed", \.edgeScrollSpeed, 0...1e5, false),
+        ("liftScale", \.liftScale, 0...10, true), ("liftRotation", \.liftRotation, -3.2...3.2, false),
+        ("liftAlpha", \.liftAlpha, 0...1, false), ("liftMs", \.liftMs, 0...1e4, false),
+        ("shiftMs", \.shiftMs, 0...1e4, false), ("dropMs", \.dropMs, 0...1e4, false),
+        ("idleResetMs", \.idleResetMs, 0...1e9, false)]
+
     static func hello(_ f: Fields) throws(WireError) -> Hello {
         let v = try f.int("v", in: Int(Int32.min)...Int(Int32.max))
         let board = try f.string("board", maxLength: 256)
@@ -137,15 +141,10 @@ extension Wire {
             if let x = try c.optionalNumber("springMs", in: 0...1e4) { config.springMs = x }
             if let x = try c.optionalNumber("allowableMovement", in: 0...1e4) { config.allowableMovement = x }
             if let m = try c.optionalChoice("mode", ReorderMode.self) { config.mode = m }
-            if let x = try c.optionalNumber("edgeScrollRange", in: 0...1e4) { config.edgeScrollRange = x }
-            if let x = try c.optionalNumber("edgeScrollSpeed", in: 0...1e5) { config.edgeScrollSpeed = x }
-            if c.has("liftScale") { config.liftScale = try c.number("liftScale", above: 0, upTo: 10) }
-            if let x = try c.optionalNumber("liftRotation", in: -3.2...3.2) { config.liftRotation = x }
-            if let x = try c.optionalNumber("liftAlpha", in: 0...1) { config.liftAlpha = x }
-            if let x = try c.optionalNumber("liftMs", in: 0...1e4) { config.liftMs = x }
-            if let x = try c.optionalNumber("shiftMs", in: 0...1e4) { config.shiftMs = x }
-            if let x = try c.optionalNumber("dropMs", in: 0...1e4) { config.dropMs = x }
-            if let x = try c.optionalNumber("idleResetMs", in: 0...1e9) { config.idleResetMs = x }
+            for (key, p, range, above) in configNumbers where c.has(key) {
+                config[keyPath: p] = try above ? c.number(key, above: range.lowerBound, upTo: range.upperBound)
+                    : c.number(key, in: range)
+            }
             if c.has("reducedMotion") { config.reducedMotion = try c.bool("reducedMotion") }
             if let m = try c.optionalChoice("commitOrder", CommitOrderMode.self) { config.commitOrder = m }
             if let m = try c.optionalChoice("events", EventsMode.self) { config.events = m }
@@ -179,31 +178,26 @@ extension Wire {
 
     /// A list of moves (`[{"id", "from": {"section", "index"}, "to": {…}}…]`), errors named under `path`.
     static func moves(_ list: [JSONValue], path: String) throws(WireError) -> [Move] {
-        var moves: [Move] = []
-        moves.reserveCapacity(list.count)
-        for (k, m) in list.enumerated() {
+        try list.enumerated().map { (k, m) throws(WireError) in
             guard case .object = m else { throw WireError(code: .badMessage, message: "\(path)[\(k)]: expected an object") }
             let mf = Fields(object: m, path: "\(path)[\(k)]")
             guard let from = mf.object["from"] else { throw mf.fail("from", "missing") }
             guard let to = mf.object["to"] else { throw mf.fail("to", "missing") }
-            moves.append(Move(id: try mf.string("id", maxLength: 256),
-                              from: try place(from, path: "\(mf.path).from"), to: try place(to, path: "\(mf.path).to")))
+            return Move(id: try mf.string("id", maxLength: 256),
+                        from: try place(from, path: "\(mf.path).from"), to: try place(to, path: "\(mf.path).to"))
         }
-        return moves
     }
 
     /// An `order` member: `[{"section", "items": [id…]}…]`.
     static func order(_ f: Fields) throws(WireError) -> [SectionOrder] {
-        var order: [SectionOrder] = []
-        for (k, s) in try f.array("order", max: 100_000).enumerated() {
+        try f.array("order", max: 100_000).enumerated().map { (k, s) throws(WireError) in
             guard case .object = s else { throw f.fail("order[\(k)]", "expected an object") }
             let sf = Fields(object: s, path: "\(f.path).order[\(k)]")
             let items = try sf.strings("items", max: 1_000_000)
             var o = SectionOrder(section: try sf.string("section", maxLength: 256), items: items)
             if sf.has("parents") { o.parents = try parents(sf, count: items.count) }
-            order.append(o)
+            return o
         }
-        return order
     }
 
     /// `mods` (optional): modifier keys, any of "shift", "ctrl", "meta", "alt", each once.
@@ -211,10 +205,9 @@ extension Wire {
         guard f.has("mods") else { return [] }
         var m: Modifiers = []
         for v in try f.array("mods", max: 4) {
-            guard case .string(let name) = v, let one = Modifiers(name: name), !m.contains(one) else {
+            guard case .string(let name) = v, let one = Modifiers(name: name), m.insert(one).inserted else {
                 throw f.fail("mods", "expected distinct names of \"shift\", \"ctrl\", \"meta\", \"alt\"")
             }
-            m.insert(one)
         }
         return m
     }
@@ -233,10 +226,9 @@ extension Wire {
         }
         if f.has("batch") {
             if inBatch { throw f.fail("batch", "a batch does not nest") }
-            var changes: [Change] = []
-            for (k, v) in try f.array("batch", max: maxGroup).enumerated() {
+            let changes = try f.array("batch", max: maxGroup).enumerated().map { (k, v) throws(WireError) in
                 guard case .object = v else { throw f.fail("batch[\(k)]", "expected a change object, got \(v.typeName)") }
-                changes.append(try change(Fields(object: v, path: "\(f.path).batch[\(k)]"), inBatch: true))
+                return try change(Fields(object: v, path: "\(f.path).batch[\(k)]"), inBatch: true)
             }
             guard !changes.isEmpty else { throw f.fail("batch", "expected at least one change") }
             if changes.contains(where: \.isEdit) && !changes.allSatisfy(\.isItemEdit) {

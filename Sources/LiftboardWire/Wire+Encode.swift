@@ -519,15 +519,7 @@ extension Wire {
         if let s = springMs { w.key("springMs"); w.number(s) }
         w.key("allowableMovement"); w.number(c.allowableMovement)
         w.key("mode"); w.string(c.mode.rawValue)
-        w.key("edgeScrollRange"); w.number(c.edgeScrollRange)
-        w.key("edgeScrollSpeed"); w.number(c.edgeScrollSpeed)
-        w.key("liftScale"); w.number(c.liftScale)
-        w.key("liftRotation"); w.number(c.liftRotation)
-        w.key("liftAlpha"); w.number(c.liftAlpha)
-        w.key("liftMs"); w.number(c.liftMs)
-        w.key("shiftMs"); w.number(c.shiftMs)
-        w.key("dropMs"); w.number(c.dropMs)
-        w.key("idleResetMs"); w.number(c.idleResetMs)
+        for (name, p, _, _) in configNumbers { w.dynamicKey(name); w.number(c[keyPath: p]) }
         w.key("reducedMotion"); w.bool(c.reducedMotion)
         w.key("commitOrder"); w.string(c.commitOrder.rawValue)
         // Only when asked for, so that the default welcome stays as the contract shows it.
