@@ -61,21 +61,21 @@ func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
             for row in PeopleStoreTests.schema9Rows(postgres: false) { try db.execute(row) }
             try db.execute("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, "
                            + "change_section, change_index, user_id, user_name) VALUES ('demo', 2, 's2', 1700000000002, 'p1', 2, "
-                           + "'swap', 'b', 'c', NULL, NULL, 'u-ada', 'Ada')")
+                           + "'insert', 'b', 'a', 'done', 1, 'u-ada', 'Ada')")
             try db.execute("INSERT INTO moves VALUES ('demo', 1, 0, 'a', 'todo', 0, 'done', 0)")
             try db.execute("PRAGMA user_version = 13")
         }
         let before: [DurableCommit] = [
             DurableCommit(board: "demo", version: 1, by: "s1", at: 1_700_000_000_001, change: .insert(id: "a", section: "done", after: nil, index: 0),
                           origin: "p1", token: 1, user: nil, name: nil),
-            DurableCommit(board: "demo", version: 2, by: "s2", at: 1_700_000_000_002, change: .swap("b", "c"),
+            DurableCommit(board: "demo", version: 2, by: "s2", at: 1_700_000_000_002, change: .insert(id: "b", section: "done", after: "a", index: 1),
                           origin: "p1", token: 2, user: "u-ada", name: "Ada"),
         ]
         let store = try SQLiteStore(path: path, edits: .wire)
         #expect(try store.userVersion() == 14)
         #expect(try store.commits(board: "demo", after: 0) == before)
         let board = try store.board(id: "demo")
-        #expect(board?.version == 2 && board?.order.map(\.items) == [["c", "b"], ["a"]])
+        #expect(board?.version == 2 && board?.order.map(\.items) == [["c"], ["a", "b"]])
         try store.apply([drop(3, .insert(id: "a", section: "todo", after: nil, index: 0), token: 3)])
         let db = try SQLiteDatabase(path: path)
         let table = try db.prepare("SELECT sql FROM sqlite_master WHERE name = 'commits'")
