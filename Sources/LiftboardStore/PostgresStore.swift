@@ -104,6 +104,9 @@ public final class PostgresStore: Store {
         ALTER TABLE claims ADD COLUMN target_index INTEGER;
         ALTER TABLE claims ADD COLUMN target_depth INTEGER;
         """,
+        // 14: SQLite's history without its rowid; PostgreSQL's `commits` stays as it is (a heap
+        // and its key's index).
+        nil,
     ]
 
     private let db: PostgresConnection

@@ -42,7 +42,12 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
 final class SQLiteDatabase {
     private(set) var handle: OpaquePointer?
 
+    /// SQLite's process-wide settings (`liftboard_sqlite3_configure`), made once before the
+    /// first connection opens.
+    private static let configured: Void = { _ = liftboard_sqlite3_configure() }()
+
     init(path: String) throws(StoreError) {
+        Self.configured
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)

@@ -68,8 +68,10 @@ public final class SQLiteStore: Store {
         db = try SQLiteDatabase(path: path)
         try db.execute("PRAGMA journal_mode=WAL")
         try db.execute("PRAGMA synchronous=FULL")
-        try db.execute("PRAGMA foreign_keys=ON")
+        // Foreign keys are checked once the schema is this build's: a migration that rebuilds
+        // a table (14's `commits`) drops the old one, which `moves` names, with them off.
         try migrate()
+        try db.execute("PRAGMA foreign_keys=ON")
     }
 
     /// The database's schema version (`PRAGMA user_version`).

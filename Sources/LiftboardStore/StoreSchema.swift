@@ -17,6 +17,7 @@
 /// | 11 | trees (issue 43): boards' `tree_indent`, sections' `max_depth`, items' `depth`, `collapsed`, `leaf` (older rows: top level, the defaults) | columns | columns |
 /// | 12 | holds across processes (issue 44): `claims`, who holds which item until when (`ClaimBroker`) | nothing (the number: one process holds in memory) | table |
 /// | 13 | a holder's target across processes (issue 44): `claims`' `target_section`, `target_index`, `target_depth` (`ClaimSQL.target`); the blocks of session numbers, `liftboard_session_blocks` | nothing (the number) | columns, a sequence |
+/// | 14 | the history keyed by its primary key alone (issue 40): a drop's commit writes one page, not two | `commits` rebuilt `WITHOUT ROWID` (the same columns and rows) | nothing (the number) |
 ///
 /// Since issue 22 neither store writes or reads moves (the change is the commit); `moves` and
 /// `moves_json` stay for older databases. PostgreSQL databases numbered before this history
@@ -24,7 +25,7 @@
 public enum StoreSchema {
     /// The version this build writes; older databases migrate forward on open, newer ones are
     /// refused (`StoreError.newerSchema`).
-    public static let version = 13
+    public static let version = 14
 
     /// The `boards` table's columns as both stores write (`seed`) and read (`board(id:)`) them,
     /// in this order.

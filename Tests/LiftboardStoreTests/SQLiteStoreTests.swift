@@ -50,6 +50,52 @@ func drop(_ version: Int, _ change: Change, token: Int = 0) -> CommitRecord {
         #expect(throws: StoreError.self) { try SQLiteStore(path: newer, edits: .wire) }
     }
 
+    @Test func aHistoryOfSchema13IsRebuiltWithoutItsRowidWithEveryRowAndColumn() throws {
+        // A file as a build of schema 13 left it: board demo at its checkpoint v1, v1's history
+        // row, then v2's with its user, and a `moves` row of v1 (as builds before issue 22
+        // wrote them; it names `commits`, which the step drops and makes anew).
+        let path = tempPath()
+        do {
+            let db = try SQLiteDatabase(path: path)
+            for step in SQLiteStore.migrations[..<13] { try db.execute(step) }
+            for row in PeopleStoreTests.schema9Rows(postgres: false) { try db.execute(row) }
+            try db.execute("INSERT INTO commits (board, version, by, at, origin, token, change_kind, change_item, change_other, "
+                           + "change_section, change_index, user_id, user_name) VALUES ('demo', 2, 's2', 1700000000002, 'p1', 2, "
+                           + "'insert', 'b', 'a', 'done', 1, 'u-ada', 'Ada')")
+            try db.execute("INSERT INTO moves VALUES ('demo', 1, 0, 'a', 'todo', 0, 'done', 0)")
+            try db.execute("PRAGMA user_version = 13")
+        }
+        let before: [DurableCommit] = [
+            DurableCommit(board: "demo", version: 1, by: "s1", at: 1_700_000_000_001, change: .insert(id: "a", section: "done", after: nil, index: 0),
+                          origin: "p1", token: 1, user: nil, name: nil),
+            DurableCommit(board: "demo", version: 2, by: "s2", at: 1_700_000_000_002, change: .insert(id: "b", section: "done", after: "a", index: 1),
+                          origin: "p1", token: 2, user: "u-ada", name: "Ada"),
+        ]
+        let store = try SQLiteStore(path: path, edits: .wire)
+        #expect(try store.userVersion() == 14)
+        #expect(try store.commits(board: "demo", after: 0) == before)
+        let board = try store.board(id: "demo")
+        #expect(board?.version == 2 && board?.order.map(\.items) == [["c"], ["a", "b"]])
+        try store.apply([drop(3, .insert(id: "a", section: "todo", after: nil, index: 0), token: 3)])
+        let db = try SQLiteDatabase(path: path)
+        let table = try db.prepare("SELECT sql FROM sqlite_master WHERE name = 'commits'")
+        #expect(try table.step() && table.text(0).hasSuffix("WITHOUT ROWID"))
+        table.reset()
+        let names = try db.prepare("SELECT count(*) FROM sqlite_master WHERE name LIKE 'commits%' OR name LIKE 'sqlite_autoindex_commits%'")
+        #expect(try names.step() && names.int(0) == 1)
+        names.reset()
+        let moves = try db.prepare("SELECT count(*) FROM moves")
+        #expect(try moves.step() && moves.int(0) == 1)
+        moves.reset()
+        let check = try db.prepare("PRAGMA foreign_key_check")
+        #expect(try !check.step())
+        check.reset()
+        let integrity = try db.prepare("PRAGMA integrity_check")
+        #expect(try integrity.step() && integrity.text(0) == "ok")
+        integrity.reset()
+        #expect(try SQLiteStore(path: path, edits: .wire).commits(board: "demo", after: 0).map(\.version) == [1, 2, 3])
+    }
+
     @Test func aTreeMoveThatChangesOnlyADepthReachesTheCheckpointRows() throws {
         // Every commit a checkpoint: the rows themselves must hold eggs one level deeper,
         // though no item changed its position (then garden's subtree one level deeper too).

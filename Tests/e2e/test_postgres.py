@@ -89,7 +89,7 @@ def api_order(server):
 def test_the_schema_is_created_and_versioned_and_a_second_process_starts_on_it(postgres, two_processes):
     url, a, b = two_processes
     db = url.rsplit("/", 1)[1]
-    assert postgres.psql(db, "SELECT version FROM liftboard_schema") == "13"  # StoreSchema.version, as SQLite's user_version
+    assert postgres.psql(db, "SELECT version FROM liftboard_schema") == "14"  # StoreSchema.version, as SQLite's user_version
     assert postgres.psql(db, "SELECT count(*) FROM boards") == "3"  # the built-in demo, kanban and outline boards
     for s in (a, b):
         status, _, body = s.get("/healthz")

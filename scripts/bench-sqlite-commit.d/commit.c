@@ -3,7 +3,8 @@
 // (SQLiteStore's schema), with and without foreign keys and a row of `moves` per moved item, and
 // the least a durable commit can be (one row appended to a log). Run by scripts/bench-sqlite-commit.
 // Usage: commit FK ROWS_PER_MOVE   (FK: 0 or 1; ROWS_PER_MOVE: 0 or 1, or 2: schema 9's write of
-//                                   a drop, its history row alone: no item rows, no version)
+//                                   a drop, its history row alone: no item rows, no version;
+//                                   3: the same with schema 14's `commits` WITHOUT ROWID)
 //        commit log VERSION        (VERSION: 1 also updates the board's version row)
 #include <sqlite3.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@
 #include <string.h>
 static sqlite3 *db;
 static sqlite3_stmt *b, *c, *place, *setv, *hist, *mv;
-static int fk = 1, rowsPerMove = 1, k = 4, historyAlone = 0;
+static int fk = 1, rowsPerMove = 1, k = 4, historyAlone = 0, withoutRowid = 0;
 static void ok(int rc) { if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) { fprintf(stderr, "%s\n", sqlite3_errmsg(db)); exit(1); } }
 static char id[32];
 __attribute__((noinline)) void loop(int n, int start) {
@@ -68,15 +69,17 @@ int main(int argc, char **argv) {
   if (argc != 4) { fprintf(stderr, "usage: commit FK ROWS_PER_MOVE DB | commit log VERSION DB\n"); return 2; }
   if (strcmp(argv[1], "log") == 0) return floorMain(argv[3], atoi(argv[2]));
   fk = atoi(argv[1]); rowsPerMove = atoi(argv[2]);
-  if (rowsPerMove == 2) { historyAlone = 1; rowsPerMove = 0; k = 0; }
+  if (rowsPerMove >= 2) { historyAlone = 1; withoutRowid = rowsPerMove == 3; rowsPerMove = 0; k = 0; }
   ok(sqlite3_open(argv[3], &db));
   ok(sqlite3_exec(db, fk ? "PRAGMA foreign_keys=ON" : "PRAGMA foreign_keys=OFF", 0, 0, 0));
   ok(sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
     "CREATE TABLE boards (id TEXT PRIMARY KEY, layout TEXT NOT NULL, version INTEGER NOT NULL);"
     "CREATE TABLE items (board TEXT NOT NULL REFERENCES boards(id), id TEXT NOT NULL, section TEXT NOT NULL, position INTEGER NOT NULL, label TEXT NOT NULL, color TEXT NOT NULL, height REAL, movable INTEGER NOT NULL, PRIMARY KEY (board, id));"
-    "CREATE TABLE commits (board TEXT NOT NULL REFERENCES boards(id), version INTEGER NOT NULL, by TEXT NOT NULL, at REAL NOT NULL, origin TEXT NOT NULL DEFAULT '', token INTEGER NOT NULL DEFAULT 0, change_kind TEXT, change_item TEXT, change_other TEXT, change_section TEXT, change_index INTEGER, change_json TEXT, moves TEXT, PRIMARY KEY (board, version));"
     "CREATE TABLE moves (board TEXT NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL, item TEXT NOT NULL, from_section TEXT NOT NULL, from_index INTEGER NOT NULL, to_section TEXT NOT NULL, to_index INTEGER NOT NULL, PRIMARY KEY (board, version, seq), FOREIGN KEY (board, version) REFERENCES commits(board, version));"
     "INSERT INTO boards VALUES('demo','list',0);", 0, 0, 0));
+  char create[600];
+  snprintf(create, sizeof create, "CREATE TABLE commits (board TEXT NOT NULL REFERENCES boards(id), version INTEGER NOT NULL, by TEXT NOT NULL, at REAL NOT NULL, origin TEXT NOT NULL DEFAULT '', token INTEGER NOT NULL DEFAULT 0, change_kind TEXT, change_item TEXT, change_other TEXT, change_section TEXT, change_index INTEGER, change_json TEXT, moves TEXT, PRIMARY KEY (board, version))%s;", withoutRowid ? " WITHOUT ROWID" : "");
+  ok(sqlite3_exec(db, create, 0, 0, 0));
   ok(sqlite3_exec(db, "BEGIN", 0, 0, 0));
   for (int j = 0; j < 60; j++) { char q[200]; snprintf(q, sizeof q, "INSERT INTO items VALUES('demo','item-%d','todo',%d,'Item %d','#4285f4',NULL,1)", j, j, j); ok(sqlite3_exec(db, q, 0, 0, 0)); }
   ok(sqlite3_exec(db, "COMMIT", 0, 0, 0));
