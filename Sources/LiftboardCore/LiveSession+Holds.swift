@@ -26,13 +26,19 @@ extension LiveSession {
             // are known: only they are looked for in the window. Otherwise (a replay's
             // presences, read from the recording; a table changed here since) every cell of the
             // window is compared. Both find the same cells.
-            let shown: Bool
+            let shown: Bool, was = liftedBy.others.stamp
             if let link = p.link, link.base != 0, liftedBy.others.from == link.base, liftedBy.others.mine == mine {
                 shown = windowShows(link.changed.subtracting(mine))
+                liftedBy.others.take(p.heldNames, less: mine, from: link.serial)
+                // Only the changed items have another holder: the memo keeps the others.
+                if liftedBy.memo.stamp == was {
+                    for id in link.changed { if let h = arr.handleOf[id] { liftedBy.memo.forget(h) } }
+                    liftedBy.memo.stamp = liftedBy.others.stamp
+                }
             } else {
                 shown = windowDiffers(none: p.heldNames.count == mine.count) { mine.contains($0) ? nil : p.heldNames[$0] }
+                liftedBy.others.take(p.heldNames, less: mine, from: p.link?.serial ?? 0)
             }
-            liftedBy.others.take(p.heldNames, less: mine, from: p.link?.serial ?? 0)
             if shown { step.cellsDirty = true }
             return
         }
@@ -108,7 +114,15 @@ extension LiveSession {
     /// `SentCell.heldBy` of `h` when others hold something: its holder's number, or 0. Out of
     /// line: `sentCell` is inlined into every diff.
     @inline(never) mutating func holderNumber(_ h: Int) -> Int32 {
-        guard let name = liftedBy.others.holder(of: arr.ids[h]) else { return 0 }
+        if liftedBy.memo.stamp != liftedBy.others.stamp { liftedBy.memo.reset(count: arr.itemCount, stamp: liftedBy.others.stamp) }
+        let name: String?
+        if let known = liftedBy.memo[h] {
+            name = known.name
+        } else {
+            name = liftedBy.others.holder(of: arr.ids[h])
+            liftedBy.memo[h] = .init(name: name)
+        }
+        guard let name else { return 0 }
         return sent.holders.number(name)
     }
 
@@ -156,18 +170,47 @@ struct HeldByOthers: Sendable {
     /// The number (`Presence.Link.serial`) of the presence whose `heldNames` `table` is, taken
     /// whole; 0 once it is anything else.
     private(set) var from = 0
+    /// Counts the changes (`HolderMemo.stamp`): a memo read from another stamp is stale.
+    private(set) var stamp = 0
     var names: [String: String] {
         get { mine.isEmpty ? table : table.filter { !mine.contains($0.key) } }
-        set { (table, mine, from) = (newValue, [], 0) }
+        set { (table, mine, from, stamp) = (newValue, [], 0, stamp + 1) }
     }
     var none: Bool { table.count == mine.count }
 
     /// Takes a presence's table less what this session lifts (`othersHold`): the next presence
     /// that follows it compares only what changed.
     mutating func take(_ names: [String: String], less lifted: [String], from serial: Int) {
-        (table, mine, from) = (names, lifted.filter { names[$0] != nil }, serial)
+        (table, mine, from, stamp) = (names, lifted.filter { names[$0] != nil }, serial, stamp + 1)
     }
 
     /// `names[id]`, out of line (`LiveSession.heldByOther`).
     @inline(never) func holder(of id: String) -> String? { mine.contains(id) ? nil : table[id] }
+}
+
+/// The holder of each handle as last read from `HeldByOthers` (`LiveSession.holderNumber`): a
+/// frame of the whole window compares every cell's holder, and a lookup by id hashes a string
+/// (about 500 Ir a cell with fifty holders, by callgrind at 500 watchers and 50 dragging). Good
+/// while the table it was read from stands (`stamp`), and across a presence that names what
+/// changed (`LiveSession.othersHold` forgets only those items). Made again with its `LiftTable`
+/// when the arrangement is rebuilt, so a handle always means the item it meant.
+struct HolderMemo: Sendable {
+    struct Known: Sendable { let name: String? }
+    /// `HeldByOthers.stamp` of the table read; -1: none.
+    var stamp = -1
+    private var known: [Known?] = []
+
+    subscript(h: Int) -> Known? {
+        get { known[h] }
+        set { known[h] = newValue }
+    }
+
+    /// Forgets everything: the table read is now the one of `stamp`.
+    mutating func reset(count: Int, stamp: Int) {
+        known = Array(repeating: nil, count: count)
+        self.stamp = stamp
+    }
+
+    /// Item `h` may have another holder: it is read again.
+    mutating func forget(_ h: Int) { if h < known.count { known[h] = nil } }
 }

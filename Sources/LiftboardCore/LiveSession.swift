@@ -92,6 +92,8 @@ struct LiftTable: Sendable {
     private(set) var count = 0
     /// The items other sessions hold (issue 44), by id: they outlive a rebuild.
     var others = HeldByOthers()
+    /// `others` read by handle (`LiveSession.holderNumber`): made again with the table.
+    var memo = HolderMemo()
 
     init(count: Int) { pointer = Array(repeating: Self.none, count: count) }
 

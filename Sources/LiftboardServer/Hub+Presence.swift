@@ -90,7 +90,7 @@ extension Hub {
     /// sessions that step alone (dragging ones) go a few a turn.
     private func handOutChunk(direct: Bool) {
         guard let round = presenceHandOut.startChunk(), case .presence(let p) = round.shared.event else { return }
-        while let c = presenceHandOut.next(steps: { !$0.machine.follows(round.answer) }) {
+        while let c = presenceHandOut.next(steps: { !$0.machine.follows(before: round.before) }) {
             if let made = c.presence(p, shared: round.shared, encoding: round.encoding, following: round.answer, direct: direct) {
                 round.took(made)
             }
@@ -107,28 +107,33 @@ final class PresenceRound {
     let shared: SharedMessage
     let encoding = SharedEncoding()
     private(set) var answer: ConnectionMachine.PresenceAnswer?
+    /// The state the answer's leader was in before it (`answer?.before`), read apart from the
+    /// answer: the chunk asks it of every session, and the answer's read is a copy.
+    private(set) var before: ObjectIdentifier?
     /// The live state the answer's leader was in before it, held from one chunk to the next:
     /// the answer names it by identity only, and a state freed between two turns (a commit
     /// moved every session off it) could come back at its address as another.
-    private var before: AnyObject?
+    private var held: AnyObject?
 
     init(_ shared: SharedMessage) { self.shared = shared }
 
     /// The answer of the last session that stepped.
     func took(_ made: ConnectionMachine.PresenceAnswer) {
         answer = made
-        before = nil
+        before = made.before
+        held = nil
     }
 
     /// At a chunk's end: the answer is kept for the next chunk when its first session, in
     /// `state`, is still in the state the answer's leader was in (held until then); else the
     /// next chunk's first session steps.
     func keep(for state: AnyObject?) {
-        if let answer, let state, ObjectIdentifier(state) == answer.before {
-            before = state
+        if answer != nil, let state, ObjectIdentifier(state) == before {
+            held = state
         } else {
             answer = nil
             before = nil
+            held = nil
         }
     }
 }

@@ -82,7 +82,7 @@ import LiftboardWire
     static func handOutChunk(_ h: inout PresenceHandOut<Int, PresenceRound>, to sessions: inout [MachineDriver], now: Double) -> Int {
         guard let round = h.startChunk(), case .presence(let p) = round.shared.event else { return 0 }
         var stepped = 0
-        while let k = h.next(steps: { !sessions[$0].machine.follows(round.answer) }) {
+        while let k = h.next(steps: { !sessions[$0].machine.follows(before: round.before) }) {
             var made: ConnectionMachine.PresenceAnswer?
             _ = sessions[k].input { m, out in
                 made = m.presence(p, shared: round.shared, encoding: round.encoding, following: round.answer, now: now, into: &out)
