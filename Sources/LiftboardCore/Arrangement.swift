@@ -302,23 +302,20 @@ struct Arrangement: Sendable {
         let s = sectionOf[h], i = indexOf[h]
         visit(s)
         visit(t)
-        if s == t {
-            let j = min(max(0, j), members[s].count - 1)
-            if i == j { return place(of: h) }
-            members[s].remove(at: i)
-            members[s].insert(h, at: j)
-            reindex(section: s, from: min(i, j), through: max(i, j))
-            if pinnedNow[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
-            return place(of: h)
-        }
+        // Within its section: the index among the others (the item's own place taken out).
+        let j = min(max(0, j), members[t].count - (s == t ? 1 : 0))
+        if s == t && i == j { return place(of: h) }
         members[s].remove(at: i)
-        let j = min(max(0, j), members[t].count)
         members[t].insert(h, at: j)
-        reindex(section: s, from: i)
-        reindex(section: t, from: j)
+        if s == t {
+            reindex(section: s, from: min(i, j), through: max(i, j))
+        } else {
+            reindex(section: s, from: i)
+            reindex(section: t, from: j)
+        }
         if pinnedNow[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
-        if pinnedNow[t] > 0 { fixPinned(section: t, pinnedHome: pinnedHome) }
-        restack(from: min(s, t))
+        if s != t && pinnedNow[t] > 0 { fixPinned(section: t, pinnedHome: pinnedHome) }
+        if s != t { restack(from: min(s, t)) }
         return place(of: h)
     }
 
@@ -330,11 +327,8 @@ struct Arrangement: Sendable {
         let movable = self.movable
         let pinned = m.filter { !movable[$0] }.sorted { pinnedHome[$0] < pinnedHome[$1] }
         guard !pinned.isEmpty else { return }
-        let n = m.count, k = pinned.count
-        var slots = Array(repeating: -1, count: n)
-        for (j, p) in pinned.enumerated() { slots[min(pinnedHome[p], n - k + j)] = p }
-        var rest = m.filter { movable[$0] }.makeIterator()
-        for i in 0..<n where slots[i] < 0 { slots[i] = rest.next()! }
+        var slots = m
+        ChangeRule.restorePinned(&slots, pinned: pinned.map { (pinnedHome[$0], $0) }, movable: { movable[$0] })
         if slots != m {
             visit(s)
             members[s] = slots

@@ -142,13 +142,9 @@ extension LiveSession {
         guard let first = recent.first, let last = recent.last, last.t > first.t else { return }
         let velocity = -(last.y - first.y) / (last.t - first.t)
         guard abs(velocity) * 1000 >= 10 else { return }
-        let target: Int
-        switch axis {
-        case .x: target = -1
-        case .y:
-            guard let c = pointer.columnAtDown, c < scrolling.columns.count else { return }
-            target = c
-        }
+        // The board's (-1), or the column under the pan's `down` (none: no fling).
+        let target = axis == .x ? -1 : pointer.columnAtDown ?? scrolling.columns.count
+        guard target < scrolling.columns.count else { return }
         let (offset, end) = scrollRange(target)
         if (velocity < 0 && offset <= 0) || (velocity > 0 && offset >= end) { return }
         scrolling.flings.removeAll { $0.target == target }
@@ -203,12 +199,10 @@ extension LiveSession {
         }
         guard inBand else { return false }
         let v = columnAutoScrollVelocities()
-        if (v.board < 0 && scrolling.x > 0) || (v.board > 0 && scrolling.x < maxScrollX) { return true }
-        for k in v.columns.indices {
-            let c = v.columns[k]
-            if (c < 0 && scrolling.columns[k] > 0) || (c > 0 && scrolling.columns[k] < maxColumnScroll(k)) { return true }
+        return (-1..<v.columns.count).contains { t in  // the board (-1), then each column
+            let c = t < 0 ? v.board : v.columns[t], (offset, end) = scrollRange(t)
+            return (c < 0 && offset > 0) || (c > 0 && offset < end)
         }
-        return false
     }
 
     /// One tick: the board and every asked-for column move by their sums (clamped), then every
