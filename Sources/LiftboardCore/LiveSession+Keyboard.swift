@@ -26,12 +26,9 @@ extension LiveSession {
         guard keyboardStarted, var f = focus else {
             keyboardStarted = true
             focus = arr.members.first { !$0.isEmpty }?.first
-            if let f = focus {
-                scrollIntoView(f)
-                announce("\(arr.labels[f]), \(describe(f))\(arr.movable[f] ? "" : ", pinned"). Press Space to lift, arrow keys to move the focus.")
-            } else {
-                announce("The board is empty.")
-            }
+            guard let f = focus else { return announce("The board is empty.") }
+            scrollIntoView(f)
+            announce("\(arr.labels[f]), \(describe(f))\(arr.movable[f] ? "" : ", pinned"). Press Space to lift, arrow keys to move the focus.")
             return
         }
         if let d = dragIndex(Self.keyboardPointer) { return keyboardDragKey(key, drag: d, now: now) }
