@@ -327,8 +327,11 @@ struct Arrangement: Sendable {
         let movable = self.movable
         let pinned = m.filter { !movable[$0] }.sorted { pinnedHome[$0] < pinnedHome[$1] }
         guard !pinned.isEmpty else { return }
-        var slots = m
-        ChangeRule.restorePinned(&slots, pinned: pinned.map { (pinnedHome[$0], $0) }, movable: { movable[$0] })
+        let n = m.count, k = pinned.count
+        var slots = Array(repeating: -1, count: n)
+        for (j, p) in pinned.enumerated() { slots[min(pinnedHome[p], n - k + j)] = p }
+        var rest = m.filter { movable[$0] }.makeIterator()
+        for i in 0..<n where slots[i] < 0 { slots[i] = rest.next()! }
         if slots != m {
             visit(s)
             members[s] = slots

@@ -199,10 +199,12 @@ extension LiveSession {
         }
         guard inBand else { return false }
         let v = columnAutoScrollVelocities()
-        return (-1..<v.columns.count).contains { t in  // the board (-1), then each column
-            let c = t < 0 ? v.board : v.columns[t], (offset, end) = scrollRange(t)
-            return (c < 0 && offset > 0) || (c > 0 && offset < end)
+        if (v.board < 0 && scrolling.x > 0) || (v.board > 0 && scrolling.x < maxScrollX) { return true }
+        for k in v.columns.indices {
+            let c = v.columns[k]
+            if (c < 0 && scrolling.columns[k] > 0) || (c > 0 && scrolling.columns[k] < maxColumnScroll(k)) { return true }
         }
+        return false
     }
 
     /// One tick: the board and every asked-for column move by their sums (clamped), then every

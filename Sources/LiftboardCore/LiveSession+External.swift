@@ -77,64 +77,66 @@ extension LiveSession {
     @discardableResult
     mutating func applyExternal(_ c: Commit, now: Double, wholeRebuild: Bool = false) -> ExternalPlan {
         guard c.board == boardID else {
-            return refuseExternal("commit for board \"\(c.board)\", this session is on \"\(boardID)\"")
+            step.errors.append(.error(code: .badMessage, message: "external: commit for board \"\(c.board)\", this session is on \"\(boardID)\""))
+            return .refused
         }
-        guard c.version > version else { return refuseExternal("version \(c.version) is not newer than \(version)") }
+        guard c.version > version else {
+            step.errors.append(.error(code: .badMessage, message: "external: version \(c.version) is not newer than \(version)"))
+            return .refused
+        }
         if let change = c.change, change.isEdit {
             guard c.version == version + 1, applyEdit(change, now: now) else {
-                return refuseExternal("the edit of v\(c.version) does not apply to v\(version)")
+                step.errors.append(.error(code: .badMessage, message: "external: the edit of v\(c.version) does not apply to v\(version)"))
+                return .refused
             }
             version = c.version
             step.commits.append(.commit(withOrder(c)))
             return .edit
         }
         if let plan = applyTreeExternal(c, now: now) { return plan }
-        // The change on top of the order it was made on, applied where it is.
-        let resolved = c.version == version + 1 ? c.change.flatMap { resolve($0) } : nil
-        var plan = ExternalPlan.whole
-        if let resolved, !wholeRebuild {
-            // Applied to the committed order where it is: no copy of a section this session
-            // holds alone, and the sections it touched are those its displacements name (every
-            // place it changed is one of theirs), not found by comparing.
-            let moved = applyToBase(resolved)
-            let touched = Self.sections(of: moved)
-            let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-            committedChanged(version: c.version, touching: touched, moved: moved)
-            // One item put elsewhere (an insert, the usual drop): the items between its two
-            // places shift by one. (A group's or a batch's one displacement can hide more.)
-            if case .insert = resolved, moved.count == 1, shiftLive(moved[0]) {
-                reportPlaces(since: before)
-                step.reordered = true
-                if drags.isEmpty { arr.clearVisited() }
-                plan = .shift
-            } else {
-                rebuildLive(reporting: before, touching: touched)
-                plan = .sections
-            }
-        } else {
-            var next: [[Int]]
-            if let resolved {
+        var next: [[Int]]
+        if c.version == version + 1, let change = c.change, let resolved = resolve(change) {
+            // The change on top of the order it was made on, applied where it is.
+            if wholeRebuild {
                 next = base
                 let movable = arr.movable
                 _ = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] })
-            } else if let order = resolve(c.order) {
-                next = order
             } else {
-                return refuseExternal("order must name every section and item of the board exactly once")
+                // Applied to the committed order where it is: no copy of a section this
+                // session holds alone, and the sections it touched are those its displacements
+                // name (every place it changed is one of theirs), not found by comparing.
+                let moved = applyToBase(resolved)
+                let touched = Self.sections(of: moved)
+                let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
+                committedChanged(version: c.version, touching: touched, moved: moved)
+                // One item put elsewhere (an insert, the usual drop): the items between its two
+                // places shift by one. (A group's or a batch's one displacement can hide more.)
+                let plan: ExternalPlan
+                if case .insert = resolved, moved.count == 1, shiftLive(moved[0]) {
+                    reportPlaces(since: before)
+                    step.reordered = true
+                    if drags.isEmpty { arr.clearVisited() }
+                    plan = .shift
+                } else {
+                    rebuildLive(reporting: before, touching: touched)
+                    plan = .sections
+                }
+                step.shiftDur = dur(config.shiftMs)
+                step.commits.append(.commit(withOrder(c)))
+                return plan
             }
-            let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-            setCommitted(next, version: c.version)
-            rebuildLive(reporting: before)
+        } else if let order = resolve(c.order) {
+            next = order
+        } else {
+            step.errors.append(.error(code: .badMessage, message: "external: order must name every section and item of the board exactly once"))
+            return .refused
         }
+        let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
+        setCommitted(next, version: c.version)
+        rebuildLive(reporting: before)
         step.shiftDur = dur(config.shiftMs)
         step.commits.append(.commit(withOrder(c)))
-        return plan
-    }
-
-    /// A commit from elsewhere refused: `bad_message`, "external: " and why.
-    mutating func refuseExternal(_ why: String) -> ExternalPlan {
-        step.errors.append(.error(code: .badMessage, message: "external: " + why))
-        return .refused
+        return .whole
     }
 
     /// `c` as this client gets it: a commit that came without its order (its change only) gets
@@ -172,6 +174,7 @@ extension LiveSession {
         var out = Array(repeating: [Int](), count: arr.sectionCount)
         var seen = Array(repeating: false, count: arr.itemCount)
         var seenSection = Array(repeating: false, count: arr.sectionCount)
+        var count = 0
         for so in order {
             guard let s = arr.sectionIndexOf[so.section], !seenSection[s] else { return nil }
             seenSection[s] = true
@@ -179,9 +182,10 @@ extension LiveSession {
                 guard let h = arr.handleOf[id], !seen[h] else { return nil }
                 seen[h] = true
                 out[s].append(h)
+                count += 1
             }
         }
-        return seen.allSatisfy { $0 } ? out : nil
+        return count == arr.itemCount ? out : nil
     }
 }
 
