@@ -54,18 +54,6 @@ extension Arrangement {
         }
     }
 
-    /// Stacked rows: what lies under `p` (content coordinates) in section `s`, whose span
-    /// holds it: its header, its slot, a row, or the spacing between rows.
-    /// - Complexity: O(log n).
-    func stackedRegion(section s: Int, at p: Point) -> Region {
-        let ly = p.y - sectionTop[s] - headerHeight
-        if ly < 0 { return .header(s) }
-        if members[s].isEmpty { return slotFrame(s).contains(p) ? .slot(s) : .none }
-        let i = lastRow(section: s, atOrAbove: ly)
-        guard i >= 0, ly < tops[s][i] + heights[members[s][i]] else { return .none }
-        return .cell(members[s][i])
-    }
-
     /// Sections stacked vertically: calls `body` with each section whose frame starts above
     /// `y1`, from the one that holds `y0`, and the y of its header's bottom; sections with no
     /// items are skipped.

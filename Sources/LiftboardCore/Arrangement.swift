@@ -302,23 +302,20 @@ struct Arrangement: Sendable {
         let s = sectionOf[h], i = indexOf[h]
         visit(s)
         visit(t)
-        if s == t {
-            let j = min(max(0, j), members[s].count - 1)
-            if i == j { return place(of: h) }
-            members[s].remove(at: i)
-            members[s].insert(h, at: j)
-            reindex(section: s, from: min(i, j), through: max(i, j))
-            if pinnedNow[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
-            return place(of: h)
-        }
+        // Within its section: the index among the others (the item's own place taken out).
+        let j = min(max(0, j), members[t].count - (s == t ? 1 : 0))
+        if s == t && i == j { return place(of: h) }
         members[s].remove(at: i)
-        let j = min(max(0, j), members[t].count)
         members[t].insert(h, at: j)
-        reindex(section: s, from: i)
-        reindex(section: t, from: j)
+        if s == t {
+            reindex(section: s, from: min(i, j), through: max(i, j))
+        } else {
+            reindex(section: s, from: i)
+            reindex(section: t, from: j)
+        }
         if pinnedNow[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
-        if pinnedNow[t] > 0 { fixPinned(section: t, pinnedHome: pinnedHome) }
-        restack(from: min(s, t))
+        if s != t && pinnedNow[t] > 0 { fixPinned(section: t, pinnedHome: pinnedHome) }
+        if s != t { restack(from: min(s, t)) }
         return place(of: h)
     }
 

@@ -11,10 +11,8 @@ extension Board {
         guard layout == target.layout, list == target.list, grid == target.grid, columns == target.columns,
               tree == target.tree else { return nil }
         var r = Replacement(current: self)
-        var previous: String? = nil
-        for s in target.sections {
-            if !sections.contains(where: { $0.id == s.id }) { r.apply(.addSection(id: s.id, title: s.title, after: previous)) }
-            previous = s.id
+        for (k, s) in target.sections.enumerated() where !sections.contains(where: { $0.id == s.id }) {
+            r.apply(.addSection(id: s.id, title: s.title, after: k > 0 ? target.sections[k - 1].id : nil))
         }
         if layout == .tree {
             r.placeTree(target)
@@ -46,8 +44,7 @@ struct Replacement {
 
     /// Removes, with what they hold, the items `target` does not have.
     mutating func removeUnwanted(_ target: Board) {
-        var wanted: Set<String> = []
-        for s in target.sections { for it in s.items { wanted.insert(it.id) } }
+        let wanted = Set(target.sections.flatMap { $0.items.map(\.id) })
         for s in current.sections { for it in s.items where !wanted.contains(it.id) { apply(.removeItem(it.id)) } }
     }
 

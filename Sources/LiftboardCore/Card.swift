@@ -76,10 +76,7 @@ public struct Card: Hashable, Sendable {
         guard !isEmpty else { return nil }
         var out = ""
         func field(_ key: String, _ v: String) { out += "\(key)\(v.utf8.count):\(v)" }
-        if let v = detail { field("d", v) }
-        if let v = image { field("i", v) }
-        if let v = badge { field("b", v) }
-        if let v = accent { field("a", v) }
+        for case let (key, v?) in [("d", detail), ("i", image), ("b", badge), ("a", accent)] { field(key, v) }
         for t in tags { field("t", t.text); field("c", t.color) }
         return out
     }

@@ -93,12 +93,9 @@ enum ChangeRule {
             for (_, from) in primary { touch(from.section) }
             touch(t)
             for (x, from) in primary { order[from.section].remove(at: order[from.section].firstIndex(of: x) ?? from.index) }
-            var j = min(max(0, index), order[t].count)
-            if let y = after, !items.contains(y) {
-                if let k = order[t].firstIndex(of: y) { j = k + 1 }
-            } else if after == nil {
-                j = 0
-            }
+            // First without an anchor; after it where it is, else (one of the group, or gone) at `index`.
+            var j = after == nil ? 0 : min(max(0, index), order[t].count)
+            if let y = after, !items.contains(y), let k = order[t].firstIndex(of: y) { j = k + 1 }
             order[t].insert(contentsOf: items, at: j)
             landed = items.indices.map { (t, j + $0) }
         case .batch(let changes):

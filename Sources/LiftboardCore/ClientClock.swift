@@ -47,13 +47,11 @@ public struct ClientClock: Sendable, Equatable {
             return last
         }
         if !measured {
+            // The first real sample is the mapping: the bounds below then leave it as it is.
             measured = true
             shift = max(0, last - ms)
-            ms += shift
-            offset = serverNow - ms
+            offset = serverNow - (ms + shift)
             firstOffset = offset
-            last = max(last, ms)
-            return last
         }
         ms += shift
         let floor = firstOffset! - Self.maxLeadMs

@@ -104,16 +104,12 @@ struct ColumnsLayout: StackedRows {
         if t != s.arr.sectionOf[h] {
             guard !s.arr.hasRules || s.allows(t, for: h) else { return }
             if swapping { s.setSwapTarget(d, nil) }
-            enterColumn(h, t, viewportY: y, in: &s)
+            // It enters column `t` before the first row whose midpoint is below the center.
+            let cy = min(max(y, metrics.headerHeight), s.viewport.h) + s.scrolling.columns[t]
+            let i = entryIndex(column: t, y: cy, without: h, in: s.arr)
+            s.arr.move(h, toSection: t, index: i, pinnedHome: s.pinnedHome)
         }
         s.retargetByListRule(h, centerY: y + s.scrolling.columns[s.arr.sectionOf[h]], acrossHeaders: false)
-    }
-
-    /// Item `h` enters column `t` before the first row whose midpoint is below the center.
-    private func enterColumn(_ h: Int, _ t: Int, viewportY: Double, in s: inout LiveSession) {
-        let y = min(max(viewportY, metrics.headerHeight), s.viewport.h) + s.scrolling.columns[t]
-        let i = entryIndex(column: t, y: y, without: h, in: s.arr)
-        s.arr.move(h, toSection: t, index: i, pinnedHome: s.pinnedHome)
     }
 
     /// Swap mode: over a cell of the lift's column (in the committed layout, with that

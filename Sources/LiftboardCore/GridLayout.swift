@@ -113,11 +113,8 @@ struct GridLayout: Layout {
         if let by = Arrow.horizontal(key) { return s.stepInReadingOrder(h, by: by) }
         guard let by = Arrow.vertical(key) else { return }
         let sec = s.arr.sectionOf[h], j = s.arr.indexOf[h] + by * s.arr.cellsPerRow
-        if j >= 0 && j < s.arr.members[sec].count {
-            s.arr.move(h, toSection: sec, index: j, pinnedHome: s.pinnedHome)
-        } else {
-            s.stepInReadingOrder(h, by: by)
-        }
+        guard j >= 0 && j < s.arr.members[sec].count else { return s.stepInReadingOrder(h, by: by) }
+        s.arr.move(h, toSection: sec, index: j, pinnedHome: s.pinnedHome)
     }
 }
 

@@ -156,10 +156,17 @@ extension StackedRows {
 
     /// Nothing outside the frame of the section under `p` (`sectionUnder`), else its header,
     /// its slot, a row, or the spacing between rows.
+    /// - Complexity: O(log n).
     func region(at p: Point, in a: Arrangement) -> Region {
         guard let s = sectionUnder(p, in: a), p.y >= a.sectionTop[s], p.y < a.sectionTop[s] + a.sectionHeight[s] else {
             return .none
         }
-        return a.stackedRegion(section: s, at: p)
+        let ly = p.y - a.sectionTop[s] - a.headerHeight
+        if ly < 0 { return .header(s) }
+        let m = a.members[s]
+        if m.isEmpty { return slotFrame(s, in: a).contains(p) ? .slot(s) : .none }
+        let i = a.lastRow(section: s, atOrAbove: ly)
+        guard i >= 0, ly < a.tops[s][i] + a.heights[m[i]] else { return .none }
+        return .cell(m[i])
     }
 }

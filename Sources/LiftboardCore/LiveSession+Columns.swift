@@ -142,13 +142,9 @@ extension LiveSession {
         guard let first = recent.first, let last = recent.last, last.t > first.t else { return }
         let velocity = -(last.y - first.y) / (last.t - first.t)
         guard abs(velocity) * 1000 >= 10 else { return }
-        let target: Int
-        switch axis {
-        case .x: target = -1
-        case .y:
-            guard let c = pointer.columnAtDown, c < scrolling.columns.count else { return }
-            target = c
-        }
+        // The board's (-1), or the column under the pan's `down` (none: no fling).
+        let target = axis == .x ? -1 : pointer.columnAtDown ?? scrolling.columns.count
+        guard target < scrolling.columns.count else { return }
         let (offset, end) = scrollRange(target)
         if (velocity < 0 && offset <= 0) || (velocity > 0 && offset >= end) { return }
         scrolling.flings.removeAll { $0.target == target }

@@ -23,8 +23,7 @@ extension LiveSession {
     mutating func applyEdit(_ change: Change, now: Double) -> Bool {
         var board = committedBoard()
         guard board.applyEdit(change) else { return false }
-        var refreshed: Set<String> = []
-        if case .updateItem(let u) = change { refreshed.insert(u.id) }
+        let refreshed: Set<String> = if case .updateItem(let u) = change { [u.id] } else { [] }
         rebuild(from: board, now: now, refreshed: refreshed)
         return true
     }
@@ -99,10 +98,8 @@ extension LiveSession {
         liftedBy.others = was.others  // by id: others' holds outlive the rebuild (issue 44)
         for d in drags { for x in d.carried { liftedBy[x] = d.pointer } }
         let wasSelected = selection.marked
-        selection.marked = Array(repeating: false, count: arr.itemCount)
-        selection.count = 0
+        selection = Selection(marked: Array(repeating: false, count: arr.itemCount), anchor: selection.anchor.flatMap(map))
         for h in wasSelected.indices where wasSelected[h] { if let n = map(h) { selection.marked[n] = true; selection.count += 1 } }
-        selection.anchor = selection.anchor.flatMap(map)
         pinnedHome = homes
         committedLayout = config.mode == .swap ? Arrangement(board: board, width: viewport.w) : nil
         for k in drags.indices { drags[k].liftSection = committedLayout?.sectionOf[drags[k].item] ?? committedSection(of: drags[k].item) }

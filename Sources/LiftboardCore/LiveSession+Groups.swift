@@ -44,10 +44,8 @@ extension LiveSession {
     /// (only this one, which becomes the anchor, when the anchor is elsewhere); without
     /// modifiers it clears the selection.
     mutating func click(at content: Point, mods: Modifiers) {
-        var hit: Int? = nil
-        if case .cell(let h) = arr.region(at: content), arr.movable[h] { hit = h }
         guard mods.toggles || mods.contains(.shift) else { return clearSelection() }
-        guard let h = hit else { return }
+        guard case .cell(let h) = arr.region(at: content), arr.movable[h] else { return }
         if mods.toggles {
             setSelected(h, !selection.marked[h])
             selection.anchor = h

@@ -26,12 +26,9 @@ extension LiveSession {
         guard keyboardStarted, var f = focus else {
             keyboardStarted = true
             focus = arr.members.first { !$0.isEmpty }?.first
-            if let f = focus {
-                scrollIntoView(f)
-                announce("\(arr.labels[f]), \(describe(f))\(arr.movable[f] ? "" : ", pinned"). Press Space to lift, arrow keys to move the focus.")
-            } else {
-                announce("The board is empty.")
-            }
+            guard let f = focus else { return announce("The board is empty.") }
+            scrollIntoView(f)
+            announce("\(arr.labels[f]), \(describe(f))\(arr.movable[f] ? "" : ", pinned"). Press Space to lift, arrow keys to move the focus.")
             return
         }
         if let d = dragIndex(Self.keyboardPointer) { return keyboardDragKey(key, drag: d, now: now) }
@@ -48,7 +45,7 @@ extension LiveSession {
         switch key {
         case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":
             if arr.tree != nil, toggleByKey(f, key: key, now: now) { return }
-            guard let next = focusTarget(from: f, key: key) else { return }
+            guard let next = arr.layout.focusTarget(from: f, key: key, in: self) else { return }
             focus = next
             scrollIntoView(next)
             announce("\(arr.labels[next]), \(describe(next))\(arr.movable[next] ? "" : ", pinned").")
@@ -83,25 +80,22 @@ extension LiveSession {
         announce("\(what) \(arr.labels[f]), \(describe(f)). Arrow keys move \(them), Space drops \(them), Escape cancels.")
     }
 
-    /// The item an arrow key moves the focus to (the layout's reading of the arrows).
-    func focusTarget(from h: Int, key: String) -> Int? { arr.layout.focusTarget(from: h, key: key, in: self) }
-
     mutating func keyboardDragKey(_ key: String, drag d: Int, now: Double) {
         let h = drags[d].item
         let group = drags[d].group
         let n = group.count
         switch key {
-        case " ", "Spacebar", "Enter":
-            guard endDrag(d, cancelled: false, now: now) else { return }  // a trash took it, and said so
+        case " ", "Spacebar", "Enter", "Escape":
+            let cancelled = key == "Escape"  // a cancel always ends the drag (`true`)
+            guard endDrag(d, cancelled: cancelled, now: now) else { return }  // a trash took it, and said so
             focus = h
-            announce(n > 1 ? groupWords(group, at: h, cancelled: false) : "Dropped \(arr.labels[h]), \(describe(h)).")
-        case "Escape":
-            endDrag(d, cancelled: true, now: now)
-            focus = h
-            announce(n > 1 ? groupWords(group, at: h, cancelled: true) : "Cancelled. \(arr.labels[h]) is back at \(describe(h)).")
+            announce(n > 1 ? groupWords(group, at: h, cancelled: cancelled) : cancelled
+                     ? "Cancelled. \(arr.labels[h]) is back at \(describe(h))."
+                     : "Dropped \(arr.labels[h]), \(describe(h)).")
         case "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight":
             let before = arr.place(of: h)
-            keyboardStep(h, key: key)
+            let layout = arr.layout  // a copy: `self` goes in `inout`
+            layout.keyboardStep(h, key: key, in: &self)
             let after = arr.place(of: h)
             guard after != before else { return announce("\(arr.labels[h]) cannot move further.") }
             step.gestures.append(.moved(p: Self.keyboardPointer, id: arr.ids[h], from: before, to: after))
@@ -116,12 +110,6 @@ extension LiveSession {
         default:
             break
         }
-    }
-
-    /// A lifted item's step for an arrow key (the layout's reading of the arrows).
-    mutating func keyboardStep(_ h: Int, key: String) {
-        let layout = arr.layout
-        layout.keyboardStep(h, key: key, in: &self)
     }
 
     /// One place in reading order, forward (`step` 1) or back (-1) (insert semantics, hopping

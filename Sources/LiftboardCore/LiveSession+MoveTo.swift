@@ -28,11 +28,9 @@ extension LiveSession {
             guard allowed("moveTo: a move to a trash", needs: .edit) else { return }
             // Moved to a trash: removed, as a drop there removes it (undo brings it back).
             let label = arr.labels[h], title = arr.titles[t]
-            if commitEdit(.removeItem(id), now: now) {
-                step.shiftDur = dur(config.shiftMs)
-                announce("\(label) moved to \(title): removed.")
-            }
-            return
+            guard commitEdit(.removeItem(id), now: now) else { return }
+            step.shiftDur = dur(config.shiftMs)
+            return announce("\(label) moved to \(title): removed.")
         }
         if arr.tree != nil && !arr.rules[s].copy { return treeMoveTo(h, section: t, place: place, now: now) }
         if place == .indent || place == .outdent {

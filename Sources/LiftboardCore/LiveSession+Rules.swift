@@ -113,11 +113,8 @@ extension LiveSession {
         rebuild(from: board, now: now, refreshed: [], revealing: revealing)
         version += 1
         step.commits.append(.persist(ownCommit(moves: [], change: change)))
-        if let revert {
-            // Nothing to find where the commit left it: the revert itself says whether it still applies.
-            undoStack.append(OwnCommit(revert: revert, items: [], left: []))
-            if undoStack.count > Self.undoDepth { undoStack.removeFirst() }
-        }
+        // Nothing to find where the commit left it: the revert itself says whether it still applies.
+        if let revert { remember((revert, [])) }
         return true
     }
 
@@ -128,12 +125,10 @@ extension LiveSession {
     mutating func commitEdit(dropping d: Int, _ change: Change, now: Double, revealing: [String] = []) -> Bool {
         let drag = drags.remove(at: d)
         for x in drag.carried { liftedBy[x] = nil }
-        guard commitEdit(change, now: now, revealing: revealing) else {
-            drags.insert(drag, at: d)
-            for x in drag.carried { liftedBy[x] = drag.pointer }
-            return false
-        }
-        return true
+        if commitEdit(change, now: now, revealing: revealing) { return true }
+        drags.insert(drag, at: d)
+        for x in drag.carried { liftedBy[x] = drag.pointer }
+        return false
     }
 
     /// Ends drag `d` (already resolved to `change`, removing what it carries) on a trash: the

@@ -83,8 +83,7 @@ extension SessionConfig {
 /// more brings z under tan(pi/16) (about 0.2), where 14 terms of atan's series reach 10^-20.
 public func arcsine(_ x: Double) -> Double {
     var z = x / (1 + ((1 - x) * (1 + x)).squareRoot())
-    z = z / (1 + (1 + z * z).squareRoot())
-    z = z / (1 + (1 + z * z).squareRoot())
+    for _ in 0..<2 { z = z / (1 + (1 + z * z).squareRoot()) }
     let z2 = z * z
     var term = z, sum = z
     for k in 1...14 {
