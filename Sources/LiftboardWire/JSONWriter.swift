@@ -218,17 +218,16 @@ public struct JSONWriter {
         }
     }
 
-    /// The number's text at `p` (at most 24 bytes); -1 for a value whose shortest text needs
-    /// `description` (four decimals past 10^11).
-    @inline(__always)
+    /// The number's text at `p` (at most 24 bytes), `rareNumber`'s for a value whose shortest text
+    /// needs `description` (four decimals past 10^11). Out of line: `ByteCursor.number` writes
+    /// small whole numbers itself and calls this for the rest.
+    @inline(never)
     static func numberText(_ x: Double, _ p: UnsafeMutablePointer<UInt8>) -> Int {
-        // Most of a frame's numbers: small whole ones (a cell's frame, alpha, dur; -0 too, not NaN).
-        if x >= 0, x < 10_000, Double(Int(x)) == x { return smallDigits(Int(x), p) }
         guard x.isFinite else { p[0] = 0x30; return 1 }
         // Integrality tested through Int (exact under 10^15), not `rounded()` (a libm call).
         if abs(x) < 1e15, Double(Int(x)) == x { return writeInt(Int(x), p) }
         let t = x * 10_000
-        guard abs(t) < 1e15 else { let r = t.rounded() / 10_000; return abs(r) < 1e15 && Double(Int(r)) == r ? writeInt(Int(r), p) : -1 }
+        guard abs(t) < 1e15 else { let r = t.rounded() / 10_000; return abs(r) < 1e15 && Double(Int(r)) == r ? writeInt(Int(r), p) : rareNumber(x, p) }
         // t rounded half away from zero, as `rounded()` (a libm call) does: by its whole part and
         // its fraction (exact under 2^52); m / 10^4 is integral only when 10^4 divides m.
         var m = Int(t)
