@@ -32,10 +32,10 @@ struct ByteCursor {
     /// At most 20 bytes.
     @inline(__always) mutating func int(_ v: Int) { p += JSONWriter.writeInt(v, p) }
 
-    /// As `JSONWriter.number` writes it (at most 25 bytes).
+    /// As `JSONWriter.number` writes it (at most 25 bytes): most of a frame's numbers, small whole
+    /// ones (a cell's frame, alpha, dur; -0 too, not NaN), in line; the rest by a call.
     @inline(__always) mutating func number(_ x: Double) {
-        let k = JSONWriter.numberText(x, p)
-        p += k >= 0 ? k : JSONWriter.rareNumber(x, p)
+        if x >= 0, x < 10_000, Double(Int(x)) == x { p += JSONWriter.smallDigits(Int(x), p) } else { p += JSONWriter.numberText(x, p) }
     }
 
     @inline(__always) mutating func bool(_ b: Bool) { if b { put("true") } else { put("false") } }

@@ -145,20 +145,14 @@ public struct JSONWriter {
         return i + writeDigits(v.magnitude, p + i)
     }
 
-    /// The decimal digits of `v` at `p`; returns how many. Counted by comparisons, written two
-    /// at a time from a table: a division by 10 per digit cost about ten instructions a digit.
+    /// The decimal digits of `v` at `p`; returns how many. Under 10^4 by `smallDigits`; else counted,
+    /// then written two at a time from a table (a division by 10 a digit cost ten instructions a digit).
     @inline(__always)
     static func writeDigits(_ v: UInt, _ p: UnsafeMutablePointer<UInt8>) -> Int {
-        if v < 10 { p[0] = UInt8(truncatingIfNeeded: v) &+ 0x30; return 1 }
-        var n: Int
-        if v < 100 { n = 2 } else if v < 1000 { n = 3 } else if v < 10_000 { n = 4 } else {
-            n = 5
-            var t = v / 100_000
-            while t > 0 { t /= 10; n += 1 }
-        }
-        // "00" "01" … "99": two digits per division by 100.
-        let table: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-        let pairs = table.utf8Start
+        if v < 10_000 { return smallDigits(Int(truncatingIfNeeded: v), p) }
+        var n = 5, t = v / 100_000
+        while t > 0 { t /= 10; n += 1 }
+        let pairs = digitPairs.utf8Start
         var x = v
         var k = n
         while x >= 100 {
@@ -176,6 +170,20 @@ public struct JSONWriter {
         }
         return n
     }
+
+    /// The digits of `v` (0 ≤ v < 10^4) at `p`: `writeDigits`'s bytes, not counted first, no loop.
+    @inline(__always)
+    static func smallDigits(_ v: Int, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        let pairs = digitPairs.utf8Start, hi = v / 100, lo = (v &- hi &* 100) &* 2
+        if v < 10 { p[0] = UInt8(truncatingIfNeeded: v) &+ 0x30; return 1 }
+        if v < 100 { p[0] = pairs[lo]; p[1] = pairs[lo &+ 1]; return 2 }
+        if hi < 10 { p[0] = UInt8(truncatingIfNeeded: hi) &+ 0x30; p[1] = pairs[lo]; p[2] = pairs[lo &+ 1]; return 3 }
+        p[0] = pairs[hi &* 2]; p[1] = pairs[hi &* 2 &+ 1]; p[2] = pairs[lo]; p[3] = pairs[lo &+ 1]
+        return 4
+    }
+
+    /// "00" "01" … "99": two digits at a time (a literal: no lazy global to check).
+    static var digitPairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
 
     /// Integral values under 10^15 print as integers (`56`, not `56.0`); others are rounded to
     /// four decimals and printed in their shortest form; `-0` prints `0`; non-finite values
@@ -210,18 +218,16 @@ public struct JSONWriter {
         }
     }
 
-    /// The number's text at `p` (at most 24 bytes); -1 for a value whose shortest text needs
-    /// `description` (four decimals past 10^11).
-    @inline(__always)
+    /// The number's text at `p` (at most 24 bytes), `rareNumber`'s for a value whose shortest text
+    /// needs `description` (four decimals past 10^11). Out of line: `ByteCursor.number` writes
+    /// small whole numbers itself and calls this for the rest.
+    @inline(never)
     static func numberText(_ x: Double, _ p: UnsafeMutablePointer<UInt8>) -> Int {
         guard x.isFinite else { p[0] = 0x30; return 1 }
         // Integrality tested through Int (exact under 10^15), not `rounded()` (a libm call).
-        if abs(x) < 1e15 {
-            let i = Int(x)
-            if Double(i) == x { return writeInt(i, p) }
-        }
+        if abs(x) < 1e15, Double(Int(x)) == x { return writeInt(Int(x), p) }
         let t = x * 10_000
-        guard abs(t) < 1e15 else { let r = t.rounded() / 10_000; return abs(r) < 1e15 && Double(Int(r)) == r ? writeInt(Int(r), p) : -1 }
+        guard abs(t) < 1e15 else { let r = t.rounded() / 10_000; return abs(r) < 1e15 && Double(Int(r)) == r ? writeInt(Int(r), p) : rareNumber(x, p) }
         // t rounded half away from zero, as `rounded()` (a libm call) does: by its whole part and
         // its fraction (exact under 2^52); m / 10^4 is integral only when 10^4 divides m.
         var m = Int(t)
@@ -233,19 +239,12 @@ public struct JSONWriter {
         var i = 0
         if m < 0 { p[0] = UInt8(ascii: "-"); i = 1; m = -m }
         i += writeDigits(UInt(m / 10_000), p + i)
-        // Not 0 (10^4 would divide m). Trailing zeros are dropped.
-        var frac = m % 10_000
+        // The four decimals as two pairs; not all zeros (10^4 would divide m): the trailing are dropped.
+        let frac = m % 10_000, pairs = digitPairs.utf8Start, hi = frac / 100 &* 2, lo = frac % 100 &* 2
+        p[i] = UInt8(ascii: "."); p[i + 1] = pairs[hi]; p[i + 2] = pairs[hi + 1]; p[i + 3] = pairs[lo]; p[i + 4] = pairs[lo + 1]
         var digits = 4
-        while frac % 10 == 0 { frac /= 10; digits -= 1 }
-        p[i] = UInt8(ascii: ".")
-        i += 1
-        var k = digits
-        while k > 0 {
-            k -= 1
-            p[i + k] = UInt8(truncatingIfNeeded: frac % 10) &+ 0x30
-            frac /= 10
-        }
-        return i + digits
+        while p[i + digits] == 0x30 { digits -= 1 }
+        return i + 1 + digits
     }
 
     /// Writes through a cursor, in one piece, what `body` writes: at most `bound` bytes, as one
