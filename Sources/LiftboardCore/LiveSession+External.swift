@@ -94,49 +94,48 @@ extension LiveSession {
             return .edit
         }
         if let plan = applyTreeExternal(c, now: now) { return plan }
-        var next: [[Int]]
-        if c.version == version + 1, let change = c.change, let resolved = resolve(change) {
-            // The change on top of the order it was made on, applied where it is.
-            if wholeRebuild {
+        var resolved: ChangeRule.Resolved<Int>? = nil
+        if c.version == version + 1, let change = c.change { resolved = resolve(change) }
+        let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
+        let plan: ExternalPlan
+        if let resolved, !wholeRebuild {
+            // The change on top of the order it was made on, applied to the committed order
+            // where it is: no copy of a section this session holds alone, and the sections it
+            // touched are those its displacements name (every place it changed is one of
+            // theirs), not found by comparing.
+            let moved = applyToBase(resolved)
+            let touched = Self.sections(of: moved)
+            committedChanged(version: c.version, touching: touched, moved: moved)
+            // One item put elsewhere (an insert, the usual drop): the items between its two
+            // places shift by one. (A group's or a batch's one displacement can hide more.)
+            if case .insert = resolved, moved.count == 1, shiftLive(moved[0]) {
+                reportPlaces(since: before)
+                step.reordered = true
+                if drags.isEmpty { arr.clearVisited() }
+                plan = .shift
+            } else {
+                rebuildLive(reporting: before, touching: touched)
+                plan = .sections
+            }
+        } else {
+            var next: [[Int]]
+            if let resolved {
                 next = base
                 let movable = arr.movable
                 _ = ChangeRule.apply(resolved, to: &next, movable: { movable[$0] })
+            } else if let order = resolve(c.order) {
+                next = order
             } else {
-                // Applied to the committed order where it is: no copy of a section this
-                // session holds alone, and the sections it touched are those its displacements
-                // name (every place it changed is one of theirs), not found by comparing.
-                let moved = applyToBase(resolved)
-                let touched = Self.sections(of: moved)
-                let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-                committedChanged(version: c.version, touching: touched, moved: moved)
-                // One item put elsewhere (an insert, the usual drop): the items between its two
-                // places shift by one. (A group's or a batch's one displacement can hide more.)
-                let plan: ExternalPlan
-                if case .insert = resolved, moved.count == 1, shiftLive(moved[0]) {
-                    reportPlaces(since: before)
-                    step.reordered = true
-                    if drags.isEmpty { arr.clearVisited() }
-                    plan = .shift
-                } else {
-                    rebuildLive(reporting: before, touching: touched)
-                    plan = .sections
-                }
-                step.shiftDur = dur(config.shiftMs)
-                step.commits.append(.commit(withOrder(c)))
-                return plan
+                step.errors.append(.error(code: .badMessage, message: "external: order must name every section and item of the board exactly once"))
+                return .refused
             }
-        } else if let order = resolve(c.order) {
-            next = order
-        } else {
-            step.errors.append(.error(code: .badMessage, message: "external: order must name every section and item of the board exactly once"))
-            return .refused
+            setCommitted(next, version: c.version)
+            rebuildLive(reporting: before)
+            plan = .whole
         }
-        let before = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-        setCommitted(next, version: c.version)
-        rebuildLive(reporting: before)
         step.shiftDur = dur(config.shiftMs)
         step.commits.append(.commit(withOrder(c)))
-        return .whole
+        return plan
     }
 
     /// `c` as this client gets it: a commit that came without its order (its change only) gets
