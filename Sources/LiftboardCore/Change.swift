@@ -393,12 +393,9 @@ extension Board {
             guard item != sections[s].items[i] else { return false }
             sections[s].items[i] = item
         case .addSection(let id, let title, let after):
-            guard !id.isEmpty, !sections.contains(where: { $0.id == id }) else { return false }
-            var at = 0
-            if let after {
-                guard let k = sections.firstIndex(where: { $0.id == after }) else { return false }
-                at = k + 1
-            }
+            // Right after `after`, or first without one; none when `after` names no section.
+            let at = after.map { a in sections.firstIndex { $0.id == a }.map { $0 + 1 } } ?? 0
+            guard !id.isEmpty, !sections.contains(where: { $0.id == id }), let at else { return false }
             sections.insert(Section(id: id, title: title, items: []), at: at)
         case .renameSection(let id, let title):
             guard let s = sections.firstIndex(where: { $0.id == id }), sections[s].title != title else { return false }
