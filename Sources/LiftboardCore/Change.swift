@@ -151,11 +151,9 @@ enum ChangeRule {
                 first.append((d.item, place(of: d.item, in: before) ?? d.from))
             }
         }
-        var out: [Displacement<T>] = []
-        for (x, from) in first {
-            if let to = place(of: x, in: order), from != to { out.append(Displacement(item: x, from: from, to: to)) }
+        return first.compactMap { x, from in
+            place(of: x, in: order).flatMap { to in from != to ? Displacement(item: x, from: from, to: to) : nil }
         }
-        return out
     }
 
     /// Where `x` is in `order`, by a scan.
