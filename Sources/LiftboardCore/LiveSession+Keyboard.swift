@@ -28,7 +28,8 @@ extension LiveSession {
             focus = arr.members.first { !$0.isEmpty }?.first
             guard let f = focus else { return announce("The board is empty.") }
             scrollIntoView(f)
-            return announce("\(arr.labels[f]), \(describe(f))\(arr.movable[f] ? "" : ", pinned"). Press Space to lift, arrow keys to move the focus.")
+            announce("\(arr.labels[f]), \(describe(f))\(arr.movable[f] ? "" : ", pinned"). Press Space to lift, arrow keys to move the focus.")
+            return
         }
         if let d = dragIndex(Self.keyboardPointer) { return keyboardDragKey(key, drag: d, now: now) }
         // The focused row was hidden since (a collapse above it, a drop under a collapsed
