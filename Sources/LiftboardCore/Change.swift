@@ -151,11 +151,9 @@ enum ChangeRule {
                 first.append((d.item, place(of: d.item, in: before) ?? d.from))
             }
         }
-        var out: [Displacement<T>] = []
-        for (x, from) in first {
-            if let to = place(of: x, in: order), from != to { out.append(Displacement(item: x, from: from, to: to)) }
+        return first.compactMap { x, from in
+            place(of: x, in: order).flatMap { to in from != to ? Displacement(item: x, from: from, to: to) : nil }
         }
-        return out
     }
 
     /// Where `x` is in `order`, by a scan.
@@ -393,12 +391,9 @@ extension Board {
             guard item != sections[s].items[i] else { return false }
             sections[s].items[i] = item
         case .addSection(let id, let title, let after):
-            guard !id.isEmpty, !sections.contains(where: { $0.id == id }) else { return false }
-            var at = 0
-            if let after {
-                guard let k = sections.firstIndex(where: { $0.id == after }) else { return false }
-                at = k + 1
-            }
+            // Right after `after`, or first without one; none when `after` names no section.
+            let at = after.map { a in sections.firstIndex { $0.id == a }.map { $0 + 1 } } ?? 0
+            guard !id.isEmpty, !sections.contains(where: { $0.id == id }), let at else { return false }
             sections.insert(Section(id: id, title: title, items: []), at: at)
         case .renameSection(let id, let title):
             guard let s = sections.firstIndex(where: { $0.id == id }), sections[s].title != title else { return false }

@@ -62,11 +62,9 @@ extension LiveSession {
 
         // What the client has: the same cells under their new handles; removed ones fade out.
         var order: [Int] = [], cells: [SentCell] = []
-        var removed: [String] = []
         for (k, h) in sent.order.enumerated() {
-            if let n = map(h) { order.append(n); cells.append(sent.cells[k]) } else { removed.append(old.ids[h]) }
+            if let n = map(h) { order.append(n); cells.append(sent.cells[k]) } else { step.removed.append(old.ids[h]) }
         }
-        step.removed += removed
         step.refreshed = Set(refreshed.compactMap { next.handleOf[$0] })
 
         // Pinned items' homes are their indexes in the new committed order.

@@ -46,15 +46,12 @@ extension LiveSession {
     mutating func click(at content: Point, mods: Modifiers) {
         guard mods.toggles || mods.contains(.shift) else { return clearSelection() }
         guard case .cell(let h) = arr.region(at: content), arr.movable[h] else { return }
-        if mods.toggles {
-            setSelected(h, !selection.marked[h])
-            selection.anchor = h
-        } else if let a = selection.anchor, !arr.isParked(a), arr.sectionOf[a] == arr.sectionOf[h] {
+        if !mods.toggles, let a = selection.anchor, !arr.isParked(a), arr.sectionOf[a] == arr.sectionOf[h] {
             let s = arr.sectionOf[h]
             let lo = min(arr.indexOf[a], arr.indexOf[h]), hi = max(arr.indexOf[a], arr.indexOf[h])
             for i in lo...hi where arr.movable[arr.members[s][i]] { setSelected(arr.members[s][i], true) }
         } else {
-            setSelected(h, true)
+            setSelected(h, mods.toggles ? !selection.marked[h] : true)
             selection.anchor = h
         }
     }
@@ -82,10 +79,9 @@ extension LiveSession {
         guard selection.marked[h] else { return clearSelection() }
         // A palette's items are copied one at a time.
         guard groupsAllowed, selection.count > 1, drags[d].copyFrom == nil else { return }
-        var group: [Int] = []
-        for (s, m) in base.enumerated() where !arr.rules[s].copy {
-            for x in m where selection.marked[x] && (x == h || (liftedBy[x] == nil && arr.movable[x] && heldByOther(x) == nil && !claimLost(x))) {
-                group.append(x)
+        let group = base.indices.filter { !arr.rules[$0].copy }.flatMap { s in
+            base[s].filter { x in
+                selection.marked[x] && (x == h || (liftedBy[x] == nil && arr.movable[x] && heldByOther(x) == nil && !claimLost(x)))
             }
         }
         guard group.count > 1 else { return }

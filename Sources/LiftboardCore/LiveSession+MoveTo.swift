@@ -74,9 +74,8 @@ extension LiveSession {
             return announce("Copied \(label) to \(arr.titles[arr.sectionOf[n]]), position \(arr.indexOf[n] + 1).")
         }
         let othersBefore = drags.map { ($0.pointer, arr.place(of: $0.item)) }
-        let before = version
-        commit(.insert(id: id, section: sid, after: after.map { arr.ids[$0] }, index: index), now: now)
-        guard version != before else { return refuseMove("moveTo: \(arr.labels[h]) is there already") }
+        let insert = Change.insert(id: id, section: sid, after: after.map { arr.ids[$0] }, index: index)
+        guard commit(insert, now: now) != nil else { return refuseMove("moveTo: \(arr.labels[h]) is there already") }
         rebuildLive(reporting: othersBefore)
         step.shiftDur = dur(config.shiftMs)
         step.cellsDirty = true

@@ -165,9 +165,7 @@ extension LiveSession {
     /// center over the palette's frame.
     func isCopyBack(_ drag: Drag) -> Bool {
         guard let p = drag.copyFrom else { return false }
-        if arr.sectionOf[drag.item] == p { return true }
-        let c = contentPoint(drag.center)
-        return arr.layout.sectionAlong(c, in: arr) == p
+        return arr.sectionOf[drag.item] == p || arr.layout.sectionAlong(contentPoint(drag.center), in: arr) == p
     }
 
     /// Ends drag `d` out of a palette with its `copyItem`: the copy joins the board where the

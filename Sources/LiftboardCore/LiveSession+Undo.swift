@@ -41,15 +41,13 @@ extension LiveSession {
         case .group(let ids, _, _, _):
             // Every item back after its movable predecessor, in the order of their places, so
             // that a predecessor that moved with the group is back before its follower.
-            var places: [(id: String, section: Int, index: Int)] = []
+            var back: [(section: Int, index: Int, insert: Change)] = []
             for id in ids {
-                guard let h = arr.handleOf[id], let (s, i) = ChangeRule.place(of: h, in: base) else { return nil }
-                places.append((id, s, i))
+                guard let h = arr.handleOf[id], let (s, i) = ChangeRule.place(of: h, in: base),
+                      let a = anchor(of: id) else { return nil }
+                back.append((s, i, .insert(id: id, section: a.section, after: a.after, index: i)))
             }
-            places.sort { ($0.section, $0.index) < ($1.section, $1.index) }
-            let back = places.compactMap { p in anchor(of: p.id).map { Change.insert(id: p.id, section: $0.section, after: $0.after, index: p.index) } }
-            guard back.count == places.count else { return nil }
-            return (.batch(back), ids)
+            return (.batch(back.sorted { ($0.section, $0.index) < ($1.section, $1.index) }.map(\.insert)), ids)
         default:
             return nil
         }

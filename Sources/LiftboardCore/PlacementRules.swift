@@ -85,8 +85,7 @@ extension Board {
         guard hasRules else { return nil }
         var kinds: [String: String] = [:]
         for s in sections { for i in s.items { if let k = i.kind { kinds[i.id] = k } } }
-        var old: [String: [String]] = [:]
-        for s in before.sections { old[s.id] = s.items.map(\.id) }
+        let old = Dictionary(before.sections.map { ($0.id, $0.items.map(\.id)) }, uniquingKeysWith: { $1 })
         return PlacementRules.violation(before: sections.map { old[$0.id] ?? [] }, after: sections.map { $0.items.map(\.id) },
                                         rules: sections.map(\.rules), sections: sections.map(\.id), kind: { kinds[$0] })
     }

@@ -127,9 +127,7 @@ public struct JSONWriter {
 
     /// `s`, or `null` when there is none.
     public mutating func string(orNull s: String?) { if let s { string(s) } else { null() } }
-    /// `[s, …]`: ids (a frame's `gone` and `removed`, a group).
-    public mutating func strings(_ list: [String]) { beginArray(); for s in list { string(s) }; endArray() }
-    /// `[…]`, each element written by `element` (the messages' lists: cells, sections, snapshots).
+    /// `[…]`, each element written by `element` (the messages' lists: cells, sections, snapshots, ids).
     mutating func array<T>(_ list: [T], _ element: (T, inout JSONWriter) -> Void) {
         beginArray(); for x in list { element(x, &self) }; endArray()
     }

@@ -207,7 +207,7 @@ extension Wire {
             }
             closeChildren(down: 0, &open, &w)
             w.endArray()
-            if let a = s.accepts { w.key("accepts"); w.strings(a) }
+            if let a = s.accepts { w.key("accepts"); w.array(a) { $1.string($0) } }
             if let m = s.max { w.key("max"); w.int(m) }
             if s.copy { w.key("copy"); w.bool(true) }
             if let d = s.drop { w.key("drop"); w.string(d.rawValue) }

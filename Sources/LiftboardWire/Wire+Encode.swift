@@ -119,7 +119,7 @@ extension Wire {
         case .swap(let x, let y):
             w.key("swap"); w.beginArray(); w.string(x); w.string(y); w.endArray()
         case .group(let ids, let section, let after, let index):
-            w.key("group"); w.strings(ids)
+            w.key("group"); w.array(ids) { $1.string($0) }
             at(section, after: after, index: index, &w)
         case .batch(let changes):
             w.key("batch"); w.beginArray(); for c in changes { change(c, &w) }; w.endArray()
@@ -249,8 +249,10 @@ extension Wire {
         if let c = f.content { w.member(#""content":{"w":"#, c.w); w.member(#""h":"#, c.h); w.raw("}") }
         if let s = f.rare?.sections { w.key("sections"); sections(s, &w) }
         if !f.cells.isEmpty { cells(f.cells, &w) }
-        if let g = f.rare?.gone, !g.isEmpty { w.key("gone"); w.strings(g) }
-        if let r = f.rare?.removed, !r.isEmpty { w.key("removed"); w.strings(r); w.key("removeDur"); w.number(f.removeDur) }
+        if let g = f.rare?.gone, !g.isEmpty { w.key("gone"); w.array(g) { $1.string($0) } }
+        if let r = f.rare?.removed, !r.isEmpty {
+            w.key("removed"); w.array(r) { $1.string($0) }; w.key("removeDur"); w.number(f.removeDur)
+        }
         if !f.snapshots.isEmpty { snapshots(f.snapshots, &w) }
         if let focus = f.rare?.focus { w.key("focus"); w.string(focus) }
         // `hello.config.commits: "inline"`: the commit from elsewhere this frame animates, last
