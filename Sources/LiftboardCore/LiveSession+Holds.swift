@@ -198,19 +198,32 @@ struct HolderMemo: Sendable {
     struct Known: Sendable { let name: String? }
     /// `HeldByOthers.stamp` of the table read; -1: none.
     var stamp = -1
-    private var known: [Known?] = []
+    private var names: [String?] = []
+    /// The generation each slot was read in (0: never); a slot of another generation is unknown,
+    /// so that forgetting everything is one increment, not a fill of the board's length.
+    private var readIn: [UInt32] = []
+    private var generation: UInt32 = 1
 
     subscript(h: Int) -> Known? {
-        get { known[h] }
-        set { known[h] = newValue }
+        get { readIn[h] == generation ? Known(name: names[h]) : nil }
+        set {
+            names[h] = newValue?.name
+            readIn[h] = newValue == nil ? 0 : generation
+        }
     }
 
     /// Forgets everything: the table read is now the one of `stamp`.
     mutating func reset(count: Int, stamp: Int) {
-        known = Array(repeating: nil, count: count)
+        if readIn.count != count || generation == .max {
+            names = Array(repeating: nil, count: count)
+            readIn = Array(repeating: 0, count: count)
+            generation = 1
+        } else {
+            generation += 1
+        }
         self.stamp = stamp
     }
 
     /// Item `h` may have another holder: it is read again.
-    mutating func forget(_ h: Int) { if h < known.count { known[h] = nil } }
+    mutating func forget(_ h: Int) { if h < readIn.count { readIn[h] = 0 } }
 }
