@@ -15,10 +15,8 @@ import Glibc
 extension Wire {
     /// A `move` as the engine's step takes it.
     public struct PointerMove: Equatable, Sendable {
-        public var pointer: Int
-        public var at: Point
-        public var seq: Int?
-        public var ms: Double
+        public var pointer: Int, at: Point
+        public var seq: Int?, ms: Double
     }
 
     /// What the reading found: a pointer's message, or a wheel.
@@ -30,14 +28,13 @@ extension Wire {
     /// A pointer message as the server takes it: a `move` as the engine's step takes it, any
     /// other (`up`, `down`, `wheel`) as its `ClientMessage`.
     public enum Pointer: Equatable, Sendable {
-        case move(PointerMove)
-        case other(ClientMessage)
+        case move(PointerMove), other(ClientMessage)
     }
 
     /// The page's own form of a move (`read`), the server's first try: a plain value, with no
     /// `Pointer` around it to destroy (about 35 Ir a move); nil for anything else.
     public static func pageMove(_ bytes: UnsafeRawBufferPointer) -> PointerMove? {
-        guard bytes.count <= maxMessageBytes, let s = Bytes(bytes) else { return nil }
+        guard bytes.count <= maxMessageBytes, let s = Bytes(bytes, spaces: false) else { return nil }
         return pageForm(s)
     }
 
@@ -78,12 +75,12 @@ extension Wire {
         private let base: UnsafePointer<UInt8>
         /// The bytes up to the sentinel, it included (the spaces after it are not read).
         let count: Int
-        /// nil for a message that does not end in `}` (but for spaces) or is under eight bytes
-        /// (a word's worth, `word`), which no reading takes.
-        @_transparent init?(_ raw: UnsafeRawBufferPointer) {
+        /// nil for a message that does not end in `}` (but for spaces, if `spaces`: the page's
+        /// form has none) or is under eight bytes (a word's worth, `word`), which no reading takes.
+        @_transparent init?(_ raw: UnsafeRawBufferPointer, spaces: Bool = true) {
             guard let p = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
             var last = raw.count - 1
-            while last > 0, p[last] == 0x20 || p[last] == 0x09 || p[last] == 0x0A || p[last] == 0x0D { last -= 1 }
+            while spaces, last > 0, p[last] == 0x20 || p[last] == 0x09 || p[last] == 0x0A || p[last] == 0x0D { last -= 1 }
             guard last >= 7, p[last] == UInt8(ascii: "}") else { return nil }
             self.raw = raw
             base = p
@@ -96,19 +93,17 @@ extension Wire {
         /// sentinel read as 0 (the message's last eight bytes, shifted).
         @inline(__always) func word(at i: Int) -> UInt64 {
             if i &+ 8 <= count { return UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) }
-            return UInt64(littleEndian: UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self)) &>> UInt64((i &- count &+ 8) &* 8)
+            return UInt64(littleEndian: UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self)) &>> UInt64(truncatingIfNeeded: (i &- count &+ 8) &* 8)
         }
 
         /// Whether `text` (no NUL in it) stands at `i`: a word's worth at a time, the last one
         /// masked to the text's end (the page's move's `{"t":"move","p":` in two comparisons).
         @inline(__always) func has(_ text: StaticString, at i: Int) -> Bool {
             let k = text.utf8CodeUnitCount, t = text.utf8Start
-            var j = 0
-            while j < k {
+            for j in stride(from: 0, to: k, by: 8) {
                 var want: UInt64 = 0, n = 0
                 while n < 8, j &+ n < k { want |= UInt64(t[j &+ n]) &<< UInt64(n &* 8); n &+= 1 }
                 guard (word(at: i &+ j) ^ want) & (n == 8 ? ~0 : (1 &<< UInt64(n &* 8)) &- 1) == 0 else { return false }
-                j &+= 8
             }
             return true
         }
@@ -118,10 +113,7 @@ extension Wire {
             self[i] == 0x22 && has(word, at: i + 1) && self[i + 1 + word.utf8CodeUnitCount] == 0x22
         }
 
-        @inline(__always) func isSpace(_ i: Int) -> Bool {
-            let c = self[i]
-            return c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
-        }
+        @inline(__always) func isSpace(_ i: Int) -> Bool { self[i] == 0x20 || self[i] == 0x09 || self[i] == 0x0A || self[i] == 0x0D }
     }
 
     /// The reading. The page's own form of a move, `{"t":"move","p":P,"x":X,"y":Y,"ms":M,"seq":N}`
@@ -139,15 +131,7 @@ extension Wire {
         case t, p, x, y, ms, seq, kind, dx, dy
         var name: StaticString {
             switch self {
-            case .t: "t"
-            case .p: "p"
-            case .x: "x"
-            case .y: "y"
-            case .ms: "ms"
-            case .seq: "seq"
-            case .kind: "kind"
-            case .dx: "dx"
-            case .dy: "dy"
+            case .t: "t"; case .p: "p"; case .x: "x"; case .y: "y"; case .ms: "ms"; case .seq: "seq"; case .kind: "kind"; case .dx: "dx"; case .dy: "dy"
             }
         }
     }
@@ -208,13 +192,8 @@ extension Wire {
             default:
                 guard let v = number(s, &i) else { return nil }
                 switch key {
-                case .p: p = v
-                case .x: x = v
-                case .y: y = v
-                case .ms: ms = v
-                case .seq: seq = v
-                case .dx: dx = v
-                default: dy = v
+                case .p: p = v; case .x: x = v; case .y: y = v; case .ms: ms = v
+                case .seq: seq = v; case .dx: dx = v; default: dy = v
                 }
             }
             while s.isSpace(i) { i += 1 }
@@ -240,10 +219,7 @@ extension Wire {
               p <= Double(pointerRange.upperBound), Double(Int(p)) == p, coordinateRange.contains(x), coordinateRange.contains(y) else { return nil }
         let m = PointerMove(pointer: Int(p), at: Point(x: x, y: y), seq: sequence, ms: ms)
         switch type {
-        case .move: return .move(m)
-        case .up: return .up(m)
-        case .down: return .down(m, kind)
-        default: return nil
+        case .move: return .move(m); case .up: return .up(m); case .down: return .down(m, kind); default: return nil
         }
     }
 
@@ -252,25 +228,17 @@ extension Wire {
     private static func pageForm(_ s: Bytes) -> PointerMove? {
         var i = 16
         guard s.has(#"{"t":"move","p":"#, at: 0), let p = whole(s, &i), p <= pointerRange.upperBound, s.has(#","x":"#, at: i) else { return nil }
-        i += 5
+        i &+= 5
         guard let x = number(s, &i), s.has(#","y":"#, at: i) else { return nil }
-        i += 5
+        i &+= 5
         guard let y = number(s, &i) else { return nil }
         var seq: Int?
-        if s.has(#","seq":"#, at: i) {
-            i += 7
-            guard let v = whole(s, &i) else { return nil }
-            seq = v
-        }
+        if s.has(#","seq":"#, at: i) { i &+= 7; guard let v = whole(s, &i) else { return nil }; seq = v }
         guard s.has(#","ms":"#, at: i) else { return nil }
-        i += 6
+        i &+= 6
         guard let ms = number(s, &i) else { return nil }
         // The page stamps `seq` after the event's own `ms` (connection.js): the same members.
-        if seq == nil, s.has(#","seq":"#, at: i) {
-            i += 7
-            seq = whole(s, &i)
-            if seq == nil { return nil }
-        }
+        if seq == nil, s.has(#","seq":"#, at: i) { i &+= 7; guard let v = whole(s, &i) else { return nil }; seq = v }
         guard i == s.count - 1, coordinateRange.contains(x), coordinateRange.contains(y), msRange.contains(ms) else { return nil }
         return PointerMove(pointer: p, at: Point(x: x, y: y), seq: seq, ms: ms)
     }
@@ -279,8 +247,11 @@ extension Wire {
     /// (in `seq`'s range), no sign, fraction, exponent or leading zero, else nil; `index` after it.
     @_transparent
     private static func whole(_ s: Bytes, _ index: inout Int) -> Int? {
-        var i = index, value: UInt64 = 0
-        let n = digits(s, &i, &value)
+        // One digit and a comma (the page's `p`, a first `seq`) needs no word.
+        if s[index] &- 0x30 < 10, s[index &+ 1] == UInt8(ascii: ",") { defer { index &+= 1 }; return Int(s[index] &- 0x30) }
+        var i = index, value: UInt64 = 0, n = 0
+        let (a, x) = run(s, at: i)  // up to 7 digits from their word, more a word at a time
+        if UInt(bitPattern: a &- 8) < 56 { n = a &>> 3; value = eight(x, a); i &+= n } else { n = digits(s, &i, &value) }
         let next = s[i] | 0x20  // the byte after it, the sentinel at most
         guard n > 0, n <= 15, next != UInt8(ascii: "."), next != UInt8(ascii: "e"), n == 1 || s[index] != 0x30 else { return nil }
         index = i
@@ -292,12 +263,11 @@ extension Wire {
     @inline(__always)
     private static func digits(_ s: Bytes, _ i: inout Int, _ value: inout UInt64) -> Int {
         let start = i
-        while true {
-            let (bits, x) = run(s, at: i)
-            guard bits > 0 else { break }
-            value = value &* tens(bits &>> 3) &+ eight(x, bits)
-            i &+= bits &>> 3
-            if bits < 64 { break }
+        var bits = 64
+        while bits == 64 {
+            let (b, x) = run(s, at: i)
+            if b > 0 { value = value &* tens(b &>> 3) &+ eight(x, b); i &+= b &>> 3 }
+            bits = b
         }
         return i &- start
     }
@@ -317,7 +287,7 @@ extension Wire {
     /// 10^4 plus the higher: three multiplies, not a multiply and add a digit.
     @inline(__always)
     private static func eight(_ x: UInt64, _ bits: Int) -> UInt64 {
-        var v = x &<< UInt64(64 &- bits)
+        var v = x &<< UInt64(truncatingIfNeeded: 64 &- bits)
         v = ((v &* (10 << 8 + 1)) &>> 8) & 0x00FF_00FF_00FF_00FF
         v = ((v &* (100 << 16 + 1)) &>> 16) & 0x0000_FFFF_0000_FFFF
         return (v &* (10_000 << 32 + 1)) &>> 32
@@ -329,16 +299,25 @@ extension Wire {
     private static func number(_ s: Bytes, _ index: inout Int) -> Double? {
         let negative = s[index] == UInt8(ascii: "-")
         let start = negative ? index &+ 1 : index
-        // The usual one first: 1-7 digits (no leading zero), a point, 1-7 digits, each run within
-        // the word read at its start (the point's byte is 0x1E in `x`).
+        // The usual one first: 1-7 digits (no leading zero), then a point and 1-7 digits or no
+        // fraction, each run within the word read at its start (a point's byte is 0x1E in `x`,
+        // an `e`'s or `E`'s 0x75 with 0x20 set).
         let (a, x) = run(s, at: start)
-        if a > 0, a < 64, (x &>> UInt64(a)) & 0xFF == 0x1E, a == 8 || x & 0xFF != 0 {
-            let (b, y) = run(s, at: start &+ a &>> 3 &+ 1)
-            let end = start &+ a &>> 3 &+ 1 &+ b &>> 3
-            if b > 0, b < 64, s[end] | 0x20 != UInt8(ascii: "e") {
-                index = end
-                let value = Double(Int64(bitPattern: eight(x, a) &* tens(b &>> 3) &+ eight(y, b))) / Double(Int64(bitPattern: tens(b &>> 3)))
-                return negative ? -value : value
+        if UInt(bitPattern: a &- 8) < 56, a == 8 || x & 0xFF != 0 {  // 8 ≤ a ≤ 56, in one compare
+            let after = (x &>> UInt64(truncatingIfNeeded: a)) & 0xFF
+            if after == 0x1E {
+                let (b, y) = run(s, at: start &+ a &>> 3 &+ 1)
+                if UInt(bitPattern: b &- 8) < 56, (y &>> UInt64(truncatingIfNeeded: b)) & 0xFF | 0x20 != 0x75 {
+                    index = start &+ a &>> 3 &+ 1 &+ b &>> 3
+                    // At most eight digits in all: both runs side by side in one word, read at once.
+                    let m = a &+ b <= 64 ? eight((x &<< UInt64(truncatingIfNeeded: 64 &- a)) &>> UInt64(truncatingIfNeeded: b) | y &<< UInt64(truncatingIfNeeded: 64 &- b), 64)
+                        : eight(x, a) &* tens(b &>> 3) &+ eight(y, b)
+                    let value = Double(Int64(bitPattern: m)) / Double(Int64(bitPattern: tens(b &>> 3)))
+                    return negative ? -value : value
+                }
+            } else if after | 0x20 != 0x75 {
+                index = start &+ a &>> 3
+                return negative ? -Double(Int64(bitPattern: eight(x, a))) : Double(Int64(bitPattern: eight(x, a)))
             }
         }
         var i = start, mantissa: UInt64 = 0, fraction = 0
@@ -350,9 +329,8 @@ extension Wire {
             guard fraction > 0 else { return nil }
         }
         guard s[i] | 0x20 != UInt8(ascii: "e") else { return nil }
-        // More digits than an exact division rounds correctly: read as the general decoder
-        // reads them. A browser's `performance.now()` has 17 significant digits (116.60000000009313),
-        // and a touch's coordinates often do: every move of the page, not a rare one.
+        // More digits than an exact division rounds correctly: read as the general decoder reads them
+        // (a browser's `performance.now()` and a touch's coordinates often have 17: 116.60000000009313).
         defer { index = i }
         guard n &+ fraction <= 15 else { return longNumber(s, from: index, to: i) }
         // At most 15 digits: under 2^53, so the signed conversions (an instruction each) are
