@@ -15,10 +15,8 @@ import Glibc
 extension Wire {
     /// A `move` as the engine's step takes it.
     public struct PointerMove: Equatable, Sendable {
-        public var pointer: Int
-        public var at: Point
-        public var seq: Int?
-        public var ms: Double
+        public var pointer: Int, at: Point
+        public var seq: Int?, ms: Double
     }
 
     /// What the reading found: a pointer's message, or a wheel.
@@ -30,14 +28,13 @@ extension Wire {
     /// A pointer message as the server takes it: a `move` as the engine's step takes it, any
     /// other (`up`, `down`, `wheel`) as its `ClientMessage`.
     public enum Pointer: Equatable, Sendable {
-        case move(PointerMove)
-        case other(ClientMessage)
+        case move(PointerMove), other(ClientMessage)
     }
 
     /// The page's own form of a move (`read`), the server's first try: a plain value, with no
     /// `Pointer` around it to destroy (about 35 Ir a move); nil for anything else.
     public static func pageMove(_ bytes: UnsafeRawBufferPointer) -> PointerMove? {
-        guard bytes.count <= maxMessageBytes, let s = Bytes(bytes) else { return nil }
+        guard bytes.count <= maxMessageBytes, let s = Bytes(bytes, spaces: false) else { return nil }
         return pageForm(s)
     }
 
@@ -70,20 +67,21 @@ extension Wire {
 
     /// A message's bytes read by index up to its sentinel: the `}` that ends it (but for
     /// spaces), or no `Bytes` at all. Every scan below stops at that byte (it is no space,
-    /// digit, quote, name or literal's byte, and `has` checks its own end), so a read is never
-    /// past it and needs no check of its own: the bounds-checked reading cost about 120 Ir a
-    /// move more (docs/performance.md, "Issue 44's instructions, ir44").
+    /// digit, quote, name or literal's byte), so a read is never past it and needs no check of
+    /// its own: the bounds-checked reading cost about 120 Ir a move more (docs/performance.md,
+    /// "Issue 44's instructions, ir44").
     struct Bytes {
         let raw: UnsafeRawBufferPointer
         private let base: UnsafePointer<UInt8>
         /// The bytes up to the sentinel, it included (the spaces after it are not read).
         let count: Int
-        /// nil for a message that does not end in `}` (but for spaces), which no reading takes.
-        init?(_ raw: UnsafeRawBufferPointer) {
+        /// nil for a message that does not end in `}` (but for spaces, if `spaces`: the page's
+        /// form has none) or is under eight bytes (a word's worth, `word`), which no reading takes.
+        @_transparent init?(_ raw: UnsafeRawBufferPointer, spaces: Bool = true) {
             guard let p = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
             var last = raw.count - 1
-            while last > 0, p[last] == 0x20 || p[last] == 0x09 || p[last] == 0x0A || p[last] == 0x0D { last -= 1 }
-            guard last > 0, p[last] == UInt8(ascii: "}") else { return nil }
+            while spaces, last > 0, p[last] == 0x20 || p[last] == 0x09 || p[last] == 0x0A || p[last] == 0x0D { last -= 1 }
+            guard last >= 7, p[last] == UInt8(ascii: "}") else { return nil }
             self.raw = raw
             base = p
             count = last + 1
@@ -91,24 +89,21 @@ extension Wire {
         /// `i` at most the sentinel's index (every scan stops there).
         @inline(__always) subscript(i: Int) -> UInt8 { base[i] }
 
-        /// Whether `text` stands at `i`: compared eight bytes at a time, then four, then one
-        /// (the page's move's `{"t":"move","p":` in two comparisons, not sixteen).
+        /// The eight bytes from `i` (0 ≤ `i` < `count`), the first the lowest; those past the
+        /// sentinel read as 0 (the message's last eight bytes, shifted).
+        @inline(__always) func word(at i: Int) -> UInt64 {
+            if i &+ 8 <= count { return UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) }
+            return UInt64(littleEndian: UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self)) &>> UInt64(truncatingIfNeeded: (i &- count &+ 8) &* 8)
+        }
+
+        /// Whether `text` (no NUL in it) stands at `i`: a word's worth at a time, the last one
+        /// masked to the text's end (the page's move's `{"t":"move","p":` in two comparisons).
         @inline(__always) func has(_ text: StaticString, at i: Int) -> Bool {
-            let k = text.utf8CodeUnitCount
-            guard i >= 0, i + k <= count else { return false }
-            let a = UnsafeRawPointer(base + i), b = UnsafeRawPointer(text.utf8Start)
-            var j = 0
-            while j + 8 <= k {
-                guard a.loadUnaligned(fromByteOffset: j, as: UInt64.self) == b.loadUnaligned(fromByteOffset: j, as: UInt64.self) else { return false }
-                j += 8
-            }
-            if j + 4 <= k {
-                guard a.loadUnaligned(fromByteOffset: j, as: UInt32.self) == b.loadUnaligned(fromByteOffset: j, as: UInt32.self) else { return false }
-                j += 4
-            }
-            while j < k {
-                guard a.load(fromByteOffset: j, as: UInt8.self) == b.load(fromByteOffset: j, as: UInt8.self) else { return false }
-                j += 1
+            let k = text.utf8CodeUnitCount, t = text.utf8Start
+            for j in stride(from: 0, to: k, by: 8) {
+                var want: UInt64 = 0, n = 0
+                while n < 8, j &+ n < k { want |= UInt64(t[j &+ n]) &<< UInt64(n &* 8); n &+= 1 }
+                guard (word(at: i &+ j) ^ want) & (n == 8 ? ~0 : (1 &<< UInt64(n &* 8)) &- 1) == 0 else { return false }
             }
             return true
         }
@@ -118,10 +113,7 @@ extension Wire {
             self[i] == 0x22 && has(word, at: i + 1) && self[i + 1 + word.utf8CodeUnitCount] == 0x22
         }
 
-        @inline(__always) func isSpace(_ i: Int) -> Bool {
-            let c = self[i]
-            return c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
-        }
+        @inline(__always) func isSpace(_ i: Int) -> Bool { self[i] == 0x20 || self[i] == 0x09 || self[i] == 0x0A || self[i] == 0x0D }
     }
 
     /// The reading. The page's own form of a move, `{"t":"move","p":P,"x":X,"y":Y,"ms":M,"seq":N}`
@@ -139,15 +131,7 @@ extension Wire {
         case t, p, x, y, ms, seq, kind, dx, dy
         var name: StaticString {
             switch self {
-            case .t: "t"
-            case .p: "p"
-            case .x: "x"
-            case .y: "y"
-            case .ms: "ms"
-            case .seq: "seq"
-            case .kind: "kind"
-            case .dx: "dx"
-            case .dy: "dy"
+            case .t: "t"; case .p: "p"; case .x: "x"; case .y: "y"; case .ms: "ms"; case .seq: "seq"; case .kind: "kind"; case .dx: "dx"; case .dy: "dy"
             }
         }
     }
@@ -208,13 +192,8 @@ extension Wire {
             default:
                 guard let v = number(s, &i) else { return nil }
                 switch key {
-                case .p: p = v
-                case .x: x = v
-                case .y: y = v
-                case .ms: ms = v
-                case .seq: seq = v
-                case .dx: dx = v
-                default: dy = v
+                case .p: p = v; case .x: x = v; case .y: y = v; case .ms: ms = v
+                case .seq: seq = v; case .dx: dx = v; default: dy = v
                 }
             }
             while s.isSpace(i) { i += 1 }
@@ -240,10 +219,7 @@ extension Wire {
               p <= Double(pointerRange.upperBound), Double(Int(p)) == p, coordinateRange.contains(x), coordinateRange.contains(y) else { return nil }
         let m = PointerMove(pointer: Int(p), at: Point(x: x, y: y), seq: sequence, ms: ms)
         switch type {
-        case .move: return .move(m)
-        case .up: return .up(m)
-        case .down: return .down(m, kind)
-        default: return nil
+        case .move: return .move(m); case .up: return .up(m); case .down: return .down(m, kind); default: return nil
         }
     }
 
@@ -252,81 +228,114 @@ extension Wire {
     private static func pageForm(_ s: Bytes) -> PointerMove? {
         var i = 16
         guard s.has(#"{"t":"move","p":"#, at: 0), let p = whole(s, &i), p <= pointerRange.upperBound, s.has(#","x":"#, at: i) else { return nil }
-        i += 5
+        i &+= 5
         guard let x = number(s, &i), s.has(#","y":"#, at: i) else { return nil }
-        i += 5
+        i &+= 5
         guard let y = number(s, &i) else { return nil }
         var seq: Int?
-        if s.has(#","seq":"#, at: i) {
-            i += 7
-            guard let v = whole(s, &i) else { return nil }
-            seq = v
-        }
+        if s.has(#","seq":"#, at: i) { i &+= 7; guard let v = whole(s, &i) else { return nil }; seq = v }
         guard s.has(#","ms":"#, at: i) else { return nil }
-        i += 6
+        i &+= 6
         guard let ms = number(s, &i) else { return nil }
         // The page stamps `seq` after the event's own `ms` (connection.js): the same members.
-        if seq == nil, s.has(#","seq":"#, at: i) {
-            i += 7
-            seq = whole(s, &i)
-            if seq == nil { return nil }
-        }
+        if seq == nil, s.has(#","seq":"#, at: i) { i &+= 7; guard let v = whole(s, &i) else { return nil }; seq = v }
         guard i == s.count - 1, coordinateRange.contains(x), coordinateRange.contains(y), msRange.contains(ms) else { return nil }
         return PointerMove(pointer: p, at: Point(x: x, y: y), seq: seq, ms: ms)
     }
 
     /// The page's `p` or `seq` at `index` as an Int (not a Double checked whole): at most 15 digits
     /// (in `seq`'s range), no sign, fraction, exponent or leading zero, else nil; `index` after it.
-    @inline(__always)
+    @_transparent
     private static func whole(_ s: Bytes, _ index: inout Int) -> Int? {
-        var i = index, value: UInt64 = 0
-        guard digits(s, &i, &value) else { return nil }
+        // One digit and a comma (the page's `p`, a first `seq`) needs no word.
+        if s[index] &- 0x30 < 10, s[index &+ 1] == UInt8(ascii: ",") { defer { index &+= 1 }; return Int(s[index] &- 0x30) }
+        var i = index, value: UInt64 = 0, n = 0
+        let (a, x) = run(s, at: i)  // up to 7 digits from their word, more a word at a time
+        if UInt(bitPattern: a &- 8) < 56 { n = a &>> 3; value = eight(x, a); i &+= n } else { n = digits(s, &i, &value) }
         let next = s[i] | 0x20  // the byte after it, the sentinel at most
-        guard next != UInt8(ascii: "."), next != UInt8(ascii: "e"), i &- index <= 15, i &- index == 1 || s[index] != 0x30 else { return nil }
+        guard n > 0, n <= 15, next != UInt8(ascii: "."), next != UInt8(ascii: "e"), n == 1 || s[index] != 0x30 else { return nil }
         index = i
         return Int(truncatingIfNeeded: value)
     }
 
-    /// The digits at `i` (at least one, else false) into `value`, `i` after them. (`&+=`: an index
-    /// within a message never overflows, and the check cost an instruction a digit.)
+    /// The digits at `i` after those already in `value` (wrapping past 19), `i` after them; how
+    /// many (0: none), a word's worth at a time (`run`).
     @inline(__always)
-    private static func digits(_ s: Bytes, _ i: inout Int, _ value: inout UInt64) -> Bool {
-        var d = s[i] &- 0x30
-        guard d < 10 else { return false }
-        repeat {
-            value = value &* 10 &+ UInt64(d)
-            i &+= 1
-            d = s[i] &- 0x30
-        } while d < 10
-        return true
+    private static func digits(_ s: Bytes, _ i: inout Int, _ value: inout UInt64) -> Int {
+        let start = i
+        var bits = 64
+        while bits == 64 {
+            let (b, x) = run(s, at: i)
+            if b > 0 { value = value &* tens(b &>> 3) &+ eight(x, b); i &+= b &>> 3 }
+            bits = b
+        }
+        return i &- start
+    }
+
+    /// The digit run that starts the word at `i`: 8 × its length (64: all eight are digits),
+    /// and the word with each digit's byte made its value (0-9). Any other byte gets its top bit
+    /// set by the add, and the lowest such byte ends the run (a carry from a byte of 0x8A or
+    /// more reaches only the bytes above it).
+    @inline(__always)
+    private static func run(_ s: Bytes, at i: Int) -> (bits: Int, x: UInt64) {
+        let x = s.word(at: i) ^ 0x3030_3030_3030_3030
+        return ((((x &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080).trailingZeroBitCount & ~7, x)
+    }
+
+    /// The value of a run's digits (`bits`, 8 to 64): moved to the word's top, first digit lowest,
+    /// so that zeros lead; then pairs, fours and the eight, each the lower lane times 10, 100 or
+    /// 10^4 plus the higher: three multiplies, not a multiply and add a digit.
+    @inline(__always)
+    private static func eight(_ x: UInt64, _ bits: Int) -> UInt64 {
+        var v = x &<< UInt64(truncatingIfNeeded: 64 &- bits)
+        v = ((v &* (10 << 8 + 1)) &>> 8) & 0x00FF_00FF_00FF_00FF
+        v = ((v &* (100 << 16 + 1)) &>> 16) & 0x0000_FFFF_0000_FFFF
+        return (v &* (10_000 << 32 + 1)) &>> 32
     }
 
     /// A JSON number without exponent at `index`, as JSONParser reads it (at most 15 digits by
-    /// an exact division, more by `longNumber`); `index` ends after it.
-    @inline(__always)
+    /// an exact division, more by `longNumber`); `index` after it.
+    @_transparent
     private static func number(_ s: Bytes, _ index: inout Int) -> Double? {
-        var i = index
-        defer { index = i }
-        let negative = s[i] == UInt8(ascii: "-")
-        if negative { i &+= 1 }
-        let start = i
-        var mantissa: UInt64 = 0
-        var fraction = 0
-        guard digits(s, &i, &mantissa) else { return nil }
-        if i &- start > 1 && s[start] == 0x30 { return nil }
+        let negative = s[index] == UInt8(ascii: "-")
+        let start = negative ? index &+ 1 : index
+        // The usual one first: 1-7 digits (no leading zero), then a point and 1-7 digits or no
+        // fraction, each run within the word read at its start (a point's byte is 0x1E in `x`,
+        // an `e`'s or `E`'s 0x75 with 0x20 set).
+        let (a, x) = run(s, at: start)
+        if UInt(bitPattern: a &- 8) < 56, a == 8 || x & 0xFF != 0 {  // 8 ≤ a ≤ 56, in one compare
+            let after = (x &>> UInt64(truncatingIfNeeded: a)) & 0xFF
+            if after == 0x1E {
+                let (b, y) = run(s, at: start &+ a &>> 3 &+ 1)
+                if UInt(bitPattern: b &- 8) < 56, (y &>> UInt64(truncatingIfNeeded: b)) & 0xFF | 0x20 != 0x75 {
+                    index = start &+ a &>> 3 &+ 1 &+ b &>> 3
+                    // At most eight digits in all: both runs side by side in one word, read at once.
+                    let m = a &+ b <= 64 ? eight((x &<< UInt64(truncatingIfNeeded: 64 &- a)) &>> UInt64(truncatingIfNeeded: b) | y &<< UInt64(truncatingIfNeeded: 64 &- b), 64)
+                        : eight(x, a) &* tens(b &>> 3) &+ eight(y, b)
+                    let value = Double(Int64(bitPattern: m)) / Double(Int64(bitPattern: tens(b &>> 3)))
+                    return negative ? -value : value
+                }
+            } else if after | 0x20 != 0x75 {
+                index = start &+ a &>> 3
+                return negative ? -Double(Int64(bitPattern: eight(x, a))) : Double(Int64(bitPattern: eight(x, a)))
+            }
+        }
+        var i = start, mantissa: UInt64 = 0, fraction = 0
+        let n = digits(s, &i, &mantissa)
+        guard n > 0, n == 1 || s[start] != 0x30 else { return nil }
         if s[i] == UInt8(ascii: ".") {
             i &+= 1
-            let fractionStart = i
-            guard digits(s, &i, &mantissa) else { return nil }
-            fraction = i &- fractionStart
+            fraction = digits(s, &i, &mantissa)
+            guard fraction > 0 else { return nil }
         }
         guard s[i] | 0x20 != UInt8(ascii: "e") else { return nil }
-        // More digits than an exact division rounds correctly: read as the general decoder
-        // reads them. A browser's `performance.now()` has 17 significant digits (116.60000000009313),
-        // and a touch's coordinates often do: every move of the page, not a rare one.
-        guard i &- start &- (fraction > 0 ? 1 : 0) <= 15 else { return longNumber(s, from: index, to: i) }
-        // At most 15 digits: under 2^53, so the signed conversion (one instruction) is exact.
-        let value = Double(Int64(bitPattern: mantissa)) / powerOfTen(fraction)
+        // More digits than an exact division rounds correctly: read as the general decoder reads them
+        // (a browser's `performance.now()` and a touch's coordinates often have 17: 116.60000000009313).
+        defer { index = i }
+        guard n &+ fraction <= 15 else { return longNumber(s, from: index, to: i) }
+        // At most 15 digits: under 2^53, so the signed conversions (an instruction each) are
+        // exact, and so is the division's rounding (not a multiply by an inexact 10^-k).
+        let value = Double(Int64(bitPattern: mantissa)) / Double(Int64(bitPattern: tens(fraction)))
         return negative ? -value : value
     }
 
@@ -351,26 +360,13 @@ extension Wire {
         #endif
     }
 
-    /// 10^k for k in 0...15 (exact doubles), without an array's bounds check and lazy global.
+    /// 10^k for k in 0...15, without an array's bounds check and lazy global (a table of the switch).
     @inline(__always)
-    private static func powerOfTen(_ k: Int) -> Double {
+    private static func tens(_ k: Int) -> UInt64 {
         switch k {
-        case 0: 1
-        case 1: 1e1
-        case 2: 1e2
-        case 3: 1e3
-        case 4: 1e4
-        case 5: 1e5
-        case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        case 12: 1e12
-        case 13: 1e13
-        case 14: 1e14
-        default: 1e15
+        case 0: 1; case 1: 10; case 2: 100; case 3: 1000; case 4: 10_000; case 5: 100_000; case 6: 1_000_000
+        case 7: 10_000_000; case 8: 100_000_000; case 9: 1_000_000_000; case 10: 10_000_000_000; case 11: 100_000_000_000
+        case 12: 1_000_000_000_000; case 13: 10_000_000_000_000; case 14: 100_000_000_000_000; default: 1_000_000_000_000_000
         }
     }
 }

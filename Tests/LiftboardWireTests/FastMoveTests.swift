@@ -230,6 +230,39 @@ struct FastMoveTests {
         #expect(moveCount > 2_000)
     }
 
+    /// The digits read eight bytes at a time: numbers of every digit count from 1 to 17, with and
+    /// without a fraction, signed, with leading zeros, runs of 8 and 16 (a word's edge), in every
+    /// place of the page's move (the last ones read from the message's last word): each read as
+    /// `Double(String)` reads it, bit for bit, and taken or left as the general decoder does.
+    @Test func everyDigitCountReadsAsDoubleReadsItsText() {
+        var texts = ["0", "-0", "0.0", "-0.0", "00", "01", "-01", "0.5", "-0.0001", "1.", ".5", "-", "1.e2", "1.5e", "1.5E1", "--1", "1.2.3"]
+        for n in 1...17 {
+            let int = String("12345678901234567".prefix(n)), nines = String(repeating: "9", count: n)
+            texts += [int, "-" + int, nines, "0." + String(repeating: "0", count: n - 1) + "7", int + ".5", "-7." + int, nines + "." + nines, "0" + int]
+            for k in 1..<n { texts.append(String(int.prefix(k)) + "." + String(int.dropFirst(k))) }
+        }
+        var taken = 0
+        for t in texts {
+            let lines = [#"{"t":"move","p":1,"x":\#(t),"y":2,"seq":3,"ms":4}"#, #"{"t":"move","p":1,"x":1,"y":\#(t),"ms":4}"#,
+                         #"{"t":"move","p":1,"x":1,"y":2,"seq":3,"ms":\#(t)}"#, #"{"t":"move","p":1,"x":1,"y":2,"ms":\#(t)}"#,
+                         #"{"t":"move","p":1,"x":1,"y":2,"seq":\#(t),"ms":4}"#, #"{"t":"move","p":1,"x":1,"y":2,"ms":4,"seq":\#(t)}"#,
+                         #"{"t":"move","p":\#(t),"x":1,"y":2,"ms":4}"#]
+            for (place, line) in lines.enumerated() {
+                let g = general(line), m = Array(line.utf8).withUnsafeBytes { Wire.pageMove($0) }
+                if let f = fast(line) { #expect(f == g, "\(line)") }
+                // `x`, `y` and `ms` are read whatever their length (an exponent goes the general way);
+                // `seq` and `p` past 15 digits go the general way.
+                if place < 4, !t.lowercased().contains("e") { #expect((m != nil) == (g != nil), "\(line)") }
+                guard let m else { continue }
+                taken += 1
+                #expect(ClientMessage(event: .move(pointer: m.pointer, at: m.at), seq: m.seq, ms: m.ms) == g, "\(line)")
+                let read = [m.at.x, m.at.y, m.ms, m.ms, Double(m.seq ?? -1), Double(m.seq ?? -1), Double(m.pointer)][place]
+                #expect(read.bitPattern == Double(t)?.bitPattern, "\(line)")
+            }
+        }
+        #expect(taken > 800)
+    }
+
     /// The page's move as connection.js writes it (`seq` stamped after the event's `ms`) is taken
     /// by the page's form, the server's first try, not read twice.
     @Test func thePagesOwnMoveIsTakenByThePagesForm() {
