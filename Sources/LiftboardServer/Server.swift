@@ -4,6 +4,7 @@ import Foundation
 import LiftboardCore
 import LiftboardStore
 import LiftboardWire
+import Synchronization
 
 /// Why the server did not start.
 public enum ServerError: Error, CustomStringConvertible {
@@ -108,8 +109,16 @@ public final class Server {
     /// Milliseconds since the server started, to the microsecond (so that recordings replay
     /// with the very same times).
     var now: Double {
-        let ns = DispatchTime.now().uptimeNanoseconds - started
+        let ns = Self.uptimeNanoseconds() - started
         return Double(ns / 1000) / 1000
+    }
+
+    /// The monotonic clock in ns (what `DispatchTime.now().uptimeNanoseconds` reads on Linux),
+    /// read straight: through Dispatch it cost about 65 Ir a message, for every input.
+    static func uptimeNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
     // MARK: Logging
@@ -313,7 +322,9 @@ public final class Server {
     /// process is done, within 2 s of the signal.
     public func run() {
         installSignalHandlers()
-        while !running.stopFlag.isSet {
+        // Held here: read through `running` each turn, the flag was retained and released.
+        let stop = running.stopFlag
+        while !stop.isSet {
             if !serviceLoop.turn(context) { break }
         }
         running.draining = true
@@ -381,40 +392,50 @@ public final class Server {
         func touch(_ board: String, _ hub: Hub?) {
             if !touched.contains(where: { $0.board == board }) { touched.append((board, hub)) }
         }
+        // A report of what the store did not do, told to its hub: then to the API write
+        // waiting for it.
+        func answered(_ r: StoreReports.Report) {
+            touch(r.board, hubs[r.board])
+            answerWrite(r)
+        }
         var reports = store.reports.take()
         var k = 0
         while k < reports.count {
             // Moved out, not copied (a retain and a release of each of its strings): swapped
-            // with a payload-free placeholder.
+            // with a payload-free placeholder, and its payload moved out of it in turn (bound
+            // out of a report kept alive, a landed commit was copied, and the report destroyed).
             var r = StoreReports.Report.unchanged(board: "", token: 0)
             swap(&r, &reports[k])
             k += 1
-            switch r {
+            switch consume r {
             case .landed(let d):
                 // With the ones after it on the same board (one store transaction, one read of
                 // the listener): a session gets what they release in one write.
+                let board = d.board
                 var batch = [d]
-                while k < reports.count, case .landed(let next) = reports[k], next.board == d.board {
+                while k < reports.count, case .landed(let next) = reports[k], next.board == board {
                     batch.append(next)
                     k += 1
                 }
                 // Only a landing starts a release pass, which may take newer reports
                 // (`StoreReports.takeLanded`): not while older ones wait here.
                 store.reports.setInHand(reports.count - k)
-                let hub = hubs[d.board]
+                let hub = hubs[board]
                 handLanded(batch, to: hub)
-                touch(d.board, hub)
-                continue
-            case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
-            case .refused(let board, let token, let reason): hubs[board]?.refused(token: token, reason: reason)
-            case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)
+                touch(board, hub)
+            case .unchanged(let board, let token):
+                hubs[board]?.unchanged(token: token)
+                answered(.unchanged(board: board, token: token))
+            case .refused(let board, let token, let reason):
+                hubs[board]?.refused(token: token, reason: reason)
+                answered(.refused(board: board, token: token, reason: reason))
+            case .failed(let board, let token, let reason):
+                hubs[board]?.failed(token: token, reason: reason)
+                answered(.failed(board: board, token: token, reason: reason))
             case .boards(let news):
                 apply(news)
                 boardsChanged = true
-                continue
             }
-            touch(r.board, hubs[r.board])
-            answerWrite(r)
         }
         store.reports.setInHand(0)
         for (board, hub) in touched { (boardsChanged ? hubs[board] : hub)?.settle() }
@@ -430,14 +451,14 @@ public final class Server {
 /// The shutdown's deadline timer: firing is all it does (the service loop's turn returns).
 func shutdownDeadlinePassed(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
 
-/// A flag set from a signal handler's queue and read by the service loop.
-final class StopFlag: @unchecked Sendable {
-    // @unchecked: guarded by `lock`.
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    func clear() { lock.lock(); value = false; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+/// A flag set from a signal handler's queue and read by the service loop, once a turn: an
+/// atomic load, not a lock taken and given back (an `NSLock` pair cost about 80 Ir a turn,
+/// 1.6 turns a message in `realistic`; docs/performance.md, "srv57").
+final class StopFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    func clear() { value.store(false, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }
 
 /// The context pointer for other threads, whose only permitted call is lws_cancel_service.
