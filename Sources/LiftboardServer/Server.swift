@@ -392,50 +392,40 @@ public final class Server {
         func touch(_ board: String, _ hub: Hub?) {
             if !touched.contains(where: { $0.board == board }) { touched.append((board, hub)) }
         }
-        // A report of what the store did not do, told to its hub: then to the API write
-        // waiting for it.
-        func answered(_ r: StoreReports.Report) {
-            touch(r.board, hubs[r.board])
-            answerWrite(r)
-        }
         var reports = store.reports.take()
         var k = 0
         while k < reports.count {
             // Moved out, not copied (a retain and a release of each of its strings): swapped
-            // with a payload-free placeholder, and its payload moved out of it in turn (bound
-            // out of a report kept alive, a landed commit was copied, and the report destroyed).
+            // with a payload-free placeholder.
             var r = StoreReports.Report.unchanged(board: "", token: 0)
             swap(&r, &reports[k])
             k += 1
-            switch consume r {
+            switch r {
             case .landed(let d):
                 // With the ones after it on the same board (one store transaction, one read of
                 // the listener): a session gets what they release in one write.
-                let board = d.board
                 var batch = [d]
-                while k < reports.count, case .landed(let next) = reports[k], next.board == board {
+                while k < reports.count, case .landed(let next) = reports[k], next.board == d.board {
                     batch.append(next)
                     k += 1
                 }
                 // Only a landing starts a release pass, which may take newer reports
                 // (`StoreReports.takeLanded`): not while older ones wait here.
                 store.reports.setInHand(reports.count - k)
-                let hub = hubs[board]
+                let hub = hubs[d.board]
                 handLanded(batch, to: hub)
-                touch(board, hub)
-            case .unchanged(let board, let token):
-                hubs[board]?.unchanged(token: token)
-                answered(.unchanged(board: board, token: token))
-            case .refused(let board, let token, let reason):
-                hubs[board]?.refused(token: token, reason: reason)
-                answered(.refused(board: board, token: token, reason: reason))
-            case .failed(let board, let token, let reason):
-                hubs[board]?.failed(token: token, reason: reason)
-                answered(.failed(board: board, token: token, reason: reason))
+                touch(d.board, hub)
+                continue
+            case .unchanged(let board, let token): hubs[board]?.unchanged(token: token)
+            case .refused(let board, let token, let reason): hubs[board]?.refused(token: token, reason: reason)
+            case .failed(let board, let token, let reason): hubs[board]?.failed(token: token, reason: reason)
             case .boards(let news):
                 apply(news)
                 boardsChanged = true
+                continue
             }
+            touch(r.board, hubs[r.board])
+            answerWrite(r)
         }
         store.reports.setInHand(0)
         for (board, hub) in touched { (boardsChanged ? hubs[board] : hub)?.settle() }
@@ -452,8 +442,9 @@ public final class Server {
 func shutdownDeadlinePassed(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
 
 /// A flag set from a signal handler's queue and read by the service loop, once a turn: an
-/// atomic load, not a lock taken and given back (an `NSLock` pair cost about 80 Ir a turn,
-/// 1.6 turns a message in `realistic`; docs/performance.md, "srv57").
+/// atomic load, not a lock taken and given back (an `NSLock` pair, with the flag's retain and
+/// release through `running`, cost about 115 Ir a turn, 1.4 turns a message in `realistic`;
+/// docs/performance.md, "srv57").
 final class StopFlag: Sendable {
     private let value = Atomic<Bool>(false)
     func set() { value.store(true, ordering: .releasing) }
