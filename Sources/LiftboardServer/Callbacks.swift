@@ -146,9 +146,17 @@ func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: U
             c.startAuth()
         }
     case LWS_CALLBACK_RECEIVE:
-        guard let c = connection(), let input else { return 0 }
-        return c.receive(UnsafeRawBufferPointer(start: input, count: len), final: lws_is_final_fragment(wsi) != 0,
-                         binary: lws_frame_is_binary(wsi) != 0)
+        guard let user, let raw = user.load(as: UnsafeMutableRawPointer?.self), let input else { return 0 }
+        let final = lws_is_final_fragment(wsi) != 0, binary = lws_frame_is_binary(wsi) != 0
+        // Unsafe, measured (docs/performance.md, "srv57": 42 Ir a message): the connection is
+        // used without a retain of its own for the call (a strong reference taken out of the
+        // pointer was retained and released around every message). The pointer's own retain,
+        // taken at ESTABLISHED, is given back only at CLOSED, which lws never calls from
+        // inside a receive: nothing in `receive` closes the connection synchronously (a close
+        // goes through a timer, `closeSoon`, or `clws_kill_async`).
+        return Unmanaged<Connection>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+            $0.receive(UnsafeRawBufferPointer(start: input, count: len), final: final, binary: binary)
+        }
     case LWS_CALLBACK_SERVER_WRITEABLE:
         guard let c = connection() else { return 0 }
         return c.writeable()

@@ -8,14 +8,14 @@ extension Connection {
     func requireClaims() {
         var out = takeActions()
         machine.requireClaims(now: server.now, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     /// The store answered one of this session's claims.
     func claimAnswered(_ input: ClaimInput) {
         var out = takeActions()
         machine.claimInput(input, now: server.now, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     /// Asks the store for `plan`'s claims, for this session as `presence` lists it.

@@ -78,7 +78,7 @@ final class Connection {
         var out = takeActions()
         unowned(unsafe) let server = self.server
         machine.received(bytes, final: final, binary: binary, now: server.now, boards: { server.hubs[$0]?.board }, into: &out)
-        return perform(out)
+        return perform(&out)
     }
 
     /// The listener answered about the board the hello waits for.
@@ -87,7 +87,7 @@ final class Connection {
         var out = takeActions()
         unowned(unsafe) let server = self.server
         machine.boardLookupAnswered(now: server.now, boards: { server.hubs[$0]?.board }, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     /// An upgraded WebSocket has `--hello-timeout` to send `hello` (lws's per-connection timer,
@@ -100,21 +100,21 @@ final class Connection {
     func helloDeadlinePassed() {
         var out = takeActions()
         machine.helloDeadlinePassed(now: server.now, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     /// The session started: its token's expiry timer is armed.
     func startAuth() {
         var out = takeActions()
         machine.startAuth(now: server.now, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     /// The token's expiry timer fired.
     func expiryFired() {
         var out = takeActions()
         machine.expiryFired(now: server.now, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     /// An `auth` message's token, verified for the session's board.
@@ -125,14 +125,14 @@ final class Connection {
         let outcome = board.map { server.renewal(token, board: $0) } ?? .failure(.token(.boardForbidden))
         var out = takeActions()
         machine.renewed(outcome, now: server.now, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     /// The session's timer fired.
     func fireTimer() {
         var out = takeActions()
         machine.timerFired(now: server.now, socketHasInput: socketHasInput, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     func peerSentClose() { machine.peerSentClose() }
@@ -141,7 +141,7 @@ final class Connection {
     func close(_ code: Int32, _ reason: String) {
         var out = takeActions()
         machine.close(code, reason, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     // MARK: From the hub
@@ -169,7 +169,7 @@ final class Connection {
         var out = takeActions()
         let answer = machine.external(c, delivery: delivery, now: server.now, into: &out)
         // Mostly nothing to perform: a watcher's messages wait for the commit to be durable.
-        if !out.isEmpty { perform(out) } else { spare = out }
+        if !out.isEmpty { perform(&out) } else { spare = out }
         return answer
     }
 
@@ -192,14 +192,14 @@ final class Connection {
     func resync(to board: Board, droppingHeldAbove version: Int) {
         var out = takeActions()
         machine.resync(to: board, droppingHeldAbove: version, now: server.now, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     func rebase(to base: HubState.RebaseBase, commits: [Commit]) {
         guard let hub else { return }
         var out = takeActions()
         machine.rebase(to: base, commits: commits, board: hub.board, now: server.now, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     /// Who the session acts for (issue 42): a session without a token's name is "Guest N" in
@@ -223,7 +223,7 @@ final class Connection {
                                     now: server.now, into: &out)
         // Written from outside this connection's callbacks (as `durableAdvanced`): a failed write
         // cannot return -1, so lws is told to drop the connection.
-        if perform(out) < 0 { drop() }
+        if perform(&out) < 0 { drop() }
         return made
     }
 
@@ -231,7 +231,7 @@ final class Connection {
     func send(_ e: ServerEvent) {
         var out = takeActions()
         machine.tell(e, now: server.now, into: &out)
-        perform(out)
+        perform(&out)
     }
 
     // MARK: Performing
@@ -245,12 +245,18 @@ final class Connection {
         return out
     }
 
-    /// Performs `actions` in order. Returns -1 when the connection must close now.
+    /// Performs `actions` in order, and keeps their buffer for the next input (`takeActions`).
+    /// Returns -1 when the connection must close now. Each action is moved out of the buffer,
+    /// not copied (a `for a in actions` retained the buffer and copied each action, its own
+    /// commit with it, then destroyed the copy): swapped with a payload-free placeholder in
+    /// place, as `Hub.perform` does.
     @discardableResult
-    func perform(_ actions: [Action]) -> Int32 {
+    func perform(_ actions: inout [Action]) -> Int32 {
         var rc: Int32 = 0
-        for a in actions {
-            switch a {
+        for k in actions.indices {
+            var a = Action.cancelTimer
+            swap(&a, &actions[k])
+            switch consume a {
             case .writeNow:
                 if writeNow() < 0 { rc = -1 }
             case .requestWritable:
@@ -293,7 +299,7 @@ final class Connection {
                 drop()
             }
         }
-        if spare.capacity < actions.capacity { spare = actions }
+        if spare.capacity < actions.capacity { swap(&spare, &actions) }
         return rc
     }
 

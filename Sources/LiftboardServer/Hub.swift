@@ -97,12 +97,18 @@ final class Hub {
         let debug = LogLevel.debug <= server.config.logLevel
         let queued = debug ? batch.map { d in d.origin == server.store.origin ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil } : []
         let actions = state.durable(batch)
-        for (d, queuedAt) in zip(batch, queued) {
-            if let queuedAt, !state.pending.contains(where: { $0.token == d.token }) {
-                server.log(.debug, "durable", session: d.by, "board \(d.board) v\(d.version) durable \(Int(server.now - queuedAt)) ms after the drop")
+        // Only at debug: a `zip` with the empty `queued` still copied the first commit out.
+        if debug {
+            for (d, queuedAt) in zip(batch, queued) {
+                if let queuedAt, !state.pending.contains(where: { $0.token == d.token }) {
+                    server.log(.debug, "durable", session: d.by, "board \(d.board) v\(d.version) durable \(Int(server.now - queuedAt)) ms after the drop")
+                }
             }
         }
-        for d in batch where d.origin != server.store.origin {
+        // Read in place: a `for d in batch` copied each commit out, and destroyed the copy.
+        let origin = server.store.origin
+        for k in batch.indices where batch[k].origin != origin {
+            let d = batch[k]
             guard actions.contains(where: { if case .deliver(let c, _) = $0 { c.version == d.version } else { false } }) else { continue }
             let age = Self.wallClock() - d.at
             server.log(.info, "commit", session: nil, "board \(truth.id) v\(d.version) from another process (\(d.origin)), \(Int(age)) ms after its drop")

@@ -174,8 +174,9 @@ struct HubState {
         if arrivals.isEmpty && batch.indices.allSatisfy({ batch[$0].version == before + 1 + $0 }) {
             // The usual report: the commits right after the truth, in order. Applied as they
             // come, as the loop below would take them back out of `arrivals` (each one leaves
-            // the truth at its version), without putting them in first.
-            for d in batch { advance(d, firstOf: &first, into: &out) }
+            // the truth at its version), without putting them in first. Read in place (a
+            // `for d in batch` copied each commit out, and destroyed the copy).
+            for k in batch.indices { advance(batch[k], firstOf: &first, into: &out) }
         } else {
             let fresh = batch.filter { $0.version > truth.version }
             guard !fresh.isEmpty else { return [] }
@@ -191,31 +192,30 @@ struct HubState {
         return out
     }
 
-    /// `advance`, after adding to `first` the session whose drop `d` is, when it is this
-    /// process's and still a session here.
+    /// Applies durable commit `d` to the truth, after adding to `first` the session whose drop
+    /// it is, when it is this process's and still a session here.
     private mutating func advance(_ d: DurableCommit, firstOf first: inout [String], into out: inout [Action]) {
-        if d.origin == origin, let p = pending.first(where: { $0.token == d.token }), sessions.contains(p.by), !first.contains(p.by) {
-            first.append(p.by)
-        }
-        advance(d, into: &out)
-    }
-
-    private mutating func advance(_ d: DurableCommit, into out: inout [Action]) {
         let before = truth.version
         let ours = d.origin == origin
         let k = ours ? pending.firstIndex(where: { $0.token == d.token }) : nil
-        if k == 0, pending.count == 1, divergedFrom == nil, pending[0].expected == d.version, board.version == d.version,
-           let revert = pending[0].revert, let change = d.change, change == pending[0].change {
-            // The usual drop: the store did what the sessions were told, and nothing else of
-            // this process is on its way, so the truth becomes the board at this version, with
-            // the revert its search found. The change is applied to the truth in place (an
-            // O(distance) shift): taking the board itself would share its storage, and the
-            // next drop applied to the board would copy the whole section (O(items)).
-            if truth.apply(change) == nil || truth.version != d.version { truth = board }
-            lastRevert = (truth.version, revert)
-            out.append(.publish(d))
-            pending.removeAll(keepingCapacity: true)
-            return
+        // The pending entry's session read in place (`first(where:)` copied the whole entry).
+        if let k, sessions.contains(pending[k].by), !first.contains(pending[k].by) { first.append(pending[k].by) }
+        if k == 0, pending.count == 1, divergedFrom == nil, pending[0].expected == d.version, board.version == d.version {
+            // The entry is moved out, its change and revert with it: each read of one of them
+            // in the array copied it, and destroyed the copy. Put back unless the drop is usual.
+            let p = pending.removeLast()
+            if let revert = p.revert, let change = p.change, d.change == p.change {
+                // The usual drop: the store did what the sessions were told, and nothing else of
+                // this process is on its way, so the truth becomes the board at this version,
+                // with the revert its search found. The change is applied to the truth in place
+                // (an O(distance) shift): taking the board itself would share its storage, and
+                // the next drop applied to the board would copy the whole section (O(items)).
+                if truth.apply(change) == nil || truth.version != d.version { truth = board }
+                lastRevert = (truth.version, revert)
+                out.append(.publish(d))
+                return
+            }
+            pending.append(p)
         }
         // Whether the sessions were told something else than this, decided before it applies.
         let surprise: Bool

@@ -185,7 +185,7 @@ struct RunState {
     /// SIGHUP came: `--auth-keys` is read again on the service thread.
     let reloadFlag = StopFlag()
     /// Where `now` counts from (uptime ns); a test moves it back to let time pass at once.
-    var started = DispatchTime.now().uptimeNanoseconds
+    var started = Server.uptimeNanoseconds()
 }
 
 /// The log's kept state: the per-kind limiter, the bytes of the line being written (kept from

@@ -44,8 +44,9 @@ public final class CommitWriter: @unchecked Sendable {
         t.start()
     }
 
-    /// Queues a commit; never blocks on the disk.
-    public func enqueue(_ record: CommitRecord) {
+    /// Queues a commit; never blocks on the disk. The record is moved into the queue (taken
+    /// by reference, it was copied in and the caller's destroyed).
+    public func enqueue(_ record: consuming CommitRecord) {
         condition.lock()
         queue.append(record)
         condition.signal()
