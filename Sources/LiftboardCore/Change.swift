@@ -254,42 +254,41 @@ extension Board {
     /// move is the commit's only one) without building the places of every item: a server
     /// applies a commit to the hub's board and the store's. `nil` when the change is not that
     /// case (the rule decides); `from == to` when it changes nothing.
-    /// - Complexity: O(items of the board) comparisons of ids.
+    ///
+    /// Ids are unique in a board (`Item`), so the item and the anchor found in `section` are
+    /// the ones `resolveReorder` finds: each is looked for there first, outward from the
+    /// change's `index` (where a drop puts its item, next to its anchor; a drag is usually
+    /// short), and only an anchor not there is looked for in the other sections.
+    /// - Complexity: O(distance of the item from `index`) comparisons of ids, and a read of
+    ///   each item's `movable` in `section`; O(items of the board) comparisons when the anchor
+    ///   is not in `section`.
     func placeInsertWithinSection(id: String, section: String, after: String?, index: Int) -> InsertPlace? {
         guard let t = sections.firstIndex(where: { $0.id == section }) else { return nil }
-        // The item and the anchor are found as `resolveReorder` finds them: the first section
-        // that holds them, whichever section that is.
-        var i = -1
-        var k: Int? = nil
-        var anchorElsewhere = false
-        for s in sections.indices {
-            let found = sections[s].items.withUnsafeBufferPointer { items -> (Int, Int, Bool) in
-                var fi = -1, fk = -1
-                var pinned = false
-                for n in items.indices {
-                    if !items[n].movable { pinned = true }
-                    if fi < 0, items[n].id == id { fi = n }
-                    if fk < 0, let after, items[n].id == after { fk = n }
+        let found = sections[t].items.withUnsafeBufferPointer { items -> (pinned: Bool, item: Int?, anchor: Int?) in
+            /// The index of `x` in the section, searched outward from `index`.
+            func near(_ x: String) -> Int? {
+                guard !items.isEmpty else { return nil }
+                var lo = min(max(0, index), items.count - 1), hi = lo + 1
+                while lo >= 0 || hi < items.count {
+                    if lo >= 0 { if items[lo].id == x { return lo }; lo -= 1 }
+                    if hi < items.count { if items[hi].id == x { return hi }; hi += 1 }
                 }
-                return (fi, fk, pinned)
+                return nil
             }
-            if s == t, found.2 { return nil }
-            if i < 0, found.0 >= 0 {
-                guard s == t else { return nil }
-                i = found.0
-            }
-            if k == nil, !anchorElsewhere, found.1 >= 0 {
-                if s == t { k = found.1 } else { anchorElsewhere = true }
-            }
+            if items.contains(where: { !$0.movable }) { return (true, nil, nil) }
+            guard let i = near(id) else { return (false, nil, nil) }
+            guard let after else { return (false, i, nil) }
+            return (false, i, after == id ? i : near(after))
         }
-        guard i >= 0 else { return nil }
+        // The item not in the section (elsewhere, or absent), or the section pins items: the rule.
+        guard !found.pinned, let i = found.item else { return nil }
         let count = sections[t].items.count
         // As the rule reads a resolved change: an anchor the board lacks is no anchor (first
         // place); one elsewhere, or the item itself, leaves `index` (clamped) to place it.
         var j = 0
-        if let k, k != i {
+        if let k = found.anchor, k != i {
             j = (k > i ? k - 1 : k) + 1
-        } else if k != nil || anchorElsewhere {
+        } else if found.anchor != nil || after.map({ locate(item: $0) != nil }) == true {
             j = min(max(0, index), count - 1)
         }
         return InsertPlace(section: t, from: i, to: j)
