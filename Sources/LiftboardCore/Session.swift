@@ -58,8 +58,8 @@ public struct Session: Sendable {
         guard case .live(var box) = state else { return nil }
         state = .closed  // drops the enum's reference, so `box` is unique unless shared
         if !isKnownUniquelyReferenced(&box) { box = LiveBox(box.session) }
-        if let own = pendingIdentity {
-            box.session.identity = own
+        if pendingIdentity != nil {  // its tag read: `if let` copied the whole optional first, on every input
+            box.session.identity = pendingIdentity!
             pendingIdentity = nil
         }
         defer { state = .live(box) }
