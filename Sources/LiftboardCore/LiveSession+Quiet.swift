@@ -18,7 +18,10 @@ extension LiveSession {
     @inline(__always) var quietStepOnlyFollows: Bool {
         guard !step.snapshots.isEmpty, step.gestures.isEmpty, !step.forceFrame else { return false }
         if focus != nil, focus != sent.focus { return false }
-        for k in step.snapshots.indices where !step.snapshots[k].isPointerFollow { return false }  // `for u in` copied each
+        for u in step.snapshots {
+            guard u.p >= 0, u.center != nil, u.moveDur == 0, u.size == nil, u.scale == nil, u.rotation == nil,
+                  u.alpha == nil, u.dur == nil, u.ease == nil, !u.done, u.count == nil, u.forbidden == nil else { return false }
+        }
         return true
     }
 
@@ -38,14 +41,6 @@ extension LiveSession {
             }
             drags[d].sentCenter = c
         }
-    }
-}
-
-extension SnapshotUpdate {
-    /// A pointer drag's follow (its `center`, `moveDur` 0, nothing else), read in place.
-    var isPointerFollow: Bool {
-        p >= 0 && center != nil && moveDur == 0 && size == nil && scale == nil && rotation == nil && alpha == nil
-            && dur == nil && ease == nil && !done && count == nil && forbidden == nil
     }
 }
 

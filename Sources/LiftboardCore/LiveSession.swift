@@ -323,8 +323,8 @@ struct LiveSession: Sendable {
         // than a nested function: a `var` captured by one is checked for exclusivity at run time
         // on every access (swift_beginAccess), twice an input here.
         var best: (Double, Timer)? = nil
-        for k in pointers.indices {  // by index: `for p in pointers` copied each (its samples retained)
-            if let t = pointers[k].recognizer.deadline, best == nil || t < best!.0 { best = (t, .press(pointers[k].id)) }
+        for p in pointers {
+            if let t = p.recognizer.deadline, best == nil || t < best!.0 { best = (t, .press(p.id)) }
         }
         if let t = scrolling.autoScrollAt, best == nil || t < best!.0 { best = (t, .autoScroll) }
         if let t = scrolling.deceleration?.nextTick, best == nil || t < best!.0 { best = (t, .deceleration) }
