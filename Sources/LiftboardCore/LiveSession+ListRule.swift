@@ -8,7 +8,7 @@ extension LiveSession {
     /// movable one (a tree's pinned rows are passed as any row: they keep their place in the
     /// forest, not an index).
     @inline(__always) func movableRow(section s: Int, from i: Int, by step: Int) -> Int? {
-        let n = arr.members[s].count  // read in place: `let m = arr.members[s]` retained the row
+        let n = arr.members[s].count  // the row read in place (`let m = arr.members[s]`: 2 Ir more a retarget)
         var j = i + step
         while j >= 0 && j < n { if arr.movable[arr.members[s][j]] || arr.tree != nil { return j }; j += step }
         return nil

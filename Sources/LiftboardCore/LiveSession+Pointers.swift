@@ -198,8 +198,8 @@ extension LiveSession {
 
     /// The content's auto-scroll velocity (px/ms, signed): the sum over every dragging
     /// pointer in an edge band, so two fingers in one band scroll twice as fast and two in
-    /// opposite bands at equal depths hold the content still. Inlined, as `nextTimer` (every move
-    /// asks, from mutating code); by index, as `for d in drags` copied each drag (arrays retained).
+    /// opposite bands at equal depths hold the content still. Always inlined, as `nextTimer`: every
+    /// move asks, from mutating code (outlined, about 45 Ir a call: docs/performance.md, move58).
     @inline(__always) func autoScrollVelocity() -> Double {
         var v = 0.0
         for d in drags.indices where drags[d].pointer >= 0 {
