@@ -8,9 +8,9 @@ extension LiveSession {
     /// movable one (a tree's pinned rows are passed as any row: they keep their place in the
     /// forest, not an index).
     @inline(__always) func movableRow(section s: Int, from i: Int, by step: Int) -> Int? {
-        let m = arr.members[s]
+        let n = arr.members[s].count  // the row read in place (`let m = arr.members[s]`: 2 Ir more a retarget)
         var j = i + step
-        while j >= 0 && j < m.count { if arr.movable[m[j]] || arr.tree != nil { return j }; j += step }
+        while j >= 0 && j < n { if arr.movable[arr.members[s][j]] || arr.tree != nil { return j }; j += step }
         return nil
     }
 

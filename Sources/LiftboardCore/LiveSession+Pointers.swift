@@ -58,14 +58,9 @@ extension LiveSession {
         let state = pointers[k].recognizer.move(to: at)
         switch pointers[k].phase {
         case .pending:
-            if state == .failed {
-                pointers[k].phase = .panning
-                pan(k, now: now)
-            }
-        case .panning:
-            pan(k, now: now)
-        case .inert:
-            break
+            if state == .failed { pointers[k].phase = .panning; pan(k, now: now) }
+        case .panning: pan(k, now: now)
+        case .inert: break
         case .dragging:
             guard let d = dragIndex(p) else { return }
             followPointer(d, to: at, now: now)
@@ -101,9 +96,7 @@ extension LiveSession {
         identity.lastInput = now
         pointers[k].recognizer.cancel()
         let pointer = pointers.remove(at: k)
-        if pointer.phase == .dragging, let d = dragIndex(p) {
-            endDrag(d, cancelled: true, now: now)
-        }
+        if pointer.phase == .dragging, let d = dragIndex(p) { endDrag(d, cancelled: true, now: now) }
     }
 
     /// The long-press timer fired: lift the movable cell under the pointer, if any.
@@ -194,7 +187,7 @@ extension LiveSession {
     // MARK: Edge auto-scroll
 
     /// How fast (px/ms, signed) the content should scroll for a dragging pointer at `y`.
-    func edgeVelocity(atViewportY y: Double) -> Double {
+    @inline(__always) func edgeVelocity(atViewportY y: Double) -> Double {
         let range = config.edgeScrollRange
         guard range > 0, config.edgeScrollSpeed > 0 else { return 0 }
         let perMs = config.edgeScrollSpeed / 1000
@@ -205,11 +198,12 @@ extension LiveSession {
 
     /// The content's auto-scroll velocity (px/ms, signed): the sum over every dragging
     /// pointer in an edge band, so two fingers in one band scroll twice as fast and two in
-    /// opposite bands at equal depths hold the content still.
-    func autoScrollVelocity() -> Double {
+    /// opposite bands at equal depths hold the content still. Always inlined, as `nextTimer`: every
+    /// move asks, from mutating code (outlined, about 45 Ir a call: docs/performance.md, move58).
+    @inline(__always) func autoScrollVelocity() -> Double {
         var v = 0.0
-        for d in drags where d.pointer >= 0 {
-            if let k = pointerIndex(d.pointer) { v += edgeVelocity(atViewportY: pointers[k].position.y) }
+        for d in drags.indices where drags[d].pointer >= 0 {
+            if let k = pointerIndex(drags[d].pointer) { v += edgeVelocity(atViewportY: pointers[k].position.y) }
         }
         return v
     }

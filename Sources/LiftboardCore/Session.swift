@@ -58,8 +58,8 @@ public struct Session: Sendable {
         guard case .live(var box) = state else { return nil }
         state = .closed  // drops the enum's reference, so `box` is unique unless shared
         if !isKnownUniquelyReferenced(&box) { box = LiveBox(box.session) }
-        if let own = pendingIdentity {
-            box.session.identity = own
+        if case .some = pendingIdentity {  // its case only: `if let`, or `!= nil` (Identity is Equatable), copied it
+            box.session.identity = pendingIdentity!
             pendingIdentity = nil
         }
         defer { state = .live(box) }
