@@ -124,7 +124,9 @@ extension Session {
     /// carry (the first one's number, the next ones following it; the `ack`). Nothing about the
     /// leader's answer is copied. Nil (nothing taken) when the leader did not stay idle.
     public mutating func adoptView(ofState state: AnyObject, frames: Int, leaderIsIdle: Bool? = nil) -> (firstSeq: Int, ack: Int?)? {
-        guard let leaderBox = state as? LiveBox, leaderIsIdle ?? Self.isIdleForSharing(leaderBox), let me = ownIdentity() else { return nil }
+        guard let leaderBox = state as? LiveBox, leaderIsIdle ?? Self.isIdleForSharing(leaderBox) else { return nil }
+        if let own = shareLive(leaderBox, advancingFrames: frames) { return own }  // a watcher's usual
+        guard let me = ownIdentity() else { return nil }
         // The leader's box itself, shared until either session changes (copy on write): a
         // reference taken per watcher, not a copy of the session and its arrays' references.
         shareLive(leaderBox, keeping: LiveSession.Identity(sessionID: me.sessionID, frameSeq: me.frameSeq + frames,
