@@ -83,12 +83,12 @@ extension Session {
     public var isIdleForSharing: Bool { liveBox.map(Self.isIdleForSharing) ?? false }
 
     private static func isIdleForSharing(_ b: LiveBox) -> Bool {
-        // Read property by property through the box: a copy of the whole session would retain
-        // and release each of its arrays, for every watcher of every commit.
+        // Read property by property through the box (the deadline in place): a copy of the whole
+        // session would retain and release each of its arrays, for every watcher of every commit.
         b.session.pointers.isEmpty && b.session.drags.isEmpty && b.session.scrolling.deceleration == nil
             && b.session.scrolling.autoScrollAt == nil && b.session.focus == nil && b.session.sent.focus == nil
             && !b.session.keyboardStarted && b.session.selection.count == 0 && b.session.undoStack.isEmpty
-            && b.session.scrolling.flings.isEmpty && b.session.claims.outstanding.isEmpty && b.session.nextDeadline == nil
+            && b.session.scrolling.flings.isEmpty && b.session.claims.outstanding.isEmpty && b.session.nextDeadlineInPlace() == nil
     }
 
     /// This session, whose `sharedViewKey` equaled `leader`'s before the leader handled
