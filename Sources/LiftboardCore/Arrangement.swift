@@ -361,15 +361,6 @@ struct Arrangement: Sendable {
         reindex(section: s, from: min(i, at), through: max(i, at))
     }
 
-    /// Makes `order` section `s`'s members, where it differs from them only between indices
-    /// `lo` and `hi` (its items the same): those places are reindexed, nothing restacks.
-    /// - Complexity: O(hi - lo).
-    mutating func adopt(section s: Int, _ order: [Int], changedFrom lo: Int, through hi: Int) {
-        precondition(order.count == members[s].count, "adopt: the section keeps its items")
-        members[s] = order
-        reindex(section: s, from: lo, through: hi)
-    }
-
     /// Section `s`'s rows `lo ..< lo + count` leave it (parked) and `rows` take their place: a
     /// tree's subtree collapsing or expanding (`LiveSession.toggleRows`). The rows after them
     /// keep their order, so their indexes and tops all move by the same amounts: where sums of

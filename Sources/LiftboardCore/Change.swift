@@ -31,11 +31,11 @@ enum ChangeRule {
                                     movable: (T) -> Bool, hints: Hints<T>? = nil) -> [Displacement<T>] {
         /// Where `x` is: looked for around `guess`, then around the hint's place, then everywhere.
         func locate(_ x: T, guess: (section: Int, index: Int)? = nil) -> (section: Int, index: Int)? {
-            for g in [guess, hints?.near(x)] {
-                guard let g, g.section >= 0, g.section < order.count else { continue }
-                if let i = position(of: x, in: order[g.section], near: g.index) { return (g.section, i) }
+            func near(_ g: (section: Int, index: Int)?) -> (section: Int, index: Int)? {  // no array of the two: one a call
+                guard let g, g.section >= 0, g.section < order.count else { return nil }
+                return position(of: x, in: order[g.section], near: g.index).map { (g.section, $0) }
             }
-            return place(of: x, in: order)
+            return near(guess) ?? near(hints?.near(x)) ?? place(of: x, in: order)
         }
         /// `y`'s index in section `t`, if it is there.
         func find(_ y: T, inSection t: Int) -> Int? {
@@ -54,7 +54,7 @@ enum ChangeRule {
         switch change {
         case .insert(let x, let t, let after, let index):
             guard t >= 0, t < order.count, movable(x), let (s, i) = locate(x) else { return [] }
-            touched = s == t ? [(s, pinned(s))] : [(s, pinned(s)), (t, pinned(t))]
+            let pinnedS = pinned(s), pinnedT = s == t ? [] : pinned(t)
             var j = 0
             if s == t {
                 // Within its section: the removal and the insertion as one shift of the items
@@ -64,9 +64,8 @@ enum ChangeRule {
                 }
                 if j > i {
                     for k in i..<j { order[s][k] = order[s][k + 1] }
-                } else if j < i {
-                    var k = i
-                    while k > j { order[s][k] = order[s][k - 1]; k -= 1 }
+                } else {
+                    for k in stride(from: i, to: j, by: -1) { order[s][k] = order[s][k - 1] }
                 }
                 order[s][j] = x
             } else {
@@ -76,13 +75,14 @@ enum ChangeRule {
                 }
                 order[t].insert(x, at: j)
             }
-            primary = [(x, (s, i))]
-            landed = [(t, j)]
+            // No pinned item takes its index back (the usual drop): `x`'s is the one displacement.
+            if pinnedS.isEmpty && pinnedT.isEmpty { return s == t && i == j ? [] : [Displacement(item: x, from: (s, i), to: (t, j))] }
+            touched = s == t ? [(s, pinnedS)] : [(s, pinnedS), (t, pinnedT)]
+            (primary, landed) = ([(x, (s, i))], [(t, j)])
         case .swap(let x, let y):
             guard x != y, movable(x), movable(y), let (s, i) = locate(x), let j = find(y, inSection: s) else { return [] }
             order[s].swapAt(i, j)
-            primary = [(x, (s, i)), (y, (s, j))]
-            landed = [(s, j), (s, i)]
+            (primary, landed) = ([(x, (s, i)), (y, (s, j))], [(s, j), (s, i)])
         case .group(let xs, let t, let after, let index):
             guard t >= 0, t < order.count else { return [] }
             var items: [T] = []

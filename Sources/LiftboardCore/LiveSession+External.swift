@@ -58,13 +58,9 @@ extension LiveSession {
         let from = p - held.reduce(0) { $0 + ($1 < p ? 1 : 0) }
         guard from == i - beforeI else { return false }
         let to = j - beforeJ
-        if drags.isEmpty {
-            // No drag: the live section is the committed one; it takes the committed one's
-            // storage (as the rebuild leaves them), not a second copy written in place.
-            arr.adopt(section: s, base[s], changedFrom: min(i, j), through: max(i, j))
-        } else if to != from {
-            arr.shift(section: s, from: p, over: to - from, holding: held)
-        }
+        // Shifted in place, drag or none: taking the committed section's storage when no drag
+        // was under way made the next commit's write to either copy the whole section.
+        if to != from { arr.shift(section: s, from: p, over: to - from, holding: held) }
         return true
     }
 

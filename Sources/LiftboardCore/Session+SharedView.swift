@@ -83,12 +83,12 @@ extension Session {
     public var isIdleForSharing: Bool { liveBox.map(Self.isIdleForSharing) ?? false }
 
     private static func isIdleForSharing(_ b: LiveBox) -> Bool {
-        // Read property by property through the box: a copy of the whole session would retain
-        // and release each of its arrays, for every watcher of every commit.
+        // Read property by property through the box (the deadline in place): a copy of the whole
+        // session would retain and release each of its arrays, for every watcher of every commit.
         b.session.pointers.isEmpty && b.session.drags.isEmpty && b.session.scrolling.deceleration == nil
             && b.session.scrolling.autoScrollAt == nil && b.session.focus == nil && b.session.sent.focus == nil
             && !b.session.keyboardStarted && b.session.selection.count == 0 && b.session.undoStack.isEmpty
-            && b.session.scrolling.flings.isEmpty && b.session.claims.outstanding.isEmpty && b.session.nextDeadline == nil
+            && b.session.scrolling.flings.isEmpty && b.session.claims.outstanding.isEmpty && b.session.nextDeadlineInPlace() == nil
     }
 
     /// This session, whose `sharedViewKey` equaled `leader`'s before the leader handled
@@ -124,7 +124,9 @@ extension Session {
     /// carry (the first one's number, the next ones following it; the `ack`). Nothing about the
     /// leader's answer is copied. Nil (nothing taken) when the leader did not stay idle.
     public mutating func adoptView(ofState state: AnyObject, frames: Int, leaderIsIdle: Bool? = nil) -> (firstSeq: Int, ack: Int?)? {
-        guard let leaderBox = state as? LiveBox, leaderIsIdle ?? Self.isIdleForSharing(leaderBox), let me = ownIdentity() else { return nil }
+        guard let leaderBox = state as? LiveBox, leaderIsIdle ?? Self.isIdleForSharing(leaderBox) else { return nil }
+        if let own = shareLive(leaderBox, advancingFrames: frames) { return own }  // a watcher's usual
+        guard let me = ownIdentity() else { return nil }
         // The leader's box itself, shared until either session changes (copy on write): a
         // reference taken per watcher, not a copy of the session and its arrays' references.
         shareLive(leaderBox, keeping: LiveSession.Identity(sessionID: me.sessionID, frameSeq: me.frameSeq + frames,

@@ -76,6 +76,16 @@ public struct Session: Sendable {
         pendingIdentity = own
     }
 
+    /// `shareLive` for a session that keeps its own facts beside a box it shares already: its
+    /// frame count moves on by `frames` in place (no copy of its id and person). Returns its
+    /// first frame's `seq` and its last `seq`; nil, nothing done, when its box holds its facts.
+    mutating func shareLive(_ box: LiveBox, advancingFrames frames: Int) -> (firstSeq: Int, ack: Int?)? {
+        guard let seq = pendingIdentity?.frameSeq else { return nil }
+        pendingIdentity?.frameSeq = seq + frames
+        state = .live(box)
+        return (seq + 1, pendingIdentity?.lastSeq)
+    }
+
     /// Makes `s` the live session (`adoptView`).
     mutating func replaceLive(with s: LiveSession) {
         var s = s
