@@ -42,7 +42,7 @@ extension Wire {
     /// takes, read once; nil for anything else (over the size limit included), for `decodeClient`.
     public static func pointer(_ bytes: UnsafeRawBufferPointer) -> Pointer? {
         guard bytes.count <= maxMessageBytes, let s = Bytes(bytes) else { return nil }
-        switch readMembers(s) {
+        switch pageUpOrDown(s) ?? readMembers(s) {
         case .move(let m)?: return .move(m)
         case let r?: return .other(message(r))
         case nil: return nil
@@ -123,7 +123,7 @@ extension Wire {
     /// reads it (the last counts).
     static func read(_ s: Bytes) -> PointerReading? {
         if let m = pageForm(s) { return .move(m) }
-        return readMembers(s)
+        return pageUpOrDown(s) ?? readMembers(s)
     }
 
     /// A member `readMembers` reads.
@@ -181,14 +181,7 @@ extension Wire {
                 case UInt8(ascii: "w") where s.quoted("wheel", at: i): type = .wheel; i += 7
                 default: return nil
                 }
-            case .kind:
-                guard s[i] == 0x22 else { return nil }
-                switch s[i + 1] {
-                case UInt8(ascii: "t") where s.quoted("touch", at: i): kind = .touch; i += 7
-                case UInt8(ascii: "m") where s.quoted("mouse", at: i): kind = .mouse; i += 7
-                case UInt8(ascii: "p") where s.quoted("pen", at: i): kind = .pen; i += 5
-                default: return nil
-                }
+            case .kind: guard let k = pointerKind(s, &i) else { return nil }; kind = k
             default:
                 guard let v = number(s, &i) else { return nil }
                 switch key {
@@ -226,12 +219,26 @@ extension Wire {
     /// The page's form of a move (`read`), or nil.
     @inline(__always)
     private static func pageForm(_ s: Bytes) -> PointerMove? {
-        var i = 16
-        guard s.has(#"{"t":"move","p":"#, at: 0), let p = whole(s, &i), p <= pointerRange.upperBound, s.has(#","x":"#, at: i) else { return nil }
+        s.has(#"{"t":"move","p":"#, at: 0) ? pageForm(s, at: 16, down: false)?.move : nil
+    }
+
+    /// The page's form of an up or a down (a move's members after `{"t":"up","p":` or `{"t":"down","p":`,
+    /// a down's `kind` after `y`), or nil: member by member cost about 1,200 Ir a press or release.
+    private static func pageUpOrDown(_ s: Bytes) -> PointerReading? {
+        if s.has(#"{"t":"up","p":"#, at: 0) { return pageForm(s, at: 14, down: false).map { .up($0.move) } }
+        return s.has(#"{"t":"down","p":"#, at: 0) ? pageForm(s, at: 16, down: true).map { .down($0.move, $0.kind) } : nil
+    }
+
+    /// The members of the page's form after its `"p":` (at `start`); a `kind` after `y` if `down`.
+    @inline(__always) private static func pageForm(_ s: Bytes, at start: Int, down: Bool) -> (move: PointerMove, kind: PointerKind?)? {
+        var i = start
+        guard let p = whole(s, &i), p <= pointerRange.upperBound, s.has(#","x":"#, at: i) else { return nil }
         i &+= 5
         guard let x = number(s, &i), s.has(#","y":"#, at: i) else { return nil }
         i &+= 5
         guard let y = number(s, &i) else { return nil }
+        var kind: PointerKind?
+        if down, s.has(#","kind":"#, at: i) { i &+= 8; guard let k = pointerKind(s, &i) else { return nil }; kind = k }
         var seq: Int?
         if s.has(#","seq":"#, at: i) { i &+= 7; guard let v = whole(s, &i) else { return nil }; seq = v }
         guard s.has(#","ms":"#, at: i) else { return nil }
@@ -240,7 +247,17 @@ extension Wire {
         // The page stamps `seq` after the event's own `ms` (connection.js): the same members.
         if seq == nil, s.has(#","seq":"#, at: i) { i &+= 7; guard let v = whole(s, &i) else { return nil }; seq = v }
         guard i == s.count - 1, coordinateRange.contains(x), coordinateRange.contains(y), msRange.contains(ms) else { return nil }
-        return PointerMove(pointer: p, at: Point(x: x, y: y), seq: seq, ms: ms)
+        return (PointerMove(pointer: p, at: Point(x: x, y: y), seq: seq, ms: ms), kind)
+    }
+
+    /// A pointer's quoted `kind` at `i` (`i` after it), or nil.
+    @inline(__always) private static func pointerKind(_ s: Bytes, _ i: inout Int) -> PointerKind? {
+        switch s[i] == 0x22 ? s[i &+ 1] : 0 {
+        case UInt8(ascii: "t") where s.quoted("touch", at: i): i &+= 7; return .touch
+        case UInt8(ascii: "m") where s.quoted("mouse", at: i): i &+= 7; return .mouse
+        case UInt8(ascii: "p") where s.quoted("pen", at: i): i &+= 5; return .pen
+        default: return nil
+        }
     }
 
     /// The page's `p` or `seq` at `index` as an Int (not a Double checked whole): at most 15 digits

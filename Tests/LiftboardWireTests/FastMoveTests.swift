@@ -194,12 +194,15 @@ struct FastMoveTests {
         let numbers = ["0", "1", "-7", "3.25", "0.0001", "123456789012345", "116.60000000009313", "-0", "1e2", "01", "1.", "-",
                        "10000001", "2147483648", "9007199254740993"]
         func number() -> String { numbers[next(4) == 0 ? next(numbers.count) : next(8)] }
-        var fastCount = 0, moveCount = 0
-        for _ in 0..<400 {
+        var fastCount = 0, moveCount = 0, pressCount = 0
+        for _ in 0..<800 {
             let seq = next(3) == 0 ? "" : ",\"seq\":\(number())"
             // `seq` before `ms` (the load generator's order), after it (the page's), or both.
             let (before, after) = [(seq, ""), ("", seq), (seq, ",\"seq\":\(number())")][next(3)]
-            let line = "{\"t\":\"move\",\"p\":\(numbers[next(3)]),\"x\":\(number()),\"y\":\(number())\(before),\"ms\":\(number())\(after)}"
+            // Moves mostly; ups and downs (a down's `kind` after `y`, or none) in the same form.
+            let type = ["move", "move", "up", "down"][next(4)]
+            let kind = type == "down" && next(4) != 0 ? ",\"kind\":\"\(["touch", "mouse", "pen"][next(3)])\"" : ""
+            let line = "{\"t\":\"\(type)\",\"p\":\(numbers[next(3)]),\"x\":\(number()),\"y\":\(number())\(kind)\(before),\"ms\":\(number())\(after)}"
             let bytes = Array(line.utf8)
             var variants = [bytes]
             for k in bytes.indices {
@@ -218,6 +221,7 @@ struct FastMoveTests {
                 // answers, a move as a move.
                 let r = v.withUnsafeBytes { Wire.pointer($0) }
                 #expect(Self.message(r) == m, "\(text)")
+                switch r { case .other(let o)?: if case .up = o.event { pressCount += 1 } else if case .down = o.event { pressCount += 1 }; default: break }
                 let t = v.withUnsafeBytes { Self.move($0) }
                 if t != nil { moveCount += 1 }
                 // The page's form alone (the server's first try) answers as the whole reading.
@@ -226,8 +230,9 @@ struct FastMoveTests {
                 #expect(asMessage == (m.map { if case .move = $0.event { $0 } else { nil } } ?? nil), "\(text)")
             }
         }
-        #expect(fastCount > 2_000)
+        #expect(fastCount > 4_000)
         #expect(moveCount > 2_000)
+        #expect(pressCount > 1_000)
     }
 
     /// The digits read eight bytes at a time: numbers of every digit count from 1 to 17, with and
