@@ -125,13 +125,9 @@ extension Session {
     /// leader's answer is copied. Nil (nothing taken) when the leader did not stay idle.
     public mutating func adoptView(ofState state: AnyObject, frames: Int, leaderIsIdle: Bool? = nil) -> (firstSeq: Int, ack: Int?)? {
         guard let leaderBox = state as? LiveBox, leaderIsIdle ?? Self.isIdleForSharing(leaderBox) else { return nil }
-        if let own = shareLive(leaderBox, advancingFrames: frames) { return own }  // a watcher's usual
-        guard let me = ownIdentity() else { return nil }
         // The leader's box itself, shared until either session changes (copy on write): a
         // reference taken per watcher, not a copy of the session and its arrays' references.
-        shareLive(leaderBox, keeping: LiveSession.Identity(sessionID: me.sessionID, frameSeq: me.frameSeq + frames,
-                                                           lastSeq: me.lastSeq, lastInput: me.lastInput, person: me.person))
-        return (me.frameSeq + 1, me.lastSeq)
+        return shareLive(leaderBox, advancingFrames: frames)
     }
 }
 

@@ -76,10 +76,11 @@ public struct Session: Sendable {
         pendingIdentity = own
     }
 
-    /// `shareLive` for a session that keeps its own facts beside a box it shares already: its
-    /// frame count moves on by `frames` in place (no copy of its id and person). Returns its
-    /// first frame's `seq` and its last `seq`; nil, nothing done, when its box holds its facts.
+    /// `shareLive` counting `frames` frames as sent (`adoptView`): its own facts taken out of its
+    /// box once, then its frame count moved on in place (a watcher's usual: no copy of its id and
+    /// person). Returns its first frame's `seq` and its last `seq`; nil, nothing done, if not live.
     mutating func shareLive(_ box: LiveBox, advancingFrames frames: Int) -> (firstSeq: Int, ack: Int?)? {
+        if case .none = pendingIdentity { pendingIdentity = liveBox?.session.identity }
         guard let seq = pendingIdentity?.frameSeq else { return nil }
         pendingIdentity?.frameSeq = seq + frames
         state = .live(box)

@@ -248,15 +248,12 @@ final class Connection {
     /// Performs `actions` in order, and keeps their buffer for the next input (`takeActions`).
     /// Returns -1 when the connection must close now. Each action is moved out of the buffer,
     /// not copied (a `for a in actions` retained the buffer and copied each action, its own
-    /// commit with it, then destroyed the copy): swapped with a payload-free placeholder in
-    /// place, as `Hub.perform` does.
+    /// commit with it, then destroyed the copy): `Array.take`, as `Hub.perform` does.
     @discardableResult
     func perform(_ actions: inout [Action]) -> Int32 {
         var rc: Int32 = 0
         for k in actions.indices {
-            var a = Action.cancelTimer
-            swap(&a, &actions[k])
-            switch consume a {
+            switch actions.take(k, leaving: .cancelTimer) {
             case .writeNow:
                 if writeNow() < 0 { rc = -1 }
             case .requestWritable:

@@ -94,11 +94,11 @@ final class Hub {
     /// Commits reported durable together (see `HubState.durable(_:)`): what they release
     /// goes out once, after the last.
     func durable(_ batch: [DurableCommit]) {
-        let debug = LogLevel.debug <= server.config.logLevel
-        let queued = debug ? batch.map { d in d.origin == server.store.origin ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil } : []
+        // When each drop was queued, read before `durable` forgets it; only at debug (nil
+        // otherwise: a `zip` with an empty list still copied the first commit out).
+        let queued = LogLevel.debug <= server.config.logLevel ? batch.map { d in d.origin == server.store.origin ? state.pending.first(where: { $0.token == d.token })?.queuedAt : nil } : nil
         let actions = state.durable(batch)
-        // Only at debug: a `zip` with the empty `queued` still copied the first commit out.
-        if debug {
+        if let queued {
             for (d, queuedAt) in zip(batch, queued) {
                 if let queuedAt, !state.pending.contains(where: { $0.token == d.token }) {
                     server.log(.debug, "durable", session: d.by, "board \(d.board) v\(d.version) durable \(Int(server.now - queuedAt)) ms after the drop")
@@ -209,13 +209,10 @@ final class Hub {
 
     private func perform(_ actions: consuming [HubState.Action]) {
         // Each action is moved out of the array, not copied (and its commit with it: a retain and
-        // a release of each of its strings and arrays): swapped with a payload-free placeholder
-        // in place.
+        // a release of each of its strings and arrays): `Array.take`.
         var actions = actions
         for k in actions.indices {
-            var a = HubState.Action.catchUp(after: 0)
-            swap(&a, &actions[k])
-            switch consume a {
+            switch actions.take(k, leaving: .catchUp(after: 0)) {
             case .persist(let record):
                 server.store.writer?.enqueue(record)
             case .deliver(let c, let except):
