@@ -127,13 +127,17 @@ enum ChangeRule {
 
     /// The index of `x` in `a`, searched outward from index `i`.
     /// - Complexity: O(distance from `i`); O(n) when `x` is not there.
-    static func position<T: Equatable>(of x: T, in a: [T], near i: Int) -> Int? {
+    static func position<T: Equatable>(of x: T, in a: [T], near i: Int) -> Int? { position(in: a, near: i) { $0 == x } }
+
+    /// The index of the first element of `a` that `matches`, searched outward from index `i`.
+    @inline(__always)
+    static func position<C: RandomAccessCollection<E>, E>(in a: C, near i: Int, where matches: (E) -> Bool) -> Int? where C.Index == Int {
         guard !a.isEmpty else { return nil }
         let i = min(max(0, i), a.count - 1)
         var lo = i, hi = i + 1
         while lo >= 0 || hi < a.count {
-            if lo >= 0 { if a[lo] == x { return lo }; lo -= 1 }
-            if hi < a.count { if a[hi] == x { return hi }; hi += 1 }
+            if lo >= 0 { if matches(a[lo]) { return lo }; lo -= 1 }
+            if hi < a.count { if matches(a[hi]) { return hi }; hi += 1 }
         }
         return nil
     }
@@ -265,16 +269,7 @@ extension Board {
     func placeInsertWithinSection(id: String, section: String, after: String?, index: Int) -> InsertPlace? {
         guard let t = sections.firstIndex(where: { $0.id == section }) else { return nil }
         let found = sections[t].items.withUnsafeBufferPointer { items -> (pinned: Bool, item: Int?, anchor: Int?) in
-            /// The index of `x` in the section, searched outward from `index`.
-            func near(_ x: String) -> Int? {
-                guard !items.isEmpty else { return nil }
-                var lo = min(max(0, index), items.count - 1), hi = lo + 1
-                while lo >= 0 || hi < items.count {
-                    if lo >= 0 { if items[lo].id == x { return lo }; lo -= 1 }
-                    if hi < items.count { if items[hi].id == x { return hi }; hi += 1 }
-                }
-                return nil
-            }
+            func near(_ x: String) -> Int? { ChangeRule.position(in: items, near: index) { $0.id == x } }
             if items.contains(where: { !$0.movable }) { return (true, nil, nil) }
             guard let i = near(id) else { return (false, nil, nil) }
             guard let after else { return (false, i, nil) }
