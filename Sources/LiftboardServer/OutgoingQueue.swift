@@ -244,6 +244,19 @@ struct OutgoingQueue {
         }
     }
 
+    /// Takes the next message when it is ready, a whole shared one (a `commit`, a `presence`:
+    /// alike for every session that gets it) and the only one ready: its frame, made once
+    /// (`SharedMessage.framed`), goes to the socket as it is. Nil (nothing taken) otherwise.
+    mutating func takeLoneFramed() -> [UInt8]? {
+        guard hasReady, case .shared(let s, _) = entries[head].message, let framed = s.framed else { return nil }
+        // Another ready behind it: both leave in one write (`nextBatch`), copied.
+        if head + 1 < entries.count, durable.map({ entries[head + 1].barrier <= $0 }) ?? true { return nil }
+        pendingBytes -= entries[head].size
+        entries[head].message = .written
+        head += 1
+        return framed
+    }
+
     /// Writes `bytes` into `buffer` at `at`, over what lies there (the buffer grows when it is
     /// shorter); returns where they end.
     private static func write(_ bytes: [UInt8], over buffer: inout [UInt8], at: Int) -> Int {
