@@ -248,11 +248,18 @@ struct OutgoingQueue {
     /// alike for every session that gets it) and the only one ready: its frame, made once
     /// (`SharedMessage.framed`), goes to the socket as it is. Nil (nothing taken) otherwise.
     mutating func takeLoneFramed() -> [UInt8]? {
-        guard hasReady, case .shared(let s, _) = entries[head].message, let framed = s.framed else { return nil }
+        guard hasReady else { return nil }
         // Another ready behind it: both leave in one write (`nextBatch`), copied.
         if head + 1 < entries.count, durable.map({ entries[head + 1].barrier <= $0 }) ?? true { return nil }
+        // Moved out to be looked at (a binding read in place copied it, and the slot's
+        // `.written` destroyed it again), and put back when it is not one.
+        var message = Message.written
+        swap(&message, &entries[head].message)
+        guard case .shared(let s, _) = message, let framed = s.framed else {
+            swap(&message, &entries[head].message)
+            return nil
+        }
         pendingBytes -= entries[head].size
-        entries[head].message = .written
         head += 1
         return framed
     }
