@@ -76,7 +76,7 @@ extension ConnectionMachine {
     /// before the first message, as lws wants it; a first frame's header goes inside it.
     mutating func nextBatch(into buffer: inout [UInt8], headroom: Int, maxMessages: Int = 16, maxBytes: Int = 1 << 14) -> Batch {
         precondition(headroom >= WebSocketFrame.maxHeader)
-        if let framed = outgoing.takeLoneFramed() { return .framed(framed) }
+        if let framed = outgoing.takeFramed(lone: true) { return .framed(framed) }
         guard let (firstBinary, firstEnd) = nextMessage(over: &buffer, headroom: headroom) else { return .none }
         let firstLength = firstEnd - headroom
         guard maxMessages > 1, firstLength < maxBytes, hasReadyOutgoing else { return .single(binary: firstBinary, end: firstEnd) }
@@ -86,6 +86,12 @@ extension ConnectionMachine {
         WebSocketFrame.writeHeader(&buffer, at: start, payload: firstLength, binary: firstBinary)
         var count = 1
         while count < maxMessages, buffer.count - start < maxBytes, hasReadyOutgoing {
+            // A whole shared message: its frame, made once, copied as it is.
+            if let framed = outgoing.takeFramed(lone: false) {
+                buffer.append(contentsOf: framed)
+                count += 1
+                continue
+            }
             // Room for a 16-bit length's header, the common case (126 bytes to 64 KiB); moved
             // when the message needs less or more.
             let at = buffer.count

@@ -245,12 +245,13 @@ struct OutgoingQueue {
     }
 
     /// Takes the next message when it is ready, a whole shared one (a `commit`, a `presence`:
-    /// alike for every session that gets it) and the only one ready: its frame, made once
-    /// (`SharedMessage.framed`), goes to the socket as it is. Nil (nothing taken) otherwise.
-    mutating func takeLoneFramed() -> [UInt8]? {
+    /// alike for every session that gets it) and, when `lone`, the only one ready: its frame,
+    /// made once (`SharedMessage.framed`), goes to the socket as it is, or after the frames of a
+    /// batch (`nextBatch`). Nil (nothing taken) otherwise.
+    mutating func takeFramed(lone: Bool) -> [UInt8]? {
         guard hasReady else { return nil }
-        // Another ready behind it: both leave in one write (`nextBatch`), copied.
-        if head + 1 < entries.count, durable.map({ entries[head + 1].barrier <= $0 }) ?? true { return nil }
+        // Another ready behind it: both leave in one write (`nextBatch`).
+        if lone, head + 1 < entries.count, durable.map({ entries[head + 1].barrier <= $0 }) ?? true { return nil }
         // Moved out to be looked at (a binding read in place copied it, and the slot's
         // `.written` destroyed it again), and put back when it is not one.
         var message = Message.written

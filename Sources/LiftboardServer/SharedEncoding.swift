@@ -76,7 +76,7 @@ final class SharedMessage {
     /// `bytes` are a frame's body (after `ms`, or `ack`), not a whole message.
     let isFrameBody: Bool
     /// A whole message's WebSocket frame (its header, then `bytes`), made once: a session with
-    /// nothing else ready hands it to the socket as it is (`OutgoingQueue.takeLoneFramed`), not
+    /// nothing else ready hands it to the socket as it is (`OutgoingQueue.takeFramed`), not
     /// copied into the send buffer first. Nil for a frame's body (each session writes its own head).
     let framed: [UInt8]?
     /// The message's estimated size (`ServerEvent.estimatedSize`), the same for every session.

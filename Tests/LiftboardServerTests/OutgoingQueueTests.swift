@@ -176,18 +176,18 @@ import LiftboardWire
         q.append(Self.entry(.shared(second, head: Q.FrameHead()), barrier: 2))
         q.durable = 1
         // Alone ready: one final text frame, its payload the bytes lws was handed before.
-        let frames = BatchedWritesTests.frames((q.takeLoneFramed() ?? [])[...])
+        let frames = BatchedWritesTests.frames((q.takeFramed(lone: true) ?? [])[...])
         #expect(frames.count == 1 && frames.first?.fin == true && frames.first?.opcode == 1)
         #expect(frames.first?.payload == Wire.encode(.commit(commits[0]), commitOrder: .full))
         #expect(q.count == 1 && q.pendingBytes == 10 && !q.hasReady)
         // Another ready behind it: nothing taken alone (both leave in one write, in order).
         q.append(Self.entry(Self.pong(1), barrier: 2))
         q.durable = 2
-        #expect(q.takeLoneFramed() == nil && q.count == 2)
+        #expect(q.takeFramed(lone: true) == nil && q.count == 2)
         #expect(Self.written(&q, durable: 2).map { $0["t"] } == [.string("commit"), .string("pong")])
         // An event (encoded when written) is not framed ahead.
         q.append(Self.entry(Self.pong(2)))
-        #expect(q.takeLoneFramed() == nil && q.count == 1)
+        #expect(q.takeFramed(lone: true) == nil && q.count == 1)
         #expect(Self.written(&q, durable: 2).map { $0["id"] } == [.number(2)])
     }
 }
