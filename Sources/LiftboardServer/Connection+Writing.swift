@@ -78,6 +78,12 @@ extension Connection {
                 n = end - CLWS_PRE
                 rc = buffer.withUnsafeMutableBufferPointer { clws_write_opcode(wsi, $0.baseAddress! + CLWS_PRE, n, binary ? 1 : 0) }
                 written += 1
+            case .framed(let bytes):
+                // Every watcher's same frame, written from the one copy (lws reads it; a raw
+                // write needs no room before it and writes nothing into it).
+                n = bytes.count
+                rc = bytes.withUnsafeBufferPointer { clws_write_frames(wsi, UnsafeMutablePointer(mutating: $0.baseAddress!), n) }
+                written += 1
             case .frames(let start, let count):
                 n = buffer.count - start
                 rc = buffer.withUnsafeMutableBufferPointer { clws_write_frames(wsi, $0.baseAddress! + start, n) }

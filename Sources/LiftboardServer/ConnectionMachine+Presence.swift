@@ -7,8 +7,9 @@ extension ConnectionMachine {
     /// were in the same live state before it (`Session.sharedState`: watchers that took one
     /// view's state from a commit or the presence before): they take its state and the frames
     /// it queued instead of each stepping its own engine (the hub's presences go to every
-    /// session of a board, ten times a second).
-    struct PresenceAnswer {
+    /// session of a board, ten times a second). A reference: the hub hands the one answer to
+    /// every session of a chunk (a value was copied out of the round and destroyed for each).
+    final class PresenceAnswer {
         /// The live state the leader was in before the presence (compared by identity only:
         /// holding it would make the leader copy its state instead of changing it in place).
         let before: ObjectIdentifier
@@ -18,7 +19,15 @@ extension ConnectionMachine {
         let frames: Int
         /// `bytes` end with the `presence` itself: the leader asked for differences
         /// (`config.presence: "delta"`), and so did the sessions in its state.
-        var carriesPresence = false
+        let carriesPresence: Bool
+
+        init(before: ObjectIdentifier, state: AnyObject, bytes: [Planned], frames: Int, carriesPresence: Bool = false) {
+            self.before = before
+            self.state = state
+            self.bytes = bytes
+            self.frames = frames
+            self.carriesPresence = carriesPresence
+        }
     }
 
     /// The hub's presence of this session's board: the session takes the others' holds (its

@@ -61,17 +61,22 @@ extension ConnectionMachine {
         /// `count` messages as whole WebSocket frames from `start` to the buffer's end, to be
         /// written as they are in one write.
         case frames(start: Int, count: Int)
+        /// One whole shared message, alone ready, as its own WebSocket frame
+        /// (`SharedMessage.framed`): written from those bytes, the buffer untouched.
+        case framed([UInt8])
     }
 
     /// Takes the ready messages, at most `maxMessages`, and no more once `maxBytes` are taken
     /// (a message is never split; 16 KiB by default, so that a write the socket takes only in
     /// part leaves lws little to hold beyond the connection's own queue, which its slow-reader
-    /// bound counts): one alone is left for lws to frame; several are framed here,
+    /// bound counts): one alone is left for lws to frame, or, a whole shared one, handed over
+    /// in the frame it was given once for every session (`.framed`); several are framed here,
     /// back to back, so that they leave in one write (one system call for a watcher's held
     /// commits instead of one each). `headroom` (at least `WebSocketFrame.maxHeader`) is room
     /// before the first message, as lws wants it; a first frame's header goes inside it.
     mutating func nextBatch(into buffer: inout [UInt8], headroom: Int, maxMessages: Int = 16, maxBytes: Int = 1 << 14) -> Batch {
         precondition(headroom >= WebSocketFrame.maxHeader)
+        if let framed = outgoing.takeFramed(lone: true) { return .framed(framed) }
         guard let (firstBinary, firstEnd) = nextMessage(over: &buffer, headroom: headroom) else { return .none }
         let firstLength = firstEnd - headroom
         guard maxMessages > 1, firstLength < maxBytes, hasReadyOutgoing else { return .single(binary: firstBinary, end: firstEnd) }
@@ -81,6 +86,12 @@ extension ConnectionMachine {
         WebSocketFrame.writeHeader(&buffer, at: start, payload: firstLength, binary: firstBinary)
         var count = 1
         while count < maxMessages, buffer.count - start < maxBytes, hasReadyOutgoing {
+            // A whole shared message: its frame, made once, copied as it is.
+            if let framed = outgoing.takeFramed(lone: false) {
+                buffer.append(contentsOf: framed)
+                count += 1
+                continue
+            }
             // Room for a 16-bit length's header, the common case (126 bytes to 64 KiB); moved
             // when the message needs less or more.
             let at = buffer.count

@@ -90,8 +90,10 @@ extension Hub {
     /// sessions that step alone (dragging ones) go a few a turn.
     private func handOutChunk(direct: Bool) {
         guard let round = presenceHandOut.startChunk(), case .presence(let p) = round.shared.event else { return }
+        // Read once a chunk, not out of the round for each session (a retain and a release each).
+        let shared = round.shared, encoding = round.encoding
         while let c = presenceHandOut.next(steps: { !$0.machine.follows(before: round.before) }) {
-            if let made = c.presence(p, shared: round.shared, encoding: round.encoding, following: round.answer, direct: direct) {
+            if let made = c.presence(p, shared: shared, encoding: encoding, following: round.answer, direct: direct) {
                 round.took(made)
             }
         }

@@ -244,6 +244,27 @@ struct OutgoingQueue {
         }
     }
 
+    /// Takes the next message when it is ready, a whole shared one (a `commit`, a `presence`:
+    /// alike for every session that gets it) and, when `lone`, the only one ready: its frame,
+    /// made once (`SharedMessage.framed`), goes to the socket as it is, or after the frames of a
+    /// batch (`nextBatch`). Nil (nothing taken) otherwise.
+    mutating func takeFramed(lone: Bool) -> [UInt8]? {
+        guard hasReady else { return nil }
+        // Another ready behind it: both leave in one write (`nextBatch`).
+        if lone, head + 1 < entries.count, durable.map({ entries[head + 1].barrier <= $0 }) ?? true { return nil }
+        // Moved out to be looked at (a binding read in place copied it, and the slot's
+        // `.written` destroyed it again), and put back when it is not one.
+        var message = Message.written
+        swap(&message, &entries[head].message)
+        guard case .shared(let s, _) = message, let framed = s.framed else {
+            swap(&message, &entries[head].message)
+            return nil
+        }
+        pendingBytes -= entries[head].size
+        head += 1
+        return framed
+    }
+
     /// Writes `bytes` into `buffer` at `at`, over what lies there (the buffer grows when it is
     /// shorter); returns where they end.
     private static func write(_ bytes: [UInt8], over buffer: inout [UInt8], at: Int) -> Int {

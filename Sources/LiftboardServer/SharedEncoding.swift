@@ -75,6 +75,10 @@ final class SharedMessage {
     let bytes: [UInt8]
     /// `bytes` are a frame's body (after `ms`, or `ack`), not a whole message.
     let isFrameBody: Bool
+    /// A whole message's WebSocket frame (its header, then `bytes`), made once: a session with
+    /// nothing else ready hands it to the socket as it is (`OutgoingQueue.takeFramed`), not
+    /// copied into the send buffer first. Nil for a frame's body (each session writes its own head).
+    let framed: [UInt8]?
     /// The message's estimated size (`ServerEvent.estimatedSize`), the same for every session.
     let size: Int
     /// A frame without a commit, which a frame queued after it may merge into.
@@ -85,6 +89,15 @@ final class SharedMessage {
         self.mode = mode
         self.bytes = bytes
         self.isFrameBody = isFrameBody
+        if isFrameBody {
+            framed = nil
+        } else {
+            let header = WebSocketFrame.headerSize(payload: bytes.count)
+            var framed = [UInt8](repeating: 0, count: header)
+            WebSocketFrame.writeHeader(&framed, at: 0, payload: bytes.count, binary: false)
+            framed.append(contentsOf: bytes)
+            self.framed = framed
+        }
         size = event.estimatedSize(commitOrder: mode)
         if case .frame(let f) = event { isPlainFrame = f.commit == nil } else { isPlainFrame = false }
     }

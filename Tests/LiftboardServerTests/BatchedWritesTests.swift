@@ -47,13 +47,15 @@ import LiftboardWire
 
     /// Two machines told the same: `held` commits from elsewhere (held until durable), a ping
     /// answered behind them, then the commits durable.
-    static func twins(held: Int, items: Int = 4) -> (MachineDriver, MachineDriver) {
+    /// `shared`: the first is handed the commits with the encoding a hub shares (`SharedEncoding`).
+    static func twins(held: Int, items: Int = 4, shared: Bool = false) -> (MachineDriver, MachineDriver) {
         let board = MachineDriver.board(items: items)
         var a = MachineDriver(boards: ["b": board]), b = MachineDriver(boards: ["b": board])
         for k in 0..<2 {
             var d = k == 0 ? a : b
             d.start(durable: 0)
-            for c in commits(held, on: board) { _ = d.input { m, out in m.external(c, delivery: .alone(nil), now: 50, into: &out) } }
+            let encoding = shared && k == 0 ? SharedEncoding() : nil
+            for c in commits(held, on: board) { _ = d.input { m, out in m.external(c, delivery: .alone(encoding), now: 50, into: &out) } }
             _ = d.receive(#"{"t":"ping","id":3,"ms":60}"#)
             _ = d.input { m, out in m.durableAdvanced(to: held, into: &out) }
             if k == 0 { a = d } else { b = d }
@@ -86,6 +88,41 @@ import LiftboardWire
         #expect(expected.contains { $0.count < 126 } && expected.contains { $0.count >= 126 })
         #expect(batched.machine.nextBatch(into: &buffer, headroom: 16) == .none)
         #expect(batched.machine.afterWriting() == .nothing)
+    }
+
+    @Test func sharedCommitsInABatchAreTheirFramesMadeOnceAndALoneOneIsWrittenFromItsFrame() {
+        var (batched, single) = Self.twins(held: 3, shared: true)
+        let expected = Self.oneByOne(&single)
+        var buffer = [UInt8](repeating: 0, count: 16)
+        guard case .frames(let start, let count) = batched.machine.nextBatch(into: &buffer, headroom: 16) else {
+            Issue.record("several ready messages are one batch")
+            return
+        }
+        #expect(count == expected.count)
+        let frames = Self.frames(buffer[start...])
+        #expect(frames.map(\.payload) == expected, "the same messages in the same order")
+        #expect(frames.allSatisfy { $0.fin && $0.opcode == 1 })
+        // One more commit alone: its frame as it was made, the bytes one write would have had.
+        let more = Self.commits(4, on: MachineDriver.board(items: 4))[3]
+        for k in 0..<2 {
+            var d = k == 0 ? batched : single
+            let encoding = k == 0 ? SharedEncoding() : nil
+            _ = d.input { m, out in m.external(more, delivery: .alone(encoding), now: 70, into: &out) }
+            _ = d.input { m, out in m.durableAdvanced(to: 4, into: &out) }
+            if k == 0 { batched = d } else { single = d }
+        }
+        let alone = Self.oneByOne(&single)
+        var got: [[UInt8]] = []
+        while true {
+            switch batched.machine.nextBatch(into: &buffer, headroom: 16, maxMessages: 1) {
+            case .none: break
+            case .framed(let bytes): got += Self.frames(bytes[...]).map(\.payload); continue
+            case .single(_, let end): got.append(Array(buffer[16..<end])); continue
+            case .frames(let start, _): got += Self.frames(buffer[start...]).map(\.payload); continue
+            }
+            break
+        }
+        #expect(got == alone && alone.count == 2, "the frame and the commit, each in its own write")
     }
 
     @Test func aBatchStopsAtItsCountAndPastItsBytesAndTheRestFollowsInOrder() {

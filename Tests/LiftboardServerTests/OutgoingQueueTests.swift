@@ -166,4 +166,28 @@ import LiftboardWire
         #expect(q.count == 80 && q.capacity == capacity, "the slots dropped, the memory kept")
         #expect(Self.written(&q, durable: 1).first?["id"] == .number(120), "what is left, in order")
     }
+
+    @Test func aWholeSharedMessageAloneReadyIsTakenAsTheFrameMadeOnceForEverySession() {
+        let commits = BatchedWritesTests.commits(2, on: MachineDriver.board(items: 4))
+        let encoding = SharedEncoding()
+        let first = encoding.commit(commits[0], mode: .full), second = encoding.commit(commits[1], mode: .full)
+        var q = Q()
+        q.append(Self.entry(.shared(first, head: Q.FrameHead()), barrier: 1))
+        q.append(Self.entry(.shared(second, head: Q.FrameHead()), barrier: 2))
+        q.durable = 1
+        // Alone ready: one final text frame, its payload the bytes lws was handed before.
+        let frames = BatchedWritesTests.frames((q.takeFramed(lone: true) ?? [])[...])
+        #expect(frames.count == 1 && frames.first?.fin == true && frames.first?.opcode == 1)
+        #expect(frames.first?.payload == Wire.encode(.commit(commits[0]), commitOrder: .full))
+        #expect(q.count == 1 && q.pendingBytes == 10 && !q.hasReady)
+        // Another ready behind it: nothing taken alone (both leave in one write, in order).
+        q.append(Self.entry(Self.pong(1), barrier: 2))
+        q.durable = 2
+        #expect(q.takeFramed(lone: true) == nil && q.count == 2)
+        #expect(Self.written(&q, durable: 2).map { $0["t"] } == [.string("commit"), .string("pong")])
+        // An event (encoded when written) is not framed ahead.
+        q.append(Self.entry(Self.pong(2)))
+        #expect(q.takeFramed(lone: true) == nil && q.count == 1)
+        #expect(Self.written(&q, durable: 2).map { $0["id"] } == [.number(2)])
+    }
 }
