@@ -26,7 +26,8 @@ extension LiveSession {
     }
 
     /// The step's pending follow (`Step.follow`) made its update, the step's first (appended when alone: an insert is 290 Ir).
-    mutating func placeFollow() {
+    /// Always inlined: asked on every step and drop, mostly with none (called, 18 Ir: move59).
+    @inline(__always) mutating func placeFollow() {
         guard let (p, h, c) = step.follow else { return }
         let u = SnapshotUpdate(p: p, id: arr.ids[h], center: c, moveDur: 0)
         if step.snapshots.isEmpty { step.snapshots.append(u) } else { step.snapshots.insert(u, at: 0) }

@@ -67,8 +67,7 @@ extension LiveSession {
         if arr.tree != nil && drags[d].pointer >= 0 { updateSpring(d, center: c, now: now) }
         // Most moves pass nothing: compare handles, make the places (strings) only for a `moved`.
         if arr.sectionOf[h] != section || arr.indexOf[h] != index || arr.tree?.depth[h] != depth {
-            var before = Place(section: arr.sectionIDs[section], index: index)
-            before.depth = depth
+            var before = Place(section: arr.sectionIDs[section], index: index); before.depth = depth
             noteMoved(pointer: drags[d].pointer, id: arr.ids[h], from: before, to: arr.place(of: h))
             step.reordered = true
             step.shiftDur = dur(config.shiftMs)
