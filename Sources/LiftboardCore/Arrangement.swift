@@ -26,6 +26,7 @@ struct Arrangement: Sendable {
     /// The board's layout as its file states it (written back into a rebuilt board).
     let spec: LayoutSpec
     let layout: any Layout
+    let layoutType: any Layout.Type  // its static rules (`retarget`) called without the box (`type(of:)` asks the runtime)
     /// The layout's answers for the hot paths.
     let traits: LayoutTraits
 
@@ -105,8 +106,7 @@ struct Arrangement: Sendable {
     init(board: Board, width: Double) {
         spec = LayoutSpec(of: board)
         let layout = spec.make()
-        self.layout = layout
-        traits = layout.traits
+        (self.layout, layoutType, traits) = (layout, type(of: layout), layout.traits)
         var ids: [String] = [], labels: [String] = [], colors: [String] = [], heights: [Double] = []
         var movable: [Bool] = [], handleOf: [String: Int] = [:]
         var kinds: [String?] = [], grips: [HandleEdge?] = [], cards: [Card] = []
@@ -462,8 +462,7 @@ struct Arrangement: Sendable {
         guard s >= 0 else { return }
         visit(s)
         members[s].remove(at: i)
-        sectionOf[h] = -1
-        indexOf[h] = -1
+        sectionOf[h] = -1; indexOf[h] = -1
         reindex(section: s, from: i)
         if pinnedNow[s] > 0 { fixPinned(section: s, pinnedHome: pinnedHome) }
         restack(from: s)

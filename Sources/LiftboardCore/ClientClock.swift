@@ -50,8 +50,7 @@ public struct ClientClock: Sendable, Equatable {
             // The first real sample is the mapping: the bounds below then leave it as it is.
             measured = true
             shift = max(0, last - ms)
-            offset = serverNow - (ms + shift)
-            firstOffset = offset
+            offset = serverNow - (ms + shift); firstOffset = offset
         }
         ms += shift
         let floor = firstOffset! - Self.maxLeadMs

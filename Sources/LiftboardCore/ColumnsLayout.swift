@@ -89,12 +89,11 @@ struct ColumnsLayout: StackedRows {
     /// left; outside, the first or last); entering another column, the place before its first
     /// row (without the item, in its scroll) whose midpoint is below the center's y clamped
     /// to the viewport's body; within the current column, the list rule. A refusing column is
-    /// no target.
-    func retarget(_ d: Int, center _: Point, in s: inout LiveSession) {
-        let h = s.drags[d].item
-        let c = s.drags[d].center
-        let t = targetColumn(atX: c.x + s.scrolling.x, current: s.arr.sectionOf[h], in: s.arr)
-        followIntoColumn(d, t, viewportY: c.y, swapping: false, in: &s)
+    /// no target. (Static: the columns' metrics are the session's, `arr.spec.columns`.)
+    static func retarget(_ d: Int, center _: Point, in s: inout LiveSession) {
+        let h = s.drags[d].item, c = s.drags[d].center, l = ColumnsLayout(metrics: s.arr.spec.columns)
+        let t = l.targetColumn(atX: c.x + s.scrolling.x, current: s.arr.sectionOf[h], in: s.arr)
+        l.followIntoColumn(d, t, viewportY: c.y, swapping: false, in: &s)
     }
 
     /// Drag `d`'s item into column `t` (unless it refuses the item; `swapping`: its exchange
@@ -116,13 +115,13 @@ struct ColumnsLayout: StackedRows {
     /// column's scroll) the item exchanges with it; once the target column is another, the
     /// exchange is undone and the item enters that column by the insert rule, then follows it.
     /// Only a cell of the lift's column brings it back.
-    func retargetSwap(_ d: Int, center _: Point, in s: inout LiveSession) {
-        let ls = s.drags[d].liftSection, c = s.drags[d].center
+    static func retargetSwap(_ d: Int, center _: Point, in s: inout LiveSession) {
+        let ls = s.drags[d].liftSection, c = s.drags[d].center, l = ColumnsLayout(metrics: s.arr.spec.columns)
         let x = c.x + s.scrolling.x
-        let t = targetColumn(atX: x, current: s.arr.sectionOf[s.drags[d].item], in: s.arr)
-        guard t == ls else { return followIntoColumn(d, t, viewportY: c.y, swapping: true, in: &s) }
+        let t = l.targetColumn(atX: x, current: s.arr.sectionOf[s.drags[d].item], in: s.arr)
+        guard t == ls else { return l.followIntoColumn(d, t, viewportY: c.y, swapping: true, in: &s) }
         // Over a header (it does not scroll) no cell is.
-        if c.y >= metrics.headerHeight { _ = s.swapOverCommittedCell(d, center: Point(x: x, y: c.y + s.scrolling.columns[ls])) }
+        if c.y >= l.metrics.headerHeight { _ = s.swapOverCommittedCell(d, center: Point(x: x, y: c.y + s.scrolling.columns[ls])) }
     }
 
     /// Left/Right: the nearest column that way with items (the same index, clamped); Up/Down

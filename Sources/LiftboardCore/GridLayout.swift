@@ -69,14 +69,14 @@ struct GridLayout: Layout {
 
     // MARK: Gestures
 
-    func retarget(_ d: Int, center c: Point, in s: inout LiveSession) { s.retargetGrid(d, center: c) }
+    static func retarget(_ d: Int, center c: Point, in s: inout LiveSession) { s.retargetGrid(d, center: c) }
 
     /// Swap mode: see `LiveSession.swapOverCommittedCell`. The center has gone into another
     /// section by the insert rules when it enters a header (but the lift section's own going
     /// down, and the first section's own going up: there is no section above), an empty slot,
     /// a row's blank end or a cell of another section; entering a refusing section's region
     /// leaves the live order as it is.
-    func retargetSwap(_ d: Int, center c: Point, in s: inout LiveSession) {
+    static func retargetSwap(_ d: Int, center c: Point, in s: inout LiveSession) {
         if s.swapOverCommittedCell(d, center: c) { return }
         let h = s.drags[d].item, ls = s.drags[d].liftSection
         guard s.arr.sectionOf[h] == ls else { return s.retargetGrid(d, center: c, barred: ls) }

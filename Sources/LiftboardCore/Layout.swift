@@ -48,9 +48,10 @@ protocol Layout: Sendable {
     // MARK: Gestures
 
     /// Drag `d`'s place from its snapshot's center `c` (content coordinates) by the insert rules.
-    func retarget(_ d: Int, center c: Point, in s: inout LiveSession)
+    /// Static, called on `arr.layoutType`: a move copied the boxed layout out of the session it passes (49 Ir: move59).
+    static func retarget(_ d: Int, center c: Point, in s: inout LiveSession)
     /// The same in swap mode (a pointer drag that is no palette's copy).
-    func retargetSwap(_ d: Int, center c: Point, in s: inout LiveSession)
+    static func retargetSwap(_ d: Int, center c: Point, in s: inout LiveSession)
     /// The item an arrow key moves the focus to from item `h`.
     func focusTarget(from h: Int, key: String, in s: LiveSession) -> Int?
     /// A lifted item's step for an arrow key.

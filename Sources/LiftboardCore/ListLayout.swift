@@ -20,14 +20,14 @@ struct ListLayout: StackedRows {
 
     // MARK: Gestures
 
-    func retarget(_ d: Int, center c: Point, in s: inout LiveSession) {
+    static func retarget(_ d: Int, center c: Point, in s: inout LiveSession) {
         s.retargetByListRule(s.drags[d].item, centerY: c.y, acrossHeaders: true)
     }
 
     /// Swap mode: see `LiveSession.swapOverCommittedCell`. Out of the lift's section the item
     /// goes straight across the header it passed (the insert rules' pass of a header), never
     /// through the lift section's own items, which stay in committed order.
-    func retargetSwap(_ d: Int, center c: Point, in s: inout LiveSession) {
+    static func retargetSwap(_ d: Int, center c: Point, in s: inout LiveSession) {
         if s.swapOverCommittedCell(d, center: c) { return }
         let h = s.drags[d].item, ls = s.drags[d].liftSection
         guard s.arr.sectionOf[h] == ls else {

@@ -63,21 +63,18 @@ extension LiveSession {
             settleDrags(now: now)
         }
         if stepSendsNothing() {
-            // Most steps: a pointer drag's follow under quiet follow, a move within the long
-            // press's slop. The general path below would build a frame, find it empty and
-            // drop it (a FrameMessage's dozen members copied and destroyed on every input).
-            // One follow at most, usually: removeLast, not removeAll(keepingCapacity:), whose
-            // replaceSubrange costs more than the element.
+            // Most steps: a pointer drag's follow under quiet follow (`Step.follow`, never made an
+            // update), a move within the long press's slop: no frame built to be found empty. removeLast,
+            // not removeAll(keepingCapacity:), whose replaceSubrange costs more than the element.
             while !step.snapshots.isEmpty { step.snapshots.removeLast() }
-            step.shiftDur = 0
-            step.scrollDur = nil
+            (step.follow, step.shiftDur, step.scrollDur) = (nil, 0, nil)
             return
         }
+        placeFollow()
         var f = FrameMessage(seq: identity.frameSeq + 1, ms: now, ack: identity.lastSeq)
         swap(&f.cells, &sent.lastFrameCells)
         Self.recycle(&f.cells)
-        var changed = false
-        var cellsDirty = step.cellsDirty
+        var changed = false, cellsDirty = step.cellsDirty
         if scrollsSections && scrolling.x != sent.scrollX {
             f.scroll = Point(x: scrolling.x, y: 0)
             sent.scrollX = scrolling.x
@@ -179,7 +176,7 @@ extension LiveSession {
               step.gestures.isEmpty, step.errors.isEmpty, step.commits.isEmpty, step.announces.isEmpty,
               step.appeared.isEmpty, step.refreshed.isEmpty, step.removed.isEmpty else { return false }
         if let fh = focus, fh != sent.focus { return false }
-        return step.snapshots.isEmpty || (config.follow == .quiet && quietStepOnlyFollows)
+        return (step.snapshots.isEmpty && step.follow == nil) || (config.follow == .quiet && quietStepOnlyFollows)
     }
 
     /// The cells a frame compares with what the client has (`planCells` chooses, `diffCells`

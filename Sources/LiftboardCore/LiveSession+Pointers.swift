@@ -70,8 +70,7 @@ extension LiveSession {
     mutating func pointerUp(_ p: Int, at: Point, now: Double) {
         guard let k = pointerIndex(p) else { return }
         identity.lastInput = now
-        pointers[k].position = at
-        pointers[k].recognizer.up()
+        pointers[k].position = at; pointers[k].recognizer.up()
         let pointer = pointers.remove(at: k)
         switch pointer.phase {
         case .pending:

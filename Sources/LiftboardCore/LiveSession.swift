@@ -172,6 +172,8 @@ struct LiveSession: Sendable {
         var announces: [ServerEvent] = []
         var errors: [ServerEvent] = []
         var snapshots: [SnapshotUpdate] = []
+        /// A pointer drag's follow (`followPointer`), made the first of `snapshots` only for a frame that goes out (`placeFollow`).
+        var follow: (p: Int, item: Int, center: Point)? = nil
         var cellsDirty = false
         /// The reorder engine moved items (`Arrangement.changes` says which): a frame compares
         /// only those cells when nothing else made every cell dirty.

@@ -35,7 +35,7 @@ struct TreeLayout: Layout {
 
     // MARK: Gestures
 
-    func retarget(_ d: Int, center c: Point, in s: inout LiveSession) {
+    static func retarget(_ d: Int, center c: Point, in s: inout LiveSession) {
         s.retargetByListRule(s.drags[d].item, centerY: c.y, acrossHeaders: true)
         // Every drag's: a row that moved next to another drag's changes that one's bounds.
         s.projectDepths()
@@ -43,7 +43,7 @@ struct TreeLayout: Layout {
 
     /// Swap mode exchanges one row with another: a subtree has no such place, so a tree
     /// inserts in every mode.
-    func retargetSwap(_ d: Int, center c: Point, in s: inout LiveSession) { retarget(d, center: c, in: &s) }
+    static func retargetSwap(_ d: Int, center c: Point, in s: inout LiveSession) { retarget(d, center: c, in: &s) }
 
     func focusTarget(from h: Int, key: String, in s: LiveSession) -> Int? { list.focusTarget(from: h, key: key, in: s) }
 
