@@ -149,6 +149,10 @@ public final class Server {
         logger.write(logger.line.bytes)
     }
 
+    /// The limiter's kinds of the disconnect's info line (`log`'s: its level, event and
+    /// detail's first word), mid-drag or not.
+    static let disconnectLogKinds = (plain: "info disconnect ", midDrag: "info disconnect mid-drag:")
+
     /// `liftboard LEVEL EVENT [session=S] DETAIL [(N similar lines left out)]` and a newline,
     /// as `line`'s only bytes.
     static func compose(_ line: LogLine, _ level: LogLevel, session: String?, suppressed: Int,
@@ -432,6 +436,7 @@ public final class Server {
             answerWrite(r)
         }
         store.reports.setInHand(0)
+        store.reports.giveBack(reports)
         for (board, hub) in touched { (boardsChanged ? hubs[board] : hub)?.settle() }
     }
 
