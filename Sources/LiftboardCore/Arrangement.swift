@@ -43,13 +43,13 @@ struct Arrangement: Sendable {
     /// What each card shows besides its label and color (issue 25).
     private(set) var cards: [Card]
 
-    // Sections, by index (`var`s only so that `shareAttributes` can share them).
-    private(set) var sectionIDs: [String]
-    private(set) var titles: [String]
-    private(set) var subtitles: [String?]
-    private(set) var sectionIndexOf: [String: Int]
+    // Sections, by index.
+    let sectionIDs: [String]
+    let titles: [String]
+    let subtitles: [String?]
+    let sectionIndexOf: [String: Int]
     /// Each section's placement rules, and whether any section states one.
-    private(set) var rules: [SectionRules]
+    let rules: [SectionRules]
     let hasRules: Bool
 
     private(set) var members: [[Int]]
@@ -477,17 +477,10 @@ struct Arrangement: Sendable {
     /// Takes `other`'s item attributes (ids, labels, colors, heights, movability, kinds,
     /// handles, cards) when they equal this arrangement's: two sessions on one board that
     /// differ in viewport or config (so share no view) then hold one copy of them,
-    /// copy-on-write, instead of one each. Returns whether it did. The sections' ids, titles,
-    /// subtitles and rules too when they are equal: a session's close then frees none of them
-    /// (about 2,900 Ir of its 24,600 for a board of four sections).
+    /// copy-on-write, instead of one each. Returns whether it did.
     /// - Complexity: O(n) to compare (at once when they are already shared).
     @discardableResult
     mutating func shareAttributes(with other: Arrangement) -> Bool {
-        if sectionIDs == other.sectionIDs, titles == other.titles, subtitles == other.subtitles, rules == other.rules {
-            // `sectionIndexOf` is `sectionIDs` inverted.
-            sectionIDs = other.sectionIDs; titles = other.titles; subtitles = other.subtitles
-            rules = other.rules; sectionIndexOf = other.sectionIndexOf
-        }
         // `handleOf` is `ids` inverted: equal ids, equal maps.
         guard ids == other.ids, labels == other.labels, colors == other.colors, heights == other.heights,
               movable == other.movable, kinds == other.kinds, grips == other.grips, cards == other.cards else { return false }

@@ -436,7 +436,7 @@ public final class Server {
             answerWrite(r)
         }
         store.reports.setInHand(0)
-        store.reports.giveBack(reports)
+        store.reports.giveBack(consume reports)
         for (board, hub) in touched { (boardsChanged ? hubs[board] : hub)?.settle() }
     }
 

@@ -12,6 +12,14 @@ final class StoreReports: @unchecked Sendable {
         /// Boards another process created or deleted, or a lookup's answer (the listener).
         case boards(BoardNews)
 
+        init(_ outcome: StoreOutcome) {
+            switch outcome {
+            case .landed(let d): self = .landed(d)
+            case .unchanged(let board, let token): self = .unchanged(board: board, token: token)
+            case .refused(let board, let token, let reason): self = .refused(board: board, token: token, reason: reason)
+            }
+        }
+
         var board: String {
             switch self {
             case .landed(let d): d.board
@@ -28,18 +36,9 @@ final class StoreReports: @unchecked Sendable {
     func add(_ reports: [Report]) { lock.lock(); pending += reports; lock.unlock() }
     /// A store transaction's outcomes, each appended as its report: no array of reports made
     /// first and appended whole (together about 1,000 instructions a commit).
-    /// Each outcome read where the array holds it (the store keeps the array to reuse it): a
-    /// `for o in outcomes` copied each outcome, then its commit out of the copy, and destroyed
-    /// the copy (about 650 Ir a drop); now only the commit is copied.
     func add(_ outcomes: [StoreOutcome]) {
         lock.lock()
-        for k in outcomes.indices {
-            switch outcomes[k] {
-            case .landed(let d): pending.append(.landed(d))
-            case .unchanged(let board, let token): pending.append(.unchanged(board: board, token: token))
-            case .refused(let board, let token, let reason): pending.append(.refused(board: board, token: token, reason: reason))
-            }
-        }
+        for o in outcomes { pending.append(Report(o)) }
         lock.unlock()
     }
     /// How many reports the service thread's drain took and has not handed to their hubs yet
