@@ -208,10 +208,10 @@ public final class SQLiteStore: Store {
     @discardableResult
     public func apply(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
         do {
-            // A drop alone in its batch is usually its history row alone: that one statement
-            // is its own transaction (`SQLiteDatabase.alone`); what needs more (a read of its
-            // board, a checkpoint, an edit's rows) begins one first (`needsTransaction`).
-            if records.count == 1, records[0].commit.change?.isEdit == false {
+            // A commit alone in its batch is usually a drop's history row alone: that one
+            // statement is its own transaction (`SQLiteDatabase.alone`); what needs more (a read
+            // of its board, a checkpoint, an edit's rows) begins one first (`needsTransaction`).
+            if records.count == 1 {
                 return try db.alone { () throws(StoreError) -> [StoreOutcome] in try write(records) }
             }
             return try db.transaction { () throws(StoreError) -> [StoreOutcome] in try write(records) }
