@@ -392,7 +392,7 @@ public final class Server {
         // Each board once, in the order first reported, with its hub as found then: looked up
         // again at the end only when boards were created or deleted meanwhile.
         // The first apart: a drain's reports are usually of one board, and an array of one
-        // cost an allocation and a free a drop (about 300 Ir).
+        // cost an allocation and a free a drop.
         var first: (board: String, hub: Hub?)?
         var touched: [(board: String, hub: Hub?)] = []
         var boardsChanged = false

@@ -63,7 +63,7 @@ final class StoreReports: @unchecked Sendable {
     }
     /// The room of the last array taken and given back (`giveBack`), empty: the next `take`
     /// leaves it as the queue, so that neither thread allocates an array a drop (the queue's
-    /// first append and the drain's array given up cost about 800 Ir a drop).
+    /// first append of a batch allocated, 515 Ir, and the drain freed the array it took).
     private var spare: [Report] = []
 
     func take() -> [Report] {
