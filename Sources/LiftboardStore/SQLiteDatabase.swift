@@ -115,7 +115,7 @@ final class SQLiteDatabase {
     @exclusivity(unchecked) private var commit: Statement?
 
     /// Whether a transaction is open (`transaction`, or one `needsTransaction` began).
-    @exclusivity(unchecked) private var inTransaction = false
+    private var inTransaction = false
 
     /// Runs `body` in one transaction: all of it is written, or none.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
