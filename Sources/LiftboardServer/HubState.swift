@@ -204,7 +204,9 @@ struct HubState {
             // The entry is moved out, its change and revert with it: each read of one of them
             // in the array copied it, and destroyed the copy. Put back unless the drop is usual.
             let p = pending.removeLast()
-            if let revert = p.revert, let change = p.change, d.change == p.change {
+            // Compared in place (`same`): `d.change == p.change` copied both optionals into a
+            // tuple to switch on, and destroyed them.
+            if let revert = p.revert, let change = p.change, change.same(as: d.change) {
                 // The usual drop: the store did what the sessions were told, and nothing else of
                 // this process is on its way, so the truth becomes the board at this version,
                 // with the revert its search found. The change is applied to the truth in place
@@ -327,4 +329,10 @@ struct HubState {
         }
         return out
     }
+}
+
+private extension Change {
+    /// Whether `other` is this change, read where it is (optional chaining borrows it).
+    func same(as other: Change?) -> Bool { other?.isEqual(to: self) ?? false }
+    func isEqual(to c: Change) -> Bool { self == c }
 }

@@ -149,6 +149,10 @@ public final class Server {
         logger.write(logger.line.bytes)
     }
 
+    /// The limiter's kinds of the disconnect's info line (`log`'s: its level, event and
+    /// detail's first word), mid-drag or not.
+    static let disconnectLogKinds = (plain: "info disconnect ", midDrag: "info disconnect mid-drag:")
+
     /// `liftboard LEVEL EVENT [session=S] DETAIL [(N similar lines left out)]` and a newline,
     /// as `line`'s only bytes.
     static func compose(_ line: LogLine, _ level: LogLevel, session: String?, suppressed: Int,
@@ -387,10 +391,14 @@ public final class Server {
         drainClaims()
         // Each board once, in the order first reported, with its hub as found then: looked up
         // again at the end only when boards were created or deleted meanwhile.
+        // The first apart: a drain's reports are usually of one board, and an array of one
+        // cost an allocation and a free a drop.
+        var first: (board: String, hub: Hub?)?
         var touched: [(board: String, hub: Hub?)] = []
         var boardsChanged = false
         func touch(_ board: String, _ hub: Hub?) {
-            if !touched.contains(where: { $0.board == board }) { touched.append((board, hub)) }
+            guard let f = first else { first = (board, hub); return }
+            if f.board != board && !touched.contains(where: { $0.board == board }) { touched.append((board, hub)) }
         }
         var reports = store.reports.take()
         var k = 0
@@ -432,6 +440,8 @@ public final class Server {
             answerWrite(r)
         }
         store.reports.setInHand(0)
+        store.reports.giveBack(consume reports)
+        if let (board, hub) = first { (boardsChanged ? hubs[board] : hub)?.settle() }
         for (board, hub) in touched { (boardsChanged ? hubs[board] : hub)?.settle() }
     }
 

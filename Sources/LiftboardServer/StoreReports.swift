@@ -61,11 +61,26 @@ final class StoreReports: @unchecked Sendable {
         pending.removeFirst(out.count)
         return out
     }
+    /// The room of the last array taken and given back (`giveBack`), empty: the next `take`
+    /// leaves it as the queue, so that neither thread allocates an array a drop (the queue's
+    /// first append of a batch allocated, 515 Ir, and the drain freed the array it took).
+    private var spare: [Report] = []
+
     func take() -> [Report] {
         lock.lock(); defer { lock.unlock() }
-        let out = pending
-        pending.removeAll()
+        var out: [Report] = []
+        swap(&out, &spare)
+        swap(&out, &pending)
         return out
+    }
+
+    /// Gives back an array `take` returned, its reports handled: its room is kept for the queue.
+    func giveBack(_ taken: consuming [Report]) {
+        var taken = taken
+        taken.removeAll(keepingCapacity: true)
+        lock.lock()
+        if taken.capacity > spare.capacity { swap(&taken, &spare) }
+        lock.unlock()
     }
     func setWriterUp(_ up: Bool) { lock.lock(); writerUp = up; lock.unlock() }
     func setListenerUp(_ up: Bool) { lock.lock(); listenerUp = up; lock.unlock() }

@@ -208,6 +208,12 @@ public final class SQLiteStore: Store {
     @discardableResult
     public func apply(_ records: [CommitRecord]) throws(StoreError) -> [StoreOutcome] {
         do {
+            // A commit alone in its batch is usually a drop's history row alone: that one
+            // statement is its own transaction (`SQLiteDatabase.alone`); what needs more (a read
+            // of its board, a checkpoint, an edit's rows) begins one first (`needsTransaction`).
+            if records.count == 1 {
+                return try db.alone { () throws(StoreError) -> [StoreOutcome] in try write(records) }
+            }
             return try db.transaction { () throws(StoreError) -> [StoreOutcome] in try write(records) }
         } catch {
             // The cached boards were changed in place; a batch that did not land leaves them
@@ -251,6 +257,7 @@ public final class SQLiteStore: Store {
         }
         var landing = try landOnCached()
         if landing == nil {
+            try db.needsTransaction()
             guard try readForWrite(record.pointee) else { return }
             landing = try landOnCached()
         }
@@ -358,11 +365,13 @@ public final class SQLiteStore: Store {
         if let before {
             // An edit adds, removes or rewrites rows: it starts from rows that hold the
             // board before it, and leaves them holding the board after it.
+            try db.needsTransaction()
             try bringRows(of: before)
             try writeEdit(EditRow.rows(for: change, before: before, after: current), board: current.id)
             try setCheckpoint(current)
         } else if current.version - leastRowsVersion >= checkpointEvery,
                   current.version - (rows[current.id]?.version ?? 0) >= checkpointEvery {
+            try db.needsTransaction()
             try bringRows(of: current)
         }
         try writeHistory(record, change, version: current.version, history)

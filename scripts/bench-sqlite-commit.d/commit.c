@@ -4,7 +4,9 @@
 // the least a durable commit can be (one row appended to a log). Run by scripts/bench-sqlite-commit.
 // Usage: commit FK ROWS_PER_MOVE   (FK: 0 or 1; ROWS_PER_MOVE: 0 or 1, or 2: schema 9's write of
 //                                   a drop, its history row alone: no item rows, no version;
-//                                   3: the same with schema 14's `commits` WITHOUT ROWID)
+//                                   3: the same with schema 14's `commits` WITHOUT ROWID;
+//                                   4: the same as 3 without BEGIN and COMMIT: the INSERT is its
+//                                   own transaction, as SQLite runs a statement outside one)
 //        commit log VERSION        (VERSION: 1 also updates the board's version row)
 #include <sqlite3.h>
 #include <stdio.h>
@@ -12,13 +14,13 @@
 #include <string.h>
 static sqlite3 *db;
 static sqlite3_stmt *b, *c, *place, *setv, *hist, *mv;
-static int fk = 1, rowsPerMove = 1, k = 4, historyAlone = 0, withoutRowid = 0;
+static int fk = 1, rowsPerMove = 1, k = 4, historyAlone = 0, withoutRowid = 0, autocommit = 0;
 static void ok(int rc) { if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW) { fprintf(stderr, "%s\n", sqlite3_errmsg(db)); exit(1); } }
 static char id[32];
 __attribute__((noinline)) void loop(int n, int start) {
   for (int i = 0; i < n; i++) {
     int v = start + i;
-    ok(sqlite3_step(b)); sqlite3_reset(b);
+    if (!autocommit) { ok(sqlite3_step(b)); sqlite3_reset(b); }
     for (int j = 0; j < k; j++) {
       snprintf(id, sizeof id, "item-%d", (v * 7 + j) % 60);
       sqlite3_bind_text(place, 1, "todo", -1, SQLITE_STATIC); sqlite3_bind_int(place, 2, j);
@@ -39,7 +41,7 @@ __attribute__((noinline)) void loop(int n, int start) {
       sqlite3_bind_text(mv, 7, "todo", -1, SQLITE_STATIC); sqlite3_bind_int(mv, 8, j + 1);
       ok(sqlite3_step(mv)); sqlite3_reset(mv);
     }
-    ok(sqlite3_step(c)); sqlite3_reset(c);
+    if (!autocommit) { ok(sqlite3_step(c)); sqlite3_reset(c); }
   }
 }
 static sqlite3_stmt *ins;
@@ -69,7 +71,7 @@ int main(int argc, char **argv) {
   if (argc != 4) { fprintf(stderr, "usage: commit FK ROWS_PER_MOVE DB | commit log VERSION DB\n"); return 2; }
   if (strcmp(argv[1], "log") == 0) return floorMain(argv[3], atoi(argv[2]));
   fk = atoi(argv[1]); rowsPerMove = atoi(argv[2]);
-  if (rowsPerMove >= 2) { historyAlone = 1; withoutRowid = rowsPerMove == 3; rowsPerMove = 0; k = 0; }
+  if (rowsPerMove >= 2) { historyAlone = 1; withoutRowid = rowsPerMove >= 3; autocommit = rowsPerMove == 4; rowsPerMove = 0; k = 0; }
   ok(sqlite3_open(argv[3], &db));
   ok(sqlite3_exec(db, fk ? "PRAGMA foreign_keys=ON" : "PRAGMA foreign_keys=OFF", 0, 0, 0));
   ok(sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
