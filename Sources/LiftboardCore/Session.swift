@@ -106,8 +106,6 @@ public struct Session: Sendable {
 
     /// When the session next needs `fire(at:)`, or `nil` when nothing is pending.
     public var nextDeadline: Double? { liveBox?.session.nextDeadlineInPlace() }
-    /// `nextDeadline` for a driver's `inout` session, read in place (the getter copied it: move59).
-    public mutating func nextDeadlineInPlace() -> Double? { liveBox?.session.nextDeadlineInPlace() }
 
     /// Whether any item is lifted right now.
     public var isDragging: Bool { liveBox.map { !$0.session.drags.isEmpty } ?? false }

@@ -361,7 +361,7 @@ struct ConnectionMachine {
 
     /// The session's next deadline, read in place: a plain read of a property of `session`
     /// may copy the whole Session first (about 1,000 instructions on every input).
-    static func deadline(of session: inout Session) -> Double? { session.nextDeadlineInPlace() }
+    static func deadline(of session: inout Session) -> Double? { session.nextDeadline }
 
     /// Whether the session is idle as a shared view means it, read in place.
     static func isIdle(_ session: inout Session) -> Bool { session.isIdleForSharing }
