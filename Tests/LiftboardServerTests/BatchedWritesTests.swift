@@ -63,6 +63,20 @@ import LiftboardWire
         return (a, b)
     }
 
+    /// `d`'s next batch, checked to be the `expected` messages in one write of whole final text
+    /// frames, in order; false (recorded) when it is not one batch.
+    static func expectOneBatch(_ d: inout MachineDriver, _ expected: [[UInt8]], into buffer: inout [UInt8]) -> Bool {
+        guard case .frames(let start, let count) = d.machine.nextBatch(into: &buffer, headroom: 16) else {
+            Issue.record("several ready messages are one batch")
+            return false
+        }
+        #expect(count == expected.count)
+        let got = Self.frames(buffer[start...])
+        #expect(got.map(\.payload) == expected, "the same messages in the same order")
+        #expect(got.allSatisfy { $0.fin && $0.opcode == 1 }, "whole text frames")
+        return true
+    }
+
     /// What `nextMessage` gives, one message at a time: the bytes of one write each.
     static func oneByOne(_ d: inout MachineDriver) -> [[UInt8]] {
         var buffer = [UInt8](repeating: 0, count: 16)
@@ -76,14 +90,7 @@ import LiftboardWire
         let expected = Self.oneByOne(&single)
         #expect(expected.count == 7, "three commits (each a frame and a commit) and the pong")
         var buffer = [UInt8](repeating: 0, count: 16)
-        guard case .frames(let start, let count) = batched.machine.nextBatch(into: &buffer, headroom: 16) else {
-            Issue.record("several ready messages are one batch")
-            return
-        }
-        #expect(count == expected.count)
-        let frames = Self.frames(buffer[start...])
-        #expect(frames.map(\.payload) == expected, "the same messages in the same order")
-        #expect(frames.allSatisfy { $0.fin && $0.opcode == 1 }, "whole text frames")
+        guard Self.expectOneBatch(&batched, expected, into: &buffer) else { return }
         // Small messages and ones past 125 bytes both came (the 2- and the 4-byte header).
         #expect(expected.contains { $0.count < 126 } && expected.contains { $0.count >= 126 })
         #expect(batched.machine.nextBatch(into: &buffer, headroom: 16) == .none)
@@ -94,14 +101,7 @@ import LiftboardWire
         var (batched, single) = Self.twins(held: 3, shared: true)
         let expected = Self.oneByOne(&single)
         var buffer = [UInt8](repeating: 0, count: 16)
-        guard case .frames(let start, let count) = batched.machine.nextBatch(into: &buffer, headroom: 16) else {
-            Issue.record("several ready messages are one batch")
-            return
-        }
-        #expect(count == expected.count)
-        let frames = Self.frames(buffer[start...])
-        #expect(frames.map(\.payload) == expected, "the same messages in the same order")
-        #expect(frames.allSatisfy { $0.fin && $0.opcode == 1 })
+        guard Self.expectOneBatch(&batched, expected, into: &buffer) else { return }
         // One more commit alone: its frame as it was made, the bytes one write would have had.
         let more = Self.commits(4, on: MachineDriver.board(items: 4))[3]
         for k in 0..<2 {
