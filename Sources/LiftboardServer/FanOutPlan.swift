@@ -136,18 +136,32 @@ struct ReleasePass<Member: AnyObject> {
     /// How many sessions were taken since the pass began or was last extended.
     var reached: Int { next }
 
-    /// Releases every session: `write(member, version)` for each in turn, and every `every`
+    /// Whether every session is released (to `version`).
+    var isDone: Bool { next >= order.count }
+
+    /// Releases the sessions in turn, `write(member, version)` for each, up to `limit` of them
+    /// (the rest wait for the next call: `isDone` says whether there are any), and every `every`
     /// sessions asks `newer` whether a newer version became durable meanwhile (its droppers
     /// with it), which extends the pass. Returns whether one did.
-    mutating func run(every: Int = 64, write: (Member, Int) -> Void, newer: () -> (version: Int, first: [Member])?) -> Bool {
-        var extended = false
-        while let m = take() {
+    mutating func run(every: Int = 64, limit: Int = .max, write: (Member, Int) -> Void,
+                      newer: () -> (version: Int, first: [Member])?) -> Bool {
+        var extended = false, written = 0
+        while written < limit, let m = take() {
             write(m, version)
+            written += 1
             guard next % every == 0, let n = newer() else { continue }
             extend(to: n.version, first: n.first)
             extended = true
         }
         return extended
+    }
+
+    /// `m` left while the pass waited between two calls of `run`: it is not written again, not
+    /// even when a newer version extends the pass (which writes the sessions reached as well).
+    mutating func remove(_ m: Member) {
+        guard let k = order.firstIndex(where: { $0 === m }) else { return }
+        order.remove(at: k)
+        if k < next { next -= 1 }
     }
 
     /// `newer` is durable too: `first` (its droppers) next, then the sessions not reached, then

@@ -17,10 +17,8 @@ final class Hub {
     var presenceTimer: LoopTimer?
     /// The sessions the last `presence` is still owed to (`Hub+Presence.swift`).
     var presenceHandOut = PresenceHandOut<Connection, PresenceRound>()
-    /// A release pass is writing (`release(to:first:direct:)`), and the release a report taken
-    /// meanwhile made, which extends it.
-    private var passUnderWay = false
-    private var newer: (durable: Int, first: [String], direct: Bool)?
+    /// The release pass under way, if any, written a chunk a turn (`Hub+Release.swift`).
+    var releasing = ReleaseRun<Connection>()
 
     init(board: Board, server: Server) {
         state = HubState(board: board, origin: server.store.origin)
@@ -59,6 +57,7 @@ final class Hub {
         state.leave(c.id)
         presence.leave(c.id)
         presenceHandOut.remove { $0 === c }
+        releasing.remove(c)
         presenceChanged()
     }
 
@@ -186,27 +185,6 @@ final class Hub {
         }
     }
 
-    /// Writes what `durable` releases, session by session (`ReleasePass`): each writes what is
-    /// now ready at once (`ConnectionMachine.durableAdvanced`). Every 64 sessions it takes the
-    /// store's reports of this board that came meanwhile (`Server.landedMeanwhile`), so that a
-    /// newer commit made durable during the pass extends it, and the sessions not reached yet
-    /// write both commits in one write.
-    private func release(to durable: Int, first: [String], direct: Bool) {
-        var pass = ReleasePass(version: durable, first: first.compactMap { connection($0) }, members: connections)
-        var direct = direct
-        passUnderWay = true
-        let extended = pass.run(write: { c, version in c.durableAdvanced(to: version, direct: direct) }, newer: {
-            guard server.landedMeanwhile(on: self), let n = newer else { return nil }
-            newer = nil
-            server.log(.debug, "release", session: nil, "board \(truth.id): a release pass extended to v\(n.durable)")
-            direct = direct && n.direct
-            return (n.durable, n.first.compactMap { connection($0) })
-        })
-        passUnderWay = false
-        // The reports taken are a round of their own (`Server.drainDurableReports`).
-        if extended { settle() }
-    }
-
     private func perform(_ actions: consuming [HubState.Action]) {
         // Each action is moved out of the array, not copied (and its commit with it: a retain and
         // a release of each of its strings and arrays): `Array.take`.
@@ -222,9 +200,10 @@ final class Hub {
             case .catchUp(let after):
                 server.store.listener?.catchUp(board: truth.id, after: after)
             case .release(let durable, let first, let direct):
-                if passUnderWay {
-                    // Made by a report taken during a pass (`release`): that pass extends to it.
-                    newer = (durable, (newer?.first ?? []) + first, direct && newer?.direct != false)
+                if releasing.isUnderWay {
+                    // Made by a report taken during a pass, or while it waits for its next
+                    // chunk (`Hub+Release.swift`): that pass extends to it.
+                    releasing.extend(to: durable, first: first, direct: direct)
                 } else {
                     release(to: durable, first: first, direct: direct)
                 }

@@ -272,6 +272,7 @@ public final class Server {
         guard let ctx = created else { throw .listen("libwebsockets: cannot create a context") }
         context = ctx
         contextBox.set(ctx)
+        boards.releaseChunk = try Self.releaseChunk(for: serviceLoop.kind)
         startHeapTrims()
 
         var vh = lws_context_creation_info()
@@ -329,8 +330,13 @@ public final class Server {
         // Held here: read through `running` each turn, the flag was retained and released.
         let stop = running.stopFlag
         while !stop.isSet {
-            if !serviceLoop.turn(context) { break }
+            // A release pass waiting for its next chunk: the turn reads what came, without
+            // waiting, and the pass goes on (`Hub+Release.swift`).
+            let releasing = !boards.releasing.isEmpty
+            if !serviceLoop.turn(context, wait: !releasing) { break }
+            if releasing { continueReleases() }
         }
+        finishReleases()
         running.draining = true
         running.onStopping?()
         log(.info, "shutdown", session: nil, "closing \(sessions.connections.count) sessions and \(events.count) change feeds")
@@ -341,7 +347,10 @@ public final class Server {
         let wake = clws_timer_new(nil)
         if let wake { lws_sul_schedule(context, 0, &wake.pointee.sul, shutdownDeadlinePassed, lws_usec_t(Self.drainMs * 1000)) }
         let deadline = now + Self.drainMs
-        while (!sessions.connections.isEmpty || !events.isEmpty) && now < deadline { _ = serviceLoop.turn(context) }
+        while (!sessions.connections.isEmpty || !events.isEmpty) && now < deadline {
+            _ = serviceLoop.turn(context)
+            finishReleases()
+        }
         if let wake { lws_sul_cancel(&wake.pointee.sul); free(wake) }
         if !sessions.connections.isEmpty {
             log(.info, "shutdown", session: nil, "\(sessions.connections.count) sessions did not take their close in \(Int(Self.drainMs)) ms: closed without it")

@@ -13,6 +13,10 @@ import LiftboardStore
 struct Hubs {
     var byID: [String: Hub] = [:]
     var lookups = BoardLookups<Connection>()
+    /// The hubs whose release pass waits for its next chunk (`Server+Releases.swift`).
+    var releasing: [Hub] = []
+    /// How many sessions a release pass writes before the loop turns (`Server.releaseChunk(for:)`).
+    var releaseChunk = Int.max
 }
 
 /// Hellos naming a board this process does not have, waiting for the shared store's listener

@@ -48,9 +48,10 @@ struct ServiceLoop {
     }
 
     /// Waits for events or the next timer and services them; false when lws failed.
-    func turn(_ context: OpaquePointer?) -> Bool {
+    /// `wait: false` (libuv only): services what is ready now and returns without waiting.
+    func turn(_ context: OpaquePointer?, wait: Bool = true) -> Bool {
         if let uvLoop {
-            clws_uv_run_once(uvLoop)
+            if wait { clws_uv_run_once(uvLoop) } else { clws_uv_run_nowait(uvLoop) }
             return true
         }
         return lws_service(context, 0) >= 0

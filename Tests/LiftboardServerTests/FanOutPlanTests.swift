@@ -208,6 +208,81 @@ final class PlannedWatcher: FanOutMember {
         #expect(reports.take().map(\.board) == ["b", "a", "b"])
     }
 
+    /// A pass written a chunk at a time (`Hub.continueRelease`): a chunk stops after its limit
+    /// and the next goes on where it stopped; a version made durable between two chunks extends
+    /// the pass as one taken within a chunk does; a session that left while the pass waited is
+    /// not written again, reached or not.
+    @Test func aPassWrittenInChunksGoesOnWhereItStoppedAndANewerVersionBetweenThemExtendsIt() {
+        let ws = (0..<10).map { _ in PlannedWatcher.make() }
+        var pass = ReleasePass(version: 1, first: [ws[7]], members: ws)
+        var writes: [(PlannedWatcher, Int)] = []
+        let write: (PlannedWatcher, Int) -> Void = { writes.append(($0, $1)) }
+        let first = pass.run(limit: 4, write: write, newer: { nil })
+        #expect(!first)
+        #expect(writes.map(\.0) === [ws[7], ws[0], ws[1], ws[2]] && !pass.isDone)
+        // Between two chunks: ws[1] (reached) and ws[5] (not reached) leave; version 2, dropped
+        // by ws[8], becomes durable.
+        pass.remove(ws[1])
+        pass.remove(ws[5])
+        pass.extend(to: 2, first: [ws[8]])
+        let second = pass.run(limit: 3, write: write, newer: { nil })
+        #expect(!second)
+        #expect(writes[4...].map(\.0) === [ws[8], ws[3], ws[4]] && !pass.isDone)
+        let last = pass.run(limit: .max, write: write, newer: { nil })
+        #expect(!last && pass.isDone)
+        // The rest not reached before, then those reached before to the newer version, never the
+        // two that left after the first chunk, and none twice to it.
+        #expect(writes[7...].map(\.0) === [ws[6], ws[9], ws[7], ws[0], ws[2]])
+        #expect(writes[4...].allSatisfy { $0.1 == 2 })
+        #expect(!writes[4...].contains { $0.0 === ws[1] || $0.0 === ws[5] })
+        // Every session still there was last released to 2.
+        for w in ws where w !== ws[1] && w !== ws[5] { #expect(writes.last { $0.0 === w }?.1 == 2) }
+        // A pass done stays done; removing from it changes nothing.
+        pass.remove(ws[0])
+        let after = pass.take()
+        #expect(pass.isDone && after == nil)
+    }
+
+    /// A pass's state between chunks (`ReleaseRun`): a chunk at a time until a newer version
+    /// extends it, then the rest at once; a newer version handed over while it waits is taken
+    /// once; the hub settles after it only when a report taken during a chunk extended it.
+    @Test func aRunWritesAChunkAtATimeUntilExtendedThenTheRestAtOnce() {
+        let ws = (0..<4).map { _ in PlannedWatcher.make() }
+        var run = ReleaseRun<PlannedWatcher>()
+        let none = run.take()
+        #expect(!run.isUnderWay && none == nil)
+        run.start(ReleasePass(version: 1, first: [], members: ws), direct: true)
+        #expect(run.isUnderWay && run.limit(chunk: 2) == 2)
+        var pass = run.take()!
+        #expect(run.pass == nil && run.isUnderWay, "taken out while its chunk runs, still under way")
+        _ = pass.take()
+        let waits = run.put(back: pass, direct: true, extended: false)
+        #expect(waits)
+        // ws[2] leaves while it waits; version 2 is made durable, dropped by ws[3].
+        run.remove(ws[2])
+        run.extend(to: 2, first: ["s3"], direct: false)
+        let newer = run.takeNewer(), again = run.takeNewer()
+        #expect(newer?.durable == 2 && newer?.first == ["s3"] && newer?.direct == false && again == nil)
+        run.noteExtended()
+        #expect(run.limit(chunk: 2) == .max)
+        pass = run.take()!
+        var left: [PlannedWatcher] = []
+        while let m = pass.take() { left.append(m) }
+        #expect(left === [ws[1], ws[3]])
+        let kept = run.put(back: pass, direct: false, extended: false)
+        #expect(!kept && run.direct == false)
+        let settles = run.finish()
+        #expect(!settles && !run.isUnderWay, "extended between chunks: its report's drain settles")
+        // A report taken during a chunk: the hub settles when the pass ends.
+        run.start(ReleasePass(version: 3, first: [], members: ws), direct: true)
+        pass = run.take()!
+        #expect(run.limit(chunk: 2) == 2)
+        while pass.take() != nil {}
+        let keptAgain = run.put(back: pass, direct: true, extended: true)
+        let settlesNow = run.finish()
+        #expect(!keptAgain && settlesNow)
+    }
+
     @Test func anOlderOrEqualVersionDoesNotExtendAPass() {
         let ws = (0..<3).map { _ in PlannedWatcher.make() }
         var pass = ReleasePass(version: 4, first: [], members: ws)

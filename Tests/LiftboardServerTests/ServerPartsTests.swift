@@ -22,6 +22,18 @@ import Testing
         #expect(lookups.waiting.isEmpty)
     }
 
+    /// How many sessions a release pass writes before the loop turns: 128 with epoll, the whole
+    /// pass with lws's poll loop (it cannot turn without waiting), or what the environment says.
+    @Test func aReleaseChunkIsAHundredAndTwentyEightSessionsWholeWithPollOrWhatTheEnvironmentSays() throws {
+        #expect(try Server.releaseChunk(for: .epoll, [:]) == 128)
+        #expect(try Server.releaseChunk(for: .poll, [:]) == .max)
+        #expect(try Server.releaseChunk(for: .poll, ["LIFTBOARD_RELEASE_CHUNK": "2"]) == .max)
+        #expect(try Server.releaseChunk(for: .epoll, ["LIFTBOARD_RELEASE_CHUNK": "2"]) == 2)
+        for bad in ["0", "-3", "many"] {
+            #expect(throws: ServerError.self) { try Server.releaseChunk(for: .epoll, ["LIFTBOARD_RELEASE_CHUNK": bad]) }
+        }
+    }
+
     @Test func lookupsPastTheRateAreAnsweredAtOnce() {
         var lookups = BoardLookups<Hello>()
         var outcomes: [BoardLookups<Hello>.Outcome] = []
