@@ -142,16 +142,18 @@ struct ReleasePass<Member: AnyObject> {
     /// Releases the sessions in turn, `write(member, version)` for each, up to `limit` of them
     /// (the rest wait for the next call: `isDone` says whether there are any), and every `every`
     /// sessions asks `newer` whether a newer version became durable meanwhile (its droppers
-    /// with it), which extends the pass. Returns whether one did.
+    /// with it), which extends the pass. A pass extended writes every session left, whatever
+    /// `limit`: the caller reads nothing new until it ends (`Hub+Release.swift`). Returns whether
+    /// one did.
     mutating func run(every: Int = 64, limit: Int = .max, write: (Member, Int) -> Void,
                       newer: () -> (version: Int, first: [Member])?) -> Bool {
-        var extended = false, written = 0
+        var extended = false, written = 0, limit = limit
         while written < limit, let m = take() {
             write(m, version)
             written += 1
             guard next % every == 0, let n = newer() else { continue }
             extend(to: n.version, first: n.first)
-            extended = true
+            (extended, limit) = (true, .max)
         }
         return extended
     }

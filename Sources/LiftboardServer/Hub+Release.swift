@@ -24,23 +24,18 @@ extension Hub {
     /// falling further behind). Returns whether sessions are left for the next chunk.
     @discardableResult
     func continueRelease(chunk: Int) -> Bool {
-        guard var pass = releasing.take() else { return false }
+        guard let next = releasing.nextChunk(chunk, member: { connection($0) }) else { return false }
+        var pass = next.pass
+        if let v = next.extendedTo {
+            server.log(.debug, "release", session: nil, "board \(truth.id): a release pass extended to v\(v) between two chunks")
+        }
         var direct = releasing.direct
-        if let n = releasing.takeNewer() {  // made durable while the pass waited for this chunk
-            server.log(.debug, "release", session: nil, "board \(truth.id): a release pass extended to v\(n.durable) between two chunks")
+        let extended = pass.run(limit: next.limit, write: { c, version in c.durableAdvanced(to: version, direct: direct) }, newer: {
+            guard server.landedMeanwhile(on: self), let n = releasing.takeNewer() else { return nil }
+            server.log(.debug, "release", session: nil, "board \(truth.id): a release pass extended to v\(n.durable)")
             direct = direct && n.direct
-            pass.extend(to: n.durable, first: n.first.compactMap { connection($0) })
-            releasing.noteExtended()
-        }
-        let write = { (c: Connection, version: Int) in c.durableAdvanced(to: version, direct: direct) }
-        let newer = { () -> (version: Int, first: [Connection])? in
-            guard self.server.landedMeanwhile(on: self), let n = self.releasing.takeNewer() else { return nil }
-            self.server.log(.debug, "release", session: nil, "board \(self.truth.id): a release pass extended to v\(n.durable)")
-            direct = direct && n.direct
-            return (n.durable, n.first.compactMap { self.connection($0) })
-        }
-        var extended = pass.run(limit: releasing.limit(chunk: chunk), write: write, newer: newer)
-        if extended && !pass.isDone { extended = pass.run(limit: .max, write: write, newer: newer) || extended }
+            return (n.durable, n.first.compactMap { connection($0) })
+        })
         if releasing.put(back: pass, direct: direct, extended: extended) { return true }
         // The reports taken are a round of their own (`Server.drainDurableReports`).
         if releasing.finish() { settle() }
@@ -57,8 +52,6 @@ struct ReleaseRun<Member: AnyObject> {
     private(set) var pass: ReleasePass<Member>?
     private(set) var direct = true
     private var underWay = false
-    /// A newer version extended the pass: it writes the rest at once.
-    private(set) var extended = false
     /// A report taken during a chunk extended it.
     private var reportsTaken = false
     private var newer: (durable: Int, first: [String], direct: Bool)?
@@ -69,37 +62,37 @@ struct ReleaseRun<Member: AnyObject> {
     /// `c` left while the pass waits for its next chunk: it is not written.
     mutating func remove(_ c: Member) { pass?.remove(c) }
 
-    /// How many sessions the next chunk writes: `chunk`, or every one left once a newer version
-    /// extended the pass (the loop reads nothing more until it ends).
-    func limit(chunk: Int) -> Int { extended ? .max : chunk }
-
     mutating func start(_ pass: ReleasePass<Member>, direct: Bool) {
-        (self.pass, self.direct, underWay, extended, reportsTaken, newer) = (pass, direct, true, false, false, nil)
+        (self.pass, self.direct, underWay, reportsTaken, newer) = (pass, direct, true, false, nil)
     }
 
-    /// The pass, taken out for a chunk to run.
-    mutating func take() -> ReleasePass<Member>? {
-        defer { pass = nil }
-        return pass
+    /// The pass, taken out for its next chunk, and how many sessions that chunk writes:
+    /// `chunk`, or every one left when a newer version was made durable while it waited. That
+    /// version extends it here first (its droppers, found by `member`, go next), and is returned
+    /// for the log. Nil when no pass waits.
+    mutating func nextChunk(_ chunk: Int, member: (String) -> Member?) -> (pass: ReleasePass<Member>, limit: Int, extendedTo: Int?)? {
+        guard var next = pass else { return nil }
+        pass = nil
+        guard let n = takeNewer() else { return (next, chunk, nil) }
+        direct = direct && n.direct
+        next.extend(to: n.durable, first: n.first.compactMap(member))
+        return (next, .max, n.durable)
     }
 
     /// After a chunk: the pass is kept for the next one (true) unless every session is released.
     /// `extended`: a report taken during the chunk extended it.
     mutating func put(back run: ReleasePass<Member>, direct: Bool, extended: Bool) -> Bool {
         self.direct = direct
-        if extended { (self.extended, reportsTaken) = (true, true) }
+        if extended { reportsTaken = true }
         guard !run.isDone else { return false }
         pass = run
         return true
     }
 
-    /// A newer version extended the pass between two chunks (its report came through the loop).
-    mutating func noteExtended() { extended = true }
-
     /// The pass is done; returns whether a report taken during a chunk extended it (those
     /// reports are a round of their own: the hub settles after them).
     mutating func finish() -> Bool {
-        defer { (underWay, extended, reportsTaken) = (false, false, false) }
+        defer { (underWay, reportsTaken) = (false, false) }
         return reportsTaken
     }
 

@@ -244,16 +244,19 @@ final class PlannedWatcher: FanOutMember {
     }
 
     /// A pass's state between chunks (`ReleaseRun`): a chunk at a time until a newer version
-    /// extends it, then the rest at once; a newer version handed over while it waits is taken
+    /// extends it, then the rest at once, whether the version was made durable while it waited
+    /// (`nextChunk`) or during a chunk (`ReleasePass.run`); a newer version handed over is taken
     /// once; the hub settles after it only when a report taken during a chunk extended it.
     @Test func aRunWritesAChunkAtATimeUntilExtendedThenTheRestAtOnce() {
         let ws = (0..<4).map { _ in PlannedWatcher.make() }
+        let member: (String) -> PlannedWatcher? = { $0 == "s3" ? ws[3] : nil }
         var run = ReleaseRun<PlannedWatcher>()
-        let none = run.take()
+        let none = run.nextChunk(2, member: member)
         #expect(!run.isUnderWay && none == nil)
         run.start(ReleasePass(version: 1, first: [], members: ws), direct: true)
-        #expect(run.isUnderWay && run.limit(chunk: 2) == 2)
-        var pass = run.take()!
+        let first = run.nextChunk(2, member: member)
+        #expect(run.isUnderWay && first?.limit == 2 && first?.extendedTo == nil)
+        var pass = first!.pass
         #expect(run.pass == nil && run.isUnderWay, "taken out while its chunk runs, still under way")
         _ = pass.take()
         let waits = run.put(back: pass, direct: true, extended: false)
@@ -261,24 +264,30 @@ final class PlannedWatcher: FanOutMember {
         // ws[2] leaves while it waits; version 2 is made durable, dropped by ws[3].
         run.remove(ws[2])
         run.extend(to: 2, first: ["s3"], direct: false)
-        let newer = run.takeNewer(), again = run.takeNewer()
-        #expect(newer?.durable == 2 && newer?.first == ["s3"] && newer?.direct == false && again == nil)
-        run.noteExtended()
-        #expect(run.limit(chunk: 2) == .max)
-        pass = run.take()!
+        let second = run.nextChunk(2, member: member), again = run.takeNewer()
+        #expect(second?.limit == .max && second?.extendedTo == 2 && again == nil)
+        #expect(run.direct == false)
+        pass = second!.pass
+        #expect(pass.version == 2)
         var left: [PlannedWatcher] = []
         while let m = pass.take() { left.append(m) }
-        #expect(left === [ws[1], ws[3]])
+        // The dropper first, then the one not reached, then the one reached; not the one that left.
+        #expect(left === [ws[3], ws[1], ws[0]])
         let kept = run.put(back: pass, direct: false, extended: false)
         #expect(!kept && run.direct == false)
         let settles = run.finish()
         #expect(!settles && !run.isUnderWay, "extended between chunks: its report's drain settles")
-        // A report taken during a chunk: the hub settles when the pass ends.
+        // A report taken during a chunk: the run writes the rest at once, and the hub settles
+        // when the pass ends.
         run.start(ReleasePass(version: 3, first: [], members: ws), direct: true)
-        pass = run.take()!
-        #expect(run.limit(chunk: 2) == 2)
-        while pass.take() != nil {}
-        let keptAgain = run.put(back: pass, direct: true, extended: true)
+        let third = run.nextChunk(2, member: member)
+        #expect(third?.limit == 2)
+        pass = third!.pass
+        var written: [(PlannedWatcher, Int)] = []
+        let extended = pass.run(every: 1, limit: third!.limit, write: { written.append(($0, $1)) },
+                                newer: { written.count == 1 ? (4, []) : nil })
+        #expect(extended && pass.isDone && written.count == 1 + 4, "past its limit of 2 once extended")
+        let keptAgain = run.put(back: pass, direct: true, extended: extended)
         let settlesNow = run.finish()
         #expect(!keptAgain && settlesNow)
     }
